@@ -1,0 +1,12 @@
+import type { OperationName } from '../../../shared/contract/operations'
+import type { Handler } from './types'
+import { sessionHandlers } from './session'
+import { projectHandlers } from './project'
+import { itemHandlers } from './items'
+
+/** Every operation of the contract has exactly one handler; a missing one is a compile error. */
+export const handlers: { [K in OperationName]: Handler<K> } = {
+  ...sessionHandlers,
+  ...projectHandlers,
+  ...itemHandlers
+}

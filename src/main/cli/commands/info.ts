@@ -1,0 +1,37 @@
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { Project } from '../../store/project'
+import type { CliIO } from '../run'
+
+export function registerInfo(program: Command, io: CliIO): void {
+  program
+    .command('info')
+    .description('Print the schema version and counts of a project')
+    .argument('<file>', 'the .assay project file')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const project = await Project.open(resolve(file), { readonly: false })
+      try {
+        const info = project.info()
+        if (opts.json) {
+          io.out(JSON.stringify(info, null, 2))
+          return
+        }
+        io.out(`${info.name} (${info.path})`)
+        io.out(`schema ${info.schemaVersion} · ${info.mode} · project ${info.projectId}`)
+        io.out(`items ${info.items} · annotators ${info.annotators} · annotations ${info.annotations} · judgements ${info.judgements} · runs ${info.runs}`)
+        if (info.counts.length) {
+          io.out('')
+          io.out(table(['kind', 'set', 'split', 'items'], info.counts.map((c) => [c.kind, c.set_name, c.split, String(c.n)])))
+        }
+      } finally {
+        project.close()
+      }
+    })
+}
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ')
+  return [line(head), ...rows.map(line)].join('\n')
+}

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import type { Command } from 'commander'
+import { AssayError } from '../../../shared/errors'
+import { Project } from '../../store/project'
+import { EventHub } from '../../events'
+import { startWebServer } from '../../web/server'
+import { appRoot, rendererDir } from '../../paths'
+import { curatorSession, type SessionState } from '../../api/context'
+import { ensureAnnotator } from '../../store/annotators'
+import { loadDemo } from '../../demo/load-demo'
+import type { CliIO } from '../run'
+
+interface ServeOptions {
+  port?: string
+  annotator?: string
+  open?: boolean
+}
+
+export function registerServe(program: Command, io: CliIO): void {
+  program
+    .command('serve')
+    .description('Serve the workbench for a project in a browser, on 127.0.0.1 with a random token')
+    .argument('<file>', 'the .assay project file')
+    .option('--port <n>', 'port to listen on (default: any free port)')
+    .option('--annotator <name>', 'lock the session to this annotator (blind; curator screens refused)')
+    .option('--open', 'open the printed URL in the default browser')
+    .action(async (file: string, opts: ServeOptions) => {
+      await serve(resolve(file), opts, io)
+    })
+
+  program
+    .command('serve-demo', { hidden: true })
+    .description('Create the demo project (once) and serve it')
+    .option('--port <n>', 'port to listen on')
+    .option('--open', 'open the printed URL in the default browser')
+    .action(async (opts: ServeOptions) => {
+      const path = join(tmpdir(), 'assay-demo.assay')
+      if (!existsSync(path)) {
+        const p = await Project.create(path)
+        try {
+          await loadDemo(p)
+        } finally {
+          p.close()
+        }
+      }
+      io.out(`Demo project: ${path}`)
+      await serve(path, opts, io)
+    })
+}
+
+async function serve(path: string, opts: ServeOptions, io: CliIO): Promise<void> {
+  const port = opts.port === undefined ? 0 : Number(opts.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new AssayError('invalid_input', `--port must be a whole number from 0 to 65535, not "${opts.port}"`)
+  }
+  ensureRendererBuilt(io)
+  const project = await Project.open(path)
+  let session: SessionState = curatorSession()
+  if (project.isPacket || opts.annotator) {
+    const name = opts.annotator ?? project.meta('packet_annotator')
+    if (!name) throw new AssayError('invalid_input', 'This packet names no annotator')
+    const a = ensureAnnotator(project, name)
+    session = { role: 'annotator', annotator: { id: a.id, name: a.name }, locked: true }
+  }
+  const hub = new EventHub()
+  const server = await startWebServer({ project, hub, session, rendererDir: rendererDir(), port })
+  io.out(`Assay is serving ${path}`)
+  io.out(`Open: ${server.url}`)
+  io.out('Press Ctrl+C to stop.')
+  if (opts.open) openBrowser(server.url)
+  await new Promise<void>((done) => {
+    const stop = () => {
+      void server.close().then(() => {
+        project.close()
+        done()
+      })
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+}
+
+function ensureRendererBuilt(io: CliIO): void {
+  if (existsSync(join(rendererDir(), 'index.html'))) return
+  const cli = join(appRoot(), 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+  if (!existsSync(cli)) throw new AssayError('not_found', 'The workbench UI is not built and cannot be built here: run `npm run build`')
+  io.err('Building the workbench UI (first start)…')
+  const r = spawnSync(process.execPath, [cli, 'build'], { cwd: appRoot(), stdio: 'inherit' })
+  if (r.status !== 0) throw new AssayError('internal', 'Building the workbench UI failed; see the output above')
+}
+
+function openBrowser(url: string): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open'
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url]
+  try {
+    spawnSync(cmd, args, { stdio: 'ignore', timeout: 5000 })
+  } catch {
+    // No browser launcher: the URL is printed above.
+  }
+}

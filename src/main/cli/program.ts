@@ -1,0 +1,17 @@
+import { Command } from 'commander'
+import type { CliIO } from './run'
+import { registerNew } from './commands/new'
+import { registerInfo } from './commands/info'
+import { registerServe } from './commands/serve'
+
+/** Registers every command; each command lives in its own module under ./commands. */
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('assay')
+    .description('Assay: audit LLM judges of scientific ideas against blind expert annotation')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+  registerNew(program, io)
+  registerInfo(program, io)
+  registerServe(program, io)
+  return program
+}

@@ -1,0 +1,199 @@
+import Papa from 'papaparse'
+import type { ErrorLocation } from '../../shared/errors'
+import type { SourceRecord } from './types'
+
+export type Container = 'json' | 'jsonl' | 'csv' | 'tsv'
+
+export interface ReadResult {
+  container: Container
+  records: SourceRecord[]
+  /** A JSON file's top-level value when it is an object (manifests carry metadata beside their rows). */
+  root: Record<string, unknown> | null
+  /** CSV header, as written (empty and pandas index columns removed). */
+  columns: string[]
+  errors: ErrorLocation[]
+}
+
+/** Decides the container from the extension, else from the first characters. */
+export function detectContainer(path: string, text: string): Container {
+  const lower = path.toLowerCase()
+  if (lower.endsWith('.csv')) return 'csv'
+  if (lower.endsWith('.tsv') || lower.endsWith('.tab')) return 'tsv'
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
+  if (lower.endsWith('.json')) return 'json'
+  const start = text.trimStart()
+  if (start.startsWith('[')) return 'json'
+  if (start.startsWith('{')) {
+    // One object over many lines is JSON; one object per line is JSONL.
+    try {
+      JSON.parse(text)
+      return 'json'
+    } catch {
+      return 'jsonl'
+    }
+  }
+  return 'csv'
+}
+
+/**
+ * Reads a JSON array (or an object holding one under `arrayKeys`), JSONL or CSV into records that remember
+ * where they start, so every later error can name its line.
+ */
+export function readRecords(file: string, path: string, rawText: string, arrayKeys: ReadonlyArray<string> = []): ReadResult {
+  const text = rawText.charCodeAt(0) === 0xfeff ? rawText.slice(1) : rawText
+  const container = detectContainer(path, text)
+  switch (container) {
+    case 'jsonl':
+      return readJsonl(file, text)
+    case 'json':
+      return readJson(file, text, arrayKeys)
+    case 'csv':
+    case 'tsv':
+      return readCsv(file, text, container)
+  }
+}
+
+function readJsonl(file: string, text: string): ReadResult {
+  const records: SourceRecord[] = []
+  const errors: ErrorLocation[] = []
+  const lines = text.split(/\r?\n/)
+  lines.forEach((raw, i) => {
+    const line = raw.trim()
+    if (!line) return
+    try {
+      records.push({ line: i + 1, value: JSON.parse(line) })
+    } catch (e) {
+      errors.push({ file, line: i + 1, message: `not valid JSON: ${jsonMessage(e)}` })
+    }
+  })
+  return { container: 'jsonl', records, root: null, columns: [], errors }
+}
+
+function readJson(file: string, text: string, arrayKeys: ReadonlyArray<string>): ReadResult {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    const position = /position (\d+)/.exec(String((e as Error).message))
+    const line = position ? lineAt(text, Number(position[1])) : undefined
+    return { container: 'json', records: [], root: null, columns: [], errors: [{ file, ...(line ? { line } : {}), message: `not valid JSON: ${jsonMessage(e)}` }] }
+  }
+  if (Array.isArray(value)) {
+    const starts = topLevelElementLines(text, null)
+    return { container: 'json', records: value.map((v, i) => ({ line: starts[i] ?? 1, value: v })), root: null, columns: [], errors: [] }
+  }
+  if (value && typeof value === 'object') {
+    const root = value as Record<string, unknown>
+    const key = arrayKeys.find((k) => Array.isArray(root[k]))
+    if (key) {
+      const starts = topLevelElementLines(text, key)
+      const rows = root[key] as unknown[]
+      return { container: 'json', records: rows.map((v, i) => ({ line: starts[i] ?? 1, value: v })), root, columns: [], errors: [] }
+    }
+    // A single object is one record (a run file, one manifest entry).
+    return { container: 'json', records: [{ line: 1, value: root }], root, columns: [], errors: [] }
+  }
+  return { container: 'json', records: [], root: null, columns: [], errors: [{ file, line: 1, message: 'expected a JSON array or object' }] }
+}
+
+/**
+ * Lines on which the elements of the top-level array start (or of the array under `key` of the top-level
+ * object). A small scanner over strings and nesting; the text is already known to be valid JSON.
+ */
+export function topLevelElementLines(text: string, key: string | null): number[] {
+  interface Frame {
+    array: boolean
+    /** The key this container sits under in its parent object. */
+    key: string | null
+    /** Object: the next string is a key. Array: the next value starts an element. */
+    expecting: boolean
+  }
+  const starts: number[] = []
+  const stack: Frame[] = []
+  let line = 1
+  let keyOfNext: string | null = null
+  const isTarget = (f: Frame | undefined): boolean =>
+    f !== undefined && f.array && (key === null ? stack.length === 1 : stack.length === 2 && f.key === key && !stack[0]!.array)
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === '\n') {
+      line++
+      continue
+    }
+    if (c === ' ' || c === '\t' || c === '\r') continue
+    const top = stack[stack.length - 1]
+    if (top?.array && top.expecting && c !== ']') {
+      top.expecting = false
+      if (isTarget(top)) starts.push(line)
+    }
+    if (c === '"') {
+      let j = i + 1
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === '\\') j++
+        else if (text[j] === '\n') line++
+        j++
+      }
+      if (top && !top.array && top.expecting) {
+        keyOfNext = text.slice(i + 1, j)
+        top.expecting = false
+      }
+      i = j
+      continue
+    }
+    if (c === '[' || c === '{') {
+      stack.push({ array: c === '[', key: top && !top.array ? keyOfNext : null, expecting: true })
+      continue
+    }
+    if (c === ']' || c === '}') {
+      stack.pop()
+      continue
+    }
+    if (c === ',' && top) top.expecting = true
+  }
+  return starts
+}
+
+function readCsv(file: string, text: string, container: 'csv' | 'tsv'): ReadResult {
+  const parsed = Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, ...(container === 'tsv' ? { delimiter: '\t' } : {}) })
+  const errors: ErrorLocation[] = parsed.errors
+    .filter((e) => e.code !== 'UndetectableDelimiter')
+    .map((e) => ({ file, ...(e.row !== undefined && e.row !== null ? { line: e.row + 1 } : {}), message: `CSV: ${e.message}` }))
+  const rows = parsed.data
+  const header = rows[0]
+  if (!header) return { container, records: [], root: null, columns: [], errors: [...errors, { file, message: 'the file is empty' }] }
+  const names = header.map((h) => h.trim())
+  // pandas writes its index as an unnamed first column (or "Unnamed: 0" after a round trip): not data.
+  const keep = names.map((n) => n !== '' && !/^Unnamed: \d+$/.test(n))
+  const seen = new Set<string>()
+  names.forEach((n, i) => {
+    if (!keep[i]) return
+    if (seen.has(n)) errors.push({ file, line: 1, field: n, message: `column "${n}" appears twice` })
+    seen.add(n)
+  })
+  const records: SourceRecord[] = []
+  for (let r = 1; r < rows.length; r++) {
+    const cells = rows[r]!
+    if (cells.length === 1 && cells[0]!.trim() === '') continue
+    const value: Record<string, string> = {}
+    names.forEach((n, i) => {
+      if (keep[i]) value[n] = cells[i] ?? ''
+    })
+    records.push({ line: r + 1, value })
+  }
+  return { container, records, root: null, columns: names.filter((_, i) => keep[i]), errors }
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1
+  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++
+  return line
+}
+
+function jsonMessage(e: unknown): string {
+  return String((e as Error).message ?? e).replace(/^JSON\.parse: /, '')
+}
+
+/** True for a plain JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}

@@ -1,0 +1,73 @@
+import type { ErrorLocation } from '../../shared/errors'
+import type { ItemKind } from '../../shared/items/kinds'
+import type { Db } from '../store/database'
+
+export const IMPORT_FORMATS = [
+  'pairs',
+  'tasks',
+  'hypotheses',
+  'frontierscience',
+  'questions',
+  'liveideabench',
+  'omega-point',
+  'labels',
+  'citation-pairs'
+] as const
+export type ImportFormat = (typeof IMPORT_FORMATS)[number]
+
+export function isImportFormat(s: string): s is ImportFormat {
+  return (IMPORT_FORMATS as ReadonlyArray<string>).includes(s)
+}
+
+/** One record of a source file with the line (JSON, JSONL) or row (CSV, header = row 1) it starts on. */
+export interface SourceRecord {
+  line: number
+  value: unknown
+}
+
+/** An item a parser wants written; validated against its kind's schema before anything is written. */
+export interface ItemDraft {
+  kind: ItemKind
+  externalId: string
+  payload: Record<string, unknown>
+  line: number
+}
+
+/** A label or judge output made elsewhere, already validated against its instrument. */
+export interface AnnotationDraft {
+  itemId: number
+  instrumentId: string
+  instrumentVersion: number
+  sourceKind: 'human' | 'model' | 'reference'
+  sourceName: string
+  judgement: unknown
+  display: Record<string, unknown>
+  activeMs: number | null
+  createdAt: string | null
+  line: number
+}
+
+/** What a format parser hands back: everything to write, or the reasons not to. */
+export interface ParsedImport {
+  items: ItemDraft[]
+  annotations: AnnotationDraft[]
+  warnings: ErrorLocation[]
+  errors: ErrorLocation[]
+  /** Input records left out on purpose (e.g. a composed task marked unsuitable or leaking). */
+  skipped: number
+  /** Counts recomputed from the rows (label balance, tracks…), shown beside the result. */
+  summary: Record<string, unknown>
+}
+
+/** What a parser may look up in the project; never writes. */
+export interface ImportContext {
+  /** Absolute path of the file being imported (for relative paths and messages). */
+  path: string
+  /** Name used in error locations. */
+  file: string
+  db: Db
+}
+
+export function emptyParsed(): ParsedImport {
+  return { items: [], annotations: [], warnings: [], errors: [], skipped: 0, summary: {} }
+}

@@ -1,0 +1,135 @@
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type WebContents } from 'electron'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Project } from '../store/project'
+import { EventHub } from '../events'
+import { curatorSession, type ApiContext } from '../api/context'
+import { appRoot } from '../paths'
+import { RENDERER_CSP } from '../../shared/security'
+import { EVENT_CHANNEL, registerIpc } from './ipc'
+import { menuTemplate } from './menu'
+import { RecentProjects } from './recent'
+import { isAppUrl, secureWindowOptions } from './security'
+import { loadDemo } from '../demo/load-demo'
+import { ensureAnnotator } from '../store/annotators'
+
+// The thin desktop shell: windows, dialogs, menu and IPC. All behaviour lives in the core under src/main.
+
+const here = dirname(fileURLToPath(import.meta.url))
+const devServerUrl = process.env.ELECTRON_RENDERER_URL
+const hub = new EventHub()
+const contexts = new Map<number, ApiContext>()
+let recent: RecentProjects
+
+/** better-sqlite3 built for Electron's ABI, kept beside the Node build (see npm run rebuild:electron). */
+function electronSqliteBinding(): string | undefined {
+  const p = join(appRoot(), 'native', 'electron', 'better_sqlite3.node')
+  return existsSync(p) ? p : undefined
+}
+
+async function openInWindow(path: string, create = false): Promise<void> {
+  let project: Project
+  try {
+    const nativeBinding = electronSqliteBinding()
+    project = await (create ? Project.create(path, nativeBinding ? { nativeBinding } : {}) : Project.open(path, nativeBinding ? { nativeBinding } : {}))
+  } catch (e) {
+    dialog.showErrorBox('Cannot open project', (e as Error).message)
+    return
+  }
+  const win = new BrowserWindow(secureWindowOptions(join(here, '../preload/index.cjs'), { title: `Assay — ${project.info().name}` }))
+  const packetName = project.isPacket ? project.meta('packet_annotator') : undefined
+  const annotator = packetName ? ensureAnnotator(project, packetName) : undefined
+  const sessionState = annotator ? { role: 'annotator' as const, annotator: { id: annotator.id, name: annotator.name }, locked: true } : curatorSession()
+  contexts.set(win.webContents.id, { project, session: sessionState, events: hub })
+  const unsubscribe = hub.subscribe((event, payload) => {
+    if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event, payload)
+  })
+  const id = win.webContents.id
+  win.on('closed', () => {
+    unsubscribe()
+    contexts.get(id)?.project.close()
+    contexts.delete(id)
+  })
+  hardenContents(win.webContents)
+  win.once('ready-to-show', () => win.show())
+  recent.add(path)
+  buildMenu()
+  if (devServerUrl) await win.loadURL(devServerUrl)
+  else await win.loadFile(join(here, '../renderer/index.html'))
+}
+
+function hardenContents(contents: WebContents): void {
+  contents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url, devServerUrl)) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+}
+
+async function newProjectDialog(): Promise<void> {
+  const r = await dialog.showSaveDialog({ title: 'New Assay project', defaultPath: 'project.assay', filters: [{ name: 'Assay project', extensions: ['assay'] }] })
+  if (!r.canceled && r.filePath) await openInWindow(r.filePath, true)
+}
+
+async function openProjectDialog(): Promise<void> {
+  const r = await dialog.showOpenDialog({ title: 'Open Assay project', properties: ['openFile'], filters: [{ name: 'Assay project', extensions: ['assay'] }] })
+  if (!r.canceled && r.filePaths[0]) await openInWindow(r.filePaths[0])
+}
+
+function buildMenu(): void {
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate(
+        { newProject: () => void newProjectDialog(), openProject: () => void openProjectDialog(), openRecent: (p) => void openInWindow(p), recent: recent.list() },
+        process.platform === 'darwin'
+      )
+    )
+  )
+}
+
+/** Opens the project named on the command line, else the most recent one, else the demo. */
+async function firstProject(): Promise<void> {
+  const arg = process.argv.slice(app.isPackaged ? 1 : 2).find((a) => a.endsWith('.assay'))
+  if (arg) return openInWindow(arg, !existsSync(arg))
+  const last = recent.list()[0]
+  if (last) return openInWindow(last)
+  const demo = join(app.getPath('userData'), 'demo.assay')
+  if (!existsSync(demo)) {
+    const p = await Project.create(demo, electronSqliteBinding() ? { nativeBinding: electronSqliteBinding()! } : {})
+    await loadDemo(p)
+    p.close()
+  }
+  return openInWindow(demo)
+}
+
+app.enableSandbox()
+void app.whenReady().then(async () => {
+  recent = new RecentProjects(app.getPath('userData'))
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionCheckHandler(() => false)
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } })
+  })
+  registerIpc(
+    ipcMain,
+    (sender) => contexts.get(sender.id),
+    (event) => {
+      const url = event.senderFrame?.url ?? ''
+      return contexts.has(event.sender.id) && isAppUrl(url, devServerUrl)
+    }
+  )
+  buildMenu()
+  await firstProject()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void firstProject()
+  })
+})
+
+app.on('web-contents-created', (_e, contents) => hardenContents(contents))
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})

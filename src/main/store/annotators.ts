@@ -1,0 +1,26 @@
+import type { Project } from './project'
+
+export interface AnnotatorRow {
+  id: number
+  name: string
+  expertise: string | null
+  pseudonym: string
+  created_at: string
+}
+
+/** Finds or creates an annotator profile; pseudonyms (A01, A02…) are what exports use when asked to. */
+export function ensureAnnotator(project: Project, name: string, expertise?: string): AnnotatorRow {
+  const db = project.db
+  const found = db.prepare(`SELECT * FROM annotators WHERE name = ?`).get(name) as AnnotatorRow | undefined
+  if (found) return found
+  return project.write(() => {
+    const n = (db.prepare(`SELECT count(*) AS n FROM annotators`).get() as { n: number }).n
+    const pseudonym = `A${String(n + 1).padStart(2, '0')}`
+    const info = db.prepare(`INSERT INTO annotators (name, expertise, pseudonym) VALUES (?, ?, ?)`).run(name, expertise ?? null, pseudonym)
+    return db.prepare(`SELECT * FROM annotators WHERE id = ?`).get(info.lastInsertRowid) as AnnotatorRow
+  })
+}
+
+export function listAnnotators(project: Project): AnnotatorRow[] {
+  return project.db.prepare(`SELECT * FROM annotators ORDER BY id`).all() as AnnotatorRow[]
+}

@@ -1,0 +1,104 @@
+import { existsSync, statSync } from 'node:fs'
+import Database from 'better-sqlite3'
+import { AssayError } from '../../shared/errors'
+import { MIGRATIONS, type Migration } from './migrations'
+
+export type Db = Database.Database
+
+/** 'ASSY' — marks a SQLite file as an Assay project. */
+export const APPLICATION_ID = 0x41535359
+
+export interface OpenOptions {
+  /** Path to a better_sqlite3.node built for this runtime (Electron keeps its own build beside Node's). */
+  nativeBinding?: string
+  readonly?: boolean
+  /** Create the file if missing (otherwise a missing file is an error). */
+  create?: boolean
+  /** Called before a migration with the path of the backup copy taken. */
+  onBackup?: (path: string) => void
+  /** The migration list; tests pass their own to exercise upgrades. */
+  migrations?: ReadonlyArray<Migration>
+}
+
+function defaultNativeBinding(): string | undefined {
+  return process.env.ASSAY_SQLITE_BINDING || undefined
+}
+
+/**
+ * Opens a project file: pragmas for durability (WAL, synchronous=FULL), foreign keys, busy timeout,
+ * then migrations (backing the file up first). Refuses files from a newer schema and non-Assay files.
+ */
+export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<Db> {
+  const existed = existsSync(path) && statSync(path).size > 0
+  if (!existed && !opts.create) throw new AssayError('not_found', `No project file at ${path}`)
+  const nativeBinding = opts.nativeBinding ?? defaultNativeBinding()
+  let db: Db
+  try {
+    db = new Database(path, { readonly: opts.readonly ?? false, ...(nativeBinding ? { nativeBinding } : {}) })
+  } catch (e) {
+    throw new AssayError('not_a_project', `Cannot open ${path}: ${(e as Error).message}`)
+  }
+  const migrations = opts.migrations ?? MIGRATIONS
+  const latest = migrations[migrations.length - 1]?.version ?? 0
+  try {
+    db.pragma('busy_timeout = 5000')
+    checkIsProject(db, path, existed)
+    // Read the version before anything writes to the file, so a refused file is left byte for byte as it was.
+    const version = db.pragma('user_version', { simple: true }) as number
+    if (version > latest) {
+      throw new AssayError(
+        'newer_schema',
+        `${path} was written by a newer version of Assay (project schema ${version}; this version reads up to ${latest}). Update Assay to open it; the file was not changed.`
+      )
+    }
+    if (!opts.readonly) {
+      const mode = db.pragma('journal_mode = WAL', { simple: true })
+      if (String(mode).toLowerCase() !== 'wal') throw new AssayError('in_use', `${path} is in use by another program (could not switch to WAL)`)
+    }
+    db.pragma('synchronous = FULL')
+    db.pragma('foreign_keys = ON')
+    if (version < latest) {
+      if (opts.readonly) throw new AssayError('conflict', `${path} needs a migration (schema ${version} → ${latest}) and was opened read-only`)
+      if (version > 0) {
+        const backup = `${path}.bak-v${version}-${Date.now()}`
+        await db.backup(backup)
+        opts.onBackup?.(backup)
+      }
+      migrate(db, version, migrations)
+    }
+    return db
+  } catch (e) {
+    db.close()
+    if (e instanceof AssayError) throw e
+    if (/database is locked|SQLITE_BUSY/i.test((e as Error).message)) {
+      throw new AssayError('in_use', `${path} is in use by another Assay process; close it there or try again.`)
+    }
+    if (/file is not a database|SQLITE_NOTADB/i.test((e as Error).message)) {
+      throw new AssayError('not_a_project', `${path} is not an Assay project (not a SQLite database)`)
+    }
+    throw e
+  }
+}
+
+function checkIsProject(db: Db, path: string, existed: boolean): void {
+  if (!existed) return
+  const appId = db.pragma('application_id', { simple: true }) as number
+  const version = db.pragma('user_version', { simple: true }) as number
+  if (appId === APPLICATION_ID) return
+  const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_schema`).get() as { n: number }
+  if (appId === 0 && version === 0 && tables.n === 0) return
+  throw new AssayError('not_a_project', `${path} is a SQLite file but not an Assay project`)
+}
+
+/** Applies all pending migrations in one transaction: a failure leaves the file as it was. */
+export function migrate(db: Db, from: number, migrations: ReadonlyArray<Migration> = MIGRATIONS): void {
+  const pending = migrations.filter((m) => m.version > from)
+  const apply = db.transaction(() => {
+    for (const m of pending) {
+      db.exec(m.sql)
+      db.pragma(`user_version = ${m.version}`)
+    }
+    db.pragma(`application_id = ${APPLICATION_ID}`)
+  })
+  apply.exclusive()
+}

@@ -1,0 +1,110 @@
+import type { Db } from './database'
+import { itemSearchText, itemTitle, type ItemKind, type Split } from '../../shared/items/kinds'
+
+export interface NewItem {
+  kind: ItemKind
+  externalId: string
+  set: string
+  split: Split
+  payload: Record<string, unknown>
+}
+
+export interface ItemRow {
+  id: number
+  kind: ItemKind
+  external_id: string
+  set_name: string
+  split: Split
+  title: string
+  payload: string
+  created_at: string
+}
+
+export interface ItemQuery {
+  kind?: ItemKind | undefined
+  set?: string | undefined
+  split?: Split | undefined
+  text?: string | undefined
+  offset: number
+  limit: number
+}
+
+/** Inserts many items with one prepared statement; the caller owns the transaction. */
+export function insertItems(db: Db, items: Iterable<NewItem>, importId: number | null = null): number[] {
+  const stmt = db.prepare(
+    `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, import_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+  )
+  const ids: number[] = []
+  for (const it of items) {
+    const info = stmt.run(
+      it.kind,
+      it.externalId,
+      it.set,
+      it.split,
+      itemTitle(it.kind, it.externalId, it.payload),
+      itemSearchText(it.kind, it.payload),
+      JSON.stringify(it.payload),
+      importId
+    )
+    ids.push(Number(info.lastInsertRowid))
+  }
+  return ids
+}
+
+function whereClause(q: Omit<ItemQuery, 'offset' | 'limit'>): { sql: string; params: unknown[] } {
+  const parts: string[] = []
+  const params: unknown[] = []
+  const equal = (column: string, value: unknown) => {
+    parts.push(`${column} = ?`)
+    params.push(value)
+  }
+  if (q.kind) equal('kind', q.kind)
+  if (q.set) equal('set_name', q.set)
+  if (q.split) equal('split', q.split)
+  if (q.text && q.text.trim()) {
+    // instr() is a plain substring match: no LIKE wildcards to escape, case folded on both sides.
+    parts.push('(instr(lower(search_text), lower(?)) > 0 OR instr(lower(external_id), lower(?)) > 0)')
+    params.push(q.text.trim(), q.text.trim())
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params }
+}
+
+export function listItems(db: Db, q: ItemQuery): { total: number; rows: Omit<ItemRow, 'payload' | 'created_at'>[] } {
+  const { sql, params } = whereClause(q)
+  const total = (db.prepare(`SELECT count(*) AS n FROM items ${sql}`).get(...params) as { n: number }).n
+  const rows = db
+    .prepare(`SELECT id, kind, external_id, set_name, split, title FROM items ${sql} ORDER BY id LIMIT ? OFFSET ?`)
+    .all(...params, q.limit, q.offset) as Omit<ItemRow, 'payload' | 'created_at'>[]
+  return { total, rows }
+}
+
+export function getItem(db: Db, id: number): ItemRow | undefined {
+  return db.prepare(`SELECT * FROM items WHERE id = ?`).get(id) as ItemRow | undefined
+}
+
+export function getItemByExternalId(db: Db, kind: ItemKind, externalId: string): ItemRow | undefined {
+  return db.prepare(`SELECT * FROM items WHERE kind = ? AND external_id = ?`).get(kind, externalId) as ItemRow | undefined
+}
+
+export function findItemsByExternalId(db: Db, externalId: string): ItemRow[] {
+  return db.prepare(`SELECT * FROM items WHERE external_id = ?`).all(externalId) as ItemRow[]
+}
+
+export interface CountRow {
+  kind: string
+  set_name: string
+  split: string
+  n: number
+}
+
+export function countItems(db: Db): CountRow[] {
+  return db
+    .prepare(`SELECT kind, set_name, split, count(*) AS n FROM items GROUP BY kind, set_name, split ORDER BY kind, set_name, split`)
+    .all() as CountRow[]
+}
+
+export function setSplit(db: Db, ids: number[], split: Split): void {
+  const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
+  for (const id of ids) stmt.run(split, id)
+}

@@ -1,0 +1,78 @@
+import { basename } from 'node:path'
+import { openDatabase, type Db, type OpenOptions } from './database'
+import { ensureProjectIdentity, getMeta } from './meta'
+import { countItems } from './items'
+import { LATEST_SCHEMA_VERSION } from './migrations'
+import type { ProjectInfo } from '../../shared/contract/schemas'
+
+/** An open project file. The file is the truth; this object only holds the connection. */
+export class Project {
+  private constructor(
+    readonly db: Db,
+    readonly path: string
+  ) {}
+
+  static async open(path: string, opts: OpenOptions = {}): Promise<Project> {
+    const db = await openDatabase(path, opts)
+    if (!opts.readonly) ensureProjectIdentity(db, basename(path).replace(/\.assay$/, ''))
+    return new Project(db, path)
+  }
+
+  static create(path: string, opts: Omit<OpenOptions, 'create'> = {}): Promise<Project> {
+    return Project.open(path, { ...opts, create: true })
+  }
+
+  meta(key: string): string | undefined {
+    return getMeta(this.db, key)
+  }
+
+  get id(): string {
+    return this.meta('project_id') ?? ''
+  }
+
+  get seed(): string {
+    return this.meta('seed') ?? '0'
+  }
+
+  get isPacket(): boolean {
+    return this.meta('mode') === 'packet'
+  }
+
+  info(): ProjectInfo {
+    const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n
+    const counts = countItems(this.db)
+    return {
+      name: this.meta('name') ?? basename(this.path),
+      path: this.path,
+      projectId: this.id,
+      schemaVersion: this.db.pragma('user_version', { simple: true }) as number,
+      mode: this.isPacket ? 'packet' : 'curator',
+      seed: this.seed,
+      items: counts.reduce((s, r) => s + r.n, 0),
+      counts,
+      annotators: count(`SELECT count(*) AS n FROM annotators`),
+      annotations: count(`SELECT count(*) AS n FROM annotations a WHERE NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`),
+      judgements: count(`SELECT count(*) AS n FROM model_calls WHERE status != 'pending'`),
+      runs: count(`SELECT count(*) AS n FROM runs`),
+      exposures: count(`SELECT count(*) AS n FROM exposures`)
+    }
+  }
+
+  /** Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no mid-way busy errors). */
+  write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate()
+  }
+
+  close(): void {
+    if (this.db.open) {
+      try {
+        this.db.pragma('wal_checkpoint(TRUNCATE)')
+      } catch {
+        // Another connection may hold the WAL; the checkpoint happens when it closes.
+      }
+      this.db.close()
+    }
+  }
+}
+
+export { LATEST_SCHEMA_VERSION }

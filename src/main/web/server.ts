@@ -1,0 +1,194 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createReadStream, existsSync, statSync } from 'node:fs'
+import { extname, join, normalize, sep } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { dispatch } from '../api/dispatch'
+import type { ApiContext, SessionState } from '../api/context'
+import type { EventHub } from '../events'
+import type { Project } from '../store/project'
+import { RENDERER_CSP } from '../../shared/security'
+
+export interface WebServerOptions {
+  project: Project
+  hub: EventHub
+  session: SessionState
+  rendererDir: string
+  port?: number
+  token?: string
+}
+
+export interface WebServer {
+  url: string
+  port: number
+  token: string
+  close(): Promise<void>
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.ico': 'image/x-icon'
+}
+
+const MAX_BODY = 8 * 1024 * 1024
+const COOKIE = 'assay_token'
+
+/**
+ * Browser mode: the built renderer and the contract over HTTP, on 127.0.0.1 only. Every request must carry the
+ * random token (query on the first page load, then an HttpOnly SameSite=Strict cookie, or a Bearer header).
+ * No CORS headers are sent, and the Host header must name the loopback address, against DNS rebinding.
+ */
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const token = opts.token ?? randomBytes(24).toString('base64url')
+  const ctx: ApiContext = { project: opts.project, session: opts.session, events: opts.hub }
+  const streams = new Set<ServerResponse>()
+  let port = 0
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, 500, { ok: false, error: { code: 'internal', message: (e as Error).message } })
+      else res.end()
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    if (!hostAllowed(req.headers.host, port)) return send(res, 421, { ok: false, error: { code: 'forbidden', message: 'unexpected Host' } })
+    const origin = req.headers.origin
+    if (origin && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
+      return send(res, 403, { ok: false, error: { code: 'forbidden', message: 'cross-origin requests are refused' } })
+    }
+    const presented = url.searchParams.get('token') ?? bearer(req) ?? cookie(req, COOKIE)
+    if (!presented || !safeEqual(presented, token)) {
+      return send(res, 401, { ok: false, error: { code: 'forbidden', message: 'missing or wrong token: open the URL printed by `assay serve`' } })
+    }
+    if (url.pathname.startsWith('/api/')) return api(req, res, url)
+    return staticFile(req, res, url, presented)
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (url.pathname === '/api/events' && req.method === 'GET') return sse(req, res)
+    if (req.method !== 'POST') return send(res, 405, { ok: false, error: { code: 'invalid_input', message: 'use POST' } })
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      return send(res, 415, { ok: false, error: { code: 'invalid_input', message: 'send application/json' } })
+    }
+    const body = await readBody(req)
+    if (body === null) return send(res, 413, { ok: false, error: { code: 'invalid_input', message: 'request too large' } })
+    let input: unknown
+    try {
+      input = body.length ? JSON.parse(body) : {}
+    } catch {
+      return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body is not valid JSON' } })
+    }
+    const name = decodeURIComponent(url.pathname.slice('/api/'.length))
+    const envelope = await dispatch(ctx, name, input)
+    send(res, 200, envelope)
+  }
+
+  function sse(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+    res.write(': connected\n\n')
+    streams.add(res)
+    const unsubscribe = opts.hub.subscribe((event, payload) => {
+      res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`)
+    })
+    const ping = setInterval(() => res.write(': ping\n\n'), 15_000)
+    req.on('close', () => {
+      clearInterval(ping)
+      unsubscribe()
+      streams.delete(res)
+    })
+  }
+
+  function staticFile(req: IncomingMessage, res: ServerResponse, url: URL, presented: string): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { ok: false, error: { code: 'invalid_input', message: 'GET only' } })
+    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1))
+    const full = normalize(join(opts.rendererDir, rel))
+    if (!full.startsWith(normalize(opts.rendererDir) + sep)) return send(res, 404, { ok: false, error: { code: 'not_found', message: 'not found' } })
+    const file = existsSync(full) && statSync(full).isFile() ? full : join(opts.rendererDir, 'index.html')
+    if (!existsSync(file)) return send(res, 404, { ok: false, error: { code: 'not_found', message: 'the workbench is not built: run npm run build' } })
+    const headers: Record<string, string> = {
+      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store'
+    }
+    if (file.endsWith('.html')) {
+      headers['content-security-policy'] = RENDERER_CSP
+      headers['x-frame-options'] = 'DENY'
+      headers['referrer-policy'] = 'no-referrer'
+      headers['set-cookie'] = `${COOKIE}=${presented}; HttpOnly; SameSite=Strict; Path=/`
+    }
+    res.writeHead(200, headers)
+    if (req.method === 'HEAD') return void res.end()
+    createReadStream(file).pipe(res)
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolveListen())
+  })
+  port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        for (const s of streams) s.end()
+        server.closeAllConnections()
+        server.close(() => resolveClose())
+      })
+  }
+}
+
+function hostAllowed(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const h = req.headers.authorization
+  return h?.startsWith('Bearer ') ? h.slice(7) : null
+}
+
+function cookie(req: IncomingMessage, name: string): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=')
+    if (k === name) return v.join('=')
+  }
+  return null
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        resolveBody(null)
+        req.destroy()
+      } else chunks.push(c)
+    })
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+  res.end(JSON.stringify(body))
+}

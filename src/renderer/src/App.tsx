@@ -1,0 +1,48 @@
+import { useEffect } from 'react'
+import { useWorkbench, type Screen } from './store'
+import { api } from './api'
+import { Overview } from './views/Overview'
+import { ItemBrowser } from './views/ItemBrowser'
+
+const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'items', label: 'Items' }
+]
+
+export function App() {
+  const { info, session, screen, error, load, setScreen, setError } = useWorkbench()
+
+  useEffect(() => {
+    void load()
+    return api.on('project.changed', () => void load())
+  }, [load])
+
+  if (!info || !session) {
+    return <div className="splash">{error ? <p role="alert">{error}</p> : <p>Opening project…</p>}</div>
+  }
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand">Assay</span>
+        <span className="project-name" title={info.path}>
+          {info.name}
+        </span>
+        <nav className="tabs" aria-label="Screens">
+          {SCREENS.map((s) => (
+            <button key={s.id} className={screen === s.id ? 'tab active' : 'tab'} aria-current={screen === s.id ? 'page' : undefined} onClick={() => setScreen(s.id)}>
+              {s.label}
+            </button>
+          ))}
+        </nav>
+        <span className="session">{session.role === 'curator' ? 'Curator' : `Annotating as ${session.annotator?.name ?? '…'}`}</span>
+      </header>
+      {error && (
+        <div className="error-banner" role="alert">
+          {error} <button onClick={() => setError(null)}>Dismiss</button>
+        </div>
+      )}
+      <main className="content">{screen === 'overview' ? <Overview info={info} /> : <ItemBrowser />}</main>
+    </div>
+  )
+}

@@ -1,0 +1,42 @@
+import { createClient, type AssayApi, type Envelope, type Transport } from '../../shared/contract/client'
+
+declare global {
+  interface Window {
+    /** Set by the preload script in the desktop app; absent in browser mode. */
+    assayTransport?: Transport
+  }
+}
+
+/** Browser mode: POST /api/<operation>; events over SSE. The token travels in an HttpOnly cookie. */
+function httpTransport(): Transport {
+  return {
+    async invoke(operation, input) {
+      const res = await fetch(`/api/${encodeURIComponent(operation)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        credentials: 'same-origin',
+        body: JSON.stringify(input ?? {})
+      })
+      try {
+        return (await res.json()) as Envelope
+      } catch {
+        return { ok: false, error: { code: 'internal', message: `HTTP ${res.status} from the workbench server` } }
+      }
+    },
+    subscribe(listener) {
+      const source = new EventSource('/api/events', { withCredentials: true })
+      const names = ['project.changed', 'run.progress']
+      const handlers = names.map((name) => {
+        const h = (e: MessageEvent<string>) => listener(name, JSON.parse(e.data))
+        source.addEventListener(name, h)
+        return h
+      })
+      return () => {
+        names.forEach((name, i) => source.removeEventListener(name, handlers[i]!))
+        source.close()
+      }
+    }
+  }
+}
+
+export const api: AssayApi = createClient(window.assayTransport ?? httpTransport())

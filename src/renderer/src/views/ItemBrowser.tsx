@@ -1,0 +1,149 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import type { ItemSummary } from '../../../shared/contract/schemas'
+import { ITEM_KINDS, SPLITS, type ItemKind, type Split } from '../../../shared/items/kinds'
+import { api } from '../api'
+import { useWorkbench } from '../store'
+import { ItemView } from './ItemView'
+
+const PAGE = 200
+
+/** Filterable, virtualized list of every item (pages fetched as they scroll into view), with the item beside it. */
+export function ItemBrowser() {
+  const { filters, setFilters, selectedItemId, selectItem, setError } = useWorkbench()
+  const [sets, setSets] = useState<string[]>([])
+  const [total, setTotal] = useState(0)
+  const [pages, setPages] = useState<Map<number, ItemSummary[]>>(new Map())
+  const pending = useRef(new Set<number>())
+  const generation = useRef(0)
+  const [text, setText] = useState(filters.text)
+
+  useEffect(() => {
+    void api['items.facets']({}).then((f) => setSets(f.sets), (e: Error) => setError(e.message))
+  }, [setError])
+
+  // Debounce typing into the search box.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      if (text !== filters.text) setFilters({ text })
+    }, 200)
+    return () => clearTimeout(t)
+  }, [text, filters.text, setFilters])
+
+  const query = useCallback(
+    (offset: number) => ({
+      offset,
+      limit: PAGE,
+      ...(filters.kind ? { kind: filters.kind } : {}),
+      ...(filters.set ? { set: filters.set } : {}),
+      ...(filters.split ? { split: filters.split } : {}),
+      ...(filters.text ? { text: filters.text } : {})
+    }),
+    [filters]
+  )
+
+  const loadPage = useCallback(
+    (page: number) => {
+      if (pending.current.has(page)) return
+      pending.current.add(page)
+      const gen = generation.current
+      api['items.list'](query(page * PAGE)).then(
+        (res) => {
+          if (gen !== generation.current) return
+          setTotal(res.total)
+          setPages((prev) => new Map(prev).set(page, res.rows))
+        },
+        (e: Error) => setError(e.message)
+      )
+    },
+    [query, setError]
+  )
+
+  useEffect(() => {
+    generation.current++
+    pending.current = new Set()
+    setPages(new Map())
+    setTotal(0)
+    loadPage(0)
+  }, [loadPage])
+
+  const parentRef = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parentRef.current, estimateSize: () => 52, overscan: 12 })
+  const virtualRows = virtualizer.getVirtualItems()
+
+  useEffect(() => {
+    for (const v of virtualRows) {
+      const page = Math.floor(v.index / PAGE)
+      if (!pages.has(page)) loadPage(page)
+    }
+  }, [virtualRows, pages, loadPage])
+
+  const rowAt = (index: number) => pages.get(Math.floor(index / PAGE))?.[index % PAGE]
+
+  return (
+    <div className="browser">
+      <aside className="browser-list">
+        <div className="filters" role="search">
+          <input aria-label="Search items" placeholder="Search text…" value={text} onChange={(e) => setText(e.target.value)} />
+          <select aria-label="Kind" value={filters.kind ?? ''} onChange={(e) => setFilters({ kind: (e.target.value || undefined) as ItemKind | undefined })}>
+            <option value="">All kinds</option>
+            {Object.keys(ITEM_KINDS).map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+          <select aria-label="Set" value={filters.set ?? ''} onChange={(e) => setFilters({ set: e.target.value || undefined })}>
+            <option value="">All sets</option>
+            {sets.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <select aria-label="Split" value={filters.split ?? ''} onChange={(e) => setFilters({ split: (e.target.value || undefined) as Split | undefined })}>
+            <option value="">All splits</option>
+            {SPLITS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="result-count" data-testid="result-count">
+          {total} item{total === 1 ? '' : 's'}
+        </div>
+        <div ref={parentRef} className="virtual-scroll" role="listbox" aria-label="Items">
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualRows.map((v) => {
+              const row = rowAt(v.index)
+              return (
+                <div
+                  key={v.key}
+                  role="option"
+                  aria-selected={row?.id === selectedItemId}
+                  className={row?.id === selectedItemId ? 'item-row selected' : 'item-row'}
+                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` }}
+                  onClick={() => row && selectItem(row.id)}
+                  data-external-id={row?.external_id}
+                >
+                  {row ? (
+                    <>
+                      <div className="item-title">{row.title}</div>
+                      <div className="item-meta">
+                        {row.kind} · {row.set_name} · {row.split}
+                      </div>
+                    </>
+                  ) : (
+                    <div className="item-meta">…</div>
+                  )}
+                </div>
+              )
+            })}
+          </div>
+        </div>
+      </aside>
+      <section className="browser-detail">{selectedItemId ? <ItemView id={selectedItemId} /> : <p className="muted">Select an item.</p>}</section>
+    </div>
+  )
+}

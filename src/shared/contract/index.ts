@@ -1,0 +1,4 @@
+export * from './define'
+export * from './schemas'
+export * from './operations'
+export * from './client'

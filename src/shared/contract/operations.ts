@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import { op } from './define'
+import {
+  facetsSchema,
+  itemDetailSchema,
+  itemPageSchema,
+  itemQuerySchema,
+  projectInfoSchema,
+  roleSchema,
+  sessionSchema
+} from './schemas'
+
+const empty = z.object({}).strict()
+const idInput = z.object({ id: z.number().int().positive() }).strict()
+
+/**
+ * The one contract: every operation any client may call, with its input, output and access.
+ * IPC handlers, the preload bridge, the HTTP bridge and the renderer's client are all derived from this table.
+ */
+export const operations = {
+  'session.get': op({ input: empty, output: sessionSchema, access: 'any', summary: 'Who is using this window' }),
+  'session.setRole': op({
+    input: z.object({ role: roleSchema, annotator: z.string().min(1).max(200).optional() }).strict(),
+    output: sessionSchema,
+    access: 'any',
+    summary: 'Switch between curator and annotator (refused in locked sessions)'
+  }),
+  'project.info': op({ input: empty, output: projectInfoSchema, access: 'any', summary: 'Counts and schema of the open project' }),
+  'items.facets': op({ input: empty, output: facetsSchema, access: 'curator', summary: 'Kinds, sets and splits present' }),
+  'items.list': op({ input: itemQuerySchema.strict(), output: itemPageSchema, access: 'curator', summary: 'A page of items, filtered' }),
+  'items.get': op({ input: idInput, output: itemDetailSchema, access: 'curator', summary: 'One item, labels of test items withheld' }),
+  'items.reveal': op({
+    input: idInput,
+    output: z.object({ labels: z.record(z.string(), z.unknown()) }),
+    access: 'curator',
+    summary: 'Reveal withheld labels of a test item (logged as an exposure)'
+  })
+} as const
+
+/** Events pushed from main to every client. */
+export const events = {
+  'project.changed': z.object({ what: z.enum(['items', 'annotations', 'runs', 'assignments', 'judges', 'templates']) }),
+  'run.progress': z.object({
+    runId: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    total: z.number().int(),
+    costUsd: z.number(),
+    etaMs: z.number().nullable()
+  })
+} as const
+
+export type Operations = typeof operations
+export type OperationName = keyof Operations
+export type OperationInput<K extends OperationName> = z.input<Operations[K]['input']>
+export type OperationParsedInput<K extends OperationName> = z.output<Operations[K]['input']>
+export type OperationOutput<K extends OperationName> = z.output<Operations[K]['output']>
+export type Events = typeof events
+export type EventName = keyof Events
+export type EventPayload<K extends EventName> = z.output<Events[K]>
+
+export const OPERATION_NAMES = Object.keys(operations) as OperationName[]
+export const EVENT_NAMES = Object.keys(events) as EventName[]
+
+export function isOperationName(name: string): name is OperationName {
+  return Object.prototype.hasOwnProperty.call(operations, name)
+}

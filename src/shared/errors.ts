@@ -1,0 +1,71 @@
+import { z } from 'zod'
+
+export const ERROR_CODES = [
+  'invalid_input',
+  'unknown_operation',
+  'not_found',
+  'forbidden',
+  'conflict',
+  'newer_schema',
+  'not_a_project',
+  'in_use',
+  'import_failed',
+  'invalid_answer',
+  'provider',
+  'cancelled',
+  'internal'
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** Where a problem is: a file, a line or row, a field path. */
+export const errorLocationSchema = z.object({
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+  field: z.string().optional(),
+  message: z.string()
+})
+export type ErrorLocation = z.infer<typeof errorLocationSchema>
+
+export const errorPayloadSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.array(errorLocationSchema).optional()
+})
+export type ErrorPayload = z.infer<typeof errorPayloadSchema>
+
+/** The one error type that crosses process boundaries: serialisable, with a stable code. */
+export class AssayError extends Error {
+  readonly code: ErrorCode
+  readonly details: ErrorLocation[] | undefined
+  constructor(code: ErrorCode, message: string, details?: ErrorLocation[]) {
+    super(message)
+    this.name = 'AssayError'
+    this.code = code
+    this.details = details
+  }
+  toPayload(): ErrorPayload {
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message }
+  }
+  static fromPayload(p: ErrorPayload): AssayError {
+    return new AssayError(p.code, p.message, p.details)
+  }
+}
+
+export function isAssayError(e: unknown): e is AssayError {
+  return e instanceof AssayError
+}
+
+/** Formats a location the way compilers do: file:line: field: message. */
+export function formatLocation(d: ErrorLocation): string {
+  const where = [d.file, d.line !== undefined ? String(d.line) : undefined].filter(Boolean).join(':')
+  return [where, d.field, d.message].filter(Boolean).join(': ')
+}
+
+/** zod issues as error locations, e.g. `a.markdown: expected string`. */
+export function zodIssuesToLocations(issues: ReadonlyArray<z.core.$ZodIssue>, base: Omit<ErrorLocation, 'message'> = {}): ErrorLocation[] {
+  return issues.map((i) => {
+    const path = i.path.map(String).join('.')
+    const field = [base.field, path].filter(Boolean).join('.')
+    return { ...base, ...(field ? { field } : {}), message: i.message }
+  })
+}

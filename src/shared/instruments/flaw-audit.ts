@@ -1,0 +1,153 @@
+import { z } from 'zod'
+import { containsSpan, SIDE_KEYS } from './common'
+import { blindProposalPair, proposalMarkdownForView, swapSide } from './proposal-view'
+import type { Instrument, JudgementIssue, Observation } from './types'
+
+/**
+ * Flaws of each proposal of a pair (IdeaEval human labels): one answer per pair listing every flaw found on either
+ * side; a side with no flaw listed was audited and found clean. Each flaw quotes its evidence from the proposal as
+ * shown and may carry a re-runnable check (code and its output), such as a small worked counterexample.
+ *
+ * The pair is shown in the same per-viewer seeded order as `pairwise-preference`, so an annotator who does both sees
+ * one layout; sides are mapped back to canonical order before the answer is stored.
+ */
+
+/** Flaw types, versioned: a stored flaw is read against the taxonomy version its instrument version used. */
+export const FLAW_TAXONOMY = {
+  version: 1,
+  types: ['covered_by_prior_work', 'hallucinated_content', 'unsound_method', 'flawed_design', 'infeasible', 'other']
+} as const
+export const FLAW_TYPES = FLAW_TAXONOMY.types
+export type FlawType = (typeof FLAW_TYPES)[number]
+
+export const FLAW_SEVERITIES = ['minor', 'major', 'fatal'] as const
+export type FlawSeverity = (typeof FLAW_SEVERITIES)[number]
+/** Ordinal scale of a side's worst flaw; `none` when no flaw is listed. */
+export const MAX_SEVERITY_LEVELS = ['none', ...FLAW_SEVERITIES] as const
+
+const FLAW_TYPE_LABELS: Record<FlawType, string> = {
+  covered_by_prior_work: 'Covered by prior work',
+  hallucinated_content: 'Hallucinated content',
+  unsound_method: 'Unsound method (e.g. a wrong formula)',
+  flawed_design: 'Flawed experimental design',
+  infeasible: 'Infeasible',
+  other: 'Other'
+}
+
+const flawCheckSchema = z.object({
+  code: z.string().min(1),
+  output: z.string(),
+  ran_at: z.iso.datetime({ offset: true })
+})
+
+const flawSchema = z.object({
+  side: z.enum(['a', 'b']),
+  type: z.enum(FLAW_TYPES),
+  severity: z.enum(FLAW_SEVERITIES),
+  evidence: z.string().trim().min(1),
+  note: z.string().default(''),
+  check: flawCheckSchema.optional()
+})
+export type Flaw = z.infer<typeof flawSchema>
+
+export const flawAuditJudgement = z.object({
+  flaws: z.array(flawSchema),
+  comment: z.string().optional()
+})
+export type FlawAuditJudgement = z.infer<typeof flawAuditJudgement>
+
+function mapSides(j: FlawAuditJudgement, display: Record<string, unknown>): FlawAuditJudgement {
+  if (display.swapped !== true) return j
+  return { ...j, flaws: j.flaws.map((f) => ({ ...f, side: swapSide(f.side) })) }
+}
+
+function maxSeverity(flaws: ReadonlyArray<Flaw>): (typeof MAX_SEVERITY_LEVELS)[number] {
+  let worst = 0
+  for (const f of flaws) worst = Math.max(worst, MAX_SEVERITY_LEVELS.indexOf(f.severity))
+  return MAX_SEVERITY_LEVELS[worst] ?? 'none'
+}
+
+export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
+  id: 'flaw-audit',
+  version: 1,
+  title: 'Flaws of each proposal',
+  description:
+    'Audit both proposals for flaws: prior work that already covers the contribution, hallucinated content, unsound ' +
+    'methods, flawed experimental design, infeasibility. Quote the evidence exactly; attach a runnable check where ' +
+    'one exists. A side without listed flaws counts as audited and clean.',
+  itemKind: 'proposal-pair',
+  judgement: flawAuditJudgement,
+  fields: [
+    { name: 'has_fatal', label: 'Has a fatal flaw', level: 'nominal', categories: [false, true] },
+    { name: 'max_severity', label: 'Worst flaw', level: 'ordinal', categories: MAX_SEVERITY_LEVELS }
+  ],
+  form: {
+    widgets: [
+      {
+        kind: 'list',
+        field: 'flaws',
+        label: 'Flaws',
+        itemLabel: 'Flaw',
+        widgets: [
+          {
+            kind: 'choice',
+            field: 'side',
+            label: 'Proposal',
+            options: [
+              { value: 'a', label: 'A (left)', key: SIDE_KEYS.a },
+              { value: 'b', label: 'B (right)', key: SIDE_KEYS.b }
+            ]
+          },
+          {
+            kind: 'choice',
+            field: 'type',
+            label: `Type (taxonomy v${FLAW_TAXONOMY.version})`,
+            options: FLAW_TYPES.map((t, i) => ({ value: t, label: FLAW_TYPE_LABELS[t], key: String(i + 1) }))
+          },
+          {
+            kind: 'choice',
+            field: 'severity',
+            label: 'Severity',
+            options: [
+              { value: 'minor', label: 'Minor', key: '1' },
+              { value: 'major', label: 'Major', key: '2' },
+              { value: 'fatal', label: 'Fatal', key: '3' }
+            ]
+          },
+          // The quote is taken from the proposal named by `side`.
+          { kind: 'quote', field: 'evidence', label: 'Evidence (exact quote)', source: ['a.markdown', 'b.markdown'] },
+          { kind: 'text', field: 'note', label: 'Note', multiline: true, optional: true },
+          { kind: 'code', field: 'check', label: 'Check anyone can re-run (code, output, time run)', optional: true }
+        ]
+      },
+      { kind: 'text', field: 'comment', label: 'Comment', multiline: true, optional: true }
+    ],
+    empty: () => ({ flaws: [], comment: '' })
+  },
+  templates: [],
+  blind: blindProposalPair,
+  toCanonical: mapSides,
+  toDisplay: mapSides,
+  check(j, payload): JudgementIssue[] {
+    const issues: JudgementIssue[] = []
+    j.flaws.forEach((f, i) => {
+      const shown = proposalMarkdownForView(payload[f.side])
+      if (!containsSpan(shown, f.evidence)) {
+        issues.push({
+          path: `flaws.${i}.evidence`,
+          message: `The evidence is not an exact quote of proposal ${f.side.toUpperCase()}.`
+        })
+      }
+    })
+    return issues
+  },
+  observe(j, payload): Observation[] {
+    return (['a', 'b'] as const).map((side) => {
+      const flaws = j.flaws.filter((f) => f.side === side)
+      return {
+        unit: `${payload.pair_id}:${side}`,
+        values: { has_fatal: flaws.some((f) => f.severity === 'fatal'), max_severity: maxSeverity(flaws) }
+      }
+    })
+  }
+}

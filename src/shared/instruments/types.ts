@@ -1,0 +1,119 @@
+import type { z } from 'zod'
+import type { ItemKind, ItemPayload } from '../items/kinds'
+
+export const INSTRUMENT_IDS = [
+  'pairwise-preference',
+  'flaw-audit',
+  'hypothesis-match',
+  'leak-audit',
+  'cue-rating',
+  'forecast-detailed',
+  'forecast-short',
+  'fs-research-grade',
+  'fs-olympiad-grade',
+  'idea-review',
+  'idea-similarity',
+  'preprint-same-study',
+  'reference-comparison'
+] as const
+export type InstrumentId = (typeof INSTRUMENT_IDS)[number]
+
+/** Decides which statistics the audit may compute for a field. */
+export type MeasurementLevel = 'nominal' | 'ordinal' | 'interval' | 'ratio' | 'probability' | 'text'
+
+export interface FieldSpec {
+  name: string
+  label: string
+  level: MeasurementLevel
+  /** The declared scale (ordinal/nominal): statistics weight over it even where data leave a category unused. */
+  categories?: ReadonlyArray<string | number | boolean>
+}
+
+/** One observation per judged unit (a pair, a hypothesis of a set, a forecast): what the audit compares. */
+export interface Observation {
+  unit: string
+  values: Record<string, string | number | boolean | null>
+}
+
+/** Where an answer is not acceptable for this item, with the field path it concerns. */
+export interface JudgementIssue {
+  path: string
+  message: string
+}
+
+/** Context that decides an annotator's display order; recorded with the answer. */
+export interface BlindingContext {
+  /** Seed of the project or run. */
+  seed: string
+  /** Annotator id, or a run id for models: each gets an independent order. */
+  viewer: string
+  externalId: string
+}
+
+/** What the viewer sees (only allowed fields) and how display positions map back to canonical ones. */
+export interface BlindView {
+  /** The item as shown, already stripped by the blinding policy and put in display order. */
+  view: Record<string, unknown>
+  /** Display mapping, stored with the answer (e.g. { swapped: true } or { order: ['C3','C1',...] }). */
+  display: Record<string, unknown>
+}
+
+/**
+ * The human form, declared as data so one renderer serves every instrument and keyboard keys are uniform.
+ * `field` is a dotted path into the judgement; `source` a dotted path into the blinded view.
+ */
+export type Widget =
+  | { kind: 'choice'; field: string; label: string; options: ReadonlyArray<{ value: string; label: string; key: string }> }
+  | { kind: 'scale'; field: string; label: string; min: number; max: number; anchors?: Record<number, string> }
+  | { kind: 'boolean'; field: string; label: string; trueKey?: string; falseKey?: string }
+  | { kind: 'number'; field: string; label: string; min?: number; max?: number; step?: number; nullable?: boolean }
+  | { kind: 'text'; field: string; label: string; multiline?: boolean; optional?: boolean }
+  | { kind: 'quote'; field: string; label: string; source: ReadonlyArray<string>; many?: boolean; optional?: boolean }
+  | { kind: 'units'; field: string; label: string; unitsFrom: string; unitIdField: string; widgets: ReadonlyArray<Widget> }
+  | { kind: 'list'; field: string; label: string; itemLabel: string; widgets: ReadonlyArray<Widget> }
+  | { kind: 'rubric'; field: string; label: string; source: string; maxTotal: number; passAt?: number }
+  | { kind: 'code'; field: string; label: string; optional?: boolean }
+
+export interface FormSpec {
+  /** Markdown shown beside the form: the rubric of the source, verbatim where the source has one. */
+  rubric?: string
+  widgets: ReadonlyArray<Widget>
+  /** An initial empty answer for a new draft. */
+  empty(view: Record<string, unknown>): unknown
+}
+
+export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
+  id: InstrumentId
+  /** Raised whenever the schema, form or blinding changes; stored with every judgement. */
+  version: number
+  title: string
+  description: string
+  itemKind: K
+  /**
+   * Whether the instrument applies to this item, where the item kind alone does not decide (e.g. the track of an
+   * fs-problem). Absent means every item of `itemKind`.
+   */
+  accepts?(payload: ItemPayload<K>): boolean
+  /** The judgement schema in canonical form: what a form produces and what a model answer is parsed into. */
+  judgement: z.ZodType<J>
+  fields: ReadonlyArray<FieldSpec>
+  form: FormSpec
+  /** Built-in prompt templates (ids in resources/templates/index.json) that ask models this instrument. */
+  templates: ReadonlyArray<string>
+  /** Blinding policy: computed in main; hidden fields never leave it. */
+  blind(payload: ItemPayload<K>, ctx: BlindingContext): BlindView
+  /**
+   * Maps an answer given in display order (left/right, P1..P5 as shown) to canonical order, and back
+   * (drafts and history are shown in the viewer's order). Identity where the display does not reorder.
+   */
+  toCanonical(judgement: J, display: Record<string, unknown>): J
+  toDisplay(judgement: J, display: Record<string, unknown>): J
+  /** Checks that need the item (exact quotes, rubric totals); main runs them on every submission. */
+  check(judgement: J, payload: ItemPayload<K>): JudgementIssue[]
+  /** Flattens an answer into per-unit observations for the audit; a unit is unique within its item. */
+  observe(judgement: J, payload: ItemPayload<K>): Observation[]
+  /** An explicit abstention is recorded and reported but never counted as a choice. */
+  isAbstention?(judgement: J): boolean
+}
+
+export type AnyInstrument = Instrument<ItemKind, any>

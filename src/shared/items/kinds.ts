@@ -1,0 +1,203 @@
+import { z } from 'zod'
+
+// Item payloads keep fields they do not know (looseObject) so imports round-trip unchanged.
+
+export const ORIGINS = ['human', 'ai'] as const
+export const originSchema = z.enum(ORIGINS)
+
+export const CANONICAL_PAIR_LABELS = ['a_much_better', 'a_better', 'b_better', 'b_much_better'] as const
+export const canonicalPairLabelSchema = z.enum(CANONICAL_PAIR_LABELS)
+export type CanonicalPairLabel = z.infer<typeof canonicalPairLabelSchema>
+
+export const ORIGIN_PAIR_LABELS = ['human_much_better', 'human_better', 'ai_better', 'ai_much_better'] as const
+export const originPairLabelSchema = z.enum(ORIGIN_PAIR_LABELS)
+export type OriginPairLabel = z.infer<typeof originPairLabelSchema>
+
+export const proposalSchema = z.looseObject({
+  markdown: z.string().min(1),
+  title: z.string().optional(),
+  origin: originSchema.nullish(),
+  generator: z.string().nullish(),
+  company: z.string().nullish(),
+  citations: z.number().int().nonnegative().nullish()
+})
+export type Proposal = z.infer<typeof proposalSchema>
+
+export const proposalPairSchema = z.looseObject({
+  pair_id: z.string().min(1),
+  topic: z.string().nullish(),
+  cohort: z.string().nullish(),
+  cutoff_date: z.string().nullish(),
+  a: proposalSchema,
+  b: proposalSchema,
+  /** Reference label in canonical order, if any (expert label or citation order). */
+  label: canonicalPairLabelSchema.nullish(),
+  label_source: z.string().nullish(),
+  probe: z.string().nullish()
+})
+export type ProposalPair = z.infer<typeof proposalPairSchema>
+
+export const hypothesisSchema = z.looseObject({
+  id: z.string().min(1),
+  statement: z.string(),
+  mechanism: z.string().default(''),
+  prediction: z.string().default(''),
+  domain_category: z.string().nullish()
+})
+export type Hypothesis = z.infer<typeof hypothesisSchema>
+
+export const referenceSchema = z.looseObject({
+  finding: z.string(),
+  key_points: z.array(z.string()).default([])
+})
+
+export const rediscoveryTaskSchema = z.looseObject({
+  task_id: z.string().min(1),
+  background: z.string(),
+  question: z.string(),
+  subject: z.string().nullish(),
+  finding: z.string(),
+  key_points: z.array(z.string()).default([]),
+  reference_b: referenceSchema.nullish()
+})
+export type RediscoveryTask = z.infer<typeof rediscoveryTaskSchema>
+
+export const hypothesisSetSchema = z.looseObject({
+  set_id: z.string().min(1),
+  task_id: z.string().min(1),
+  generator: z.string().nullish(),
+  company: z.string().nullish(),
+  scheme: z.enum(['single', 'multi-stage', 'omega-point']).nullish(),
+  hypotheses: z.array(hypothesisSchema).min(1)
+})
+export type HypothesisSet = z.infer<typeof hypothesisSetSchema>
+
+export const rubricItemSchema = z.object({ points: z.number().nonnegative(), item: z.string() })
+export type RubricItem = z.infer<typeof rubricItemSchema>
+
+export const fsProblemSchema = z.looseObject({
+  track: z.enum(['olympiad', 'research']),
+  problem: z.string(),
+  /** Olympiad: the reference answer. Research: the rubric text. */
+  answer: z.string(),
+  rubric: z.array(rubricItemSchema).nullish(),
+  subject: z.string().nullish(),
+  task_group_id: z.string().nullish(),
+  /** A candidate response to be graded. */
+  response: z.string().nullish(),
+  responder: z.string().nullish()
+})
+export type FsProblem = z.infer<typeof fsProblemSchema>
+
+export const ideaSchema = z.looseObject({
+  idea: z.string(),
+  keywords: z.union([z.string(), z.array(z.string())]).nullish(),
+  idea_model: z.string().nullish(),
+  critic_model: z.string().nullish(),
+  scores: z.record(z.string(), z.unknown()).nullish()
+})
+
+export const ideaPairSchema = z.looseObject({
+  idea_a: z.string(),
+  idea_b: z.string(),
+  keywords: z.union([z.string(), z.array(z.string())]).nullish()
+})
+
+const paperSchema = z.looseObject({ title: z.string().default(''), abstract: z.string() })
+export const preprintPairSchema = z.looseObject({ paper: paperSchema, preprint: paperSchema })
+
+export const referencePairSchema = z.looseObject({
+  task_id: z.string().nullish(),
+  abstract: z.string().nullish(),
+  reference_a: referenceSchema,
+  reference_b: referenceSchema
+})
+
+export const researchQuestionSchema = z.looseObject({
+  question_id: z.string().min(1),
+  question: z.string(),
+  background: z.string().nullish(),
+  reference_answer: z.string().nullish()
+})
+
+export const ITEM_KINDS = {
+  'proposal-pair': proposalPairSchema,
+  'hypothesis-set': hypothesisSetSchema,
+  'rediscovery-task': rediscoveryTaskSchema,
+  'fs-problem': fsProblemSchema,
+  idea: ideaSchema,
+  'idea-pair': ideaPairSchema,
+  'preprint-pair': preprintPairSchema,
+  'reference-pair': referencePairSchema,
+  'research-question': researchQuestionSchema
+} as const
+
+export type ItemKind = keyof typeof ITEM_KINDS
+export const itemKindSchema = z.enum(Object.keys(ITEM_KINDS) as [ItemKind, ...ItemKind[]])
+export type ItemPayload<K extends ItemKind> = z.infer<(typeof ITEM_KINDS)[K]>
+
+export const SPLITS = ['dev', 'test', 'none'] as const
+export const splitSchema = z.enum(SPLITS)
+export type Split = z.infer<typeof splitSchema>
+
+/** Validates a payload for its kind; returns zod issues with paths for error messages. */
+export function parseItemPayload(kind: ItemKind, payload: unknown) {
+  return ITEM_KINDS[kind].safeParse(payload)
+}
+
+/** A short human title for lists; never includes hidden fields. */
+export function itemTitle(kind: ItemKind, externalId: string, payload: Record<string, unknown>): string {
+  const p = payload as Record<string, any>
+  switch (kind) {
+    case 'proposal-pair':
+      return p.topic ? `${externalId} · ${p.topic}` : externalId
+    case 'rediscovery-task':
+    case 'research-question':
+      return firstLine(String(p.question ?? externalId))
+    case 'fs-problem':
+      return `${p.track} · ${p.subject ?? ''} · ${firstLine(String(p.problem ?? ''))}`
+    case 'hypothesis-set':
+      return `${externalId} · task ${p.task_id}`
+    case 'idea':
+      return firstLine(String(p.idea ?? externalId))
+    default:
+      return externalId
+  }
+}
+
+/** Text indexed for search; the blinded fields are left out so search cannot reveal them. */
+export function itemSearchText(kind: ItemKind, payload: Record<string, unknown>): string {
+  const p = payload as Record<string, any>
+  switch (kind) {
+    case 'proposal-pair':
+      return [p.pair_id, p.topic, p.a?.markdown, p.b?.markdown].filter(Boolean).join('\n')
+    case 'hypothesis-set':
+      return (p.hypotheses ?? []).map((h: Hypothesis) => `${h.statement} ${h.mechanism} ${h.prediction}`).join('\n')
+    case 'rediscovery-task':
+      return [p.background, p.question, p.subject].filter(Boolean).join('\n')
+    case 'fs-problem':
+      return [p.problem, p.subject].filter(Boolean).join('\n')
+    default:
+      return JSON.stringify(payload)
+  }
+}
+
+function firstLine(s: string): string {
+  const line = s.replace(/^#+\s*/, '').split('\n').find((l) => l.trim()) ?? ''
+  return line.length > 140 ? `${line.slice(0, 137)}…` : line
+}
+
+/** Canonical label <-> origin label, given which side is human. */
+export function originLabelFromCanonical(label: CanonicalPairLabel, aOrigin: 'human' | 'ai'): OriginPairLabel {
+  const aWins = label.startsWith('a_')
+  const strength = label.includes('much') ? 'much_better' : 'better'
+  const winner = aWins ? aOrigin : aOrigin === 'human' ? 'ai' : 'human'
+  return `${winner}_${strength}` as OriginPairLabel
+}
+
+export function canonicalFromOriginLabel(label: OriginPairLabel, aOrigin: 'human' | 'ai'): CanonicalPairLabel {
+  const winner = label.startsWith('human') ? 'human' : 'ai'
+  const strength = label.includes('much') ? 'much_better' : 'better'
+  const side = winner === aOrigin ? 'a' : 'b'
+  return `${side}_${strength}` as CanonicalPairLabel
+}

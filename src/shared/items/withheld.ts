@@ -1,0 +1,14 @@
+import type { ItemKind } from './kinds'
+
+/**
+ * Fields that are labels (the answer an audit compares against). For items in the test split the curator's
+ * item view holds them back; revealing them is logged, because a seen test label is no longer held out.
+ */
+const WITHHELD: Partial<Record<ItemKind, ReadonlyArray<string>>> = {
+  'proposal-pair': ['label', 'label_source', 'probe', 'a.citations', 'b.citations'],
+  idea: ['scores']
+}
+
+export function withheldLabelPaths(kind: ItemKind): ReadonlyArray<string> {
+  return WITHHELD[kind] ?? []
+}

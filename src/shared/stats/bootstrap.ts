@@ -1,0 +1,141 @@
+import { assertLevel } from './input-checks'
+import { sortedQuantileType7 } from './quantile'
+import { RANDOM_GENERATOR, assertSeed, seededRandom } from './seeded-random'
+import type { Estimate } from './types'
+
+export const DEFAULT_BOOTSTRAP_RESAMPLES = 2000
+export const DEFAULT_BOOTSTRAP_SEED = 20240917
+
+export type BootstrapOptions = {
+  /** Number of resamples drawn (default 2,000). */
+  resamples?: number
+  seed?: number
+  /** Confidence level of the percentile interval (default 0.95). */
+  level?: number
+}
+
+export type BootstrapInterval = {
+  /** The statistic on the units as given. */
+  point: Estimate
+  /** Percentile interval (type-7 quantiles of the defined replicates); null with intervalReason when there is none. */
+  lower: number | null
+  upper: number | null
+  intervalReason?: string
+  level: number
+  resamples: number
+  /** Resamples on which the statistic was undefined: excluded from the interval, never counted as 0. */
+  undefinedResamples: number
+  seed: number
+  generator: string
+  method: 'cluster bootstrap, percentile interval (type 7)'
+}
+
+/** Rows grouped into resampling units by a unit id, in order of first appearance. */
+export type Unit<R> = { id: string; rows: R[] }
+
+export function groupRowsIntoUnits<R>(rows: readonly R[], unitIdOf: (row: R) => string): Unit<R>[] {
+  const units = new Map<string, Unit<R>>()
+  for (const row of rows) {
+    const id = unitIdOf(row)
+    const unit = units.get(id)
+    if (unit) unit.rows.push(row)
+    else units.set(id, { id, rows: [row] })
+  }
+  return [...units.values()]
+}
+
+/**
+ * Cluster bootstrap: resamples whole units (e.g. items, with all their rows: both display orders, every rater)
+ * with replacement, so rows of one item are never treated as independent evidence. A unit drawn twice appears
+ * twice in the resample; a statistic must not merge draws by unit id.
+ */
+export function clusterBootstrap<U>(
+  units: readonly U[],
+  statistic: (resample: readonly U[]) => Estimate,
+  options: BootstrapOptions = {}
+): BootstrapInterval {
+  return clusterBootstrapMany(units, (resample) => ({ statistic: statistic(resample) }), options).statistic
+}
+
+/**
+ * Cluster bootstrap of several statistics computed on the same resamples (e.g. one strength per proposal).
+ * The keys of the point estimate define the statistics; a key missing from a resample counts as undefined there.
+ */
+export function clusterBootstrapMany<U, K extends string>(
+  units: readonly U[],
+  statistics: (resample: readonly U[]) => Record<K, Estimate>,
+  options: BootstrapOptions = {}
+): Record<K, BootstrapInterval> {
+  const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES
+  const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED
+  const level = options.level ?? 0.95
+  if (!(Number.isInteger(resamples) && resamples >= 1)) throw new RangeError(`resamples must be a positive integer (${resamples})`)
+  assertSeed(seed)
+  assertLevel(level)
+
+  const points = statistics(units)
+  const keys = Object.keys(points) as K[]
+  const replicates = new Map<K, number[]>(keys.map((key) => [key, []]))
+  const random = seededRandom(seed)
+  for (let r = 0; r < resamples; r++) {
+    const resample = Array.from({ length: units.length }, () => units[random.integerBelow(units.length)] as U)
+    const estimates = statistics(resample)
+    for (const key of keys) {
+      const value = estimates[key]?.value
+      if (value !== null && value !== undefined) replicates.get(key)?.push(value)
+    }
+  }
+
+  const results = {} as Record<K, BootstrapInterval>
+  for (const key of keys) {
+    const values = (replicates.get(key) ?? []).sort((a, b) => a - b)
+    const point = points[key]
+    const base = {
+      point,
+      level,
+      resamples,
+      undefinedResamples: resamples - values.length,
+      seed,
+      generator: RANDOM_GENERATOR,
+      method: 'cluster bootstrap, percentile interval (type 7)' as const
+    }
+    if (point.value === null) {
+      results[key] = { ...base, lower: null, upper: null, intervalReason: `the statistic is undefined on the data: ${point.reason}` }
+    } else if (values.length === 0) {
+      results[key] = { ...base, lower: null, upper: null, intervalReason: 'the statistic was undefined in every resample' }
+    } else {
+      const tail = (1 - level) / 2
+      results[key] = { ...base, lower: sortedQuantileType7(values, tail), upper: sortedQuantileType7(values, 1 - tail) }
+    }
+  }
+  return results
+}
+
+export type PairedBootstrapDifference = BootstrapInterval & {
+  /** The two statistics on the units as given; point is first − second. */
+  first: Estimate
+  second: Estimate
+}
+
+/**
+ * Paired cluster bootstrap of the difference between two sources scored on the same units (e.g. judge vs judge):
+ * each resample evaluates both on the same drawn units, so their correlation is kept. A resample where either is
+ * undefined is an undefined difference.
+ */
+export function pairedBootstrapDifference<U>(
+  units: readonly U[],
+  firstStatistic: (resample: readonly U[]) => Estimate,
+  secondStatistic: (resample: readonly U[]) => Estimate,
+  options: BootstrapOptions = {}
+): PairedBootstrapDifference {
+  const first = firstStatistic(units)
+  const second = secondStatistic(units)
+  const difference = (resample: readonly U[]): Estimate => {
+    const a = firstStatistic(resample)
+    const b = secondStatistic(resample)
+    if (a.value === null) return { value: null, reason: `first source: ${a.reason}` }
+    if (b.value === null) return { value: null, reason: `second source: ${b.reason}` }
+    return { value: a.value - b.value }
+  }
+  return { ...clusterBootstrap(units, difference, options), first, second }
+}

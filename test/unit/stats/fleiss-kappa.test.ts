@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { fleissKappa, fleissKappaFromCounts } from '../../../src/shared/stats'
+import { TOLERANCE, vectors } from './vectors'
+
+// Fleiss (1971) psychiatric diagnoses: 30 patients × 6 raters, categories 1..5 (statsmodels test_inter_rater.py).
+const diagnoses = [
+  [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5], [2, 2, 2, 4, 4, 4],
+  [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4], [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5],
+  [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4], [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5],
+  [3, 3, 3, 3, 3, 5], [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
+  [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4], [1, 4, 4, 4, 4, 5],
+  [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4], [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5]
+]
+
+describe("Fleiss' kappa", () => {
+  it('reproduces the Wikipedia example (statsmodels)', () => {
+    const result = fleissKappaFromCounts(vectors.fleiss_wikipedia.counts)
+    expect(Math.abs((result.value ?? NaN) - vectors.fleiss_wikipedia.expected)).toBeLessThan(TOLERANCE)
+    expect(result).toMatchObject({ itemsUsed: 10, itemsDropped: 0 })
+  })
+
+  it('reproduces Fleiss (1971) from raw ratings: 0.4302445 (R irr kappam.fleiss)', () => {
+    expect(Math.abs((fleissKappa(diagnoses, [1, 2, 3, 4, 5]).value ?? NaN) - 0.4302445)).toBeLessThan(1e-7)
+  })
+
+  it('handles missing raters and drops items with fewer than 2 ratings (hand-worked)', () => {
+    // Retained items: P = 1, 0, 1 → observed 2/3; shares (mean of n_ik / r_i) 0.5 and 0.5 → expected 0.5; kappa = 1/3.
+    const ratings = [
+      ['x', 'x', null],
+      ['x', 'y', null],
+      ['y', 'y', 'y'],
+      ['x', null, null],
+      [null, null, null]
+    ]
+    expect(fleissKappa(ratings, ['x', 'y'])).toEqual({ value: expect.closeTo(1 / 3, 12), itemsUsed: 3, itemsDropped: 2 })
+    expect(fleissKappaFromCounts([[2, 0], [1, 1], [0, 3], [1, 0]])).toMatchObject({ value: expect.closeTo(1 / 3, 12), itemsDropped: 1 })
+  })
+
+  it('is undefined when every rating is in one category, or no item has two ratings', () => {
+    expect(fleissKappa([['x', 'x'], ['x', 'x', 'x']], ['x', 'y'])).toEqual({
+      value: null,
+      reason: 'expected agreement is 1 (every rating is in a single category)',
+      itemsUsed: 2,
+      itemsDropped: 0
+    })
+    expect(fleissKappa([['x', null], [null, 'y']], ['x', 'y'])).toEqual({
+      value: null,
+      reason: 'no item has at least 2 ratings',
+      itemsUsed: 0,
+      itemsDropped: 2
+    })
+  })
+
+  it('rejects ragged count tables, fractional counts and undeclared labels', () => {
+    expect(() => fleissKappaFromCounts([[1, 1], [2]])).toThrow(/category counts/)
+    expect(() => fleissKappaFromCounts([[1.5, 1]])).toThrow(/integer/)
+    expect(() => fleissKappa([['x', 'z']], ['x', 'y'])).toThrow(/declared/)
+  })
+})
