@@ -36,6 +36,7 @@ export interface ItemDraft {
 /** A label or judge output made elsewhere, already validated against its instrument. */
 export interface AnnotationDraft {
   itemId: number
+  itemExternalId: string
   instrumentId: string
   instrumentVersion: number
   sourceKind: 'human' | 'model' | 'reference'

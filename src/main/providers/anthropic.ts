@@ -27,10 +27,10 @@ export const ANTHROPIC_THINKING_BUDGET: Record<Exclude<ReasoningEffort, 'minimal
 
 /**
  * Models on which a fixed thinking budget is deprecated in favour of adaptive thinking steered by `effort`
- * (the SDK warns for claude-opus-4-6 and claude-mythos); later generations are assumed to follow them.
+ * (the SDK warns for claude-opus-4-6 and claude-mythos); later generations (4-6 on, 5 on) are taken to follow them.
  */
 export function usesAdaptiveThinking(model: string): boolean {
-  return /claude-(opus|sonnet|haiku)-(4-[6-9]|[5-9])(?!\d)|mythos/.test(model)
+  return /claude-[a-z]+-(4-[6-9]|[5-9])(?!\d)|mythos/.test(model)
 }
 
 export function messagesBody(config: JudgeConfig, req: ModelRequest): MessageCreateParamsNonStreaming {
@@ -159,7 +159,7 @@ class AnthropicBatch implements BatchApi {
     return withDeadline('anthropic', req, this.secrets, (signal, timeout) => call({ signal, timeout, maxRetries: 0 }), mapAnthropicError)
   }
 
-  submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
+  async submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
     assertBatchIds('anthropic', requests)
     const body = { requests: requests.map((r) => ({ custom_id: r.customId, params: messagesBody(config, r.request) })) }
     return this.control(options, async (o) => ({ batchId: (await this.client.messages.batches.create(body, o)).id }))

@@ -243,7 +243,7 @@ class GoogleBatch implements BatchApi {
     return withDeadline('google', req, this.secrets, (signal, timeout) => call(signal, { timeout, fetch: trace.fetch }, trace), (e) => mapGoogleError(e, trace.failureHeaders))
   }
 
-  submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
+  async submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
     assertBatchIds('google', requests)
     const src: InlinedRequest[] = requests.map((r) => ({ contents: userContents(r.request), config: generationConfig(config, r.request), metadata: { key: r.customId } }))
     return this.control(options, false, async (abortSignal, httpOptions) => {

@@ -58,7 +58,7 @@ class OpenAIBatch implements BatchApi {
     return withDeadline('openai', req, this.secrets, (signal, timeout) => call({ signal, timeout, maxRetries: 0 }), (e) => mapChatError('openai', e))
   }
 
-  submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
+  async submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
     assertBatchIds('openai', requests)
     const jsonl = requests
       .map((r) => JSON.stringify({ custom_id: r.customId, method: 'POST', url: CHAT_ENDPOINT, body: chatBody('openai', config, r.request) }))

@@ -32,9 +32,11 @@ export interface ItemQuery {
 /** Inserts many items with one prepared statement; the caller owns the transaction. */
 export function insertItems(db: Db, items: Iterable<NewItem>, importId: number | null = null): number[] {
   const stmt = db.prepare(
-    `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, import_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+    `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, import_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
   )
+  // One timestamp for the batch: the items of one import arrive together.
+  const createdAt = new Date().toISOString()
   const ids: number[] = []
   for (const it of items) {
     const info = stmt.run(
@@ -45,7 +47,8 @@ export function insertItems(db: Db, items: Iterable<NewItem>, importId: number |
       itemTitle(it.kind, it.externalId, it.payload),
       itemSearchText(it.kind, it.payload),
       JSON.stringify(it.payload),
-      importId
+      importId,
+      createdAt
     )
     ids.push(Number(info.lastInsertRowid))
   }

@@ -36,13 +36,13 @@ CREATE TABLE items (
   split TEXT NOT NULL DEFAULT 'none' CHECK (split IN ('dev','test','none')),
   title TEXT NOT NULL DEFAULT '',
   search_text TEXT NOT NULL DEFAULT '',
-  payload TEXT NOT NULL CHECK (json_valid(payload)),
+  -- Validated by the item kind's zod schema before insert (a per-row json_valid check would double the parse).
+  payload TEXT NOT NULL,
   import_id INTEGER REFERENCES imports(id),
-  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  created_at TEXT NOT NULL,
   UNIQUE (kind, external_id)
 ) STRICT;
 CREATE INDEX items_by_kind_set_split ON items(kind, set_name, split, id);
-CREATE INDEX items_by_set ON items(set_name, id);
 
 CREATE TABLE annotators (
   id INTEGER PRIMARY KEY,
@@ -77,6 +77,9 @@ CREATE TABLE annotations (
   judgement TEXT NOT NULL CHECK (json_valid(judgement)),
   display TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(display)),
   supersedes TEXT REFERENCES annotations(id),
+  -- A revision that withdraws the answer it supersedes (undo); the history keeps both.
+  retracted INTEGER NOT NULL DEFAULT 0 CHECK (retracted IN (0,1)),
+  assignment_id INTEGER REFERENCES assignments(id),
   active_ms INTEGER,
   origin TEXT NOT NULL DEFAULT 'workbench',
   import_id INTEGER REFERENCES imports(id),
@@ -84,6 +87,8 @@ CREATE TABLE annotations (
 ) STRICT;
 CREATE INDEX annotations_by_item ON annotations(item_id, instrument_id);
 CREATE INDEX annotations_by_source ON annotations(instrument_id, source_name);
+CREATE INDEX annotations_by_assignment ON annotations(assignment_id);
+CREATE UNIQUE INDEX annotations_one_successor ON annotations(supersedes) WHERE supersedes IS NOT NULL;
 CREATE TRIGGER annotations_no_update BEFORE UPDATE ON annotations
   BEGIN SELECT RAISE(ABORT, 'annotations are append-only: add a revision instead'); END;
 CREATE TRIGGER annotations_no_delete BEFORE DELETE ON annotations

@@ -9,6 +9,17 @@ import {
   roleSchema,
   sessionSchema
 } from './schemas'
+import {
+  annotatorSummarySchema,
+  assignInputSchema,
+  assignResultSchema,
+  blindedItemSchema,
+  draftDataSchema,
+  instrumentIdSchema,
+  queueRowSchema,
+  queueSummarySchema,
+  revisionSchema
+} from './annotation-schemas'
 
 const empty = z.object({}).strict()
 const idInput = z.object({ id: z.number().int().positive() }).strict()
@@ -34,6 +45,59 @@ export const operations = {
     output: z.object({ labels: z.record(z.string(), z.unknown()) }),
     access: 'curator',
     summary: 'Reveal withheld labels of a test item (logged as an exposure)'
+  }),
+
+  'annotators.list': op({ input: empty, output: z.object({ annotators: z.array(annotatorSummarySchema) }), access: 'curator', summary: 'Annotator profiles and progress' }),
+  'annotators.create': op({
+    input: z.object({ name: z.string().trim().min(1).max(200), expertise: z.string().max(500).optional() }).strict(),
+    output: annotatorSummarySchema,
+    access: 'curator',
+    summary: 'Add an annotator profile'
+  }),
+  'assignments.create': op({ input: assignInputSchema, output: assignResultSchema, access: 'curator', summary: 'Assign items to annotators with overlap k' }),
+
+  'queue.summary': op({ input: empty, output: z.object({ queues: z.array(queueSummarySchema) }), access: 'annotator', summary: "The annotator's queues and progress" }),
+  'queue.list': op({
+    input: z.object({ instrument: instrumentIdSchema }).strict(),
+    output: z.object({ rows: z.array(queueRowSchema) }),
+    access: 'annotator',
+    summary: 'One queue in its seeded order (no item content)'
+  }),
+  'queue.item': op({
+    input: z.object({ assignmentId: z.number().int().positive() }).strict(),
+    output: blindedItemSchema,
+    access: 'annotator',
+    summary: 'The blinded view of one assignment, with its draft and current answer'
+  }),
+  'queue.setStatus': op({
+    input: z.object({ assignmentId: z.number().int().positive(), status: z.enum(['pending', 'skipped', 'flagged']), reason: z.string().max(2000).optional() }).strict(),
+    output: z.object({ status: z.enum(['pending', 'skipped', 'flagged']) }),
+    access: 'annotator',
+    summary: 'Skip or flag an item with a reason, or put it back'
+  }),
+  'annotations.saveDraft': op({
+    input: z.object({ assignmentId: z.number().int().positive(), data: draftDataSchema, activeMs: z.number().int().nonnegative() }).strict(),
+    output: z.object({ savedAt: z.string() }),
+    access: 'annotator',
+    summary: 'Save the form state while typing'
+  }),
+  'annotations.submit': op({
+    input: z.object({ assignmentId: z.number().int().positive(), judgement: z.unknown(), activeMs: z.number().int().nonnegative() }).strict(),
+    output: z.object({ annotationId: z.string(), supersedes: z.string().nullable() }),
+    access: 'annotator',
+    summary: 'Submit an answer (one transaction); a resubmission is a new revision'
+  }),
+  'annotations.undo': op({
+    input: z.object({ annotationId: z.string().uuid() }).strict(),
+    output: z.object({ assignmentId: z.number().int() }),
+    access: 'annotator',
+    summary: 'Withdraw a submission (kept in the history); its answer becomes the draft again'
+  }),
+  'annotations.history': op({
+    input: z.object({ assignmentId: z.number().int().positive() }).strict(),
+    output: z.object({ revisions: z.array(revisionSchema) }),
+    access: 'annotator',
+    summary: 'Every revision of one answer'
   })
 } as const
 

@@ -9,9 +9,13 @@ export const YES_NO_KEYS = { trueKey: 'y', falseKey: 'n' } as const
 /** Side keys: the outer home-row keys under the left and the right hand, matching the screen layout. */
 export const SIDE_KEYS = { a: 'a', b: 'l' } as const
 
-/** An enum that also accepts its values in any letter case (models answer "A_better" for "a_better"). */
+/** An enum that also accepts its values in any letter case and with surrounding space ("A_better", " b "). */
 export function caseInsensitiveEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values))
+  const byLowerCase = new Map(values.map((v) => [v.toLowerCase(), v]))
+  return z.preprocess(
+    (v) => (typeof v === 'string' ? (byLowerCase.get(v.trim().toLowerCase()) ?? v) : v),
+    z.enum(values)
+  )
 }
 
 export function identity<J>(judgement: J): J {

@@ -130,7 +130,7 @@ export const forecastDetailed: Instrument<'hypothesis-set', ForecastDetailedJudg
     const labelled = labelHypotheses(payload, ctx, 'H')
     return {
       view: { background: task.background, question: task.question, hypotheses: labelled.hypotheses },
-      display: { order: labelled.order }
+      display: labelled.display
     }
   },
   toCanonical: (j, display) => ({ ...j, forecasts: mapUnitIds(j.forecasts, display, 'H', 'toCanonical') }),

@@ -48,7 +48,7 @@ export const forecastShort: Instrument<'hypothesis-set', ForecastShortJudgement>
         ...(hasTask ? { background: task.background, question: task.question } : {}),
         hypotheses: labelled.hypotheses
       },
-      display: { order: labelled.order }
+      display: labelled.display
     }
   },
   toCanonical: (j, display) => ({ ...j, forecasts: mapUnitIds(j.forecasts, display, 'H', 'toCanonical') }),

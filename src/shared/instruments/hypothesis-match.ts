@@ -112,7 +112,7 @@ export const hypothesisMatch: Instrument<'hypothesis-set', HypothesisMatchJudgem
         reference: task.reference,
         hypotheses: labelled.hypotheses
       },
-      display: { order: labelled.order }
+      display: labelled.display
     }
   },
   toCanonical: (j, display) => ({ ...j, scores: mapUnitIds(j.scores, display, 'P', 'toCanonical') }),

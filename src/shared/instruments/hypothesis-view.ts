@@ -1,5 +1,5 @@
 import type { HypothesisSet } from '../items/kinds'
-import { formatHypothesisText, seededShuffle } from '../protocol'
+import { formatHypothesisText, labelledOrder, SHUFFLE_METHOD } from '../protocol'
 import { canonicalUnitId, displayUnitLabel, viewerKey, type UnitLabelPrefix } from './common'
 import type { BlindingContext } from './types'
 
@@ -9,19 +9,25 @@ import type { BlindingContext } from './types'
 
 export interface LabelledHypotheses {
   hypotheses: Array<{ id: string; text: string }>
-  /** Canonical hypothesis id of each label, in label order: display = { order }. */
-  order: string[]
+  /** Stored with the answer: the canonical hypothesis id of each label, in label order, and the shuffle method. */
+  display: { order: string[]; method: typeof SHUFFLE_METHOD }
 }
 
 /**
- * Order key `<viewer>:<set_id>` under the project or run seed; an empty viewer keys by the set id alone. The label
- * family (P or H) is part of the key, so a person who judges and forecasts the same set sees two independent orders.
+ * Order key `<prefix>:<viewer>:<set_id>` under the project or run seed (`<prefix>:<set_id>` for the empty viewer).
+ * The label family (P or H) is part of the key, so a person who judges and forecasts the same set sees two
+ * independent orders.
  */
 export function labelHypotheses(set: HypothesisSet, ctx: BlindingContext, prefix: UnitLabelPrefix): LabelledHypotheses {
-  const shuffled = seededShuffle(ctx.seed, `${prefix}:${viewerKey(ctx, set.set_id)}`, set.hypotheses)
+  const byId = new Map(set.hypotheses.map((h) => [h.id, h]))
+  const ids = set.hypotheses.map((h) => h.id)
+  const { shown, method } = labelledOrder(ctx.seed, `${prefix}:${viewerKey(ctx, set.set_id)}`, ids, prefix)
   return {
-    hypotheses: shuffled.map((h, i) => ({ id: `${prefix}${i + 1}`, text: formatHypothesisText(h) })),
-    order: shuffled.map((h) => h.id)
+    hypotheses: shown.map(({ label, id }) => {
+      const h = byId.get(id)
+      return { id: label, text: h ? formatHypothesisText(h) : '' }
+    }),
+    display: { order: shown.map((s) => s.id), method }
   }
 }
 

@@ -1,15 +1,12 @@
 import { z } from 'zod'
-import { identity } from './common'
+import { SIMILARITY_LETTERS, similarityScore, type SimilarityLetter } from '../protocol'
+import { caseInsensitiveEnum, identity } from './common'
 import type { Instrument, Observation } from './types'
 
 /**
  * How similar two ideas on one keyword are, as one letter A-D (LiveIdeaBench similarity request), scored
  * A=10, B=7, C=4, D=1. The question is symmetric, so the ideas keep their order.
  */
-
-export const SIMILARITY_LETTERS = ['A', 'B', 'C', 'D'] as const
-export type SimilarityLetter = (typeof SIMILARITY_LETTERS)[number]
-export const SIMILARITY_SCORES: Record<SimilarityLetter, number> = { A: 10, B: 7, C: 4, D: 1 }
 
 /** The answer options of the source, verbatim. */
 export const SIMILARITY_OPTIONS: Record<SimilarityLetter, string> = {
@@ -19,7 +16,7 @@ export const SIMILARITY_OPTIONS: Record<SimilarityLetter, string> = {
   D: 'Academically identical ideas with the same core approach and problem statement.'
 }
 
-export const ideaSimilarityJudgement = z.object({ letter: z.enum(SIMILARITY_LETTERS) })
+export const ideaSimilarityJudgement = z.object({ letter: caseInsensitiveEnum(SIMILARITY_LETTERS) })
 export type IdeaSimilarityJudgement = z.infer<typeof ideaSimilarityJudgement>
 
 export const ideaSimilarity: Instrument<'idea-pair', IdeaSimilarityJudgement> = {
@@ -53,6 +50,6 @@ export const ideaSimilarity: Instrument<'idea-pair', IdeaSimilarityJudgement> = 
   toDisplay: identity,
   check: () => [],
   observe(j): Observation[] {
-    return [{ unit: 'pair', values: { letter: j.letter, score: SIMILARITY_SCORES[j.letter] } }]
+    return [{ unit: 'pair', values: { letter: j.letter, score: similarityScore(j.letter) } }]
   }
 }

@@ -1,5 +1,5 @@
 import type { CanonicalPairLabel, Proposal, ProposalPair } from '../items/kinds'
-import { removeFirstH1, shouldSwap } from '../protocol'
+import { canonicalSide, canonicalVerdict, removeFirstH1, shouldSwap, type PairVerdict } from '../protocol'
 import { viewerKey } from './common'
 import type { BlindingContext, BlindView } from './types'
 
@@ -28,18 +28,14 @@ export function blindProposalPair(pair: ProposalPair, ctx: BlindingContext): Bli
   }
 }
 
-const SWAPPED_LABEL: Record<CanonicalPairLabel, CanonicalPairLabel> = {
-  a_much_better: 'b_much_better',
-  a_better: 'b_better',
-  b_better: 'a_better',
-  b_much_better: 'a_much_better'
-}
+// The protocol states verdicts and sides with upper-case letters (A_better, A); canonical labels use lower case.
 
 /** The same verdict seen with the two sides exchanged. */
 export function swapLabel(label: CanonicalPairLabel): CanonicalPairLabel {
-  return SWAPPED_LABEL[label]
+  const mirrored = canonicalVerdict(`${label.charAt(0).toUpperCase()}${label.slice(1)}` as PairVerdict, true)
+  return mirrored.toLowerCase() as CanonicalPairLabel
 }
 
 export function swapSide(side: 'a' | 'b'): 'a' | 'b' {
-  return side === 'a' ? 'b' : 'a'
+  return canonicalSide(side === 'a' ? 'A' : 'B', true) === 'A' ? 'a' : 'b'
 }

@@ -177,8 +177,16 @@ export function itemSearchText(kind: ItemKind, payload: Record<string, unknown>)
       return [p.background, p.question, p.subject].filter(Boolean).join('\n')
     case 'fs-problem':
       return [p.problem, p.subject].filter(Boolean).join('\n')
-    default:
-      return JSON.stringify(payload)
+    case 'idea':
+      return [p.idea, Array.isArray(p.keywords) ? p.keywords.join(' ') : p.keywords].filter(Boolean).join('\n')
+    case 'idea-pair':
+      return [p.idea_a, p.idea_b].filter(Boolean).join('\n')
+    case 'research-question':
+      return [p.question, p.background].filter(Boolean).join('\n')
+    case 'preprint-pair':
+      return [p.paper?.title, p.paper?.abstract, p.preprint?.title, p.preprint?.abstract].filter(Boolean).join('\n')
+    case 'reference-pair':
+      return [p.abstract, p.reference_a?.finding, p.reference_b?.finding].filter(Boolean).join('\n')
   }
 }
 

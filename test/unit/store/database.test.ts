@@ -87,7 +87,7 @@ describe('project database', () => {
   it('keeps annotations append-only', async () => {
     const project = await Project.create(tmp.file('a.assay'))
     const db = project.db
-    db.prepare(`INSERT INTO items (kind, external_id, payload) VALUES ('idea', 'i1', '{"idea":"x"}')`).run()
+    db.prepare(`INSERT INTO items (kind, external_id, payload, created_at) VALUES ('idea', 'i1', '{"idea":"x"}', 'now')`).run()
     db.prepare(
       `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, source_kind, source_name, judgement) VALUES ('x1', 1, 'idea-review', 1, 'human', 'ann', '{}')`
     ).run()

@@ -3,10 +3,12 @@ import type { Handler } from './types'
 import { sessionHandlers } from './session'
 import { projectHandlers } from './project'
 import { itemHandlers } from './items'
+import { annotationHandlers } from './annotation'
 
 /** Every operation of the contract has exactly one handler; a missing one is a compile error. */
 export const handlers: { [K in OperationName]: Handler<K> } = {
   ...sessionHandlers,
   ...projectHandlers,
-  ...itemHandlers
+  ...itemHandlers,
+  ...annotationHandlers
 }

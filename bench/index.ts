@@ -1,0 +1,15 @@
+// `npm run bench`: prints JSON figures, each beside a baseline measured in the same run.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { benchStore } from './store'
+
+const only = process.argv[2]
+const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'))
+const results: Record<string, unknown> = { node: process.version, started_at: new Date().toISOString() }
+try {
+  if (!only || only === 'store') results.store = await benchStore(dir)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)

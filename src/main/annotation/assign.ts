@@ -1,0 +1,70 @@
+import { AssayError } from '../../shared/errors'
+import { getInstrument } from '../../shared/instruments'
+import { seededUnit } from '../../shared/protocol'
+import type { Split } from '../../shared/items/kinds'
+import { ensureAnnotator } from '../store/annotators'
+import { insertAssignment } from '../store/assignments'
+import type { Project } from '../store/project'
+import { payloadWithContext } from './item-context'
+
+export interface AssignOptions {
+  instrumentId: string
+  annotators: string[]
+  /** How many annotators see each item. */
+  overlap: number
+  set?: string | undefined
+  split?: Split | undefined
+  seed?: string | undefined
+}
+
+export interface AssignResult {
+  items: number
+  created: number
+  perAnnotator: Record<string, number>
+  seed: string
+}
+
+/**
+ * Gives each eligible item to `overlap` annotators, balanced (item i in a seeded shuffle goes to annotators
+ * i·k … i·k+k−1 modulo n), and orders each annotator's queue by a seeded hash of annotator and item, so no two
+ * people work in the same order. Existing assignments are kept; re-running adds only what is missing.
+ */
+export function assignItems(project: Project, opts: AssignOptions): AssignResult {
+  const instrument = getInstrument(opts.instrumentId)
+  const names = [...new Set(opts.annotators.map((n) => n.trim()).filter(Boolean))]
+  if (names.length === 0) throw new AssayError('invalid_input', 'Name at least one annotator', [{ field: 'annotators', message: 'empty' }])
+  if (!Number.isInteger(opts.overlap) || opts.overlap < 1 || opts.overlap > names.length) {
+    throw new AssayError('invalid_input', `Overlap must be from 1 to the number of annotators (${names.length})`, [{ field: 'overlap', message: `got ${opts.overlap}` }])
+  }
+  const seed = opts.seed ?? project.seed
+  const db = project.db
+  const rows = db
+    .prepare(
+      `SELECT id, kind, external_id, payload FROM items WHERE kind = ? AND (? IS NULL OR set_name = ?) AND (? IS NULL OR split = ?)`
+    )
+    .all(instrument.itemKind, opts.set ?? null, opts.set ?? null, opts.split ?? null, opts.split ?? null) as Array<{
+    id: number
+    kind: string
+    external_id: string
+    payload: string
+  }>
+  const eligible = rows.filter((r) => !instrument.accepts || instrument.accepts(payloadWithContext(db, r as never) as never))
+  const annotators = names.map((n) => ensureAnnotator(project, n))
+  const ordered = [...eligible].sort((x, y) => seededUnit(seed, `assign:${x.external_id}`) - seededUnit(seed, `assign:${y.external_id}`))
+  const perAnnotator: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+  let created = 0
+  project.write(() => {
+    ordered.forEach((item, i) => {
+      for (let j = 0; j < opts.overlap; j++) {
+        const a = annotators[(i * opts.overlap + j) % annotators.length]!
+        // Positions are a seeded permutation per annotator, scaled to integers for stable ordering.
+        const position = Math.floor(seededUnit(seed, `queue:${a.name}:${instrument.id}:${item.external_id}`) * 2 ** 31)
+        if (insertAssignment(db, a.id, item.id, instrument.id, position)) {
+          created++
+          perAnnotator[a.name] = (perAnnotator[a.name] ?? 0) + 1
+        }
+      }
+    })
+  })
+  return { items: eligible.length, created, perAnnotator, seed }
+}

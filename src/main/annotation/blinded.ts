@@ -1,0 +1,70 @@
+import { AssayError, zodIssuesToLocations } from '../../shared/errors'
+import { getInstrument, type AnyInstrument, type BlindView } from '../../shared/instruments'
+import type { ItemKind } from '../../shared/items/kinds'
+import { getAssignment, type AssignmentRow } from '../store/assignments'
+import { getItem } from '../store/items'
+import type { Project } from '../store/project'
+import { payloadWithContext } from './item-context'
+
+export interface AnnotatorRef {
+  id: number
+  name: string
+}
+
+export interface AssignmentContext {
+  assignment: AssignmentRow
+  instrument: AnyInstrument
+  payload: Record<string, unknown>
+  blind: BlindView
+  externalId: string
+}
+
+/** The viewer key of an annotator's display orders: stable across the project and its packets. */
+export function viewerOf(annotator: AnnotatorRef): string {
+  return `annotator:${annotator.name}`
+}
+
+/**
+ * Loads an assignment that belongs to this annotator and computes its blinded view in main. Another person's
+ * assignment is answered as not found, so ids cannot be probed.
+ */
+export function assignmentContext(project: Project, annotator: AnnotatorRef, assignmentId: number): AssignmentContext {
+  const assignment = getAssignment(project.db, assignmentId)
+  if (!assignment || assignment.annotator_id !== annotator.id) throw new AssayError('not_found', `No assignment ${assignmentId} in your queue`)
+  const row = getItem(project.db, assignment.item_id)
+  if (!row) throw new AssayError('not_found', `The item of assignment ${assignmentId} is gone`)
+  const instrument = getInstrument(assignment.instrument_id)
+  const payload = payloadWithContext(project.db, row)
+  const blind = instrument.blind(payload as never, { seed: project.seed, viewer: viewerOf(annotator), externalId: row.external_id })
+  return { assignment, instrument, payload, blind, externalId: row.external_id }
+}
+
+/**
+ * Validates an answer given in display order: the judgement schema, then the checks that need the item
+ * (exact quotes, rubric totals) on the canonical form. Returns the canonical judgement.
+ */
+export function canonicalAnswer(ctx: AssignmentContext, displayJudgement: unknown): unknown {
+  const parsed = ctx.instrument.judgement.safeParse(displayJudgement)
+  if (!parsed.success) {
+    throw new AssayError('invalid_answer', 'The answer is incomplete or out of range', zodIssuesToLocations(parsed.error.issues))
+  }
+  const canonical = ctx.instrument.toCanonical(parsed.data, ctx.blind.display)
+  const issues = ctx.instrument.check(canonical, ctx.payload as never)
+  if (issues.length) {
+    throw new AssayError(
+      'invalid_answer',
+      issues.map((i) => i.message).join('; '),
+      issues.map((i) => ({ field: displayPath(ctx, i.path), message: i.message }))
+    )
+  }
+  return canonical
+}
+
+/** Issue paths are canonical; the form shows display order. Only unit ids differ, which paths do not carry. */
+function displayPath(_ctx: AssignmentContext, path: string): string {
+  return path
+}
+
+export function itemKindOf(ctx: AssignmentContext): ItemKind {
+  return ctx.instrument.itemKind
+}

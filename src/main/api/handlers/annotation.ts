@@ -1,0 +1,194 @@
+import { AssayError } from '../../../shared/errors'
+import { INSTRUMENTS } from '../../../shared/instruments'
+import { assignItems } from '../../annotation/assign'
+import { assignmentContext, canonicalAnswer, type AnnotatorRef } from '../../annotation/blinded'
+import { ensureAnnotator } from '../../store/annotators'
+import {
+  appendAnnotation,
+  deleteDraft,
+  getDraft,
+  headForAssignment,
+  historyForAssignment,
+  saveDraft
+} from '../../store/annotations'
+import { queueFor, queueSummaries, setAssignmentStatus } from '../../store/assignments'
+import type { ApiContext } from '../context'
+import type { HandlerGroup } from './types'
+
+function annotatorOf(ctx: ApiContext): AnnotatorRef {
+  const a = ctx.session.annotator
+  if (!a) throw new AssayError('forbidden', 'Choose who is annotating first')
+  return a
+}
+
+function annotatorSummaries(ctx: ApiContext) {
+  return ctx.project.db
+    .prepare(
+      `SELECT a.id, a.name, a.expertise, a.pseudonym, count(s.id) AS assignments, coalesce(sum(s.status = 'done'), 0) AS done
+       FROM annotators a LEFT JOIN assignments s ON s.annotator_id = a.id GROUP BY a.id ORDER BY a.id`
+    )
+    .all() as Array<{ id: number; name: string; expertise: string | null; pseudonym: string; assignments: number; done: number }>
+}
+
+type AnnotationOps =
+  | 'annotators.list'
+  | 'annotators.create'
+  | 'assignments.create'
+  | 'queue.summary'
+  | 'queue.list'
+  | 'queue.item'
+  | 'queue.setStatus'
+  | 'annotations.saveDraft'
+  | 'annotations.submit'
+  | 'annotations.undo'
+  | 'annotations.history'
+
+export const annotationHandlers: HandlerGroup<AnnotationOps> = {
+  'annotators.list': (_input, ctx) => ({ annotators: annotatorSummaries(ctx) }),
+  'annotators.create': (input, ctx) => {
+    const a = ensureAnnotator(ctx.project, input.name, input.expertise)
+    ctx.events.emit('project.changed', { what: 'assignments' })
+    return annotatorSummaries(ctx).find((s) => s.id === a.id)!
+  },
+  'assignments.create': (input, ctx) => {
+    const result = assignItems(ctx.project, {
+      instrumentId: input.instrument,
+      annotators: input.annotators,
+      overlap: input.overlap,
+      set: input.set,
+      split: input.split,
+      seed: input.seed
+    })
+    ctx.events.emit('project.changed', { what: 'assignments' })
+    return result
+  },
+
+  'queue.summary': (_input, ctx) => {
+    const me = annotatorOf(ctx)
+    return {
+      queues: queueSummaries(ctx.project.db, me.id).map((q) => ({
+        ...q,
+        instrument_id: q.instrument_id as keyof typeof INSTRUMENTS,
+        title: INSTRUMENTS[q.instrument_id as keyof typeof INSTRUMENTS]?.title ?? q.instrument_id
+      }))
+    }
+  },
+  'queue.list': (input, ctx) => {
+    const me = annotatorOf(ctx)
+    return { rows: queueFor(ctx.project.db, me.id, input.instrument).map((r, index) => ({ assignmentId: r.id, index, status: r.status })) }
+  },
+  'queue.item': (input, ctx) => {
+    const me = annotatorOf(ctx)
+    const c = assignmentContext(ctx.project, me, input.assignmentId)
+    const queue = queueFor(ctx.project.db, me.id, c.assignment.instrument_id)
+    const draft = getDraft(ctx.project.db, me.id, c.assignment.item_id, c.assignment.instrument_id)
+    const head = headForAssignment(ctx.project.db, c.assignment.id)
+    const answer =
+      head && !head.retracted
+        ? { id: head.id, judgement: c.instrument.toDisplay(JSON.parse(head.judgement), c.blind.display), createdAt: head.created_at }
+        : null
+    return {
+      assignmentId: c.assignment.id,
+      instrument: c.instrument.id,
+      instrumentVersion: c.instrument.version,
+      index: queue.findIndex((r) => r.id === c.assignment.id),
+      total: queue.length,
+      status: c.assignment.status,
+      statusReason: c.assignment.status_reason,
+      view: c.blind.view,
+      draft: draft ? { data: JSON.parse(draft.data) as unknown, activeMs: draft.active_ms, updatedAt: draft.updated_at } : null,
+      answer
+    }
+  },
+  'queue.setStatus': (input, ctx) => {
+    const me = annotatorOf(ctx)
+    const c = assignmentContext(ctx.project, me, input.assignmentId)
+    if (input.status !== 'pending' && !input.reason?.trim()) {
+      throw new AssayError('invalid_input', `Say why you ${input.status === 'skipped' ? 'skip' : 'flag'} this item`, [{ field: 'reason', message: 'required' }])
+    }
+    if (c.assignment.status === 'done' && input.status !== 'pending') {
+      throw new AssayError('conflict', 'This item is answered; undo the answer before skipping or flagging it')
+    }
+    ctx.project.write(() => setAssignmentStatus(ctx.project.db, c.assignment.id, input.status, input.reason?.trim() || null))
+    return { status: input.status }
+  },
+  'annotations.saveDraft': (input, ctx) => {
+    const me = annotatorOf(ctx)
+    const c = assignmentContext(ctx.project, me, input.assignmentId)
+    ctx.project.write(() => saveDraft(ctx.project.db, me.id, c.assignment.item_id, c.assignment.instrument_id, input.data, input.activeMs))
+    return { savedAt: new Date().toISOString() }
+  },
+  'annotations.submit': (input, ctx) => {
+    const me = annotatorOf(ctx)
+    const c = assignmentContext(ctx.project, me, input.assignmentId)
+    const canonical = canonicalAnswer(c, input.judgement)
+    const db = ctx.project.db
+    const result = ctx.project.write(() => {
+      const head = headForAssignment(db, c.assignment.id)
+      const annotationId = appendAnnotation(db, {
+        itemId: c.assignment.item_id,
+        instrumentId: c.instrument.id,
+        instrumentVersion: c.instrument.version,
+        annotatorId: me.id,
+        sourceKind: 'human',
+        sourceName: me.name,
+        judgement: canonical,
+        display: c.blind.display,
+        supersedes: head?.id ?? null,
+        assignmentId: c.assignment.id,
+        activeMs: input.activeMs
+      })
+      setAssignmentStatus(db, c.assignment.id, 'done', null)
+      deleteDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id)
+      return { annotationId, supersedes: head?.id ?? null }
+    })
+    ctx.events.emit('project.changed', { what: 'annotations' })
+    return result
+  },
+  'annotations.undo': (input, ctx) => {
+    const me = annotatorOf(ctx)
+    const db = ctx.project.db
+    const row = db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(input.annotationId) as
+      | { id: string; assignment_id: number | null; annotator_id: number | null; judgement: string; retracted: number; active_ms: number | null }
+      | undefined
+    if (!row || row.annotator_id !== me.id || row.assignment_id === null) throw new AssayError('not_found', 'No such answer of yours')
+    const c = assignmentContext(ctx.project, me, row.assignment_id)
+    const head = headForAssignment(db, c.assignment.id)
+    if (!head || head.id !== row.id || row.retracted) throw new AssayError('conflict', 'Only your latest answer to an item can be undone')
+    ctx.project.write(() => {
+      appendAnnotation(db, {
+        itemId: c.assignment.item_id,
+        instrumentId: c.instrument.id,
+        instrumentVersion: c.instrument.version,
+        annotatorId: me.id,
+        sourceKind: 'human',
+        sourceName: me.name,
+        judgement: JSON.parse(row.judgement),
+        display: c.blind.display,
+        supersedes: row.id,
+        retracted: true,
+        assignmentId: c.assignment.id,
+        activeMs: 0
+      })
+      setAssignmentStatus(db, c.assignment.id, 'pending', null)
+      const asDisplayed = c.instrument.toDisplay(JSON.parse(row.judgement), c.blind.display)
+      saveDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id, asDisplayed, row.active_ms ?? 0)
+    })
+    ctx.events.emit('project.changed', { what: 'annotations' })
+    return { assignmentId: c.assignment.id }
+  },
+  'annotations.history': (input, ctx) => {
+    const me = annotatorOf(ctx)
+    const c = assignmentContext(ctx.project, me, input.assignmentId)
+    return {
+      revisions: historyForAssignment(ctx.project.db, c.assignment.id).map((r) => ({
+        id: r.id,
+        judgement: c.instrument.toDisplay(JSON.parse(r.judgement), c.blind.display),
+        createdAt: r.created_at,
+        retracted: r.retracted === 1,
+        activeMs: r.active_ms,
+        supersedes: r.supersedes
+      }))
+    }
+  }
+}

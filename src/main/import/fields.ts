@@ -1,0 +1,88 @@
+import type { ErrorLocation } from '../../shared/errors'
+import { isRecord } from './read-records'
+import type { ImportContext, ParsedImport, SourceRecord } from './types'
+
+// Small helpers every format parser uses: reading fields of JSON or CSV rows and recording problems by line.
+
+/** Records problems of one file against line and field. */
+export class Problems {
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly out: ParsedImport
+  ) {}
+
+  error(line: number | undefined, field: string | undefined, message: string): void {
+    this.out.errors.push(this.at(line, field, message))
+  }
+
+  warn(line: number | undefined, field: string | undefined, message: string): void {
+    this.out.warnings.push(this.at(line, field, message))
+  }
+
+  private at(line: number | undefined, field: string | undefined, message: string): ErrorLocation {
+    return { file: this.ctx.file, ...(line !== undefined ? { line } : {}), ...(field ? { field } : {}), message }
+  }
+}
+
+/** The record as an object, or an error naming its line. */
+export function asObject(rec: SourceRecord, problems: Problems): Record<string, unknown> | null {
+  if (isRecord(rec.value)) return rec.value
+  problems.error(rec.line, undefined, `expected an object, found ${describe(rec.value)}`)
+  return null
+}
+
+export function describe(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  return typeof v === 'string' ? 'a string' : `a ${typeof v}`
+}
+
+/** A non-empty string field (numbers are accepted as ids), else undefined. */
+export function text(row: Record<string, unknown>, key: string): string | undefined {
+  const v = row[key]
+  if (typeof v === 'string') return v.trim() === '' ? undefined : v
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v)
+  return undefined
+}
+
+/** The first present of several alternative field names. */
+export function firstText(row: Record<string, unknown>, keys: ReadonlyArray<string>): { key: string; value: string } | undefined {
+  for (const key of keys) {
+    const value = text(row, key)
+    if (value !== undefined) return { key, value }
+  }
+  return undefined
+}
+
+/**
+ * A CSV cell as a number where it is one ("3", "2.5", "-1e3"); other strings unchanged. JSON values pass through.
+ */
+export function cellNumber(v: unknown): unknown {
+  if (typeof v !== 'string') return v
+  const t = v.trim()
+  if (/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t)
+  return v
+}
+
+/** CSV cells are strings; empty cells mean "absent". JSON rows are returned unchanged. */
+export function dropEmptyCells(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(row)) if (!(typeof v === 'string' && v.trim() === '')) out[k] = v
+  return out
+}
+
+/** A file-wide running counter giving duplicates stable keys: `id`, `id#2`, `id#3`… in file order. */
+export class KeyDeduper {
+  private readonly seen = new Map<string, { count: number; line: number }>()
+
+  /** Returns the key to use and, for a repeat, the line of the first occurrence. */
+  key(base: string, line: number): { key: string; firstLine?: number } {
+    const prior = this.seen.get(base)
+    if (!prior) {
+      this.seen.set(base, { count: 1, line })
+      return { key: base }
+    }
+    prior.count++
+    return { key: `${base}#${prior.count}`, firstLine: prior.line }
+  }
+}

@@ -1,0 +1,77 @@
+import { getItemByExternalId } from '../../store/items'
+import { asObject, describe, Problems, text } from '../fields'
+import { isRecord } from '../read-records'
+import { emptyParsed, type ImportContext, type ItemDraft, type ParsedImport, type SourceRecord } from '../types'
+
+/**
+ * Hypothesis sets: `set_id, task_id, generator, company, scheme, hypotheses[]`. The task must already be in the
+ * project or come in the same import. Hypotheses without an id get `H1..Hn` by position, so ids are stable for a
+ * given file.
+ */
+export function parseHypotheses(ctx: ImportContext, records: SourceRecord[]): ParsedImport {
+  const out = emptyParsed()
+  const problems = new Problems(ctx, out)
+  for (const rec of records) {
+    const row = asObject(rec, problems)
+    if (!row) continue
+    const setId = text(row, 'set_id')
+    if (!setId) {
+      problems.error(rec.line, 'set_id', 'missing set_id')
+      continue
+    }
+    const hypotheses = normaliseHypotheses(row.hypotheses, rec.line, 'hypotheses', problems)
+    if (!hypotheses) continue
+    const taskId = text(row, 'task_id')
+    out.items.push({
+      kind: 'hypothesis-set',
+      externalId: setId,
+      payload: { ...row, set_id: setId, ...(taskId ? { task_id: taskId } : {}), hypotheses },
+      line: rec.line
+    })
+  }
+  requireTasks(ctx, out.items, [], problems)
+  return out
+}
+
+/** Hypotheses as objects with ids; a bare string is taken as the statement. Null (and an error) when unusable. */
+export function normaliseHypotheses(raw: unknown, line: number, field: string, problems: Problems): Record<string, unknown>[] | null {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    problems.error(line, field, raw === undefined ? 'missing hypotheses' : 'hypotheses must be a non-empty array')
+    return null
+  }
+  const result: Record<string, unknown>[] = []
+  let ok = true
+  raw.forEach((h, i) => {
+    if (typeof h === 'string') result.push({ id: `H${i + 1}`, statement: h })
+    else if (isRecord(h)) result.push({ ...h, id: text(h, 'id') ?? `H${i + 1}` })
+    else {
+      problems.error(line, `${field}.${i}`, `expected a hypothesis object, found ${describe(h)}`)
+      ok = false
+    }
+  })
+  const seen = new Set<string>()
+  result.forEach((h, i) => {
+    const id = String(h.id)
+    if (seen.has(id)) {
+      problems.error(line, `${field}.${i}.id`, `hypothesis id "${id}" appears twice in the set`)
+      ok = false
+    }
+    seen.add(id)
+  })
+  return ok ? result : null
+}
+
+/** Every set's task must exist in the project or among the tasks of this import. */
+export function requireTasks(ctx: ImportContext, items: ReadonlyArray<ItemDraft>, importedTaskIds: ReadonlyArray<string>, problems: Problems): void {
+  const inImport = new Set(importedTaskIds)
+  for (const item of items) {
+    if (item.kind !== 'hypothesis-set') continue
+    const taskId = item.payload.task_id
+    if (typeof taskId !== 'string' || !taskId) {
+      problems.error(item.line, 'task_id', 'missing task_id')
+      continue
+    }
+    if (inImport.has(taskId) || getItemByExternalId(ctx.db, 'rediscovery-task', taskId)) continue
+    problems.error(item.line, 'task_id', `task "${taskId}" is not in the project; import the tasks first`)
+  }
+}

@@ -1,0 +1,47 @@
+import type { ReadResult } from '../read-records'
+import type { ImportContext, ImportFormat, ParsedImport } from '../types'
+import { parseCitationPairs } from './citation-pairs'
+import { parseFrontierScience } from './frontierscience'
+import { parseHypotheses } from './hypotheses'
+import { parseLabels } from './labels'
+import { parseLiveIdeaBench } from './liveideabench'
+import { OMEGA_POINT_ARRAY_KEYS, parseOmegaPoint } from './omega-point'
+import { PAIR_ARRAY_KEYS, parsePairs } from './pairs'
+import { parseQuestions } from './questions'
+import { parseTasks } from './tasks'
+
+/** Keys under which a JSON object may hold its rows, per format (a manifest with metadata beside the rows). */
+export const FORMAT_ARRAY_KEYS: Record<ImportFormat, ReadonlyArray<string>> = {
+  pairs: PAIR_ARRAY_KEYS,
+  tasks: ['tasks', 'items', 'data'],
+  hypotheses: ['sets', 'hypothesis_sets', 'items', 'data'],
+  frontierscience: ['problems', 'items', 'data'],
+  questions: ['questions', 'items', 'data'],
+  liveideabench: ['results', 'ideas', 'pairs', 'items', 'data'],
+  'omega-point': OMEGA_POINT_ARRAY_KEYS,
+  labels: ['labels', 'annotations', 'items', 'data'],
+  'citation-pairs': ['papers', 'items', 'data']
+}
+
+export async function parseFormat(format: ImportFormat, ctx: ImportContext, read: ReadResult): Promise<ParsedImport> {
+  switch (format) {
+    case 'pairs':
+      return parsePairs(ctx, read.records, read.root)
+    case 'tasks':
+      return parseTasks(ctx, read.records)
+    case 'hypotheses':
+      return parseHypotheses(ctx, read.records)
+    case 'questions':
+      return parseQuestions(ctx, read.records)
+    case 'frontierscience':
+      return parseFrontierScience(ctx, read.records)
+    case 'liveideabench':
+      return parseLiveIdeaBench(ctx, read.records)
+    case 'omega-point':
+      return parseOmegaPoint(ctx, read.records, read.root)
+    case 'labels':
+      return parseLabels(ctx, read)
+    case 'citation-pairs':
+      return parseCitationPairs(ctx, read.records)
+  }
+}

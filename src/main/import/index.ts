@@ -1,0 +1,170 @@
+import { readFile } from 'node:fs/promises'
+import { basename, extname, resolve } from 'node:path'
+import { zodIssuesToLocations, type ErrorLocation } from '../../shared/errors'
+import { itemTitle, parseItemPayload, type ItemKind, type Split } from '../../shared/items/kinds'
+import type { Project } from '../store/project'
+import { detectFormat } from './detect'
+import { FORMAT_ARRAY_KEYS, parseFormat } from './formats'
+import { readRecords } from './read-records'
+import { IMPORT_FORMATS, isImportFormat, type ImportContext, type ImportFormat, type ParsedImport } from './types'
+import { writeImport, type ImportProgress } from './write'
+
+export { detectFormat, IMPORT_FORMATS, isImportFormat }
+export type { ImportFormat, ImportProgress }
+
+export interface ImportOptions {
+  /** Set name for the items; defaults to the file name without its extension. */
+  set?: string
+  split?: 'dev' | 'test' | 'none'
+  /** Parse and validate only; write nothing. */
+  dryRun?: boolean
+  /** Phases and write progress, for progress bars. */
+  onProgress?: (p: ImportProgress) => void
+}
+
+export interface ImportPreviewRow {
+  kind: string
+  external_id: string
+  title: string
+}
+
+export interface ImportReport {
+  format: ImportFormat
+  /** Items and labels written (or, in a dry run, that would be written). */
+  imported: number
+  skipped: number
+  warnings: ErrorLocation[]
+  errors: ErrorLocation[]
+  /** First rows, for the import dialog. */
+  preview: ImportPreviewRow[]
+  /** Counts recomputed from the rows: label balance, tracks, pairs kept… (format-specific). */
+  summary: Record<string, unknown>
+  items: number
+  labels: number
+  set: string
+  split: Split
+  dryRun: boolean
+  /** Id of the `imports` row, when something was written. */
+  importId: number | null
+}
+
+const PREVIEW_ROWS = 20
+
+/** The field a duplicate id is reported against, per kind. */
+const ID_FIELD: Partial<Record<ItemKind, string>> = {
+  'proposal-pair': 'pair_id',
+  'rediscovery-task': 'task_id',
+  'hypothesis-set': 'set_id',
+  'research-question': 'question_id',
+  'fs-problem': 'task_group_id'
+}
+
+/**
+ * Imports one file, all or nothing: everything is parsed and validated first; on any error the report lists the
+ * errors (file, line, field) and nothing is written; otherwise every item and label is written in one
+ * transaction together with its `imports` row.
+ */
+export async function importFile(project: Project, format: ImportFormat, path: string, opts: ImportOptions = {}): Promise<ImportReport> {
+  const fullPath = resolve(path)
+  const set = opts.set?.trim() || basename(fullPath, extname(fullPath)) || 'default'
+  const split: Split = opts.split ?? 'none'
+  const report = (parsed: ParsedImport, importId: number | null): ImportReport => ({
+    format,
+    imported: parsed.errors.length ? 0 : parsed.items.length + parsed.annotations.length,
+    skipped: parsed.skipped,
+    warnings: parsed.warnings,
+    errors: parsed.errors,
+    preview: preview(parsed),
+    summary: parsed.summary,
+    items: parsed.errors.length ? 0 : parsed.items.length,
+    labels: parsed.errors.length ? 0 : parsed.annotations.length,
+    set,
+    split,
+    dryRun: opts.dryRun ?? false,
+    importId
+  })
+
+  opts.onProgress?.({ phase: 'reading' })
+  let text: string
+  try {
+    text = await readFile(fullPath, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    return report(failed(path, code === 'ENOENT' ? 'file not found' : `cannot read the file: ${(e as Error).message}`), null)
+  }
+
+  const ctx: ImportContext = { path: fullPath, file: path, db: project.db }
+  const read = readRecords(path, fullPath, text, FORMAT_ARRAY_KEYS[format])
+  if (read.errors.length) return report({ ...failed(path, ''), errors: read.errors }, null)
+  if (read.records.length === 0) return report(failed(path, 'the file has no records'), null)
+
+  opts.onProgress?.({ phase: 'validating' })
+  const parsed = await parseFormat(format, ctx, read)
+  validateItems(ctx, parsed)
+  if (parsed.errors.length || opts.dryRun) return report(parsed, null)
+
+  const importId = writeImport(project, {
+    format,
+    source: fullPath,
+    set,
+    split,
+    items: parsed.items,
+    annotations: parsed.annotations,
+    warnings: parsed.warnings,
+    onProgress: opts.onProgress
+  })
+  opts.onProgress?.({ phase: 'done' })
+  return report(parsed, importId)
+}
+
+function failed(file: string, message: string): ParsedImport {
+  return { items: [], annotations: [], warnings: [], errors: message ? [{ file, message }] : [], skipped: 0, summary: {} }
+}
+
+/**
+ * Checks every item against its kind's schema (replacing the payload by the parsed one, defaults filled) and
+ * that external ids are unique per kind, within the file and against the project.
+ */
+function validateItems(ctx: ImportContext, parsed: ParsedImport): void {
+  const firstLine = new Map<string, number>()
+  const exists = ctx.db.prepare(`SELECT 1 FROM items WHERE kind = ? AND external_id = ?`)
+  for (const item of parsed.items) {
+    const result = parseItemPayload(item.kind, item.payload)
+    if (!result.success) {
+      parsed.errors.push(...zodIssuesToLocations(result.error.issues, { file: ctx.file, line: item.line }))
+      continue
+    }
+    item.payload = result.data as Record<string, unknown>
+    const key = `${item.kind}\u0000${item.externalId}`
+    const prior = firstLine.get(key)
+    if (prior !== undefined) {
+      parsed.errors.push({ file: ctx.file, line: item.line, field: ID_FIELD[item.kind] ?? 'id', message: `${item.kind} "${item.externalId}" appears twice (first on line ${prior})` })
+      continue
+    }
+    firstLine.set(key, item.line)
+    if (exists.get(item.kind, item.externalId)) {
+      parsed.errors.push({ file: ctx.file, line: item.line, field: ID_FIELD[item.kind] ?? 'id', message: `${item.kind} "${item.externalId}" is already in the project` })
+    }
+  }
+  parsed.errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+}
+
+function preview(parsed: ParsedImport): ImportPreviewRow[] {
+  const rows: ImportPreviewRow[] = parsed.items.slice(0, PREVIEW_ROWS).map((it) => ({
+    kind: it.kind,
+    external_id: it.externalId,
+    title: safeTitle(it.kind, it.externalId, it.payload)
+  }))
+  for (const a of parsed.annotations.slice(0, PREVIEW_ROWS - rows.length)) {
+    rows.push({ kind: 'annotation', external_id: a.itemExternalId, title: `${a.instrumentId} · ${a.sourceKind} ${a.sourceName}` })
+  }
+  return rows
+}
+
+function safeTitle(kind: Parameters<typeof itemTitle>[0], id: string, payload: Record<string, unknown>): string {
+  try {
+    return itemTitle(kind, id, payload)
+  } catch {
+    return id
+  }
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto'
+import type { ErrorLocation } from '../../shared/errors'
+import type { Split } from '../../shared/items/kinds'
+import { ensureAnnotator } from '../store/annotators'
+import { insertItems } from '../store/items'
+import type { Project } from '../store/project'
+import type { AnnotationDraft, ItemDraft } from './types'
+
+export interface ImportProgress {
+  phase: 'reading' | 'validating' | 'writing' | 'done'
+  done?: number
+  total?: number
+}
+
+export interface WritePlan {
+  format: string
+  source: string
+  set: string
+  split: Split
+  items: ItemDraft[]
+  annotations: AnnotationDraft[]
+  warnings: ErrorLocation[]
+  onProgress?: ((p: ImportProgress) => void) | undefined
+}
+
+/** Rows per insert batch between progress reports; all batches share the one transaction. */
+const BATCH = 1000
+
+/**
+ * Writes one import in ONE transaction: the `imports` row, every item, every annotation. A crash or kill at any
+ * point leaves either all of it or none of it (SQLite rolls back an unfinished transaction on the next open).
+ */
+export function writeImport(project: Project, plan: WritePlan): number {
+  const db = project.db
+  return project.write(() => {
+    const info = db
+      .prepare(`INSERT INTO imports (format, source, set_name, item_count, label_count, warnings) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(plan.format, plan.source, plan.set, plan.items.length, plan.annotations.length, JSON.stringify(plan.warnings))
+    const importId = Number(info.lastInsertRowid)
+    const total = plan.items.length + plan.annotations.length
+    let done = 0
+    plan.onProgress?.({ phase: 'writing', done, total })
+    for (let start = 0; start < plan.items.length; start += BATCH) {
+      const batch = plan.items.slice(start, start + BATCH)
+      insertItems(
+        db,
+        batch.map((d) => ({ kind: d.kind, externalId: d.externalId, set: plan.set, split: plan.split, payload: d.payload })),
+        importId
+      )
+      done += batch.length
+      plan.onProgress?.({ phase: 'writing', done, total })
+    }
+    if (plan.annotations.length) {
+      writeAnnotations(project, plan.annotations, importId)
+      done += plan.annotations.length
+      plan.onProgress?.({ phase: 'writing', done, total })
+    }
+    return importId
+  })
+}
+
+/**
+ * Appends imported labels. Annotations are append-only: an imported answer for an (item, instrument, source) that
+ * already has one becomes a revision superseding the latest, so earlier answers stay in the history.
+ */
+function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraft>, importId: number): void {
+  const db = project.db
+  const insert = db.prepare(
+    `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, annotator_id, source_kind, source_name, judgement, display,
+       supersedes, active_ms, origin, import_id, created_at)
+     VALUES (@id, @item_id, @instrument_id, @instrument_version, @annotator_id, @source_kind, @source_name, @judgement, @display,
+       @supersedes, @active_ms, 'import', @import_id, coalesce(@created_at, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`
+  )
+  const latest = db.prepare(
+    `SELECT id FROM annotations a
+     WHERE item_id = ? AND instrument_id = ? AND source_kind = ? AND source_name = ?
+       AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+     ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`
+  )
+  const annotators = new Map<string, number>()
+  for (const d of drafts) {
+    let annotatorId: number | null = null
+    if (d.sourceKind === 'human') {
+      annotatorId = annotators.get(d.sourceName) ?? ensureAnnotator(project, d.sourceName).id
+      annotators.set(d.sourceName, annotatorId)
+    }
+    const prior = latest.get(d.itemId, d.instrumentId, d.sourceKind, d.sourceName) as { id: string } | undefined
+    insert.run({
+      id: randomUUID(),
+      item_id: d.itemId,
+      instrument_id: d.instrumentId,
+      instrument_version: d.instrumentVersion,
+      annotator_id: annotatorId,
+      source_kind: d.sourceKind,
+      source_name: d.sourceName,
+      judgement: JSON.stringify(d.judgement),
+      display: JSON.stringify(d.display),
+      supersedes: prior?.id ?? null,
+      active_ms: d.activeMs,
+      import_id: importId,
+      created_at: d.createdAt
+    })
+  }
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto'
+import type { Db } from './database'
+
+export interface AnnotationRow {
+  id: string
+  item_id: number
+  instrument_id: string
+  instrument_version: number
+  annotator_id: number | null
+  source_kind: 'human' | 'model' | 'reference'
+  source_name: string
+  judgement: string
+  display: string
+  supersedes: string | null
+  retracted: number
+  assignment_id: number | null
+  active_ms: number | null
+  origin: string
+  import_id: number | null
+  created_at: string
+}
+
+export interface NewAnnotation {
+  itemId: number
+  instrumentId: string
+  instrumentVersion: number
+  annotatorId: number | null
+  sourceKind: 'human' | 'model' | 'reference'
+  sourceName: string
+  judgement: unknown
+  display?: Record<string, unknown>
+  supersedes?: string | null
+  retracted?: boolean
+  assignmentId?: number | null
+  activeMs?: number | null
+  origin?: string
+  importId?: number | null
+  id?: string
+  createdAt?: string
+}
+
+/** Appends one annotation row; ids are UUIDs so answers from packets merge without conflicts. */
+export function appendAnnotation(db: Db, a: NewAnnotation): string {
+  const id = a.id ?? randomUUID()
+  db.prepare(
+    `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, annotator_id, source_kind, source_name, judgement, display,
+       supersedes, retracted, assignment_id, active_ms, origin, import_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`
+  ).run(
+    id,
+    a.itemId,
+    a.instrumentId,
+    a.instrumentVersion,
+    a.annotatorId,
+    a.sourceKind,
+    a.sourceName,
+    JSON.stringify(a.judgement),
+    JSON.stringify(a.display ?? {}),
+    a.supersedes ?? null,
+    a.retracted ? 1 : 0,
+    a.assignmentId ?? null,
+    a.activeMs ?? null,
+    a.origin ?? 'workbench',
+    a.importId ?? null,
+    a.createdAt ?? null
+  )
+  return id
+}
+
+/** The head of an assignment's revision chain (the row nothing supersedes), if any. */
+export function headForAssignment(db: Db, assignmentId: number): AnnotationRow | undefined {
+  return db
+    .prepare(
+      `SELECT a.* FROM annotations a WHERE a.assignment_id = ?
+         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+       ORDER BY a.created_at DESC LIMIT 1`
+    )
+    .get(assignmentId) as AnnotationRow | undefined
+}
+
+/** Every revision of an assignment, oldest first. */
+export function historyForAssignment(db: Db, assignmentId: number): AnnotationRow[] {
+  return db.prepare(`SELECT * FROM annotations WHERE assignment_id = ? ORDER BY created_at, rowid`).all(assignmentId) as AnnotationRow[]
+}
+
+/**
+ * Current answers: heads of revision chains that are not retractions, optionally for one instrument.
+ * This is what exports and the audit read.
+ */
+export function currentAnnotations(db: Db, instrumentId?: string): AnnotationRow[] {
+  return db
+    .prepare(
+      `SELECT a.* FROM annotations a
+       WHERE a.retracted = 0 AND (? IS NULL OR a.instrument_id = ?)
+         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+       ORDER BY a.item_id, a.created_at`
+    )
+    .all(instrumentId ?? null, instrumentId ?? null) as AnnotationRow[]
+}
+
+export interface DraftRow {
+  data: string
+  active_ms: number
+  updated_at: string
+}
+
+export function saveDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string, data: unknown, activeMs: number): void {
+  db.prepare(
+    `INSERT INTO drafts (annotator_id, item_id, instrument_id, data, active_ms, updated_at)
+     VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+     ON CONFLICT (annotator_id, item_id, instrument_id) DO UPDATE SET data = excluded.data, active_ms = excluded.active_ms, updated_at = excluded.updated_at`
+  ).run(annotatorId, itemId, instrumentId, JSON.stringify(data), Math.max(0, Math.round(activeMs)))
+}
+
+export function getDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): DraftRow | undefined {
+  return db.prepare(`SELECT data, active_ms, updated_at FROM drafts WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).get(annotatorId, itemId, instrumentId) as
+    | DraftRow
+    | undefined
+}
+
+export function deleteDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): void {
+  db.prepare(`DELETE FROM drafts WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).run(annotatorId, itemId, instrumentId)
+}

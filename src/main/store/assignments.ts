@@ -1,0 +1,52 @@
+import type { Db } from './database'
+
+export type AssignmentStatus = 'pending' | 'done' | 'skipped' | 'flagged'
+
+export interface AssignmentRow {
+  id: number
+  annotator_id: number
+  item_id: number
+  instrument_id: string
+  position: number
+  status: AssignmentStatus
+  status_reason: string | null
+  created_at: string
+}
+
+export function getAssignment(db: Db, id: number): AssignmentRow | undefined {
+  return db.prepare(`SELECT * FROM assignments WHERE id = ?`).get(id) as AssignmentRow | undefined
+}
+
+/** An annotator's queue for one instrument, in its seeded order. */
+export function queueFor(db: Db, annotatorId: number, instrumentId: string): AssignmentRow[] {
+  return db.prepare(`SELECT * FROM assignments WHERE annotator_id = ? AND instrument_id = ? ORDER BY position, id`).all(annotatorId, instrumentId) as AssignmentRow[]
+}
+
+export interface QueueSummary {
+  instrument_id: string
+  total: number
+  done: number
+  skipped: number
+  flagged: number
+}
+
+export function queueSummaries(db: Db, annotatorId: number): QueueSummary[] {
+  return db
+    .prepare(
+      `SELECT instrument_id, count(*) AS total,
+         sum(status = 'done') AS done, sum(status = 'skipped') AS skipped, sum(status = 'flagged') AS flagged
+       FROM assignments WHERE annotator_id = ? GROUP BY instrument_id ORDER BY instrument_id`
+    )
+    .all(annotatorId) as QueueSummary[]
+}
+
+export function setAssignmentStatus(db: Db, id: number, status: AssignmentStatus, reason: string | null): void {
+  db.prepare(`UPDATE assignments SET status = ?, status_reason = ? WHERE id = ?`).run(status, reason, id)
+}
+
+export function insertAssignment(db: Db, annotatorId: number, itemId: number, instrumentId: string, position: number): boolean {
+  const info = db
+    .prepare(`INSERT OR IGNORE INTO assignments (annotator_id, item_id, instrument_id, position) VALUES (?, ?, ?, ?)`)
+    .run(annotatorId, itemId, instrumentId, position)
+  return info.changes > 0
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod'
+import { INSTRUMENT_IDS } from '../instruments/types'
+import { splitSchema } from '../items/kinds'
+
+export const instrumentIdSchema = z.enum(INSTRUMENT_IDS)
+
+export const queueSummarySchema = z.object({
+  instrument_id: instrumentIdSchema,
+  title: z.string(),
+  total: z.number().int(),
+  done: z.number().int(),
+  skipped: z.number().int(),
+  flagged: z.number().int()
+})
+
+export const assignmentStatusSchema = z.enum(['pending', 'done', 'skipped', 'flagged'])
+
+export const queueRowSchema = z.object({
+  assignmentId: z.number().int(),
+  index: z.number().int(),
+  status: assignmentStatusSchema
+})
+
+/** What an annotator receives for one assignment: only the blinded view, never the item's payload. */
+export const blindedItemSchema = z.object({
+  assignmentId: z.number().int(),
+  instrument: instrumentIdSchema,
+  instrumentVersion: z.number().int(),
+  index: z.number().int(),
+  total: z.number().int(),
+  status: assignmentStatusSchema,
+  statusReason: z.string().nullable(),
+  view: z.record(z.string(), z.unknown()),
+  draft: z.object({ data: z.unknown(), activeMs: z.number().int(), updatedAt: z.string() }).nullable(),
+  /** The current answer, in this annotator's display order. */
+  answer: z.object({ id: z.string(), judgement: z.unknown(), createdAt: z.string() }).nullable()
+})
+export type BlindedItem = z.infer<typeof blindedItemSchema>
+
+export const revisionSchema = z.object({
+  id: z.string(),
+  judgement: z.unknown(),
+  createdAt: z.string(),
+  retracted: z.boolean(),
+  activeMs: z.number().int().nullable(),
+  supersedes: z.string().nullable()
+})
+
+export const assignInputSchema = z
+  .object({
+    instrument: instrumentIdSchema,
+    annotators: z.array(z.string().min(1).max(200)).min(1).max(500),
+    overlap: z.number().int().min(1),
+    set: z.string().min(1).optional(),
+    split: splitSchema.optional(),
+    seed: z.string().min(1).max(100).optional()
+  })
+  .strict()
+
+export const assignResultSchema = z.object({
+  items: z.number().int(),
+  created: z.number().int(),
+  perAnnotator: z.record(z.string(), z.number().int()),
+  seed: z.string()
+})
+
+export const annotatorSummarySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  expertise: z.string().nullable(),
+  pseudonym: z.string(),
+  assignments: z.number().int(),
+  done: z.number().int()
+})
+
+/** Drafts are the form's state; bounded so a runaway client cannot fill the file. */
+export const draftDataSchema = z.unknown().refine((v) => JSON.stringify(v ?? null).length <= 1_000_000, 'draft too large (over 1 MB)')

@@ -1,0 +1,2 @@
+export { startFakeProviders, rateLimited, failing } from './server'
+export type * from './types'

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest'
+import {
+  clusterBootstrap,
+  clusterBootstrapMany,
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  groupRowsIntoUnits,
+  pairedBootstrapDifference,
+  quantileType7,
+  seededRandom,
+  type Estimate
+} from '../../../src/shared/stats'
+
+const mean = (values: readonly number[]): Estimate =>
+  values.length === 0 ? { value: null, reason: 'no values' } : { value: values.reduce((sum, v) => sum + v, 0) / values.length }
+
+// 200 items, 120 of them correct.
+const outcomes = Array.from({ length: 200 }, (_, i) => (i % 5 < 3 ? 1 : 0))
+
+describe('seeded random integers', () => {
+  it('repeats for a seed, differs between seeds, and stays in range', () => {
+    const draw = (seed: number): number[] => {
+      const random = seededRandom(seed)
+      return Array.from({ length: 50 }, () => random.integerBelow(7))
+    }
+    expect(draw(11)).toEqual(draw(11))
+    expect(draw(11)).not.toEqual(draw(12))
+    expect(draw(11).every((value) => Number.isInteger(value) && value >= 0 && value < 7)).toBe(true)
+    expect(new Set(draw(11)).size).toBe(7)
+  })
+
+  it('rejects seeds the generator would fold onto others', () => {
+    expect(() => seededRandom(-1)).toThrow(/seed/)
+    expect(() => seededRandom(2 ** 32)).toThrow(/seed/)
+    expect(() => seededRandom(1.5)).toThrow(/seed/)
+  })
+})
+
+describe('cluster bootstrap', () => {
+  it('defaults to 2,000 resamples and records seed and generator', () => {
+    const result = clusterBootstrap(outcomes, mean, { seed: 7 })
+    expect(DEFAULT_BOOTSTRAP_RESAMPLES).toBe(2000)
+    expect(result).toMatchObject({ resamples: 2000, undefinedResamples: 0, seed: 7, level: 0.95, point: { value: 0.6 } })
+    expect(result.generator).toMatch(/xoroshiro128plus/)
+    // The standard error of a share of 0.6 over 200 items is about 0.035, so the 95% interval spans about ±0.07.
+    expect(result.lower).toBeGreaterThan(0.5)
+    expect(result.lower).toBeLessThan(0.57)
+    expect(result.upper).toBeGreaterThan(0.63)
+    expect(result.upper).toBeLessThan(0.7)
+  })
+
+  it('is reproducible for a seed and changes with another seed', () => {
+    const first = clusterBootstrap(outcomes, mean, { seed: 1, resamples: 500 })
+    const again = clusterBootstrap(outcomes, mean, { seed: 1, resamples: 500 })
+    const other = clusterBootstrap(outcomes, mean, { seed: 2, resamples: 500 })
+    expect(again).toEqual(first)
+    expect([other.lower, other.upper]).not.toEqual([first.lower, first.upper])
+  })
+
+  it('takes type-7 percentiles of the replicates, drawn as n uniform unit indices per resample', () => {
+    const units = [0.1, 0.4, 0.4, 0.9, 1.3, 2.0, 2.2]
+    const result = clusterBootstrap(units, mean, { seed: 99, resamples: 300, level: 0.9 })
+    const random = seededRandom(99)
+    const replicates = Array.from({ length: 300 }, () => {
+      const resample = units.map(() => units[random.integerBelow(units.length)] as number)
+      return mean(resample).value as number
+    })
+    expect(result.lower).toBe(quantileType7(replicates, 0.05).value)
+    expect(result.upper).toBe(quantileType7(replicates, 0.95).value)
+  })
+
+  it('resamples whole units, keeping the rows of an item together', () => {
+    const units = groupRowsIntoUnits(
+      [
+        { item: 'a', correct: 1 },
+        { item: 'b', correct: 0 },
+        { item: 'a', correct: 1 },
+        { item: 'c', correct: 1 },
+        { item: 'b', correct: 0 },
+        { item: 'c', correct: 1 }
+      ],
+      (row) => row.item
+    )
+    expect(units.map((unit) => [unit.id, unit.rows.length])).toEqual([['a', 2], ['b', 2], ['c', 2]])
+    const seenSizes = new Set<number>()
+    clusterBootstrap(
+      units,
+      (resample) => {
+        const rows = resample.flatMap((unit) => unit.rows)
+        seenSizes.add(rows.length)
+        return mean(rows.map((row) => row.correct))
+      },
+      { seed: 3, resamples: 200 }
+    )
+    expect([...seenSizes]).toEqual([6])
+  })
+
+  it('counts resamples where the statistic is undefined and leaves them out, never as zeros', () => {
+    // Defined only when both units are drawn (probability 1/2), and then always 0.5.
+    const bothClasses = (resample: readonly number[]): Estimate =>
+      new Set(resample).size === 2 ? mean(resample) : { value: null, reason: 'one class' }
+    const result = clusterBootstrap([0, 1], bothClasses, { seed: 5, resamples: 2000 })
+    expect(result.undefinedResamples).toBeGreaterThan(850)
+    expect(result.undefinedResamples).toBeLessThan(1150)
+    expect(result.lower).toBe(0.5)
+    expect(result.upper).toBe(0.5)
+  })
+
+  it('gives no interval when the statistic is undefined on the data or in every resample', () => {
+    const never = (): Estimate => ({ value: null, reason: 'only one class present' })
+    expect(clusterBootstrap([1, 2], never, { resamples: 10 })).toMatchObject({
+      point: { value: null },
+      lower: null,
+      upper: null,
+      undefinedResamples: 10,
+      intervalReason: 'the statistic is undefined on the data: only one class present'
+    })
+    const data = [1, 2, 3]
+    const onlyOnFullData = (resample: readonly number[]): Estimate => (resample === data ? { value: 1 } : never())
+    const result = clusterBootstrap(data, onlyOnFullData, { resamples: 20, seed: 4 })
+    expect(result.point.value).toBe(1)
+    expect(result.intervalReason).toBe('the statistic was undefined in every resample')
+  })
+
+  it('bootstraps several statistics on the same resamples', () => {
+    const results = clusterBootstrapMany(outcomes, (resample) => ({ share: mean(resample), complement: mean(resample.map((v) => 1 - v)) }), { seed: 8, resamples: 400 })
+    expect(results.share.lower).toBeCloseTo(1 - (results.complement.upper ?? NaN), 12)
+    expect(results.share.upper).toBeCloseTo(1 - (results.complement.lower ?? NaN), 12)
+  })
+
+  it('rejects invalid options', () => {
+    expect(() => clusterBootstrap([1], mean, { resamples: 0 })).toThrow(/resamples/)
+    expect(() => clusterBootstrap([1], mean, { level: 95 })).toThrow(/level/)
+  })
+})
+
+describe('paired bootstrap of a difference', () => {
+  type Item = { judgeA: number; judgeB: number }
+  const items: Item[] = outcomes.map((correct, i) => ({ judgeA: correct, judgeB: i % 10 === 0 ? 1 - correct : correct }))
+  const accuracyOf = (judge: keyof Item) => (resample: readonly Item[]) => mean(resample.map((item) => item[judge]))
+
+  it('evaluates both sources on the same resampled items', () => {
+    const same = pairedBootstrapDifference(items, accuracyOf('judgeA'), accuracyOf('judgeA'), { seed: 1, resamples: 300 })
+    // Identical sources differ by exactly 0 on every shared resample; independent resamples would not.
+    expect([same.point.value, same.lower, same.upper]).toEqual([0, 0, 0])
+  })
+
+  it('reports the two point estimates and the interval of their difference', () => {
+    const result = pairedBootstrapDifference(items, accuracyOf('judgeA'), accuracyOf('judgeB'), { seed: 2, resamples: 1000 })
+    expect(result.first.value).toBe(0.6)
+    // Judge B misses every tenth item, all 20 of which judge A got right.
+    expect(result.second.value).toBeCloseTo(0.5, 12)
+    expect(result.point.value).toBeCloseTo(0.1, 12)
+    // The difference is 1 on a tenth of the items and 0 elsewhere: SE ≈ √(0.1·0.9/200) ≈ 0.021.
+    expect(result.lower).toBeGreaterThan(0.05)
+    expect(result.lower).toBeLessThan(0.1)
+    expect(result.upper).toBeGreaterThan(0.1)
+    expect(result.upper).toBeLessThan(0.15)
+    expect(result.seed).toBe(2)
+  })
+
+  it('counts a resample where either source is undefined as undefined', () => {
+    const undefinedB = (): Estimate => ({ value: null, reason: 'no answers' })
+    const result = pairedBootstrapDifference(items, accuracyOf('judgeA'), undefinedB, { resamples: 10 })
+    expect(result.point).toEqual({ value: null, reason: 'second source: no answers' })
+    expect(result.undefinedResamples).toBe(10)
+  })
+})
