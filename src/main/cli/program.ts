@@ -3,6 +3,7 @@ import type { CliIO } from './run'
 import { registerNew } from './commands/new'
 import { registerInfo } from './commands/info'
 import { registerServe } from './commands/serve'
+import { registerImport } from './commands/import'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -13,5 +14,6 @@ export function buildProgram(io: CliIO): Command {
   registerNew(program, io)
   registerInfo(program, io)
   registerServe(program, io)
+  registerImport(program, io)
   return program
 }

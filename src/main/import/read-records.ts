@@ -75,7 +75,7 @@ function readJson(file: string, text: string, arrayKeys: ReadonlyArray<string>):
     value = JSON.parse(text)
   } catch (e) {
     const position = /position (\d+)/.exec(String((e as Error).message))
-    const line = position ? lineAt(text, Number(position[1])) : undefined
+    const line = position ? lineAt(text, Number(position[1])) : firstBadElementLine(text)
     return { container: 'json', records: [], root: null, columns: [], errors: [{ file, ...(line ? { line } : {}), message: `not valid JSON: ${jsonMessage(e)}` }] }
   }
   if (Array.isArray(value)) {
@@ -181,6 +181,49 @@ function readCsv(file: string, text: string, container: 'csv' | 'tsv'): ReadResu
     records.push({ line: r + 1, value })
   }
   return { container, records, root: null, columns: names.filter((_, i) => keep[i]), errors }
+}
+
+/**
+ * V8 does not always say where JSON broke. Cut a top-level array at its element starts and parse each piece:
+ * the first that fails names the line of the broken record.
+ */
+function firstBadElementLine(text: string): number | undefined {
+  const offsets = topLevelElementOffsets(text)
+  const close = text.lastIndexOf(']')
+  for (let k = 0; k < offsets.length; k++) {
+    const piece = text.slice(offsets[k], k + 1 < offsets.length ? offsets[k + 1] : close).trim().replace(/,$/, '')
+    try {
+      JSON.parse(piece)
+    } catch {
+      return lineAt(text, offsets[k]!)
+    }
+  }
+  return undefined
+}
+
+function topLevelElementOffsets(text: string): number[] {
+  const offsets: number[] = []
+  let depth = 0
+  let expecting = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (/\s/.test(c)) continue
+    if (depth === 1 && expecting && c !== ']') {
+      offsets.push(i)
+      expecting = false
+    }
+    if (c === '"') {
+      i++
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1
+      continue
+    }
+    if (c === '[' || c === '{') {
+      depth++
+      if (depth === 1 && c === '[') expecting = true
+    } else if (c === ']' || c === '}') depth--
+    else if (c === ',' && depth === 1) expecting = true
+  }
+  return offsets
 }
 
 function lineAt(text: string, offset: number): number {

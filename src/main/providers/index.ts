@@ -5,7 +5,7 @@ import { OpenAIProvider } from './openai'
 import { ProviderError, type Provider, type ProviderKind, type ProviderOptions } from './types'
 
 export * from './types'
-export { companyOf, type Company, type CompanyRule } from './companies'
+export { companyOf, sameCompany, UNKNOWN_COMPANY, type Company, type CompanyRule } from './companies'
 export { parseRetryAfter, redact } from './errors'
 
 /** A provider for one API key. Keys are required except for openai-compatible servers, many of which take none. */

@@ -20,6 +20,8 @@ import {
   queueSummarySchema,
   revisionSchema
 } from './annotation-schemas'
+import { runOperations } from './run-operations'
+import { auditOperations } from './audit-operations'
 
 const empty = z.object({}).strict()
 const idInput = z.object({ id: z.number().int().positive() }).strict()
@@ -93,12 +95,20 @@ export const operations = {
     access: 'annotator',
     summary: 'Withdraw a submission (kept in the history); its answer becomes the draft again'
   }),
+  'checks.run': op({
+    input: z.object({ code: z.string().min(1).max(20_000), timeoutMs: z.number().int().min(100).max(10_000).optional() }).strict(),
+    output: z.object({ output: z.string(), error: z.string().nullable(), ms: z.number().int(), timedOut: z.boolean() }),
+    access: 'any',
+    summary: 'Run a worked check in an isolated worker (no network or files, time-limited)'
+  }),
   'annotations.history': op({
     input: z.object({ assignmentId: z.number().int().positive() }).strict(),
     output: z.object({ revisions: z.array(revisionSchema) }),
     access: 'annotator',
     summary: 'Every revision of one answer'
-  })
+  }),
+  ...runOperations,
+  ...auditOperations
 } as const
 
 /** Events pushed from main to every client. */

@@ -57,5 +57,11 @@ export const fsOlympiadGrade: Instrument<'fs-problem', FsOlympiadGradeJudgement>
   },
   observe(j): Observation[] {
     return [{ unit: 'response', values: { correct: j.correct } }]
+  },
+  // "VERDICT: CORRECT" / "VERDICT: INCORRECT"; anything else is left for the schema to refuse.
+  fromModelAnswer(parsed) {
+    if (typeof parsed !== 'string') return parsed
+    const verdict = parsed.trim().toUpperCase()
+    return verdict === 'CORRECT' ? { correct: true } : verdict === 'INCORRECT' ? { correct: false } : parsed
   }
 }

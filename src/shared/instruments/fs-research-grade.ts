@@ -109,6 +109,12 @@ export const fsResearchGrade: Instrument<'fs-problem', FsResearchGradeJudgement>
   },
   observe(j): Observation[] {
     return [{ unit: 'response', values: { total: j.total, passed: j.total >= RESEARCH_PASS_POINTS } }]
+  },
+  // "VERDICT: <total_points>" gives the total alone; a non-number is left for the schema to refuse.
+  fromModelAnswer(parsed) {
+    if (typeof parsed === 'number') return { total: parsed }
+    if (typeof parsed === 'string' && /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(parsed)) return { total: Number(parsed) }
+    return parsed
   }
 }
 

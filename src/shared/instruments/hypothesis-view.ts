@@ -5,7 +5,8 @@ import type { BlindingContext } from './types'
 
 // How the hypotheses of a set are shown to judges and forecasters: as the text
 // "[statement] Mechanism: [mechanism] Prediction: [prediction]" under anonymous labels P1..Pn or H1..Hn, in a seeded
-// per-viewer order. Hypothesis ids, domain categories, the generator, its company and the scheme stay hidden.
+// per-viewer order. Hypothesis ids (kept in the display mapping, which stays in main), domain categories, the
+// generator, its company and the scheme are not in the view.
 
 export interface LabelledHypotheses {
   hypotheses: Array<{ id: string; text: string }>

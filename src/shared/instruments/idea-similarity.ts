@@ -51,5 +51,7 @@ export const ideaSimilarity: Instrument<'idea-pair', IdeaSimilarityJudgement> = 
   check: () => [],
   observe(j): Observation[] {
     return [{ unit: 'pair', values: { letter: j.letter, score: similarityScore(j.letter) } }]
-  }
+  },
+  // The answer is a single letter.
+  fromModelAnswer: (parsed) => (typeof parsed === 'string' ? { letter: parsed } : parsed)
 }

@@ -112,6 +112,11 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
   check(judgement: J, payload: ItemPayload<K>): JudgementIssue[]
   /** Flattens an answer into per-unit observations for the audit; a unit is unique within its item. */
   observe(judgement: J, payload: ItemPayload<K>): Observation[]
+  /**
+   * Turns the value a template's answer parser returns (a VERDICT line's text, a single letter) into a judgement
+   * candidate for `judgement`. Absent where the parsed answer is the judgement's JSON already.
+   */
+  fromModelAnswer?(parsed: unknown): unknown
   /** An explicit abstention is recorded and reported but never counted as a choice. */
   isAbstention?(judgement: J): boolean
 }

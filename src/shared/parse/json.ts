@@ -21,6 +21,15 @@ function asObject(text: string): ParseResult<JsonObject> {
   }
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
 const FENCED = /```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n([\s\S]*?)```/g
 const JSON_FENCE_LANGS = new Set(['', 'json', 'jsonc', 'json5'])
 
@@ -92,6 +101,8 @@ export function parseJsonObject(text: string, options: JsonParseOptions = {}): P
 
   const whole = asObject(body)
   if (whole.ok) return whole
+  // The whole answer is valid JSON of another type: that is the answer, and it is wrong.
+  if (isJson(body)) return whole
 
   const fromFence = pick(objectsOf(fencedBlocks(body).map(asObject)), prefer)
   if (fromFence !== undefined) return parsed(fromFence)
@@ -106,6 +117,5 @@ export function parseJsonObject(text: string, options: JsonParseOptions = {}): P
   if (lastError !== undefined && !lastError.ok) {
     return failed(`no valid JSON object: ${results.length} brace-delimited span(s), the last fails with: ${lastError.error}`)
   }
-  if (/^[[{"]/.test(body)) return failed(`not a JSON object: ${whole.error}`)
   return failed('no JSON object in the answer')
 }

@@ -196,6 +196,16 @@ describe('forecast-detailed', () => {
 })
 
 describe('forecast-short', () => {
+  it('maps the anonymous id of a single claim (H000000000001) back to the hypothesis', () => {
+    const claim = { ...hypothesisSet, hypotheses: hypothesisSet.hypotheses.slice(0, 1) }
+    const { view, display } = forecastShort.blind(claim, ctx('run-7'))
+    expect(view).toEqual({ hypotheses: [{ id: 'H1', text: 'Statement 1. Mechanism: mechanism 1 Prediction: prediction 1' }] })
+    const answer = forecastShort.judgement.parse({ forecasts: [{ id: 'H000000000001', confirmed: true }] })
+    const canonical = forecastShort.toCanonical(answer, display)
+    expect(canonical).toEqual({ forecasts: [{ id: HYPOTHESIS_IDS[0], confirmed: true }] })
+    expect(forecastShort.check(canonical, claim)).toEqual([])
+  })
+
   it('parses yes/no forecasts, refuses anything else, maps labels and observes', () => {
     const { display } = forecastShort.blind(hypothesisSetWithTask, ctx('dave'))
     const shown = { forecasts: ['H1', 'H2', 'H3', 'H4', 'H5'].map((id, i) => ({ id, confirmed: i % 2 === 0 })) }

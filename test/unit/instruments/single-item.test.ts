@@ -130,6 +130,14 @@ describe('fs-research-grade', () => {
     expect(ok(fsResearchGrade.judgement, { points: [6, 6], total: 12 })).toBe(false)
   })
 
+  it('reads a model verdict line as the total', () => {
+    const fromLine = (v: unknown) => fsResearchGrade.judgement.safeParse(fsResearchGrade.fromModelAnswer?.(v))
+    expect(fromLine('2.5').data).toEqual({ total: 2.5 })
+    expect(fromLine(8).data).toEqual({ total: 8 })
+    expect(fromLine('12').success).toBe(false)
+    expect(fromLine('eight').success).toBe(false)
+  })
+
   it('derives passing at 7 points and shows the rubric with each maximum', () => {
     expect(fsResearchGrade.observe({ total: 7 }, fsResearch)).toEqual([
       { unit: 'response', values: { total: 7, passed: true } }
@@ -157,6 +165,12 @@ describe('fs-olympiad-grade', () => {
     ])
     expect(fsOlympiadGrade.check({ correct: true }, fsResearch)).toHaveLength(1)
   })
+
+  it('reads a model verdict line', () => {
+    expect(fsOlympiadGrade.fromModelAnswer?.('CORRECT')).toEqual({ correct: true })
+    expect(fsOlympiadGrade.fromModelAnswer?.('incorrect')).toEqual({ correct: false })
+    expect(ok(fsOlympiadGrade.judgement, fsOlympiadGrade.fromModelAnswer?.('PARTIALLY'))).toBe(false)
+  })
 })
 
 describe('idea-review', () => {
@@ -180,6 +194,7 @@ describe('idea-similarity', () => {
     const scores = (['A', 'B', 'C', 'D'] as const).map((letter) => ideaSimilarity.observe({ letter }, ideaPair)[0]?.values.score)
     expect(scores).toEqual([10, 7, 4, 1])
     expect(ideaSimilarity.observe({ letter: 'B' }, ideaPair)).toEqual([{ unit: 'pair', values: { letter: 'B', score: 7 } }])
+    expect(ideaSimilarity.judgement.parse(ideaSimilarity.fromModelAnswer?.('A'))).toEqual({ letter: 'A' })
   })
 })
 

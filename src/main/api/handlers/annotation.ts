@@ -13,6 +13,7 @@ import {
 } from '../../store/annotations'
 import { queueFor, queueSummaries, setAssignmentStatus } from '../../store/assignments'
 import type { ApiContext } from '../context'
+import { runCheck } from '../../checks/run-check'
 import type { HandlerGroup } from './types'
 
 function annotatorOf(ctx: ApiContext): AnnotatorRef {
@@ -42,6 +43,7 @@ type AnnotationOps =
   | 'annotations.submit'
   | 'annotations.undo'
   | 'annotations.history'
+  | 'checks.run'
 
 export const annotationHandlers: HandlerGroup<AnnotationOps> = {
   'annotators.list': (_input, ctx) => ({ annotators: annotatorSummaries(ctx) }),
@@ -177,6 +179,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     ctx.events.emit('project.changed', { what: 'annotations' })
     return { assignmentId: c.assignment.id }
   },
+  'checks.run': (input) => runCheck(input.code, input.timeoutMs),
   'annotations.history': (input, ctx) => {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)

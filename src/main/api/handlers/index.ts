@@ -4,11 +4,15 @@ import { sessionHandlers } from './session'
 import { projectHandlers } from './project'
 import { itemHandlers } from './items'
 import { annotationHandlers } from './annotation'
+import { runHandlers } from './runs'
+import { auditHandlers } from './audit'
 
 /** Every operation of the contract has exactly one handler; a missing one is a compile error. */
 export const handlers: { [K in OperationName]: Handler<K> } = {
   ...sessionHandlers,
   ...projectHandlers,
   ...itemHandlers,
-  ...annotationHandlers
+  ...annotationHandlers,
+  ...runHandlers,
+  ...auditHandlers
 }

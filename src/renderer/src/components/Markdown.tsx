@@ -3,6 +3,7 @@ import ReactMarkdown from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
 import rehypeKatex from 'rehype-katex'
+import { normalizeDisplayMath } from '../../../shared/markdown'
 
 const remarkPlugins = [remarkGfm, remarkMath]
 const rehypePlugins = [[rehypeKatex, { throwOnError: false, strict: 'ignore' }]] as const
@@ -12,7 +13,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
       <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins as never}>
-        {text}
+        {normalizeDisplayMath(text)}
       </ReactMarkdown>
     </div>
   )

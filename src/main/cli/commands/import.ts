@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { InvalidArgumentError, type Command } from 'commander'
+import { AssayError, formatLocation, type ErrorLocation } from '../../../shared/errors'
+import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { detectFormat, importFile, IMPORT_FORMATS, isImportFormat, type ImportFormat, type ImportReport } from '../../import'
+import { Project } from '../../store/project'
+import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
+
+interface ImportCliOptions {
+  set?: string
+  split?: Split
+  dryRun?: boolean
+  json?: boolean
+}
+
+export function registerImport(program: Command, io: CliIO): void {
+  program
+    .command('import')
+    .description('Import a data file into a project, all or nothing')
+    .argument('<file>', 'the .assay project file')
+    .argument('<format>', `${IMPORT_FORMATS.join(' | ')} | auto`)
+    .argument('<path>', 'the data file (JSON, JSONL or CSV)')
+    .option('--set <name>', 'set name for the items (default: the data file name)')
+    .option('--split <split>', `dev | test | none (default none)`, parseSplit)
+    .option('--dry-run', 'parse and validate, print what would be imported, write nothing')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      '\nErrors are listed as file:line: field: message. Nothing is written when there is any error (exit 1).'
+    )
+    .action(async (file: string, formatArg: string, path: string, opts: ImportCliOptions) => {
+      const format = resolveFormat(formatArg, path)
+      const project = await Project.open(resolve(file))
+      let report: ImportReport
+      try {
+        report = await importFile(project, format, path, {
+          ...(opts.set ? { set: opts.set } : {}),
+          ...(opts.split ? { split: opts.split } : {}),
+          dryRun: opts.dryRun ?? false
+        })
+      } finally {
+        project.close()
+      }
+      if (opts.json) io.out(JSON.stringify(jsonReport(report), null, 2))
+      else printReport(io, report, path)
+      if (report.errors.length) throw new ExitCode(EXIT_FAILURE)
+    })
+}
+
+function parseSplit(value: string): Split {
+  if (!(SPLITS as ReadonlyArray<string>).includes(value)) throw new InvalidArgumentError(`expected one of ${SPLITS.join(', ')}`)
+  return value as Split
+}
+
+function resolveFormat(arg: string, path: string): ImportFormat {
+  if (isImportFormat(arg)) return arg
+  if (arg === 'auto') {
+    let head: string[] = []
+    try {
+      head = readFileSync(resolve(path), 'utf8').split(/\r?\n/, 20)
+    } catch {
+      // Reported by the import itself, with the file name.
+    }
+    const detected = detectFormat(path, head)
+    if (detected) return detected
+    throw new AssayError('invalid_input', `cannot tell the format of ${path}; name it (${IMPORT_FORMATS.join(', ')})`)
+  }
+  throw new AssayError('invalid_input', `unknown format "${arg}"; expected one of ${IMPORT_FORMATS.join(', ')}, or auto`)
+}
+
+/** The machine-readable result: exactly these keys, locations with their file. */
+function jsonReport(r: ImportReport): { imported: number; skipped: number; warnings: ErrorLocation[]; errors: ErrorLocation[] } {
+  return { imported: r.imported, skipped: r.skipped, warnings: r.warnings, errors: r.errors }
+}
+
+function printReport(io: CliIO, r: ImportReport, path: string): void {
+  for (const e of r.errors) io.err(formatLocation(e))
+  for (const w of r.warnings) io.err(`warning: ${formatLocation(w)}`)
+  if (r.errors.length) {
+    io.err(`${r.errors.length} error${r.errors.length === 1 ? '' : 's'}; nothing was imported from ${path}`)
+    return
+  }
+  const what = [`${r.items} item${r.items === 1 ? '' : 's'}`, ...(r.labels ? [`${r.labels} label${r.labels === 1 ? '' : 's'}`] : [])].join(' and ')
+  const where = r.items ? ` into set "${r.set}" (split ${r.split})` : ''
+  io.out(`${r.dryRun ? 'Would import' : 'Imported'} ${what} from ${path}${where}${r.skipped ? `; ${r.skipped} skipped` : ''}`)
+  if (Object.keys(r.summary).length) io.out(`summary: ${JSON.stringify(r.summary)}`)
+  if (r.dryRun) {
+    for (const p of r.preview) io.out(`  ${p.kind}  ${p.external_id}  ${p.title}`)
+    if (r.imported > r.preview.length) io.out(`  … and ${r.imported - r.preview.length} more`)
+  }
+}

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { hasChromium, launchChromium, chromiumPath } from '../support/browser'
+import { serveProject, type ServedProject } from '../support/serve'
+import { spawnCli } from '../support/cli'
+import { tempDir } from '../support/tmp'
+
+const tmp = tempDir()
+let served: ServedProject
+let browser: Browser
+let page: Page
+
+describe.skipIf(!hasChromium)(`browse the demo in Chromium (skipped: no Chromium at ${chromiumPath})`, () => {
+  beforeAll(async () => {
+    const path = tmp.file('demo.assay')
+    expect(spawnCli(['new', path, '--demo']).code).toBe(0)
+    served = await serveProject(path)
+    browser = await launchChromium()
+    page = await browser.newPage()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await served?.stop()
+    tmp.cleanup()
+  })
+
+  it('shows the project overview with counts', async () => {
+    await page.goto(served.url)
+    await expect.poll(() => page.getByTestId('count-items').textContent()).toBe('28')
+    expect(await page.locator('table.grid').textContent()).toContain('proposal-pair')
+  })
+
+  it('lists the items, filters by kind and by text', async () => {
+    await page.getByRole('button', { name: 'Items' }).click()
+    await expect.poll(() => page.getByTestId('result-count').textContent()).toBe('28 items')
+    await page.getByLabel('Kind').selectOption('proposal-pair')
+    await expect.poll(() => page.getByTestId('result-count').textContent()).toBe('12 items')
+    await page.getByLabel('Search items').fill('demo-formula')
+    await expect.poll(() => page.getByTestId('result-count').textContent()).toBe('1 item')
+  })
+
+  it('opens the formula item and renders its math with KaTeX', async () => {
+    await page.locator('[data-external-id="demo-formula"]').click()
+    const view = page.getByTestId('item-view')
+    await expect.poll(() => view.locator('h1').first().textContent()).toBe('demo-formula')
+    await expect.poll(() => view.locator('.katex').count()).toBeGreaterThan(2)
+    expect(await view.locator('.katex-display').count()).toBeGreaterThan(0)
+    // Raw LaTeX delimiters must not survive rendering.
+    expect(await view.locator('.markdown').first().innerText()).not.toContain('$$')
+  })
+
+  it('refuses the page without the token', async () => {
+    const other = await browser.newPage()
+    const res = await other.goto(served.origin + '/')
+    expect(res?.status()).toBe(401)
+    await other.close()
+  })
+})
