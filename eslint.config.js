@@ -48,6 +48,10 @@ export default tseslint.config(
     rules: restrict([...nodeBuiltins.filter((n) => n !== 'events'), '**/main/**', '**/renderer/**'], 'The preload only bridges the contract.')
   },
   {
+    files: ['scripts/**/*.mjs', 'bin/**/*.mjs', '*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } }
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' }
   }

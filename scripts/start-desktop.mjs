@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url)
 let electronPath
 try {
   electronPath = require('electron')
-} catch (e) {
+} catch {
   electronPath = null
 }
 if (!electronPath || typeof electronPath !== 'string' || !existsSync(electronPath)) {

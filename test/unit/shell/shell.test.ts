@@ -21,7 +21,7 @@ describe('desktop shell', () => {
 
   it('refuses IPC from an untrusted sender and from a window without a project', async () => {
     handled.clear()
-    registerIpc(electron.ipcMain as never, () => undefined, (e) => (e as { trusted: boolean }).trusted)
+    registerIpc(electron.ipcMain as never, () => undefined, (e) => (e as unknown as { trusted: boolean }).trusted)
     const fn = handled.get(channelFor('project.info'))!
     expect(await fn({ trusted: false, sender: { id: 1 } }, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } })
     expect(await fn({ trusted: true, sender: { id: 1 } }, {})).toMatchObject({ ok: false, error: { code: 'not_found' } })

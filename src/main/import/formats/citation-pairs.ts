@@ -43,9 +43,9 @@ export function parseCitationPairs(ctx: ImportContext, records: SourceRecord[]):
       problems.error(rec.line, 'paper_id', `paper "${id}" appears twice (first on line ${seen.get(id)})`)
       ok = false
     }
+    if (id && !seen.has(id)) seen.set(id, rec.line)
     const markdown = paperMarkdown(ctx, row, rec.line, problems)
     if (!ok || markdown === null) continue
-    seen.set(id!, rec.line)
     const paper: Paper = { id: id!, cohort: cohort!, citations: citations as number, line: rec.line, row, markdown }
     const list = cohorts.get(paper.cohort) ?? []
     list.push(paper)
@@ -71,7 +71,7 @@ export function parseCitationPairs(ctx: ImportContext, records: SourceRecord[]):
   }
   const aBetter = out.items.filter((i) => i.payload.label === 'a_better').length
   out.summary = {
-    papers: seen.size,
+    papers: [...cohorts.values()].reduce((n, list) => n + list.length, 0),
     cohorts: cohorts.size,
     candidatePairs: candidates,
     keptPairs: out.items.length,
