@@ -14,6 +14,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // A sandboxed preload can only require 'electron': everything else it uses is bundled in.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' }

@@ -28,17 +28,18 @@ describe.skipIf(reason !== '')(`desktop app (skipped: ${reason || 'n/a'})`, () =
     expect(spawnCli(['new', path, '--demo']).code).toBe(0)
     const app = await electron.launch({ executablePath: binary!, args: [repoRoot, path], env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' } })
     try {
-      const window = await app.firstWindow()
-      await expect.poll(() => window.getByTestId('count-items').textContent(), { timeout: 20_000 }).toBe('28')
+      const win = await app.firstWindow()
+      await expect.poll(() => win.getByTestId('count-items').textContent(), { timeout: 20_000 }).toBe('28')
       // The renderer has no Node: the bridge exposes only the contract transport.
-      expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined')
-      expect(await window.evaluate(() => Object.keys((globalThis as { assayTransport?: object }).assayTransport ?? {}).sort())).toEqual(['invoke', 'subscribe'])
-      const prefs = await app.evaluate(({ BrowserWindow }) => {
-        const w = BrowserWindow.getAllWindows()[0]!
-        const p = w.webContents.getLastWebPreferences()
-        return { contextIsolation: p?.contextIsolation, sandbox: p?.sandbox, nodeIntegration: p?.nodeIntegration }
+      expect(await win.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined')
+      expect(await win.evaluate(() => Object.keys((globalThis as { assayTransport?: object }).assayTransport ?? {}).sort())).toEqual(['invoke', 'subscribe'])
+      expect(await win.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined')
+      // Navigation away from the app is blocked.
+      await win.evaluate(() => {
+        ;(globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/'
       })
-      expect(prefs).toEqual({ contextIsolation: true, sandbox: true, nodeIntegration: false })
+      await new Promise((r) => setTimeout(r, 500))
+      expect(win.url()).toMatch(/^file:/)
     } finally {
       await app.close()
     }

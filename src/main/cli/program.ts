@@ -4,6 +4,8 @@ import { registerNew } from './commands/new'
 import { registerInfo } from './commands/info'
 import { registerServe } from './commands/serve'
 import { registerImport } from './commands/import'
+import { registerJudge } from './commands/judge'
+import { registerExport } from './commands/export'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -15,5 +17,7 @@ export function buildProgram(io: CliIO): Command {
   registerInfo(program, io)
   registerServe(program, io)
   registerImport(program, io)
+  registerJudge(program, io)
+  registerExport(program, io)
   return program
 }

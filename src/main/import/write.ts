@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import type { ErrorLocation } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
+import { appendAnnotation } from '../store/annotations'
 import { ensureAnnotator } from '../store/annotators'
 import { insertItems } from '../store/items'
 import type { Project } from '../store/project'
@@ -65,13 +65,7 @@ export function writeImport(project: Project, plan: WritePlan): number {
  */
 function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraft>, importId: number): void {
   const db = project.db
-  const insert = db.prepare(
-    `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, annotator_id, source_kind, source_name, judgement, display,
-       supersedes, active_ms, origin, import_id, created_at)
-     VALUES (@id, @item_id, @instrument_id, @instrument_version, @annotator_id, @source_kind, @source_name, @judgement, @display,
-       @supersedes, @active_ms, 'import', @import_id, coalesce(@created_at, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`
-  )
-  const latest = db.prepare(
+  const head = db.prepare(
     `SELECT id FROM annotations a
      WHERE item_id = ? AND instrument_id = ? AND source_kind = ? AND source_name = ?
        AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
@@ -84,21 +78,21 @@ function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraf
       annotatorId = annotators.get(d.sourceName) ?? ensureAnnotator(project, d.sourceName).id
       annotators.set(d.sourceName, annotatorId)
     }
-    const prior = latest.get(d.itemId, d.instrumentId, d.sourceKind, d.sourceName) as { id: string } | undefined
-    insert.run({
-      id: randomUUID(),
-      item_id: d.itemId,
-      instrument_id: d.instrumentId,
-      instrument_version: d.instrumentVersion,
-      annotator_id: annotatorId,
-      source_kind: d.sourceKind,
-      source_name: d.sourceName,
-      judgement: JSON.stringify(d.judgement),
-      display: JSON.stringify(d.display),
+    const prior = head.get(d.itemId, d.instrumentId, d.sourceKind, d.sourceName) as { id: string } | undefined
+    appendAnnotation(db, {
+      itemId: d.itemId,
+      instrumentId: d.instrumentId,
+      instrumentVersion: d.instrumentVersion,
+      annotatorId,
+      sourceKind: d.sourceKind,
+      sourceName: d.sourceName,
+      judgement: d.judgement,
+      display: d.display,
       supersedes: prior?.id ?? null,
-      active_ms: d.activeMs,
-      import_id: importId,
-      created_at: d.createdAt
+      activeMs: d.activeMs,
+      origin: 'import',
+      importId,
+      ...(d.createdAt ? { createdAt: d.createdAt } : {})
     })
   }
 }

@@ -3,14 +3,18 @@ import { useWorkbench, type Screen } from './store'
 import { api } from './api'
 import { Overview } from './views/Overview'
 import { ItemBrowser } from './views/ItemBrowser'
+import { AnnotateScreen } from './annotate/AnnotateScreen'
 
 const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
   { id: 'overview', label: 'Overview' },
-  { id: 'items', label: 'Items' }
+  { id: 'items', label: 'Items' },
+  { id: 'annotate', label: 'Annotate' }
 ]
 
 export function App() {
   const { info, session, screen, error, load, setScreen, setError } = useWorkbench()
+  // While annotating only the annotation screens exist: curator screens would show what annotation must not see.
+  const annotating = session?.role === 'annotator'
 
   useEffect(() => {
     void load()
@@ -29,20 +33,29 @@ export function App() {
           {info.name}
         </span>
         <nav className="tabs" aria-label="Screens">
-          {SCREENS.map((s) => (
+          {(annotating ? [] : SCREENS).map((s) => (
             <button key={s.id} className={screen === s.id ? 'tab active' : 'tab'} aria-current={screen === s.id ? 'page' : undefined} onClick={() => setScreen(s.id)}>
               {s.label}
             </button>
           ))}
         </nav>
-        <span className="session">{session.role === 'curator' ? 'Curator' : `Annotating as ${session.annotator?.name ?? '…'}`}</span>
+        <span className="session" data-testid="session">
+          {session.role === 'curator' ? 'Curator' : `Annotating as ${session.annotator?.name ?? '…'}`}
+          {annotating && !session.locked && (
+            <button className="link" onClick={() => void api['session.setRole']({ role: 'curator' }).then(load, (e: Error) => setError(e.message))}>
+              Switch to curator
+            </button>
+          )}
+        </span>
       </header>
       {error && (
         <div className="error-banner" role="alert">
           {error} <button onClick={() => setError(null)}>Dismiss</button>
         </div>
       )}
-      <main className="content">{screen === 'overview' ? <Overview info={info} /> : <ItemBrowser />}</main>
+      <main className="content">
+        {annotating || screen === 'annotate' ? <AnnotateScreen /> : screen === 'overview' ? <Overview info={info} /> : <ItemBrowser />}
+      </main>
     </div>
   )
 }

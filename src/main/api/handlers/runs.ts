@@ -1,4 +1,112 @@
 import type { HandlerGroup } from './types'
 import type { runOperations } from '../../../shared/contract/run-operations'
+import { AssayError } from '../../../shared/errors'
+import type { ApiContext } from '../context'
+import {
+  addUserTemplate,
+  callDetail,
+  callsPage,
+  createJudge,
+  estimateRun,
+  getJudge,
+  getRunSummary,
+  listJudges,
+  listPrices,
+  listRunSummaries,
+  listTemplates,
+  matchPanelOfRuns,
+  parseRunSpec,
+  prepareRun,
+  providerFor,
+  runRegistry,
+  seedDefaultPrices,
+  setPrice,
+  type RunEnvironment
+} from '../../runner'
+import { defaultKeyStore } from '../../secrets'
 
-export const runHandlers: HandlerGroup<keyof typeof runOperations> = {}
+/** How runs started from the workbench reach providers: the process's key store; tests may replace it. */
+let environment: () => RunEnvironment = () => ({ keyStore: defaultKeyStore() })
+
+export function setRunEnvironment(make: () => RunEnvironment): void {
+  environment = make
+}
+
+async function keyStatus() {
+  const store = environment().keyStore
+  return { storage: store.info, keys: await store.list() }
+}
+
+/** Starts a prepared run in the background; progress and the end are pushed as events. */
+function launch(ctx: ApiContext, runId: number): void {
+  ctx.events.emit('project.changed', { what: 'runs' })
+  runRegistry
+    .run(ctx.project, runId, environment(), (p) => ctx.events.emit('run.progress', p))
+    .catch(() => {
+      // The run's status and its calls' errors are the record; the workbench reads them from runs.get.
+    })
+    .finally(() => ctx.events.emit('project.changed', { what: 'runs' }))
+}
+
+const isActive = (ctx: ApiContext) => (id: number) => runRegistry.isActive(ctx.project, id)
+
+export const runHandlers: HandlerGroup<keyof typeof runOperations> = {
+  'judges.list': (_input, ctx) => ({ judges: listJudges(ctx.project.db) }),
+  'judges.create': (input, ctx) => {
+    const judge = ctx.project.write(() => createJudge(ctx.project.db, input))
+    ctx.events.emit('project.changed', { what: 'judges' })
+    return judge
+  },
+  'templates.list': (input, ctx) => ({ templates: listTemplates(ctx.project.db, input.instrument) }),
+  'templates.create': (input, ctx) => {
+    const t = ctx.project.write(() => addUserTemplate(ctx.project.db, input))
+    ctx.events.emit('project.changed', { what: 'templates' })
+    return t
+  },
+  'prices.list': (_input, ctx) => {
+    ctx.project.write(() => seedDefaultPrices(ctx.project.db))
+    return { prices: listPrices(ctx.project.db) }
+  },
+  'prices.set': (input, ctx) => {
+    ctx.project.write(() => {
+      seedDefaultPrices(ctx.project.db)
+      setPrice(ctx.project.db, input)
+    })
+    return { prices: listPrices(ctx.project.db) }
+  },
+  'keys.status': () => keyStatus(),
+  'keys.set': async (input) => {
+    await environment().keyStore.set(input.ref, input.key)
+    return keyStatus()
+  },
+  'keys.delete': async (input) => {
+    await environment().keyStore.delete(input.ref)
+    return keyStatus()
+  },
+  'runs.estimate': (input, ctx) => {
+    const spec = parseRunSpec(input)
+    return estimateRun(ctx.project, spec, getJudge(ctx.project.db, spec.judgeId)).estimate
+  },
+  'runs.start': async (input, ctx) => {
+    const spec = parseRunSpec(input)
+    // A missing key is reported now, before anything is recorded.
+    await providerFor(getJudge(ctx.project.db, spec.judgeId), environment())
+    const prepared = prepareRun(ctx.project, spec)
+    if (runRegistry.isActive(ctx.project, prepared.runId)) throw new AssayError('conflict', `Run ${prepared.runId} is running already`)
+    launch(ctx, prepared.runId)
+    return { runId: prepared.runId, resumed: prepared.resumed }
+  },
+  'runs.resume': async (input, ctx) => {
+    const run = getRunSummary(ctx.project.db, input.runId, isActive(ctx))
+    await providerFor(getJudge(ctx.project.db, run.judge.id), environment())
+    if (runRegistry.isActive(ctx.project, input.runId)) throw new AssayError('conflict', `Run ${input.runId} is running already`)
+    launch(ctx, input.runId)
+    return { runId: input.runId, resumed: true }
+  },
+  'runs.cancel': (input, ctx) => ({ cancelled: runRegistry.cancel(ctx.project, input.runId) }),
+  'runs.list': (_input, ctx) => ({ runs: listRunSummaries(ctx.project.db, isActive(ctx)) }),
+  'runs.get': (input, ctx) => getRunSummary(ctx.project.db, input.runId, isActive(ctx)),
+  'runs.calls': (input, ctx) => callsPage(ctx.project.db, input.runId, input.status, input.offset, input.limit),
+  'runs.call': (input, ctx) => callDetail(ctx.project.db, input.callId, 'curator', (fn) => ctx.project.write(fn)),
+  'panel.match': (input, ctx) => ({ outcomes: matchPanelOfRuns(ctx.project.db, input.runIds) })
+}

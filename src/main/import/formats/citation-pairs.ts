@@ -33,8 +33,14 @@ export function parseCitationPairs(ctx: ImportContext, records: SourceRecord[]):
     const cohort = text(row, 'cohort')
     const citations = cellNumber(row.citations)
     let ok = true
-    if (!id) (problems.error(rec.line, 'paper_id', 'missing paper_id'), (ok = false))
-    if (!cohort) (problems.error(rec.line, 'cohort', 'missing cohort'), (ok = false))
+    if (!id) {
+      problems.error(rec.line, 'paper_id', 'missing paper_id')
+      ok = false
+    }
+    if (!cohort) {
+      problems.error(rec.line, 'cohort', 'missing cohort')
+      ok = false
+    }
     if (typeof citations !== 'number' || !Number.isInteger(citations) || citations < 0) {
       problems.error(rec.line, 'citations', `citations must be a whole number ≥ 0, found ${JSON.stringify(row.citations ?? null)}`)
       ok = false

@@ -194,9 +194,10 @@ export function judgementFromColumns(row: Record<string, unknown>): { value: Rec
   for (const [column, cell] of Object.entries(row)) {
     const name = column.startsWith(JUDGEMENT_COLUMN_PREFIX) ? column.slice(JUDGEMENT_COLUMN_PREFIX.length) : column
     if (!column.startsWith(JUDGEMENT_COLUMN_PREFIX) && META.has(column)) continue
-    if (typeof cell !== 'string' || cell === '') continue
-    setPath(value, name.split('.'), coerceCell(cell))
+    if (typeof cell !== 'string') continue
+    // An empty cell is an absent field, unless the field wants text (then it is the empty string).
     raw.set(name, cell)
+    if (cell !== '') setPath(value, name.split('.'), coerceCell(cell))
   }
   return { value, raw }
 }
@@ -230,8 +231,18 @@ function setPath(target: Record<string, unknown>, path: string[], v: unknown): v
 function validate(group: LabelRow[], csv: boolean, problems: Problems): unknown | null {
   const first = group[0]!
   const units = first.unit !== undefined ? unitsFieldOf(first.instrument) : null
-  const assemble = (rows: LabelRow[]): Record<string, unknown> =>
-    units ? { [units.field]: rows.map((r) => ({ ...r.judgement, [units.idField]: r.unit })) } : { ...first.judgement }
+  const topLevel = units ? topLevelKeys(first.instrument, units) : new Set<string>()
+  // Fields of the whole answer (e.g. a protocol name) sit on every unit row; the first row's are used.
+  const assemble = (rows: LabelRow[]): Record<string, unknown> => {
+    if (!units) return { ...rows[0]!.judgement }
+    const whole: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(rows[0]!.judgement)) if (topLevel.has(k)) whole[k] = v
+    whole[units.field] = rows.map((r) => ({
+      ...Object.fromEntries(Object.entries(r.judgement).filter(([k]) => !topLevel.has(k))),
+      [units.idField]: r.unit
+    }))
+    return whole
+  }
   const schema = first.instrument.judgement as z.ZodType
   let candidate = assemble(group)
   let result = schema.safeParse(candidate)
@@ -271,7 +282,13 @@ function locate(path: ReadonlyArray<PropertyKey>, units: UnitsField | null, rows
   return row ? { row, path: parts.slice(2) } : null
 }
 
-function unitsFieldOf(inst: AnyInstrument): UnitsField | null {
+/** Top-level fields of an instrument's answer other than its unit list, read from the zod object shape. */
+function topLevelKeys(inst: AnyInstrument, units: UnitsField): Set<string> {
+  const shape = (inst.judgement as unknown as { shape?: Record<string, unknown> }).shape
+  return new Set(shape ? Object.keys(shape).filter((k) => k !== units.field) : [])
+}
+
+export function unitsFieldOf(inst: AnyInstrument): UnitsField | null {
   for (const w of inst.form.widgets) if (w.kind === 'units') return { field: w.field, idField: w.unitIdField }
   return null
 }

@@ -1,0 +1,303 @@
+import { AssayError } from '../../shared/errors'
+import { getInstrument, isInstrumentId, type AnyInstrument, type Observation } from '../../shared/instruments'
+import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
+import type { AuditInput, AuditItem, AuditSourceInput, CallStatus, FlawAuditInput, PairFacts, SourceCall } from '../../shared/report'
+import { payloadWithContext } from '../annotation/item-context'
+import { companyOf } from '../providers/companies'
+import type { ProviderKind } from '../providers/types'
+import { currentAnnotations, type AnnotationRow } from '../store/annotations'
+import type { Db } from '../store/database'
+import { getMeta } from '../store/meta'
+import { panelSourceInput } from './panel'
+
+export interface GatherOptions {
+  instrument: string
+  /** Restrict to one split; all items when absent. */
+  split?: Split | undefined
+}
+
+interface ScopedItem {
+  row: { id: number; kind: ItemKind; external_id: string; set_name: string; split: Split }
+  payload: Record<string, unknown>
+}
+
+/**
+ * Reads everything the audit compares for one instrument: the items in scope, every annotator, imported model and
+ * reference answers, adjudications, each judge run's calls, the items' own reference labels, the cross-company panel
+ * (hypothesis-match) and, for pairwise verdicts, the human flaw audits of the same pairs. Nothing is written.
+ */
+export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
+  if (!isInstrumentId(options.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${options.instrument}"`)
+  const instrument = getInstrument(options.instrument)
+  const scoped = scopedItems(db, instrument, options.split)
+  const exposures = exposuresByItem(db)
+  const items: AuditItem[] = scoped.map(({ row, payload }) => ({
+    id: row.id,
+    externalId: row.external_id,
+    set: row.set_name,
+    split: row.split,
+    exposures: exposures.get(row.id) ?? [],
+    ...(row.kind === 'proposal-pair' ? { pair: pairFacts(payload as ProposalPair) } : {})
+  }))
+  const payloads = new Map(scoped.map((s) => [s.row.id, s.payload]))
+  const versions = new Set<number>()
+
+  const sources: AuditSourceInput[] = []
+  sources.push(...itemLabelSources(instrument, scoped))
+  sources.push(...annotationSources(db, instrument, payloads, versions))
+  const adjudicated = adjudicationSource(db, instrument, payloads)
+  if (adjudicated) sources.push(adjudicated)
+  sources.push(...runSources(db, instrument, payloads))
+  const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads) : null
+  if (panel) sources.push(panel.source)
+
+  const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
+  return {
+    project: { name: getMeta(db, 'name') ?? '', id: getMeta(db, 'project_id') ?? '' },
+    instrument: { id: instrument.id, title: instrument.title, itemKind: instrument.itemKind, versions: [...versions].sort((a, b) => a - b), fields: instrument.fields },
+    split: options.split ?? 'all',
+    items,
+    sources,
+    flawAudits,
+    panelRule: panel?.rule ?? null
+  }
+}
+
+function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined): ScopedItem[] {
+  const rows = db
+    .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR split = ?) ORDER BY id`)
+    .all(instrument.itemKind, split ?? null, split ?? null) as (ScopedItem['row'] & { payload: string })[]
+  const out: ScopedItem[] = []
+  for (const row of rows) {
+    const raw = payloadWithContext(db, row)
+    const parsed = parseItemPayload(row.kind, raw)
+    // Parsing applies the kind's defaults the instruments rely on; the attached task survives (loose objects).
+    const payload = (parsed.success ? parsed.data : raw) as Record<string, unknown>
+    if (instrument.accepts && !instrument.accepts(payload as never)) continue
+    out.push({ row: { id: row.id, kind: row.kind, external_id: row.external_id, set_name: row.set_name, split: row.split }, payload })
+  }
+  return out
+}
+
+function exposuresByItem(db: Db): Map<number, string[]> {
+  const out = new Map<number, string[]>()
+  for (const r of db.prepare(`SELECT item_id, kind FROM exposures ORDER BY id`).all() as { item_id: number; kind: string }[]) {
+    const list = out.get(r.item_id)
+    if (list) list.push(r.kind)
+    else out.set(r.item_id, [r.kind])
+  }
+  return out
+}
+
+function pairFacts(pair: ProposalPair): PairFacts {
+  const side = (p: ProposalPair['a']) => ({
+    origin: p.origin ?? null,
+    system: p.generator ?? (p.origin === 'human' ? 'human' : null)
+  })
+  return {
+    unit: pair.pair_id,
+    label: pair.label ?? null,
+    labelSource: pair.label_source ?? null,
+    a: side(pair.a),
+    b: side(pair.b),
+    cohort: pair.cohort ?? null,
+    probe: pair.probe ?? null
+  }
+}
+
+/** Turns a stored canonical judgement into a call: parsed by the instrument, abstentions and bad rows marked. */
+export function callOf(
+  instrument: AnyInstrument,
+  itemId: number,
+  payload: Record<string, unknown>,
+  judgementJson: string | null,
+  display: string | null,
+  status: CallStatus,
+  trial: number,
+  order: number
+): { call: SourceCall; invalid: boolean } {
+  const shownFirst = swappedOf(display)
+  const base = { itemId, trial, order, ...(shownFirst ? { shownFirst } : {}) }
+  if (status !== 'ok') return { call: { ...base, status, observations: [] }, invalid: false }
+  if (judgementJson === null) return { call: { ...base, status: 'unparseable', observations: [] }, invalid: false }
+  const parsed = instrument.judgement.safeParse(JSON.parse(judgementJson))
+  if (!parsed.success) return { call: { ...base, status: 'unparseable', observations: [] }, invalid: true }
+  if (instrument.isAbstention?.(parsed.data)) return { call: { ...base, status: 'abstained', observations: [] }, invalid: false }
+  let observations: Observation[]
+  try {
+    observations = instrument.observe(parsed.data, payload as never)
+  } catch {
+    return { call: { ...base, status: 'unparseable', observations: [] }, invalid: true }
+  }
+  return { call: { ...base, status: 'ok', observations }, invalid: false }
+}
+
+function swappedOf(display: string | null): 'a' | 'b' | undefined {
+  if (!display) return undefined
+  try {
+    const d = JSON.parse(display) as Record<string, unknown>
+    if (typeof d.swapped !== 'boolean') return undefined
+    return d.swapped ? 'b' : 'a'
+  } catch {
+    return undefined
+  }
+}
+
+/** The items' own reference labels (a proposal pair's `label`), one source per label source. */
+function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): AuditSourceInput[] {
+  if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
+  const bySource = new Map<string, AuditSourceInput>()
+  for (const { row, payload } of scoped) {
+    const label = payload.label
+    if (typeof label !== 'string') continue
+    const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : 'label'
+    let source = bySource.get(labelSource)
+    if (!source) {
+      source = { id: `label:${labelSource}`, kind: 'item_label', name: `Reference label (${labelSource})`, detail: { label_source: labelSource }, calls: [] }
+      bySource.set(labelSource, source)
+    }
+    const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0)
+    source.calls.push(call)
+  }
+  return [...bySource.values()]
+}
+
+function annotationSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): AuditSourceInput[] {
+  const pseudonyms = new Map(
+    (db.prepare(`SELECT id, pseudonym FROM annotators`).all() as { id: number; pseudonym: string }[]).map((r) => [r.id, r.pseudonym])
+  )
+  const bySource = new Map<string, AuditSourceInput & { invalid: number }>()
+  const trials = new Map<string, number>()
+  for (const a of currentAnnotations(db, instrument.id)) {
+    const payload = payloads.get(a.item_id)
+    if (!payload) continue
+    versions.add(a.instrument_version)
+    const { id, kind, name } = annotationSourceOf(a, pseudonyms)
+    let source = bySource.get(id)
+    if (!source) {
+      source = { id, kind, name, detail: { source_kind: a.source_kind, origin: a.origin }, calls: [], invalid: 0 }
+      bySource.set(id, source)
+    }
+    // Several current answers of one source on one item (imports of repeated runs) are its trials.
+    const trialKey = `${id}\u0000${a.item_id}`
+    const trial = trials.get(trialKey) ?? 0
+    trials.set(trialKey, trial + 1)
+    const { call, invalid } = callOf(instrument, a.item_id, payload, a.judgement, a.display, 'ok', trial, 0)
+    source.calls.push(call)
+    if (invalid) source.invalid++
+  }
+  return [...bySource.values()].map(({ invalid, ...source }) => ({ ...source, detail: { ...source.detail, n_invalid_stored: invalid } }))
+}
+
+function annotationSourceOf(a: AnnotationRow, pseudonyms: ReadonlyMap<number, string>): Pick<AuditSourceInput, 'id' | 'kind' | 'name'> {
+  if (a.source_kind === 'human') {
+    // Reports name annotators by pseudonym: tables and plots end up in papers.
+    const name = (a.annotator_id !== null ? pseudonyms.get(a.annotator_id) : undefined) ?? a.source_name
+    return { id: `annotator:${name}`, kind: 'annotator', name }
+  }
+  if (a.source_kind === 'model') return { id: `model:${a.source_name}`, kind: 'model_import', name: a.source_name }
+  return { id: `reference:${a.source_name}`, kind: 'reference_import', name: `Reference (${a.source_name})` }
+}
+
+/** The latest adjudication of each item: the head of its revision chain. */
+function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): AuditSourceInput | null {
+  const rows = db
+    .prepare(
+      `SELECT a.item_id, a.judgement, a.curator FROM adjudications a
+       WHERE a.instrument_id = ? AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
+       ORDER BY a.item_id, a.created_at DESC, a.rowid DESC`
+    )
+    .all(instrument.id) as { item_id: number; judgement: string; curator: string }[]
+  const source: AuditSourceInput = { id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {}, calls: [] }
+  const seen = new Set<number>()
+  let invalid = 0
+  for (const r of rows) {
+    const payload = payloads.get(r.item_id)
+    if (!payload || seen.has(r.item_id)) continue
+    seen.add(r.item_id)
+    const result = callOf(instrument, r.item_id, payload, r.judgement, null, 'ok', 0, 0)
+    source.calls.push(result.call)
+    if (result.invalid) invalid++
+  }
+  source.detail = { n_invalid_stored: invalid }
+  return source.calls.length ? source : null
+}
+
+interface CallRow {
+  run_id: number
+  item_id: number
+  trial: number
+  order_index: number
+  status: CallStatus
+  display: string
+  judgement: string | null
+  template_id: string
+  template_version: number
+  trials: number
+  both_orders: number
+  run_status: string
+  judge: string
+  provider: string
+  model: string
+  company: string | null
+  base_url: string | null
+}
+
+/** Each judge run is a source of its own: its calls, one per item, trial and display order. */
+function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): AuditSourceInput[] {
+  const rows = db
+    .prepare(
+      `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement,
+              r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
+              j.name AS judge, j.provider, j.model, j.company, j.base_url
+       FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id
+       WHERE r.instrument_id = ? ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
+    )
+    .iterate(instrument.id) as IterableIterator<CallRow>
+  const byRun = new Map<number, AuditSourceInput & { invalid: number }>()
+  for (const r of rows) {
+    const payload = payloads.get(r.item_id)
+    if (!payload) continue
+    let source = byRun.get(r.run_id)
+    if (!source) {
+      const company = companyOf({ provider: r.provider as ProviderKind, model: r.model, ...(r.company ? { company: r.company } : {}), ...(r.base_url ? { baseUrl: r.base_url } : {}) })
+      source = {
+        id: `run:${r.run_id}`,
+        kind: 'judge_run',
+        name: `${r.judge} · run ${r.run_id}`,
+        detail: {
+          run_id: r.run_id,
+          judge: r.judge,
+          provider: r.provider,
+          model: r.model,
+          company,
+          template: `${r.template_id}@${r.template_version}`,
+          trials: r.trials,
+          both_orders: r.both_orders === 1,
+          run_status: r.run_status
+        },
+        calls: [],
+        invalid: 0
+      }
+      byRun.set(r.run_id, source)
+    }
+    const { call, invalid } = callOf(instrument, r.item_id, payload, r.judgement, r.display, r.status, r.trial, r.order_index)
+    source.calls.push(call)
+    if (invalid) source.invalid++
+  }
+  return [...byRun.values()].map(({ invalid, ...source }) => ({ ...source, detail: { ...source.detail, n_invalid_stored: invalid } }))
+}
+
+/** Human flaw audits of the same pairs (current answers), for fatal-flaw recall. */
+function humanFlawAudits(db: Db, payloads: ReadonlyMap<number, Record<string, unknown>>): FlawAuditInput[] {
+  const flaws = getInstrument('flaw-audit')
+  const out: FlawAuditInput[] = []
+  for (const a of currentAnnotations(db, 'flaw-audit')) {
+    if (a.source_kind !== 'human') continue
+    const payload = payloads.get(a.item_id)
+    if (!payload) continue
+    const { call } = callOf(flaws, a.item_id, payload, a.judgement, null, 'ok', 0, 0)
+    if (call.status === 'ok') out.push({ sourceId: `annotator:${a.annotator_id ?? a.source_name}`, itemId: a.item_id, observations: call.observations })
+  }
+  return out
+}

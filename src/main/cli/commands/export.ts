@@ -1,0 +1,64 @@
+import { resolve } from 'node:path'
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import { AssayError } from '../../../shared/errors'
+import { isInstrumentId } from '../../../shared/instruments'
+import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { exportData, EXPORT_KINDS, type ExportFormat, type ExportKind } from '../../export'
+import { Project } from '../../store/project'
+import type { CliIO } from '../run'
+
+interface ExportCliOptions {
+  out: string
+  format?: ExportFormat
+  set?: string
+  split?: Split
+  instrument?: string
+  pseudonymise?: boolean
+  json?: boolean
+}
+
+export function registerExport(program: Command, io: CliIO): void {
+  program
+    .command('export')
+    .description('Export labels or judge outputs, with a dataset card beside the file')
+    .argument('<file>', 'the .assay project file')
+    .argument('<what>', EXPORT_KINDS.join(' | '))
+    .requiredOption('--out <path>', 'the file to write (the card goes beside it as <name>.card.md)')
+    .addOption(new Option('--format <format>', 'jsonl or csv (default: from the --out extension, else jsonl)').choices(['jsonl', 'csv']))
+    .option('--set <name>', 'only items of this set')
+    .option('--split <split>', 'only items of this split: dev | test | none', parseSplit)
+    .option('--instrument <id>', 'only answers of this instrument')
+    .option('--pseudonymise', 'write annotator pseudonyms (A01, …) instead of names')
+    .option('--json', 'print the result as JSON')
+    .action(async (file: string, what: string, opts: ExportCliOptions) => {
+      if (!(EXPORT_KINDS as ReadonlyArray<string>).includes(what)) {
+        throw new AssayError('invalid_input', `cannot export "${what}"; expected ${EXPORT_KINDS.join(' or ')}`)
+      }
+      if (opts.instrument && !isInstrumentId(opts.instrument)) throw new AssayError('invalid_input', `unknown instrument "${opts.instrument}"`)
+      const project = await Project.open(resolve(file))
+      try {
+        const result = exportData(project, what as ExportKind, {
+          out: opts.out,
+          ...(opts.format ? { format: opts.format } : {}),
+          set: opts.set,
+          split: opts.split,
+          instrument: opts.instrument,
+          pseudonymise: opts.pseudonymise ?? false
+        })
+        if (opts.json) {
+          io.out(JSON.stringify(result, null, 2))
+          return
+        }
+        const noun = what === 'labels' ? 'answer' : 'model call'
+        io.out(`Exported ${result.rows} ${noun}${result.rows === 1 ? '' : 's'} on ${result.items} item${result.items === 1 ? '' : 's'} to ${result.path}`)
+        io.out(`Dataset card: ${result.cardPath}`)
+      } finally {
+        project.close()
+      }
+    })
+}
+
+function parseSplit(value: string): Split {
+  if (!(SPLITS as ReadonlyArray<string>).includes(value)) throw new InvalidArgumentError(`expected one of ${SPLITS.join(', ')}`)
+  return value as Split
+}

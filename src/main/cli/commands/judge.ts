@@ -1,0 +1,258 @@
+import { resolve } from 'node:path'
+import { InvalidArgumentError, type Command } from 'commander'
+import type { RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
+import { INSTRUMENT_IDS } from '../../../shared/instruments'
+import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort } from '../../providers/types'
+import {
+  draftJudge,
+  ensureJudge,
+  estimateRun,
+  parseRunSpec,
+  prepareRun,
+  runRegistry,
+  type Judge,
+  type JudgeInput,
+  type RunProgress,
+  type RunResult
+} from '../../runner'
+import { EnvKeyStore } from '../../secrets'
+import { Project } from '../../store/project'
+import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
+
+/** The exit code of a run stopped by Ctrl+C (128 + SIGINT), as shells report it. */
+export const EXIT_CANCELLED = 130
+
+interface JudgeCliOptions {
+  instrument: string
+  provider: ProviderKind
+  model: string
+  baseUrl?: string
+  company?: string
+  reasoningEffort?: ReasoningEffort
+  temperature?: number
+  maxTokens?: number
+  structuredOutput?: boolean
+  keyName?: string
+  apiKeyEnv?: string
+  judgeName?: string
+  template?: string
+  concurrency?: number
+  seed?: string
+  viewer?: string
+  set?: string
+  split?: Split
+  limit?: number
+  bothOrders?: boolean
+  trials?: number
+  timeout?: number
+  attempts?: number
+  batch?: boolean
+  pollInterval?: number
+  dryRun?: boolean
+  json?: boolean
+}
+
+function choice<T extends string>(values: readonly T[]) {
+  return (value: string): T => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`)
+    return value as T
+  }
+}
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value)
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number of at least ${min}`)
+    return n
+  }
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value)
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number')
+  return n
+}
+
+function nonNegativeNumber(value: string): number {
+  const n = Number(value)
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of at least 0')
+  return n
+}
+
+export function registerJudge(program: Command, io: CliIO): void {
+  program
+    .command('judge')
+    .description('Ask a model judge an instrument about the items of a project: every call recorded, resumable, within budget')
+    .argument('<file>', 'the .assay project file')
+    .requiredOption('--instrument <id>', INSTRUMENT_IDS.join(' | '), choice(INSTRUMENT_IDS))
+    .requiredOption('--provider <kind>', PROVIDER_KINDS.join(' | '), choice(PROVIDER_KINDS))
+    .requiredOption('--model <name>', 'the model, as the provider names it')
+    .option('--base-url <url>', 'the API root (required for openai-compatible: vLLM, Ollama, llama.cpp, xAI…)')
+    .option('--company <name>', 'who trained the model, where the name does not say (panel rules exclude a generator’s company)')
+    .option('--reasoning-effort <e>', 'minimal | low | medium | high', choice(['minimal', 'low', 'medium', 'high'] as const))
+    .option('--temperature <t>', 'sampling temperature (not sent where the API refuses it)', nonNegativeNumber)
+    .option('--max-tokens <n>', 'answer token limit', integer(1))
+    .option('--structured-output', 'ask the API to constrain JSON answers to the instrument’s schema')
+    .option('--key-name <NAME>', 'read the key from ASSAY_KEY_<NAME> (a compatible endpoint, a second account)')
+    .option('--api-key-env <VAR>', 'read the key from this environment variable')
+    .option('--judge-name <name>', 'name of the judge configuration (default: the model name)')
+    .option('--template <ref>', 'prompt template, id or id@version (default: the instrument’s built-in one)')
+    .option('--concurrency <n>', 'requests in flight at once (default 8)', integer(1))
+    .option('--seed <s>', 'seed of the display orders (default: the project’s)')
+    .option('--viewer <key>', 'display-order key; empty (default) reproduces the published per-item order')
+    .option('--set <name>', 'only items of this set')
+    .option('--split <split>', `only items of this split (${SPLITS.join(', ')})`, choice(SPLITS))
+    .option('--limit <n>', 'only the first n items', integer(1))
+    .option('--both-orders', 'ask every pair in both orders, to measure position consistency')
+    .option('--trials <n>', 'repeat every call n times as separate samples (default 1)', integer(1))
+    .option('--timeout <seconds>', 'deadline of one try of a call (default 900)', positiveNumber)
+    .option('--attempts <n>', 'tries per call for transient failures (default 2)', integer(1))
+    .option('--batch', 'use the provider’s batch API (about half price; answers within 24 h)')
+    .option('--poll-interval <seconds>', 'how often a batch is polled (default 30)', positiveNumber)
+    .option('--dry-run', 'print the number of calls and the estimated cost; send and write nothing')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, ASSAY_KEY_<NAME> with',
+        '--key-name NAME, or the variable named by --api-key-env. Keys are never written to the project.',
+        'A run killed at any point is resumed by running the same command again: answered calls are not repeated.',
+        'Exit status: 0 all calls answered; 1 some calls failed (run again to retry them) or the run failed; 130 cancelled.'
+      ].join('\n')
+    )
+    .action(async (file: string, opts: JudgeCliOptions) => {
+      const project = await Project.open(resolve(file))
+      try {
+        await judgeCommand(project, opts, io)
+      } finally {
+        project.close()
+      }
+    })
+}
+
+function judgeInput(opts: JudgeCliOptions): JudgeInput {
+  return {
+    ...(opts.judgeName ? { name: opts.judgeName } : {}),
+    provider: opts.provider,
+    model: opts.model,
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    ...(opts.company ? { company: opts.company } : {}),
+    options: {
+      ...(opts.reasoningEffort ? { reasoningEffort: opts.reasoningEffort } : {}),
+      ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+      ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+      ...(opts.structuredOutput ? { structuredOutput: true } : {}),
+      ...(opts.keyName ? { keyName: opts.keyName } : {})
+    }
+  }
+}
+
+function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
+  return {
+    instrument: opts.instrument as RunSpec['instrument'],
+    judgeId,
+    ...(opts.template ? { template: opts.template } : {}),
+    ...(opts.set ? { set: opts.set } : {}),
+    ...(opts.split ? { split: opts.split } : {}),
+    ...(opts.limit ? { limit: opts.limit } : {}),
+    ...(opts.seed ? { seed: opts.seed } : {}),
+    ...(opts.viewer !== undefined ? { viewer: opts.viewer } : {}),
+    ...(opts.bothOrders ? { bothOrders: true } : {}),
+    ...(opts.trials ? { trials: opts.trials } : {}),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    ...(opts.timeout ? { timeoutMs: Math.round(opts.timeout * 1000) } : {}),
+    ...(opts.attempts ? { attempts: opts.attempts } : {}),
+    ...(opts.batch ? { batch: true } : {}),
+    ...(opts.pollInterval ? { pollIntervalMs: Math.max(10, Math.round(opts.pollInterval * 1000)) } : {})
+  }
+}
+
+async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO): Promise<void> {
+  const db = project.db
+  if (opts.dryRun) {
+    // A judge not saved yet is planned under id 0; nothing is written.
+    const judge = draftJudge(db, judgeInput(opts))
+    const spec = parseRunSpec({ ...runSpec(opts, 1), judgeId: 1 })
+    const { estimate } = estimateRun(project, { ...spec, judgeId: judge.id }, judge)
+    if (opts.json) io.out(JSON.stringify({ dryRun: true, judge: judge.name, ...estimate }, null, 2))
+    else printEstimate(io, opts, judge, estimate)
+    return
+  }
+  const judge = project.write(() => ensureJudge(db, judgeInput(opts)))
+  const spec = parseRunSpec(runSpec(opts, judge.id))
+  const keyStore = new EnvKeyStore(process.env, opts.apiKeyEnv)
+  const prepared = prepareRun(project, spec)
+  const total = prepared.plan.calls.length
+  if (!opts.json) {
+    io.err(
+      `${prepared.resumed ? 'Resuming' : 'Starting'} run ${prepared.runId}: ${opts.instrument} by ${judge.name} (${judge.provider}), ` +
+        `${total} call${total === 1 ? '' : 's'} on ${prepared.plan.items} item${prepared.plan.items === 1 ? '' : 's'}` +
+        `${prepared.plan.skipped.length ? `, ${prepared.plan.skipped.length} skipped` : ''}`
+    )
+    for (const s of prepared.plan.skipped.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
+  }
+  const onSignal = () => runRegistry.cancel(project, prepared.runId)
+  process.once('SIGINT', onSignal)
+  let lastLine = 0
+  const progress = (p: RunProgress) => {
+    const now = Date.now()
+    if (now - lastLine < 1000 && p.done < p.total) return
+    lastLine = now
+    io.err(progressLine(p))
+  }
+  let result: RunResult
+  try {
+    result = await runRegistry.run(project, prepared.runId, { keyStore, progressEveryMs: 250 }, progress)
+  } finally {
+    process.removeListener('SIGINT', onSignal)
+  }
+  if (opts.json) io.out(JSON.stringify({ runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts }, null, 2))
+  else printResult(io, result)
+  if (result.outcome === 'cancelled') throw new ExitCode(EXIT_CANCELLED)
+  if (result.outcome === 'failed' || result.counts.failed > 0) throw new ExitCode(EXIT_FAILURE)
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000)
+  if (s < 60) return `${s}s`
+  const m = Math.floor(s / 60)
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`
+}
+
+export function formatUsd(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`
+}
+
+export function progressLine(p: RunProgress): string {
+  const pct = p.total ? Math.floor((p.done / p.total) * 100) : 100
+  const eta = p.etaMs === null ? '' : p.done < p.total ? ` · ETA ${formatDuration(p.etaMs)}` : ''
+  return `run ${p.runId}: ${p.done}/${p.total} done (${pct}%) · ${p.failed} failed · ${formatUsd(p.costUsd)}${eta}`
+}
+
+function printEstimate(io: CliIO, opts: JudgeCliOptions, judge: Judge, e: RunEstimate): void {
+  io.out(`Dry run: ${opts.instrument} by ${judge.name} (${judge.provider}) with ${e.template}${e.batch ? ', batch API' : ''}`)
+  io.out(`  items ${e.items}${e.skipped ? ` (${e.skipped} skipped)` : ''} · calls ${e.calls} · cached ${e.cached} · to send ${e.toSend}`)
+  io.out(`  tokens ≈ ${e.inputTokens.toLocaleString('en-US')} in + ${e.outputTokens.toLocaleString('en-US')} out (prompt length / 4; answer limit assumed)`)
+  if (e.costUsd === null || !e.price) io.out(`  cost: unknown — no price for ${judge.provider} ${judge.model}; add one to the project's price table`)
+  else {
+    io.out(
+      `  cost ≈ ${formatUsd(e.costUsd)} at $${e.price.inputPerMtok}/$${e.price.outputPerMtok} per million tokens ` +
+        `(${e.price.model}, ${e.price.source === 'project' ? "project's price table" : 'default price'}${e.batch ? `, batch discount ${e.price.batchDiscount * 100}%` : ''})`
+    )
+  }
+  for (const s of e.skippedItems.slice(0, 5)) io.out(`  skipped ${s.externalId}: ${s.reason}`)
+}
+
+function printResult(io: CliIO, r: RunResult): void {
+  const c = r.counts
+  const what = r.outcome === 'done' ? 'finished' : r.outcome === 'cancelled' ? 'cancelled (run the same command to resume)' : 'stopped'
+  io.out(
+    `Run ${r.runId} ${what}: ${c.ok} ok, ${c.unparseable} unparseable, ${c.failed} failed, ${c.pending} pending of ${c.total}; ` +
+      `${c.cached} from cache; ${r.requests} request${r.requests === 1 ? '' : 's'} sent; cost ${formatUsd(c.costUsd)}`
+  )
+  if (r.fatal) io.err(`assay: ${r.fatal}`)
+  if (c.failed > 0 && r.outcome !== 'failed') io.err(`${c.failed} call${c.failed === 1 ? '' : 's'} failed after retries; run the same command again to retry them`)
+}

@@ -1,0 +1,293 @@
+import type { Db } from '../store/database'
+
+// Reading what an export writes: current human/model answers (labels) and model calls (judgements).
+
+export interface ExportFilter {
+  set?: string | undefined
+  split?: 'dev' | 'test' | 'none' | undefined
+  instrument?: string | undefined
+}
+
+/** What the dataset card needs to know about one exported row. */
+export interface CardRow {
+  itemId: number
+  externalId: string
+  itemKind: string
+  split: string
+  payload: Record<string, unknown>
+  instrument: string
+  instrumentVersion: number | null
+  sourceKind: string
+  source: string
+  judgement: unknown
+  /** Model calls: ok | failed | unparseable. Labels: always ok. */
+  status: string
+}
+
+export interface LabelRecord {
+  item: string
+  item_kind: string
+  set: string
+  split: string
+  instrument: string
+  instrument_version: number
+  source: string
+  source_kind: string
+  judgement: unknown
+  display: unknown
+  created_at: string
+  active_ms: number | null
+  revision: number
+  origin: string
+  annotation_id: string
+  canonical_label: string | null
+}
+
+interface AnnotationJoin {
+  id: string
+  item_id: number
+  instrument_id: string
+  instrument_version: number
+  source_kind: string
+  source_name: string
+  judgement: string
+  display: string
+  active_ms: number | null
+  origin: string
+  created_at: string
+  pseudonym: string | null
+  external_id: string
+  kind: string
+  set_name: string
+  split: string
+  payload: string
+}
+
+const ITEM_FILTER = `(@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)`
+
+/**
+ * Current answers (heads of revision chains, retractions left out) with their item, in item order. Human sources
+ * are replaced by the annotator's pseudonym when asked.
+ */
+export function readLabels(db: Db, filter: ExportFilter, pseudonymise: boolean): { records: LabelRecord[]; card: CardRow[] } {
+  const rows = db
+    .prepare(
+      `SELECT a.id, a.item_id, a.instrument_id, a.instrument_version, a.source_kind, a.source_name, a.judgement, a.display,
+              a.active_ms, a.origin, a.created_at, an.pseudonym, i.external_id, i.kind, i.set_name, i.split, i.payload
+       FROM annotations a
+       JOIN items i ON i.id = a.item_id
+       LEFT JOIN annotators an ON an.id = a.annotator_id
+       WHERE a.retracted = 0
+         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+         AND ${ITEM_FILTER} AND (@instrument IS NULL OR a.instrument_id = @instrument)
+       ORDER BY i.id, a.instrument_id, a.source_kind, a.source_name, a.created_at`
+    )
+    .all(params(filter)) as AnnotationJoin[]
+  const revisions = revisionNumbers(db)
+  const records: LabelRecord[] = []
+  const card: CardRow[] = []
+  for (const r of rows) {
+    const payload = JSON.parse(r.payload) as Record<string, unknown>
+    const judgement = JSON.parse(r.judgement) as unknown
+    const source = r.source_kind === 'human' && pseudonymise ? (r.pseudonym ?? 'unknown') : r.source_name
+    records.push({
+      item: r.external_id,
+      item_kind: r.kind,
+      set: r.set_name,
+      split: r.split,
+      instrument: r.instrument_id,
+      instrument_version: r.instrument_version,
+      source,
+      source_kind: r.source_kind,
+      judgement,
+      display: JSON.parse(r.display) as unknown,
+      created_at: r.created_at,
+      active_ms: r.active_ms,
+      revision: revisions.get(r.id) ?? 1,
+      origin: r.origin,
+      annotation_id: r.id,
+      canonical_label: typeof payload.label === 'string' ? payload.label : null
+    })
+    card.push({
+      itemId: r.item_id,
+      externalId: r.external_id,
+      itemKind: r.kind,
+      split: r.split,
+      payload,
+      instrument: r.instrument_id,
+      instrumentVersion: r.instrument_version,
+      sourceKind: r.source_kind,
+      source,
+      judgement,
+      status: 'ok'
+    })
+  }
+  return { records, card }
+}
+
+/** 1 for a first answer, 2 for its first revision… (walks each chain once). */
+function revisionNumbers(db: Db): Map<string, number> {
+  const parent = new Map<string, string | null>()
+  for (const r of db.prepare(`SELECT id, supersedes FROM annotations`).all() as { id: string; supersedes: string | null }[]) parent.set(r.id, r.supersedes)
+  const depth = new Map<string, number>()
+  const resolve = (id: string): number => {
+    const known = depth.get(id)
+    if (known !== undefined) return known
+    const chain: string[] = []
+    let cur: string | null | undefined = id
+    while (cur && !depth.has(cur) && chain.length <= parent.size) {
+      chain.push(cur)
+      cur = parent.get(cur)
+    }
+    let d = cur ? depth.get(cur) ?? 0 : 0
+    for (let k = chain.length - 1; k >= 0; k--) depth.set(chain[k]!, ++d)
+    return depth.get(id)!
+  }
+  for (const id of parent.keys()) resolve(id)
+  return depth
+}
+
+export interface JudgementRecord {
+  item: string
+  item_kind: string
+  set: string
+  split: string
+  run: number
+  instrument: string
+  template: string
+  judge: string
+  provider: string
+  model: string
+  company: string | null
+  trial: number
+  order_index: number
+  status: string
+  judgement: unknown
+  display: unknown
+  raw_answer: string | null
+  error: string | null
+  input_tokens: number | null
+  output_tokens: number | null
+  cost_usd: number | null
+  latency_ms: number | null
+  attempts: number
+  cached: boolean
+  created_at: string
+  finished_at: string | null
+  canonical_label: string | null
+}
+
+interface CallJoin {
+  run_id: number
+  item_id: number
+  trial: number
+  order_index: number
+  status: string
+  judgement: string | null
+  display: string
+  raw_answer: string | null
+  error: string | null
+  input_tokens: number | null
+  output_tokens: number | null
+  cost_usd: number | null
+  latency_ms: number | null
+  attempts: number
+  cached: number
+  created_at: string
+  finished_at: string | null
+  instrument_id: string
+  template_id: string
+  template_version: number
+  judge_name: string
+  provider: string
+  model: string
+  company: string | null
+  external_id: string
+  kind: string
+  set_name: string
+  split: string
+  payload: string
+}
+
+/** Finished model calls (pending ones are not results yet) with their run, judge and item. */
+export function readJudgements(db: Db, filter: ExportFilter): { records: JudgementRecord[]; card: CardRow[] } {
+  const rows = db
+    .prepare(
+      `SELECT mc.run_id, mc.item_id, mc.trial, mc.order_index, mc.status, mc.judgement, mc.display, mc.raw_answer, mc.error,
+              mc.input_tokens, mc.output_tokens, mc.cost_usd, mc.latency_ms, mc.attempts, mc.cached, mc.created_at, mc.finished_at,
+              r.instrument_id, r.template_id, r.template_version, j.name AS judge_name, j.provider, j.model, j.company,
+              i.external_id, i.kind, i.set_name, i.split, i.payload
+       FROM model_calls mc
+       JOIN runs r ON r.id = mc.run_id
+       JOIN judges j ON j.id = r.judge_id
+       JOIN items i ON i.id = mc.item_id
+       WHERE mc.status != 'pending' AND ${ITEM_FILTER} AND (@instrument IS NULL OR r.instrument_id = @instrument)
+       ORDER BY r.id, i.id, mc.trial, mc.order_index`
+    )
+    .all(params(filter)) as CallJoin[]
+  const records: JudgementRecord[] = []
+  const card: CardRow[] = []
+  for (const r of rows) {
+    const payload = JSON.parse(r.payload) as Record<string, unknown>
+    const judgement = r.judgement === null ? null : (JSON.parse(r.judgement) as unknown)
+    records.push({
+      item: r.external_id,
+      item_kind: r.kind,
+      set: r.set_name,
+      split: r.split,
+      run: r.run_id,
+      instrument: r.instrument_id,
+      template: `${r.template_id}@v${r.template_version}`,
+      judge: r.judge_name,
+      provider: r.provider,
+      model: r.model,
+      company: r.company,
+      trial: r.trial,
+      order_index: r.order_index,
+      status: r.status,
+      judgement,
+      display: JSON.parse(r.display) as unknown,
+      raw_answer: r.raw_answer,
+      error: r.error,
+      input_tokens: r.input_tokens,
+      output_tokens: r.output_tokens,
+      cost_usd: r.cost_usd,
+      latency_ms: r.latency_ms,
+      attempts: r.attempts,
+      cached: r.cached === 1,
+      created_at: r.created_at,
+      finished_at: r.finished_at,
+      canonical_label: typeof payload.label === 'string' ? payload.label : null
+    })
+    card.push({
+      itemId: r.item_id,
+      externalId: r.external_id,
+      itemKind: r.kind,
+      split: r.split,
+      payload,
+      instrument: r.instrument_id,
+      instrumentVersion: null,
+      sourceKind: 'model',
+      source: r.judge_name,
+      judgement,
+      status: r.status
+    })
+  }
+  return { records, card }
+}
+
+function params(f: ExportFilter): Record<string, string | null> {
+  return { set: f.set ?? null, split: f.split ?? null, instrument: f.instrument ?? null }
+}
+
+/** Exposure kinds per item, for the items of an export. */
+export function exposuresOf(db: Db, itemIds: ReadonlySet<number>): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>()
+  for (const r of db.prepare(`SELECT item_id, kind FROM exposures`).all() as { item_id: number; kind: string }[]) {
+    if (!itemIds.has(r.item_id)) continue
+    const kinds = out.get(r.item_id) ?? new Set<string>()
+    kinds.add(r.kind)
+    out.set(r.item_id, kinds)
+  }
+  return out
+}

@@ -1,0 +1,275 @@
+import type { Db } from '../store/database'
+import type { Project } from '../store/project'
+import type { PlannedCall, StoredPrompt } from './plan'
+
+// The records of runs and calls. Every answer is written with its cache row in one transaction as soon as it arrives
+// (answers arriving in the same turn of the event loop share the commit); a call is never sent again once its row
+// says so, and a request whose hash is in the cache is never sent at all.
+
+export type CallStatus = 'pending' | 'ok' | 'failed' | 'unparseable'
+export type RunStatus = 'created' | 'running' | 'done' | 'cancelled' | 'failed'
+
+export interface CachedAnswer {
+  raw: string
+  inputTokens: number | null
+  outputTokens: number | null
+  modelVersion: string | null
+}
+
+/** A paid answer for this request hash: the cache first, then any completed call that recorded one. */
+export function cachedAnswer(db: Db, hash: string): CachedAnswer | undefined {
+  const c = db.prepare(`SELECT raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash = ?`).get(hash) as
+    | { raw_answer: string; input_tokens: number | null; output_tokens: number | null; model_version: string | null }
+    | undefined
+  if (c) return { raw: c.raw_answer, inputTokens: c.input_tokens, outputTokens: c.output_tokens, modelVersion: c.model_version }
+  const m = db
+    .prepare(`SELECT raw_answer, input_tokens, output_tokens FROM model_calls WHERE request_hash = ? AND status IN ('ok','unparseable') AND raw_answer IS NOT NULL LIMIT 1`)
+    .get(hash) as { raw_answer: string; input_tokens: number | null; output_tokens: number | null } | undefined
+  return m ? { raw: m.raw_answer, inputTokens: m.input_tokens, outputTokens: m.output_tokens, modelVersion: null } : undefined
+}
+
+export interface RunOptions {
+  definitionKey: string
+  viewer: string
+  concurrency: number
+  timeoutMs: number
+  attempts: number
+  batch: boolean
+  pollIntervalMs?: number
+  /** Items the template could not be asked about, with the reason (at most the first 1000). */
+  skipped: { itemId: number; externalId: string; reason: string }[]
+  skippedCount: number
+}
+
+export interface RunRow {
+  id: number
+  instrument_id: string
+  judge_id: number
+  template_id: string
+  template_version: number
+  selection: string
+  seed: string
+  both_orders: number
+  trials: number
+  options: string
+  status: RunStatus
+  batch: string | null
+  created_at: string
+  finished_at: string | null
+}
+
+export function getRunRow(db: Db, id: number): RunRow | undefined {
+  return db.prepare(`SELECT * FROM runs WHERE id = ?`).get(id) as RunRow | undefined
+}
+
+export function runOptions(row: RunRow): RunOptions {
+  return JSON.parse(row.options) as RunOptions
+}
+
+export interface NewRun {
+  instrumentId: string
+  judgeId: number
+  templateId: string
+  templateVersion: number
+  selection: Record<string, unknown>
+  seed: string
+  bothOrders: boolean
+  trials: number
+  options: RunOptions
+}
+
+export function insertRun(db: Db, run: NewRun): number {
+  const info = db
+    .prepare(
+      `INSERT INTO runs (instrument_id, judge_id, template_id, template_version, selection, seed, both_orders, trials, options)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    )
+    .run(run.instrumentId, run.judgeId, run.templateId, run.templateVersion, JSON.stringify(run.selection), run.seed, run.bothOrders ? 1 : 0, run.trials, JSON.stringify(run.options))
+  return Number(info.lastInsertRowid)
+}
+
+/** Records the planned calls as pending; calls the run has already are kept as they are. Returns how many were new. */
+export function insertPlannedCalls(db: Db, runId: number, calls: readonly PlannedCall[]): number {
+  const stmt = db.prepare(
+    `INSERT OR IGNORE INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, ?, ?, ?, ?, ?)`
+  )
+  let added = 0
+  for (const c of calls) added += stmt.run(runId, c.itemId, c.trial, c.orderIndex, c.hash, JSON.stringify(c.display), JSON.stringify(c.prompt)).changes
+  return added
+}
+
+export function setRunStatus(db: Db, runId: number, status: RunStatus): void {
+  const finished = status === 'done' || status === 'cancelled' || status === 'failed'
+  db.prepare(`UPDATE runs SET status = ?, finished_at = ? WHERE id = ?`).run(status, finished ? new Date().toISOString() : null, runId)
+}
+
+export function setRunBatch(db: Db, runId: number, batch: unknown): void {
+  db.prepare(`UPDATE runs SET batch = ? WHERE id = ?`).run(JSON.stringify(batch), runId)
+}
+
+/** The most recent run with this definition, for resuming. */
+export function runWithDefinition(db: Db, key: string): RunRow | undefined {
+  return db.prepare(`SELECT * FROM runs WHERE json_extract(options, '$.definitionKey') = ? ORDER BY id DESC LIMIT 1`).get(key) as RunRow | undefined
+}
+
+export interface WorkCall {
+  id: number
+  itemId: number
+  trial: number
+  orderIndex: number
+  hash: string
+  display: Record<string, unknown>
+  prompt: StoredPrompt
+  attempts: number
+}
+
+/** Calls still to make: pending, and failed ones (a rerun retries them). */
+export function workOf(db: Db, runId: number): WorkCall[] {
+  const rows = db
+    .prepare(
+      `SELECT id, item_id, trial, order_index, request_hash, display, prompt, attempts FROM model_calls
+       WHERE run_id = ? AND status IN ('pending','failed') ORDER BY id`
+    )
+    .all(runId) as { id: number; item_id: number; trial: number; order_index: number; request_hash: string; display: string; prompt: string; attempts: number }[]
+  return rows.map((r) => ({
+    id: r.id,
+    itemId: r.item_id,
+    trial: r.trial,
+    orderIndex: r.order_index,
+    hash: r.request_hash,
+    display: JSON.parse(r.display) as Record<string, unknown>,
+    prompt: JSON.parse(r.prompt) as StoredPrompt,
+    attempts: r.attempts
+  }))
+}
+
+export interface RunCounts {
+  total: number
+  pending: number
+  ok: number
+  unparseable: number
+  failed: number
+  cached: number
+  costUsd: number
+  inputTokens: number
+  outputTokens: number
+}
+
+export function runCounts(db: Db, runId: number): RunCounts {
+  const r = db
+    .prepare(
+      `SELECT count(*) AS total,
+              coalesce(sum(status = 'pending'), 0) AS pending,
+              coalesce(sum(status = 'ok'), 0) AS ok,
+              coalesce(sum(status = 'unparseable'), 0) AS unparseable,
+              coalesce(sum(status = 'failed'), 0) AS failed,
+              coalesce(sum(cached), 0) AS cached,
+              coalesce(sum(cost_usd), 0) AS costUsd,
+              coalesce(sum(input_tokens), 0) AS inputTokens,
+              coalesce(sum(output_tokens), 0) AS outputTokens
+       FROM model_calls WHERE run_id = ?`
+    )
+    .get(runId) as RunCounts
+  return r
+}
+
+/** One finished call, as the writer records it. */
+export type CallRecord =
+  | {
+      kind: 'answer'
+      callId: number
+      hash: string
+      raw: string
+      inputTokens: number | null
+      outputTokens: number | null
+      modelVersion: string | null
+      status: 'ok' | 'unparseable'
+      judgement: unknown
+      error: string | null
+      costUsd: number | null
+      latencyMs: number | null
+      attempts: number
+      cached: boolean
+    }
+  | { kind: 'failed'; callId: number; error: string; latencyMs: number | null; attempts: number }
+
+/**
+ * Group commit: records pushed during one turn of the event loop are written in one IMMEDIATE transaction at the
+ * start of the next (synchronous=FULL makes each commit durable). A call is complete once its commit returns;
+ * `onCommit` reports the records that are.
+ */
+export class RecordWriter {
+  private queue: CallRecord[] = []
+  private scheduled = false
+  private failure: Error | null = null
+  private readonly putCache
+  private readonly putAnswer
+  private readonly putFailure
+
+  constructor(
+    private readonly project: Project,
+    private readonly onCommit: (records: readonly CallRecord[]) => void,
+    private readonly onError: (e: Error) => void = () => {}
+  ) {
+    const db = project.db
+    this.putCache = db.prepare(
+      `INSERT OR IGNORE INTO response_cache (request_hash, raw_answer, input_tokens, output_tokens, model_version) VALUES (?, ?, ?, ?, ?)`
+    )
+    this.putAnswer = db.prepare(
+      `UPDATE model_calls SET raw_answer = ?, judgement = ?, status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, latency_ms = ?,
+         attempts = ?, error = ?, cached = ?, finished_at = ? WHERE id = ?`
+    )
+    this.putFailure = db.prepare(`UPDATE model_calls SET status = 'failed', error = ?, latency_ms = ?, attempts = ?, finished_at = ? WHERE id = ?`)
+  }
+
+  get error(): Error | null {
+    return this.failure
+  }
+
+  push(record: CallRecord): void {
+    this.queue.push(record)
+    if (!this.scheduled) {
+      this.scheduled = true
+      setImmediate(() => this.flush())
+    }
+  }
+
+  /** Writes everything queued now. */
+  flush(): void {
+    this.scheduled = false
+    if (this.queue.length === 0 || this.failure) return
+    const batch = this.queue
+    this.queue = []
+    const now = new Date().toISOString()
+    try {
+      this.project.write(() => {
+        for (const r of batch) {
+          if (r.kind === 'answer') {
+            if (!r.cached) this.putCache.run(r.hash, r.raw, r.inputTokens, r.outputTokens, r.modelVersion)
+            this.putAnswer.run(
+              r.raw,
+              r.judgement === null || r.judgement === undefined ? null : JSON.stringify(r.judgement),
+              r.status,
+              r.inputTokens,
+              r.outputTokens,
+              r.costUsd,
+              r.latencyMs,
+              r.attempts,
+              r.error,
+              r.cached ? 1 : 0,
+              now,
+              r.callId
+            )
+          } else {
+            this.putFailure.run(r.error, r.latencyMs, r.attempts, now, r.callId)
+          }
+        }
+      })
+    } catch (e) {
+      this.failure = e instanceof Error ? e : new Error(String(e))
+      this.onError(this.failure)
+      return
+    }
+    this.onCommit(batch)
+  }
+}

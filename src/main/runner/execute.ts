@@ -1,0 +1,247 @@
+import { getInstrument, type AnyInstrument } from '../../shared/instruments'
+import { payloadWithContext } from '../annotation/item-context'
+import { redact } from '../providers/errors'
+import { ProviderError, type JudgeConfig, type ModelResponse, type Provider } from '../providers/types'
+import { getItem } from '../store/items'
+import type { Project } from '../store/project'
+import { cachedAnswer, RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
+import { backoffMs, sleep, type ProviderGate, type RetryPolicy } from './gate'
+import { interpretAnswer } from './interpret'
+import { judgementJsonSchema } from './plan'
+import { costOf, type Price } from './prices'
+
+export interface RunProgress {
+  runId: number
+  /** Calls finished, with any status. */
+  done: number
+  /** Of those, calls that failed after their retries. */
+  failed: number
+  total: number
+  costUsd: number
+  etaMs: number | null
+}
+
+export interface ExecuteOptions {
+  project: Project
+  runId: number
+  instrumentId: string
+  provider: Provider
+  config: JudgeConfig
+  price: Price | undefined
+  gate: ProviderGate
+  concurrency: number
+  policy: RetryPolicy
+  signal: AbortSignal
+  /** Called at most every `progressEveryMs` while calls finish, and once at the end. */
+  onProgress?: (p: RunProgress) => void
+  progressEveryMs?: number
+  /** Keys used by this run, removed from any text that is stored. */
+  secrets?: readonly string[]
+}
+
+export type ExecuteOutcome = 'done' | 'cancelled' | 'failed'
+
+export interface ExecuteResult {
+  outcome: ExecuteOutcome
+  /** Requests sent to the provider by this execution (retries included). */
+  requests: number
+  /** Why the run stopped early: a key refused, the project file unwritable. */
+  fatal: string | null
+}
+
+/** Failures that every call of the run would meet the same way: stop instead of failing them one by one. */
+function isFatal(e: ProviderError): boolean {
+  return e.kind === 'auth'
+}
+
+/** Shared state of a run's pass and the counters its progress is reported from. */
+class Progress {
+  done = 0
+  failed = 0
+  costUsd = 0
+  private lastEmit = 0
+  private readonly started = Date.now()
+  private finishedHere = 0
+
+  constructor(
+    private readonly runId: number,
+    readonly total: number,
+    private readonly everyMs: number,
+    private readonly sink?: (p: RunProgress) => void
+  ) {}
+
+  committed(records: readonly CallRecord[]): void {
+    for (const r of records) {
+      this.done++
+      this.finishedHere++
+      if (r.kind === 'failed') this.failed++
+      else this.costUsd += r.costUsd ?? 0
+    }
+    this.emit(false)
+  }
+
+  emit(force: boolean): void {
+    if (!this.sink) return
+    const now = Date.now()
+    if (!force && now - this.lastEmit < this.everyMs) return
+    this.lastEmit = now
+    const elapsed = now - this.started
+    const left = this.total - this.done
+    const etaMs = left === 0 ? 0 : this.finishedHere > 0 ? Math.round((elapsed / this.finishedHere) * left) : null
+    this.sink({ runId: this.runId, done: this.done, failed: this.failed, total: this.total, costUsd: this.costUsd, etaMs })
+  }
+}
+
+/**
+ * Makes every pending or failed call of a run: answers from the cache where the request was paid for before, the
+ * others through the provider with `concurrency` workers, retries with backoff that honour Retry-After, a deadline
+ * per try, and cancellation. Each answer is recorded as it arrives (see RecordWriter).
+ */
+export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[]): Promise<ExecuteResult> {
+  const db = o.project.db
+  const instrument = getInstrument(o.instrumentId)
+  const counts = runCounts(db, o.runId)
+  const progress = new Progress(o.runId, counts.total, o.progressEveryMs ?? 250, o.onProgress)
+  // Calls not in `work` are finished already; their cost counts towards the run's.
+  progress.done = counts.total - work.length
+  progress.costUsd = counts.costUsd
+  const stop = new AbortController()
+  const signal = AbortSignal.any([o.signal, stop.signal])
+  let fatal: string | null = null
+  const writer = new RecordWriter(o.project, (records) => progress.committed(records), (e) => {
+    fatal = `the project file could not be written: ${e.message}`
+    stop.abort()
+  })
+  const payloads = new Map<number, Record<string, unknown>>()
+  const inflight = new Map<string, Promise<ModelResponse | null>>()
+  const secrets = o.secrets ?? []
+  const jsonSchema = o.config.structuredOutput ? (judgementJsonSchema(instrument) ?? undefined) : undefined
+  let requests = 0
+  let next = 0
+
+  const payloadOf = (itemId: number): Record<string, unknown> => {
+    let p = payloads.get(itemId)
+    if (!p) {
+      const row = getItem(db, itemId)
+      p = row ? payloadWithContext(db, row) : {}
+      payloads.set(itemId, p)
+    }
+    return p
+  }
+
+  const answerRecord = (call: WorkCall, text: string, meta: { inputTokens: number | null; outputTokens: number | null; modelVersion: string | null; truncated: boolean }, extra: { latencyMs: number | null; attempts: number; cached: boolean }): CallRecord => {
+    const interpretation = interpretAnswer(instrument, call.prompt.format, text, call.display, payloadOf(call.itemId), meta.truncated)
+    return {
+      kind: 'answer',
+      callId: call.id,
+      hash: call.hash,
+      raw: text,
+      inputTokens: meta.inputTokens,
+      outputTokens: meta.outputTokens,
+      modelVersion: meta.modelVersion,
+      status: interpretation.status,
+      judgement: interpretation.judgement,
+      error: interpretation.error,
+      costUsd: extra.cached ? 0 : costOf(o.price, meta.inputTokens, meta.outputTokens, false),
+      latencyMs: extra.latencyMs,
+      attempts: extra.attempts,
+      cached: extra.cached
+    }
+  }
+
+  /** Sends one call until it has an answer, has used its attempts, or the run stops. */
+  const send = async (call: WorkCall): Promise<{ response: ModelResponse; latencyMs: number; sent: number } | { error: ProviderError; latencyMs: number | null; sent: number }> => {
+    let sent = 0
+    let failures = 0
+    let rateLimits = 0
+    let latencyMs: number | null = null
+    for (;;) {
+      const release = await o.gate.acquire(signal)
+      const started = Date.now()
+      sent++
+      requests++
+      try {
+        const response = await o.provider.complete(o.config, {
+          ...(call.prompt.system !== undefined ? { system: call.prompt.system } : {}),
+          user: call.prompt.user,
+          ...(jsonSchema && call.prompt.format === 'json' ? { jsonSchema } : {}),
+          timeoutMs: o.policy.timeoutMs,
+          signal
+        })
+        return { response, latencyMs: Date.now() - started, sent }
+      } catch (e) {
+        latencyMs = Date.now() - started
+        const err = e instanceof ProviderError ? e : new ProviderError({ kind: 'malformed', message: e instanceof Error ? e.message : String(e) })
+        if (err.kind === 'cancelled' || signal.aborted) throw err
+        if (err.kind === 'rate_limit' && err.retryable && rateLimits < o.policy.rateLimitWaits) {
+          rateLimits++
+          o.gate.pause(err.retryAfterMs ?? backoffMs(o.policy, rateLimits))
+          continue
+        }
+        failures++
+        if (!err.retryable || failures >= o.policy.attempts) return { error: err, latencyMs, sent }
+        await sleep(err.retryAfterMs ?? backoffMs(o.policy, failures), signal)
+      } finally {
+        release()
+      }
+    }
+  }
+
+  const processCall = async (call: WorkCall): Promise<void> => {
+    const hit = cachedAnswer(db, call.hash)
+    if (hit) {
+      writer.push(answerRecord(call, hit.raw, { ...hit, truncated: false }, { latencyMs: null, attempts: call.attempts, cached: true }))
+      return
+    }
+    // Two calls of a run with one hash (identical requests) are sent once.
+    const same = inflight.get(call.hash)
+    if (same) {
+      const response = await same
+      if (response) writer.push(answerRecord(call, response.text, response, { latencyMs: null, attempts: call.attempts, cached: true }))
+      else writer.push({ kind: 'failed', callId: call.id, error: 'the identical request it waited for failed', latencyMs: null, attempts: call.attempts })
+      return
+    }
+    let settle!: (r: ModelResponse | null) => void
+    inflight.set(call.hash, new Promise((resolve) => (settle = resolve)))
+    try {
+      const result = await send(call)
+      if ('response' in result) {
+        settle(result.response)
+        writer.push(answerRecord(call, result.response.text, result.response, { latencyMs: result.latencyMs, attempts: call.attempts + result.sent, cached: false }))
+      } else {
+        settle(null)
+        if (isFatal(result.error)) {
+          fatal ??= redact(result.error.message, secrets)
+          stop.abort()
+        }
+        writer.push({ kind: 'failed', callId: call.id, error: redact(`${result.error.kind}: ${result.error.message}`, secrets), latencyMs: result.latencyMs, attempts: call.attempts + result.sent })
+      }
+    } catch (e) {
+      settle(null)
+      // Cancelled: the call stays pending and is made when the run resumes.
+      if (!(e instanceof ProviderError && e.kind === 'cancelled')) throw e
+    } finally {
+      inflight.delete(call.hash)
+    }
+  }
+
+  const worker = async (): Promise<void> => {
+    while (!signal.aborted) {
+      const call = work[next++]
+      if (!call) return
+      await processCall(call)
+    }
+  }
+
+  progress.emit(true)
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, work.length)) }, worker))
+  } finally {
+    writer.flush()
+  }
+  progress.emit(true)
+  const writeError = writer.error as Error | null
+  if (writeError) fatal ??= `the project file could not be written: ${writeError.message}`
+  const outcome: ExecuteOutcome = fatal ? 'failed' : o.signal.aborted ? 'cancelled' : 'done'
+  return { outcome, requests, fatal }
+}

@@ -1,0 +1,30 @@
+export { requestHash, canonicalJson, REQUEST_HASH_VERSION, type HashedRequest } from './hash'
+export { DEFAULT_PRICES, priceFor, seedDefaultPrices, listPrices, setPrice, costOf, bestPrice, type Price, type PriceMatch } from './prices'
+export { createJudge, ensureJudge, draftJudge, getJudge, findJudgeByName, listJudges, judgeConfig, type Judge, type JudgeInput, type JudgeOptions } from './judges'
+export { builtInTemplates, resolveTemplate, listTemplates, addUserTemplate, parseTemplateRef, usedValues } from './templates'
+export { requestUnits, claimId, VALUE_NAMES, ORDERABLE, SkipItem, type RequestUnit } from './requests'
+export { interpretAnswer, type Interpretation } from './interpret'
+export { planRun, definitionKey, judgementJsonSchema, type Plan, type PlannedCall, type RunDefinition, type StoredPrompt } from './plan'
+export { estimatePlan, estimateTokens, ASSUMED_OUTPUT_TOKENS, CHARS_PER_TOKEN, type Estimate } from './estimate'
+export { cachedAnswer, runCounts, workOf, RecordWriter, type CallRecord, type RunCounts, type RunStatus, type CallStatus } from './calls'
+export { DEFAULT_RETRY_POLICY, ProviderGate, gateFor, backoffMs, type RetryPolicy } from './gate'
+export { executeCalls, type RunProgress, type ExecuteResult } from './execute'
+export { executeBatch, type RunBatchState } from './batch'
+export { matchPanel, MATCH_PANEL_RULE, type MatchScore, type PanelResult, type PanelRule } from './panel'
+export { matchPanelOfRuns, matchScoresOfRuns, generatorCompany } from './panel-store'
+export {
+  defineRun,
+  estimateRun,
+  prepareRun,
+  executeRun,
+  parseRunSpec,
+  providerFor,
+  runRegistry,
+  RunRegistry,
+  DEFAULT_CONCURRENCY,
+  type RunEnvironment,
+  type RunResult,
+  type PreparedRun,
+  type ParsedRunSpec
+} from './service'
+export { runSummary, getRunSummary, listRunSummaries, callsPage, callDetail } from './views'

@@ -1,0 +1,255 @@
+import type { z } from 'zod'
+import { runSpecSchema, type RunEstimate, type RunSpec } from '../../shared/contract/run-operations'
+import { AssayError } from '../../shared/errors'
+import { templateRef } from '../../shared/templates'
+import { createProvider as createRealProvider } from '../providers'
+import type { Provider, ProviderKind, ProviderOptions } from '../providers/types'
+import { envVarFor, keyRefFor } from '../secrets/refs'
+import type { KeyStore } from '../secrets/store'
+import type { Project } from '../store/project'
+import { executeBatch } from './batch'
+import { getRunRow, insertPlannedCalls, insertRun, runCounts, runOptions, runWithDefinition, setRunStatus, workOf, type RunCounts, type RunOptions } from './calls'
+import { estimatePlan } from './estimate'
+import { executeCalls, type ExecuteOutcome, type RunProgress } from './execute'
+import { DEFAULT_RETRY_POLICY, gateFor, type RetryPolicy } from './gate'
+import { getJudge, judgeConfig, type Judge } from './judges'
+import { definitionKey, planRun, resolveInstrument, type Plan, type RunDefinition } from './plan'
+import { priceFor, seedDefaultPrices } from './prices'
+import { parseTemplateRef, resolveTemplate } from './templates'
+
+export type ParsedRunSpec = z.output<typeof runSpecSchema>
+
+export const DEFAULT_CONCURRENCY = 8
+export const DEFAULT_POLL_INTERVAL_MS = 30_000
+const MAX_SKIPPED_STORED = 1000
+
+export interface RunEnvironment {
+  keyStore: KeyStore
+  /** Replaces the provider clients (a proxy's fetch, tests). */
+  createProvider?: (kind: ProviderKind, options: ProviderOptions) => Provider
+  retry?: Partial<RetryPolicy>
+  progressEveryMs?: number
+  /** Batch polling interval when the run does not set one. */
+  pollIntervalMs?: number
+}
+
+export function parseRunSpec(spec: RunSpec): ParsedRunSpec {
+  const parsed = runSpecSchema.safeParse(spec)
+  if (!parsed.success) {
+    throw new AssayError('invalid_input', 'Invalid run', parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })))
+  }
+  return parsed.data
+}
+
+/** The definition of a run from its spec and judge (a judge not yet saved has id 0). */
+export function defineRun(project: Project, spec: ParsedRunSpec, judge: Judge): RunDefinition {
+  const instrument = resolveInstrument(spec.instrument)
+  const ref = spec.template ? parseTemplateRef(spec.template) : { id: instrument.templates[0] ?? '' }
+  if (!ref.id) throw new AssayError('invalid_input', `${instrument.id} has no model template; models are not asked it`)
+  const { template } = resolveTemplate(project.db, ref.id, ref.version)
+  return {
+    instrument,
+    judge,
+    template,
+    selection: { ...(spec.set ? { set: spec.set } : {}), ...(spec.split ? { split: spec.split } : {}), ...(spec.limit ? { limit: spec.limit } : {}) },
+    seed: spec.seed ?? project.seed,
+    viewer: spec.viewer ?? '',
+    bothOrders: spec.bothOrders ?? false,
+    trials: spec.trials ?? 1
+  }
+}
+
+/** The dry run: the plan and its estimate; nothing is written or sent. */
+export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge): { definition: RunDefinition; plan: Plan; estimate: RunEstimate } {
+  const definition = defineRun(project, spec, judge)
+  const plan = planRun(project.db, definition)
+  const e = estimatePlan(project.db, judge, plan, spec.batch ?? false)
+  return {
+    definition,
+    plan,
+    estimate: {
+      ...e,
+      price: e.price ? { provider: e.price.provider, model: e.price.model, inputPerMtok: e.price.inputPerMtok, outputPerMtok: e.price.outputPerMtok, batchDiscount: e.price.batchDiscount, source: e.price.source } : null,
+      template: templateRef(definition.template.entry),
+      skippedItems: plan.skipped.slice(0, MAX_SKIPPED_STORED)
+    }
+  }
+}
+
+export interface PreparedRun {
+  runId: number
+  /** An unfinished (or finished) run with the same definition was taken up instead of starting another. */
+  resumed: boolean
+  plan: Plan
+  definition: RunDefinition
+}
+
+/**
+ * Records a run and its planned calls (pending), in one transaction, or takes up the run with the same definition:
+ * calls it already has are kept, new items get new calls, and failed or pending calls will be made again.
+ */
+export function prepareRun(project: Project, spec: ParsedRunSpec): PreparedRun {
+  const judge = getJudge(project.db, spec.judgeId)
+  const definition = defineRun(project, spec, judge)
+  const plan = planRun(project.db, definition)
+  const key = definitionKey(definition)
+  const options: RunOptions = {
+    definitionKey: key,
+    viewer: definition.viewer,
+    concurrency: spec.concurrency ?? DEFAULT_CONCURRENCY,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_RETRY_POLICY.timeoutMs,
+    attempts: spec.attempts ?? DEFAULT_RETRY_POLICY.attempts,
+    batch: spec.batch ?? false,
+    ...(spec.pollIntervalMs !== undefined ? { pollIntervalMs: spec.pollIntervalMs } : {}),
+    skipped: plan.skipped.slice(0, MAX_SKIPPED_STORED),
+    skippedCount: plan.skipped.length
+  }
+  const db = project.db
+  return project.write(() => {
+    seedDefaultPrices(db)
+    const existing = runWithDefinition(db, key)
+    if (existing) {
+      db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), existing.id)
+      insertPlannedCalls(db, existing.id, plan.calls)
+      return { runId: existing.id, resumed: true, plan, definition }
+    }
+    const runId = insertRun(db, {
+      instrumentId: definition.instrument.id,
+      judgeId: judge.id,
+      templateId: definition.template.entry.id,
+      templateVersion: definition.template.entry.version,
+      selection: definition.selection,
+      seed: definition.seed,
+      bothOrders: definition.bothOrders,
+      trials: definition.trials,
+      options
+    })
+    insertPlannedCalls(db, runId, plan.calls)
+    return { runId, resumed: false, plan, definition }
+  })
+}
+
+export interface RunResult {
+  runId: number
+  outcome: ExecuteOutcome
+  /** Requests sent to the provider by this execution. */
+  requests: number
+  fatal: string | null
+  counts: RunCounts
+}
+
+/** Explains where the key of a judge is looked for, without ever naming its value. */
+export function missingKeyMessage(judge: Judge, ref: string): string {
+  const vars = envVarFor(ref)
+  return `No API key for ${judge.name} (${ref}): set ${vars.length ? vars.join(' or ') : 'it'} in the environment${
+    ref.startsWith('named:') ? '' : ' or store it in the workbench'
+  }`
+}
+
+/** The provider client of a judge, with its key from the store. */
+export async function providerFor(judge: Judge, env: RunEnvironment): Promise<{ provider: Provider; secrets: string[] }> {
+  const ref = keyRefFor(judge.provider, judge.options.keyName)
+  const apiKey = ref ? await env.keyStore.get(ref) : undefined
+  if (ref && !apiKey) throw new AssayError('invalid_input', missingKeyMessage(judge, ref))
+  const factory = env.createProvider ?? createRealProvider
+  const provider = factory(judge.provider, { apiKey: apiKey ?? '', ...(judge.baseUrl ? { baseUrl: judge.baseUrl } : {}) })
+  return { provider, secrets: apiKey ? [apiKey] : [] }
+}
+
+/** Makes the pending and failed calls of a recorded run. */
+export async function executeRun(
+  project: Project,
+  runId: number,
+  env: RunEnvironment,
+  control: { signal: AbortSignal; onProgress?: (p: RunProgress) => void }
+): Promise<RunResult> {
+  const db = project.db
+  const row = getRunRow(db, runId)
+  if (!row) throw new AssayError('not_found', `No run ${runId}`)
+  const judge = getJudge(db, row.judge_id)
+  const options = runOptions(row)
+  const { provider, secrets } = await providerFor(judge, env)
+  const config = judgeConfig(judge)
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...env.retry, attempts: options.attempts, timeoutMs: options.timeoutMs }
+  const price = priceFor(db, judge.provider, judge.model)
+  project.write(() => setRunStatus(db, runId, 'running'))
+  const work = workOf(db, runId)
+  let result
+  try {
+    result = options.batch
+      ? await executeBatch(
+          {
+            project,
+            runId,
+            instrumentId: row.instrument_id,
+            provider,
+            config,
+            price,
+            policy,
+            signal: control.signal,
+            pollIntervalMs: options.pollIntervalMs ?? env.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+            secrets,
+            ...(control.onProgress ? { onProgress: control.onProgress } : {})
+          },
+          work
+        )
+      : await executeCalls(
+          {
+            project,
+            runId,
+            instrumentId: row.instrument_id,
+            provider,
+            config,
+            price,
+            gate: gateFor(judge.provider, judge.baseUrl, options.concurrency),
+            concurrency: options.concurrency,
+            policy,
+            signal: control.signal,
+            secrets,
+            ...(env.progressEveryMs !== undefined ? { progressEveryMs: env.progressEveryMs } : {}),
+            ...(control.onProgress ? { onProgress: control.onProgress } : {})
+          },
+          work
+        )
+  } catch (e) {
+    project.write(() => setRunStatus(db, runId, 'failed'))
+    throw e
+  }
+  project.write(() => setRunStatus(db, runId, result.outcome))
+  return { runId, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: runCounts(db, runId) }
+}
+
+/** Runs executing in this process, so they can be cancelled and are not started twice. */
+export class RunRegistry {
+  private readonly active = new Map<string, AbortController>()
+
+  private key(project: Project, runId: number): string {
+    return `${project.path}#${runId}`
+  }
+
+  isActive(project: Project, runId: number): boolean {
+    return this.active.has(this.key(project, runId))
+  }
+
+  /** Executes a run; refuses one that is executing already. */
+  async run(project: Project, runId: number, env: RunEnvironment, onProgress?: (p: RunProgress) => void): Promise<RunResult> {
+    const key = this.key(project, runId)
+    if (this.active.has(key)) throw new AssayError('conflict', `Run ${runId} is running already`)
+    const controller = new AbortController()
+    this.active.set(key, controller)
+    try {
+      return await executeRun(project, runId, env, { signal: controller.signal, ...(onProgress ? { onProgress } : {}) })
+    } finally {
+      this.active.delete(key)
+    }
+  }
+
+  cancel(project: Project, runId: number): boolean {
+    const controller = this.active.get(this.key(project, runId))
+    if (!controller) return false
+    controller.abort()
+    return true
+  }
+}
+
+export const runRegistry = new RunRegistry()

@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { userTemplateInputSchema, type TemplateSummary, type UserTemplateInput } from '../../shared/contract/run-operations'
+import { AssayError } from '../../shared/errors'
+import { isInstrumentId, type InstrumentId } from '../../shared/instruments'
+import {
+  buildTemplateSet,
+  findTemplate,
+  parseTemplateManifestJson,
+  placeholdersIn,
+  templateRef,
+  type AnswerFormat,
+  type Template,
+  type TemplateSet
+} from '../../shared/templates'
+import { resourcePath } from '../paths'
+import type { Db } from '../store/database'
+import { VALUE_NAMES } from './requests'
+
+let builtIns: TemplateSet | undefined
+
+/** The built-in templates of resources/templates, read once. */
+export function builtInTemplates(): TemplateSet {
+  if (!builtIns) {
+    const dir = resourcePath('templates')
+    const read = (path: string) => readFileSync(join(dir, path), 'utf8')
+    builtIns = buildTemplateSet(parseTemplateManifestJson(read('index.json')), read)
+  }
+  return builtIns
+}
+
+export interface ResolvedTemplate {
+  template: Template
+  builtIn: boolean
+}
+
+interface UserTemplateRow {
+  template_id: string
+  version: number
+  instrument_id: string
+  system_text: string | null
+  user_text: string
+  answer_format: string
+  note: string | null
+  created_at: string
+}
+
+const USER_TOKEN = /\{\{([a-z][a-z0-9_]*)\}\}/g
+
+/** A user template as a Template: its `{{name}}` tokens are its placeholders. */
+function userTemplate(r: UserTemplateRow): Template {
+  const parts: Record<string, string> = { user: r.user_text }
+  if (r.system_text !== null && r.system_text !== '') parts.system = r.system_text
+  const names = new Set<string>()
+  for (const text of Object.values(parts)) for (const m of text.matchAll(USER_TOKEN)) names.add(m[1]!)
+  return {
+    entry: {
+      id: r.template_id,
+      version: r.version,
+      kind: 'request',
+      instrument: r.instrument_id as never,
+      answerFormat: r.answer_format as AnswerFormat,
+      grokSuffix: false,
+      placeholders: [...names].map((name) => ({ name, token: `{{${name}}}`, description: 'user template placeholder' })),
+      source: { seed: null, section: 'user template' },
+      files: Object.fromEntries(Object.keys(parts).map((part) => [part, `${r.template_id}/v${r.version}.${part}.txt`])),
+      note: r.note ?? 'A template added to this project.'
+    },
+    parts
+  }
+}
+
+/** Parses `id` or `id@version`. */
+export function parseTemplateRef(ref: string): { id: string; version?: number } {
+  const m = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:@(\d+))?$/.exec(ref.trim())
+  if (!m) throw new AssayError('invalid_input', `"${ref}" is not a template name (id or id@version)`)
+  return m[2] === undefined ? { id: m[1]! } : { id: m[1]!, version: Number(m[2]) }
+}
+
+/** A template by id, at a version or else the highest: built-in templates first, then the project's own. */
+export function resolveTemplate(db: Db, id: string, version?: number): ResolvedTemplate {
+  const builtIn = findTemplate(builtInTemplates(), id, version)
+  const rows = db
+    .prepare(`SELECT * FROM templates WHERE template_id = ? ${version === undefined ? '' : 'AND version = ?'} ORDER BY version DESC`)
+    .all(...(version === undefined ? [id] : [id, version])) as UserTemplateRow[]
+  const user = rows[0] ? userTemplate(rows[0]) : undefined
+  if (builtIn && (!user || builtIn.entry.version >= user.entry.version)) return { template: builtIn, builtIn: true }
+  if (user) return { template: user, builtIn: false }
+  throw new AssayError('not_found', `No template ${version === undefined ? id : `${id}@${version}`}`)
+}
+
+export type { TemplateSummary }
+
+function summary(t: Template, builtIn: boolean): TemplateSummary {
+  return {
+    ref: templateRef(t.entry),
+    id: t.entry.id,
+    version: t.entry.version,
+    instrument: t.entry.instrument,
+    answerFormat: t.entry.answerFormat,
+    builtIn,
+    placeholders: t.entry.placeholders.map((p) => p.name),
+    system: t.parts.system ?? null,
+    user: t.parts.user ?? '',
+    note: t.entry.note ?? null
+  }
+}
+
+/** Every request template that asks an instrument (built-in and the project's own). */
+export function listTemplates(db: Db, instrument?: string): TemplateSummary[] {
+  const own = (db.prepare(`SELECT * FROM templates ORDER BY template_id, version`).all() as UserTemplateRow[]).map((r) => summary(userTemplate(r), false))
+  const built = builtInTemplates()
+    .templates.filter((t) => t.entry.kind === 'request' && isInstrumentId(t.entry.instrument))
+    .map((t) => summary(t, true))
+  return [...built, ...own].filter((t) => instrument === undefined || t.instrument === instrument)
+}
+
+export type { UserTemplateInput }
+
+/**
+ * Stores a template of the curator's own, or a new version of one. Built-in templates are read-only: a built-in
+ * id@version cannot be taken. Placeholders are `{{name}}` with the names the instrument's requests supply.
+ */
+export function addUserTemplate(db: Db, input: UserTemplateInput): TemplateSummary {
+  const c = userTemplateInputSchema.parse(input)
+  const instrument = c.instrument as InstrumentId
+  const allowed = VALUE_NAMES[instrument]
+  if (!allowed) throw new AssayError('invalid_input', `Models are not asked "${instrument}"`, [{ field: 'instrument', message: 'no model protocol' }])
+  const problems: { field: string; message: string }[] = []
+  for (const [field, text] of [['system', c.system ?? ''], ['user', c.user]] as const) {
+    if (text.includes('\r')) problems.push({ field, message: 'use LF line ends' })
+    for (const m of text.matchAll(USER_TOKEN)) {
+      if (!allowed.includes(m[1]!)) problems.push({ field, message: `{{${m[1]}}} is not a value of ${instrument} (known: ${allowed.join(', ')})` })
+    }
+  }
+  if (problems.length) throw new AssayError('invalid_input', 'The template uses unknown placeholders', problems)
+  const latestOwn = (db.prepare(`SELECT max(version) AS v FROM templates WHERE template_id = ?`).get(c.id) as { v: number | null }).v ?? 0
+  const latestBuiltIn = findTemplate(builtInTemplates(), c.id)?.entry.version ?? 0
+  const version = c.version ?? Math.max(latestOwn, latestBuiltIn) + 1
+  if (findTemplate(builtInTemplates(), c.id, version)) {
+    throw new AssayError('conflict', `${c.id}@${version} is a built-in template and cannot be replaced; add version ${latestBuiltIn + 1} or later`)
+  }
+  if (version <= latestOwn && db.prepare(`SELECT 1 FROM templates WHERE template_id = ? AND version = ?`).get(c.id, version)) {
+    throw new AssayError('conflict', `${c.id}@${version} exists; a published version is never edited, add a new one`)
+  }
+  db.prepare(
+    `INSERT INTO templates (template_id, version, instrument_id, system_text, user_text, answer_format, note) VALUES (?, ?, ?, ?, ?, ?, ?)`
+  ).run(c.id, version, instrument, c.system ?? null, c.user, c.answerFormat, c.note ?? null)
+  return summary(resolveTemplate(db, c.id, version).template, false)
+}
+
+/** The values a template uses, out of the values a request supplies. */
+export function usedValues(template: Template, values: Readonly<Record<string, string>>): Record<string, string> {
+  const text = Object.values(template.parts).join('\u0000')
+  const used: Record<string, string> = {}
+  for (const p of placeholdersIn(text, template.entry.placeholders)) {
+    const v = values[p.name]
+    if (v !== undefined) used[p.name] = v
+  }
+  return used
+}

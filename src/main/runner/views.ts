@@ -1,0 +1,141 @@
+import type { CallDetail, CallRow, RunSummary } from '../../shared/contract/run-operations'
+import { AssayError } from '../../shared/errors'
+import { getInstrument } from '../../shared/instruments'
+import type { Split } from '../../shared/items/kinds'
+import { payloadWithContext } from '../annotation/item-context'
+import { logExposure } from '../store/exposures'
+import { getItem } from '../store/items'
+import type { Db } from '../store/database'
+import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow } from './calls'
+import { interpretAnswer } from './interpret'
+import { getJudge } from './judges'
+import type { StoredPrompt } from './plan'
+
+// What the workbench shows of runs and calls. Lists carry no answers; one call's answer is shown on request, and
+// showing a judge's output on a held-out (test) item is logged, because a seen output is no longer blind.
+
+export function runSummary(db: Db, row: RunRow, active: boolean): RunSummary {
+  const judge = getJudge(db, row.judge_id)
+  const options = runOptions(row)
+  const topError = db
+    .prepare(`SELECT error, count(*) AS n FROM model_calls WHERE run_id = ? AND status = 'failed' GROUP BY error ORDER BY n DESC LIMIT 1`)
+    .get(row.id) as { error: string | null } | undefined
+  return {
+    id: row.id,
+    instrument: row.instrument_id,
+    judge: { id: judge.id, name: judge.name, provider: judge.provider, model: judge.model, company: judge.effectiveCompany },
+    template: `${row.template_id}@${row.template_version}`,
+    selection: JSON.parse(row.selection) as RunSummary['selection'],
+    seed: row.seed,
+    viewer: options.viewer,
+    bothOrders: row.both_orders === 1,
+    trials: row.trials,
+    batch: options.batch,
+    status: row.status,
+    active,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    counts: runCounts(db, row.id),
+    skipped: options.skippedCount ?? 0,
+    lastError: topError?.error ?? null
+  }
+}
+
+export function getRunSummary(db: Db, runId: number, isActive: (id: number) => boolean): RunSummary {
+  const row = getRunRow(db, runId)
+  if (!row) throw new AssayError('not_found', `No run ${runId}`)
+  return runSummary(db, row, isActive(runId))
+}
+
+export function listRunSummaries(db: Db, isActive: (id: number) => boolean): RunSummary[] {
+  return (db.prepare(`SELECT * FROM runs ORDER BY id DESC`).all() as RunRow[]).map((r) => runSummary(db, r, isActive(r.id)))
+}
+
+interface CallJoinRow {
+  id: number
+  run_id: number
+  item_id: number
+  external_id: string
+  split: Split
+  trial: number
+  order_index: number
+  request_hash: string
+  display: string
+  prompt: string
+  raw_answer: string | null
+  judgement: string | null
+  status: CallStatus
+  input_tokens: number | null
+  output_tokens: number | null
+  cost_usd: number | null
+  latency_ms: number | null
+  attempts: number
+  error: string | null
+  cached: number
+}
+
+function callRow(r: CallJoinRow): CallRow {
+  return {
+    id: r.id,
+    itemId: r.item_id,
+    externalId: r.external_id,
+    split: r.split,
+    trial: r.trial,
+    orderIndex: r.order_index,
+    status: r.status,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    costUsd: r.cost_usd,
+    latencyMs: r.latency_ms,
+    attempts: r.attempts,
+    cached: r.cached === 1,
+    error: r.error
+  }
+}
+
+export function callsPage(db: Db, runId: number, status: CallStatus | undefined, offset: number, limit: number): { total: number; rows: CallRow[] } {
+  const where = `c.run_id = ?${status ? ' AND c.status = ?' : ''}`
+  const params: unknown[] = status ? [runId, status] : [runId]
+  const total = (db.prepare(`SELECT count(*) AS n FROM model_calls c WHERE ${where}`).get(...params) as { n: number }).n
+  const rows = db
+    .prepare(
+      `SELECT c.id, c.run_id, c.item_id, i.external_id, i.split, c.trial, c.order_index, c.status, c.input_tokens, c.output_tokens,
+              c.cost_usd, c.latency_ms, c.attempts, c.error, c.cached
+       FROM model_calls c JOIN items i ON i.id = c.item_id WHERE ${where} ORDER BY c.id LIMIT ? OFFSET ?`
+    )
+    .all(...params, limit, offset) as CallJoinRow[]
+  return { total, rows: rows.map(callRow) }
+}
+
+/** One call with its prompt and answer. Viewing the output of a test-split item is logged as an exposure. */
+export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn: () => T) => T): CallDetail {
+  const r = db
+    .prepare(`SELECT c.*, i.external_id, i.split FROM model_calls c JOIN items i ON i.id = c.item_id WHERE c.id = ?`)
+    .get(callId) as CallJoinRow | undefined
+  if (!r) throw new AssayError('not_found', `No call ${callId}`)
+  const run = getRunRow(db, r.run_id)!
+  const prompt = JSON.parse(r.prompt) as StoredPrompt
+  const display = JSON.parse(r.display) as Record<string, unknown>
+  let parse: CallDetail['parse'] = null
+  if (r.raw_answer !== null) {
+    const row = getItem(db, r.item_id)
+    const payload = row ? payloadWithContext(db, row) : {}
+    const i = interpretAnswer(getInstrument(run.instrument_id), prompt.format, r.raw_answer, display, payload)
+    parse = { status: i.status, error: i.error }
+  }
+  if (r.split === 'test' && (r.raw_answer !== null || r.judgement !== null)) {
+    write(() => logExposure(db, r.item_id, 'judge_output_viewed', actor, `run ${r.run_id}, call ${r.id}`))
+  }
+  return {
+    ...callRow(r),
+    runId: r.run_id,
+    requestHash: r.request_hash,
+    template: prompt.template,
+    format: prompt.format,
+    display,
+    prompt: { system: prompt.system ?? null, user: prompt.user },
+    rawAnswer: r.raw_answer,
+    judgement: r.judgement === null ? null : (JSON.parse(r.judgement) as unknown),
+    parse
+  }
+}

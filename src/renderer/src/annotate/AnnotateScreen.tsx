@@ -1,0 +1,38 @@
+import { useEffect } from 'react'
+import { useWorkbench } from '../store'
+import { QueueList } from './QueueList'
+import { QueueRunner } from './QueueRunner'
+import { useAnnotate } from './store'
+import { WhoIsAnnotating } from './WhoIsAnnotating'
+
+/** The annotation screens: who is annotating (curators), then the queues and the items of one queue. */
+export function AnnotateScreen() {
+  const session = useWorkbench((s) => s.session)
+  const open = useAnnotate((s) => s.open)
+  const notice = useAnnotate((s) => s.notice)
+  const clearNotice = useAnnotate((s) => s.clearNotice)
+
+  useEffect(() => {
+    if (!notice) return
+    const t = setTimeout(clearNotice, notice.tone === 'error' ? 10_000 : 4000)
+    return () => clearTimeout(t)
+  }, [notice, clearNotice])
+
+  if (!session) return null
+  return (
+    <div className="annotate">
+      {session.role !== 'annotator' ? (
+        <WhoIsAnnotating />
+      ) : open ? (
+        <QueueRunner key={`${open.instrument}:${open.assignmentId ?? ''}`} instrument={open.instrument} startAt={open.assignmentId} />
+      ) : (
+        <QueueList />
+      )}
+      {notice && (
+        <div className={`notice notice-${notice.tone}`} role="status" data-testid="notice">
+          {notice.text}
+        </div>
+      )}
+    </div>
+  )
+}

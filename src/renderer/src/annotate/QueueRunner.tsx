@@ -1,0 +1,195 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
+import type { OperationOutput } from '../../../shared/contract/operations'
+import type { InstrumentId } from '../../../shared/instruments/types'
+import { getInstrument } from '../../../shared/instruments'
+import { api } from '../api'
+import { isTypingTarget } from './dom'
+import { ItemCache } from './item-cache'
+import { ItemWorkspace } from './ItemWorkspace'
+import { useAnnotate } from './store'
+
+type Row = OperationOutput<'queue.list'>['rows'][number]
+
+/** The next pending row after `from` in queue order, wrapping around; undefined when none is left. */
+export function nextPending(rows: ReadonlyArray<Row>, from: number): Row | undefined {
+  for (let k = 1; k <= rows.length; k++) {
+    const row = rows[(from + k) % rows.length]
+    if (row && row.status === 'pending') return row
+  }
+  return undefined
+}
+
+/**
+ * Works through one queue: opens at the first pending item (or the one asked for), keeps the next items fetched
+ * ahead, and moves on after a submission, skip or flag.
+ */
+export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId; startAt: number | null }) {
+  const { closeQueue, openQueue, recordSubmission, takeSubmission, notify } = useAnnotate()
+  const cache = useMemo(() => new ItemCache(), [])
+  const [rows, setRows] = useState<Row[] | null>(null)
+  const rowsRef = useRef<Row[]>([])
+  const [current, setCurrent] = useState<BlindedItem | null>(null)
+  const [loading, setLoading] = useState(false)
+  const [finished, setFinished] = useState(false)
+  const [generation, setGeneration] = useState(0)
+  const wanted = useRef<number | null>(null)
+  const title = getInstrument(instrument).title
+
+  const updateRows = useCallback((next: Row[]) => {
+    rowsRef.current = next
+    setRows(next)
+  }, [])
+
+  const prefetchAfter = useCallback(
+    (assignmentId: number) => {
+      const list = rowsRef.current
+      const at = list.findIndex((r) => r.assignmentId === assignmentId)
+      if (at < 0) return
+      cache.prefetch(list[at + 1]?.assignmentId)
+      const pending = nextPending(list, at)
+      if (pending && pending.assignmentId !== assignmentId) cache.prefetch(pending.assignmentId)
+    },
+    [cache]
+  )
+
+  const show = useCallback(
+    (assignmentId: number) => {
+      wanted.current = assignmentId
+      setFinished(false)
+      const ready = cache.peek(assignmentId)
+      const present = (item: BlindedItem) => {
+        if (wanted.current !== assignmentId) return
+        cache.forget(assignmentId)
+        setCurrent(item)
+        setGeneration((g) => g + 1)
+        setLoading(false)
+        prefetchAfter(assignmentId)
+      }
+      if (ready) return present(ready)
+      setLoading(true)
+      cache.load(assignmentId).then(present, (e: Error) => {
+        setLoading(false)
+        notify(e.message, 'error')
+      })
+    },
+    [cache, prefetchAfter, notify]
+  )
+
+  useEffect(() => {
+    let live = true
+    api['queue.list']({ instrument }).then(
+      ({ rows: list }) => {
+        if (!live) return
+        updateRows(list)
+        const first = (startAt !== null && list.find((r) => r.assignmentId === startAt)) || list.find((r) => r.status === 'pending')
+        if (first) show(first.assignmentId)
+        else setFinished(true)
+      },
+      (e: Error) => notify(e.message, 'error')
+    )
+    return () => {
+      live = false
+    }
+  }, [instrument, startAt, show, updateRows, notify])
+
+  const setRowStatus = (assignmentId: number, status: Row['status']) =>
+    updateRows(rowsRef.current.map((r) => (r.assignmentId === assignmentId ? { ...r, status } : r)))
+
+  const moveOnFrom = (assignmentId: number) => {
+    const list = rowsRef.current
+    const at = list.findIndex((r) => r.assignmentId === assignmentId)
+    const next = nextPending(list, at)
+    if (next) show(next.assignmentId)
+    else {
+      wanted.current = null
+      setCurrent(null)
+      setFinished(true)
+    }
+  }
+
+  const step = (from: number, by: 1 | -1) => {
+    const list = rowsRef.current
+    const at = list.findIndex((r) => r.assignmentId === from)
+    const target = list[at + by]
+    if (target) show(target.assignmentId)
+    else notify(by === 1 ? 'This is the last item of the queue.' : 'This is the first item of the queue.')
+  }
+
+  const undo = useCallback(async () => {
+    const last = takeSubmission()
+    if (!last) return notify('Nothing submitted in this session to undo.')
+    try {
+      await api['annotations.undo']({ annotationId: last.annotationId })
+      cache.forget(last.assignmentId)
+      notify('Your last submission was withdrawn; its answer is back as a draft.')
+      if (last.instrument !== instrument) return openQueue(last.instrument, last.assignmentId)
+      updateRows(rowsRef.current.map((r) => (r.assignmentId === last.assignmentId ? { ...r, status: 'pending' } : r)))
+      show(last.assignmentId)
+    } catch (e) {
+      notify(`Undo failed: ${(e as Error).message}`, 'error')
+    }
+  }, [takeSubmission, notify, cache, instrument, openQueue, updateRows, show])
+
+  // The end of the queue keeps its keys: undo, step back, leave.
+  useEffect(() => {
+    if (!finished) return
+    const onKey = (e: KeyboardEvent) => {
+      if (isTypingTarget(e.target)) return
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
+        e.preventDefault()
+        void undo()
+      } else if (e.key === 'q' || e.key === 'Escape') {
+        closeQueue()
+      } else if ((e.altKey && e.key === 'ArrowLeft') || e.key === 'p') {
+        const last = rowsRef.current[rowsRef.current.length - 1]
+        if (last) show(last.assignmentId)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [finished, undo, closeQueue, show])
+
+  const done = rows?.filter((r) => r.status === 'done').length ?? 0
+  const total = rows?.length ?? 0
+
+  if (finished) {
+    return (
+      <section className="queue-finished" data-testid="queue-finished">
+        <h1>{title}</h1>
+        <p>
+          Nothing pending in this queue: {done} of {total} done
+          {rows ? `, ${rows.filter((r) => r.status === 'skipped').length} skipped, ${rows.filter((r) => r.status === 'flagged').length} flagged` : ''}.
+        </p>
+        <p className="muted">
+          <kbd>q</kbd> back to the queues · <kbd>p</kbd> review the last item · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo the last submission
+        </p>
+        <button type="button" onClick={closeQueue}>
+          Back to the queues
+        </button>
+      </section>
+    )
+  }
+  if (!current) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
+  return (
+    <ItemWorkspace
+      key={`${current.assignmentId}:${generation}`}
+      item={current}
+      queueTitle={title}
+      progress={{ done, total }}
+      onNavigate={(by) => step(current.assignmentId, by)}
+      onSubmitted={(annotationId) => {
+        recordSubmission({ annotationId, assignmentId: current.assignmentId, instrument })
+        setRowStatus(current.assignmentId, 'done')
+        moveOnFrom(current.assignmentId)
+      }}
+      onStatus={(status) => {
+        setRowStatus(current.assignmentId, status)
+        if (status === 'pending') show(current.assignmentId)
+        else moveOnFrom(current.assignmentId)
+      }}
+      onUndo={() => void undo()}
+      onExit={closeQueue}
+    />
+  )
+}

@@ -1,0 +1,259 @@
+import type { FieldSpec } from '../instruments/types'
+import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, RANDOM_GENERATOR } from '../stats'
+import { ceilingFor } from './ceiling'
+import { compareField } from './compare'
+import { fatalFlawRow, fatalSides } from './fatal-flaws'
+import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput } from './input'
+import type { BootstrapSettings } from './intervals'
+import { outcomeRuleFor } from './outcomes'
+import { labelTermsOf, pairCallsOf, pairwiseRow, itemWinner, type Side } from './pairwise'
+import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
+import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
+import { systemsOf } from './systems'
+import { judgeVsJudge } from './judge-vs-judge'
+import { collectWarnings } from './warnings'
+
+export interface ReportOptions {
+  /** Confidence level of every interval (default 0.95). */
+  level?: number
+  /** Bootstrap resamples (at least 2,000; default 2,000). */
+  resamples?: number
+  seed?: number
+  /** Below this many items an interval is flagged as unreliable (default 30). */
+  minItemsForInterval?: number
+  eceBins?: number
+  /** The report's timestamp (injected so that reports can be reproduced byte for byte). */
+  generatedAt?: string
+}
+
+export const MIN_BOOTSTRAP_RESAMPLES = 2000
+export const DEFAULT_MIN_ITEMS_FOR_INTERVAL = 30
+
+const AGGREGATION =
+  'trials of a call, display orders and annotators behind a majority are combined per unit: nominal and ordinal ' +
+  'fields by vote (an even split leaves no value, counted as a tied vote), interval, ratio and probability fields by ' +
+  'their mean'
+
+/** Builds the audit report of one instrument from gathered sources. Pure: the same input gives the same report. */
+export function buildReport(input: AuditInput, options: ReportOptions = {}): Report {
+  const level = options.level ?? 0.95
+  const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES
+  if (!(Number.isInteger(resamples) && resamples >= MIN_BOOTSTRAP_RESAMPLES)) {
+    throw new RangeError(`a report draws at least ${MIN_BOOTSTRAP_RESAMPLES} bootstrap resamples (${resamples})`)
+  }
+  const bootstrap: BootstrapSettings = { resamples, seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED, level }
+  const eceBins = options.eceBins ?? 10
+  const minItems = options.minItemsForInterval ?? DEFAULT_MIN_ITEMS_FOR_INTERVAL
+  const fields = comparableFields(input.instrument.fields)
+  const items = new Map(input.items.map((i) => [i.id, i]))
+  const inScope = new Set(items.keys())
+
+  const resolved = input.sources.map((s) => resolveSource(s, fields, inScope))
+  const annotators = resolved.filter((s) => s.input.kind === 'annotator')
+  const derived: ResolvedSource[] = []
+  if (annotators.length > 0) derived.push(combineSources(annotators, fields, majorityInput(annotators.length)))
+  const all = [...resolved, ...derived]
+  const criteria = order(all.filter((s) => CRITERION_KINDS.has(s.input.kind) && hasAnyValue(s)))
+
+  const fieldSections = fields.map((field) => ({
+    name: field.name,
+    label: field.label,
+    level: field.level,
+    categories: field.categories ? [...field.categories] : null,
+    comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, bootstrap, eceBins })
+  }))
+
+  const pairwise = input.items.some((i) => i.pair) && fields.some((f) => f.name === 'winner')
+    ? pairwiseSection(input, all, criteria, items, { level, bootstrap })
+    : null
+
+  const judgeSources = order(all.filter((s) => JUDGE_KINDS.has(s.input.kind)))
+  const ceiling = annotators.length > 0
+    ? fields.filter((f) => annotators.some((a) => (a.values.get(f.name)?.size ?? 0) > 0)).map((f) => ceilingFor(f, annotators, judgeSources.filter((j) => (j.values.get(f.name)?.size ?? 0) > 0), { level, eceBins }))
+    : []
+
+  const judgeVsJudgeRows = []
+  for (const field of fields) {
+    for (const criterion of criteria) {
+      for (let i = 0; i < judgeSources.length; i++) {
+        for (let j = i + 1; j < judgeSources.length; j++) {
+          const row = judgeVsJudge(field, judgeSources[i] as ResolvedSource, judgeSources[j] as ResolvedSource, criterion.id, criterion.values.get(field.name) ?? new Map(), bootstrap)
+          if (row) judgeVsJudgeRows.push(row)
+        }
+      }
+    }
+  }
+
+  const sources = order(all).map(sourceSummary)
+  const testItems = input.items.filter((i) => i.split === 'test')
+  const exposedTest = testItems.filter((i) => i.exposures.length > 0)
+  const exposureKinds: Record<string, number> = {}
+  for (const item of exposedTest) for (const kind of new Set(item.exposures)) exposureKinds[kind] = (exposureKinds[kind] ?? 0) + 1
+
+  const report: Report = {
+    schema: REPORT_SCHEMA_VERSION,
+    generated_at: options.generatedAt ?? new Date().toISOString(),
+    project: input.project,
+    instrument: { id: input.instrument.id, title: input.instrument.title, item_kind: input.instrument.itemKind, versions: input.instrument.versions },
+    scope: {
+      split: input.split,
+      n_items: input.items.length,
+      n_test_items: testItems.length,
+      n_exposed_test_items: exposedTest.length,
+      exposure_kinds: exposureKinds,
+      sets: [...new Set(input.items.map((i) => i.set))].sort()
+    },
+    settings: {
+      level,
+      bootstrap: { resamples, seed: bootstrap.seed, generator: RANDOM_GENERATOR, method: 'cluster bootstrap over items, percentile interval (type 7)', resampling_unit: 'item' },
+      min_items_for_interval: minItems,
+      ece_bins: eceBins,
+      aggregation: AGGREGATION,
+      panel_rule: input.panelRule ?? null
+    },
+    sources,
+    criteria: criteria.map((c) => c.id),
+    fields: fieldSections,
+    pairwise,
+    ceiling,
+    judge_vs_judge: judgeVsJudgeRows,
+    warnings: []
+  }
+  report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources) })
+  return report
+}
+
+function majorityInput(annotatorCount: number): AuditSourceInput {
+  return {
+    id: 'human-majority',
+    kind: 'human_majority',
+    name: 'Human majority',
+    detail: { annotators: annotatorCount, rule: 'vote per unit (mean for numbers); an even split leaves no value' },
+    calls: []
+  }
+}
+
+function hasAnyValue(source: ResolvedSource): boolean {
+  for (const values of source.values.values()) if (values.size > 0) return true
+  return false
+}
+
+const KIND_ORDER = ['item_label', 'reference_import', 'adjudicated', 'human_majority', 'panel', 'judge_run', 'model_import', 'annotator']
+
+/** Criteria first, then judges, then annotators; stable within a kind. */
+function order<T extends ResolvedSource>(sources: readonly T[]): T[] {
+  return [...sources].sort((a, b) => KIND_ORDER.indexOf(a.input.kind) - KIND_ORDER.indexOf(b.input.kind))
+}
+
+function comparisonsFor(
+  field: FieldSpec,
+  all: readonly ResolvedSource[],
+  criteria: readonly ResolvedSource[],
+  annotators: readonly ResolvedSource[],
+  instrumentId: string,
+  options: { level: number; bootstrap: BootstrapSettings; eceBins: number }
+): ReportComparison[] {
+  const outcome = field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
+  const keyField = outcome?.field ?? field.name
+  const rows: ReportComparison[] = []
+  criteria.forEach((criterion, criterionIndex) => {
+    if ((criterion.values.get(keyField)?.size ?? 0) === 0) return
+    for (const source of order(all)) {
+      if (source.id === criterion.id || comparedTheOtherWay(source, criterionIndex, criteria)) continue
+      // A source that answers items but never gives this field (a panel, a judge not asked for fatal flaws).
+      if (source.counts.answered > 0 && (source.values.get(field.name)?.size ?? 0) === 0) continue
+      let values = (name: string): ReadonlyMap<string, Value> => criterion.values.get(name) ?? new Map()
+      if (criterion.input.kind === 'human_majority' && source.input.kind === 'annotator') {
+        // An annotator is scored against the majority of the others, never against a majority it is part of.
+        const others = annotators.filter((a) => a.id !== source.id)
+        if (others.length === 0) continue
+        const leaveOneOut = combineSources(others, [field, ...outcomeFieldSpec(field, outcome?.field)], majorityInput(others.length))
+        values = (name) => leaveOneOut.values.get(name) ?? new Map()
+      }
+      rows.push(compareField(field, source, criterion.id, values, { ...options, outcome }))
+    }
+  })
+  return rows
+}
+
+/** Two criteria are compared once: the later one as a source against the earlier one. */
+function comparedTheOtherWay(source: ResolvedSource, criterionIndex: number, criteria: readonly ResolvedSource[]): boolean {
+  const sourceIndex = criteria.indexOf(source)
+  return sourceIndex >= 0 && sourceIndex < criterionIndex
+}
+
+/** The field an outcome rule reads, as a field spec (for the leave-one-out majority). */
+function outcomeFieldSpec(field: FieldSpec, outcomeField: string | undefined): FieldSpec[] {
+  if (!outcomeField || outcomeField === field.name) return []
+  return [{ name: outcomeField, label: outcomeField, level: 'nominal' }]
+}
+
+function pairwiseSection(
+  input: AuditInput,
+  all: readonly ResolvedSource[],
+  criteria: readonly ResolvedSource[],
+  items: ReadonlyMap<number, AuditItem>,
+  options: { level: number; bootstrap: BootstrapSettings }
+): ReportPairwise {
+  const terms = labelTermsOf(input.items)
+  const labels = terms === 'origin' ? ['human', 'ai'] : ['a', 'b']
+  const withWinners = criteria.filter((c) => (c.values.get('winner')?.size ?? 0) > 0)
+  const rows = []
+  const callsBySource = new Map<string, ReturnType<typeof pairCallsOf>>()
+  for (const criterion of withWinners) {
+    const criterionIndex = withWinners.indexOf(criterion)
+    const winners = new Map<number, Side>()
+    for (const item of input.items) {
+      const w = itemWinner(criterion, item)
+      if (w) winners.set(item.id, w)
+    }
+    for (const source of order(all)) {
+      if (source.id === criterion.id || source.input.kind === 'panel' || comparedTheOtherWay(source, criterionIndex, withWinners)) continue
+      if (criterion.input.kind === 'human_majority' && source.input.kind === 'annotator') continue
+      let calls = callsBySource.get(source.id)
+      if (!calls) callsBySource.set(source.id, (calls = pairCallsOf(source, items)))
+      if (!calls.some((c) => winners.has(c.item))) continue
+      rows.push(pairwiseRow(source.id, calls, criterion.id, winners, items, { ...options, terms, labels }))
+    }
+  }
+  const systems = order(all)
+    .filter((s) => s.input.kind !== 'annotator' && s.input.kind !== 'panel')
+    .map((s) => systemsOf(s, input.items, options.bootstrap))
+    .filter((row): row is NonNullable<typeof row> => row !== null)
+  const marked = fatalSides(input.flawAudits, items)
+  const fatalFlaws = marked.size === 0
+    ? []
+    : order(all)
+        .filter((s) => s.input.kind !== 'panel' && (s.values.get('winner')?.size ?? 0) > 0)
+        .map((s) => fatalFlawRow(s, marked, items, options.level))
+  return { label_terms: terms, labels, rows, systems, fatal_flaws: fatalFlaws, n_fatal_flaw_audits: input.flawAudits.length }
+}
+
+function sourceSummary(source: ResolvedSource): ReportSource {
+  const kind = source.input.kind
+  const role: ReportSource['role'] = CRITERION_KINDS.has(kind) ? 'criterion' : JUDGE_KINDS.has(kind) ? 'judge' : 'human'
+  return {
+    id: source.id,
+    kind,
+    name: source.input.name,
+    role,
+    detail: source.input.detail,
+    n_items: source.itemStatus.size,
+    n_calls: source.counts.calls,
+    n_answered: source.counts.answered,
+    n_failed: source.counts.failed,
+    n_unparseable: source.counts.unparseable,
+    n_abstained: source.counts.abstained,
+    n_pending: source.counts.pending,
+    n_tied_votes: source.counts.tiedVotes
+  }
+}
+
+function invalidStoredCounts(sources: readonly AuditSourceInput[]): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const s of sources) {
+    const n = s.detail.n_invalid_stored
+    if (typeof n === 'number' && n > 0) out.set(s.id, n)
+  }
+  return out
+}

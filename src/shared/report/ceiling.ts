@@ -1,0 +1,114 @@
+import type { FieldSpec } from '../instruments/types'
+import { fleissKappa, krippendorffAlpha, observedCategories, type Category, type MeasurementLevel } from '../stats'
+import { compareField, type CompareOptions } from './compare'
+import { put } from './intervals'
+import { valueKey, type ResolvedSource, type Value } from './resolve'
+import type { ReportCeiling, ReportComparison } from './schema'
+
+/**
+ * The human ceiling: how well people agree with each other, beside how well each judge agrees with the same people,
+ * with the same statistics, averaged over rater pairs. A judge cannot be expected to agree with a person more than
+ * people agree among themselves.
+ */
+
+export function ceilingStatistics(level: string): string[] {
+  switch (level) {
+    case 'nominal':
+      return ['accuracy', 'cohen_kappa', 'gwet_ac1', 'krippendorff_alpha_nominal']
+    case 'ordinal':
+      return ['accuracy', 'weighted_kappa_quadratic', 'krippendorff_alpha_ordinal', 'spearman']
+    case 'ratio':
+      return ['mean_abs_diff', 'pearson', 'krippendorff_alpha_ratio']
+    default:
+      return ['mean_abs_diff', 'pearson', 'krippendorff_alpha_interval']
+  }
+}
+
+function pairRow(comparison: ReportComparison, statistics: readonly string[]): ReportCeiling['human_human']['pairs'][number] {
+  const record = comparison as unknown as Record<string, unknown>
+  const stats: Record<string, number | null> = {}
+  const reasons: Record<string, string> = {}
+  for (const name of statistics) {
+    const v = record[name]
+    stats[name] = typeof v === 'number' ? v : null
+    const reason = comparison.reasons[name]
+    if (reason) reasons[name] = reason
+  }
+  return { first: comparison.criterion, second: comparison.source, n: comparison.n, stats, reasons }
+}
+
+function meanOverPairs(pairs: ReturnType<typeof pairRow>[], statistics: readonly string[]): ReportCeiling['human_human']['mean'] {
+  const out: ReportCeiling['human_human']['mean'] = {}
+  for (const name of statistics) {
+    const values = pairs.map((p) => p.stats[name]).filter((v): v is number => typeof v === 'number')
+    out[name] =
+      values.length === 0
+        ? { value: null, n_pairs: 0, reason: pairs.length === 0 ? 'no rater pairs' : 'undefined for every rater pair' }
+        : { value: values.reduce((s, v) => s + v, 0) / values.length, n_pairs: values.length }
+  }
+  return out
+}
+
+export function ceilingFor(
+  field: FieldSpec,
+  annotators: readonly ResolvedSource[],
+  judges: readonly ResolvedSource[],
+  options: Omit<CompareOptions, 'bootstrap' | 'outcome'>
+): ReportCeiling {
+  const statistics = ceilingStatistics(field.level)
+  const compare: CompareOptions = { ...options, bootstrap: null }
+  const valuesOf = (source: ResolvedSource) => (name: string) => source.values.get(name) ?? new Map<string, Value>()
+  const humanPairs: ReturnType<typeof pairRow>[] = []
+  for (let i = 0; i < annotators.length; i++) {
+    for (let j = i + 1; j < annotators.length; j++) {
+      const first = annotators[i] as ResolvedSource
+      const second = annotators[j] as ResolvedSource
+      const row = compareField(field, second, first.id, valuesOf(first), compare)
+      if (row.n > 0) humanPairs.push(pairRow(row, statistics))
+    }
+  }
+  const judgeRows = judges.map((judge) => {
+    const pairs = annotators
+      .map((annotator) => compareField(field, judge, annotator.id, valuesOf(annotator), compare))
+      .filter((row) => row.n > 0)
+      .map((row) => pairRow(row, statistics))
+    return { source: judge.id, n_pairs: pairs.length, mean: meanOverPairs(pairs, statistics), pairs }
+  })
+  return {
+    field: field.name,
+    level: field.level,
+    statistics,
+    n_annotators: annotators.length,
+    human_human: { n_pairs: humanPairs.length, mean: meanOverPairs(humanPairs, statistics), pairs: humanPairs, ...multiRater(field, annotators) },
+    judge_human: judgeRows
+  }
+}
+
+/** Every annotator at once, missing ratings allowed. */
+function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Pick<ReportCeiling['human_human'], 'fleiss_kappa' | 'krippendorff_alpha' | 'n_items' | 'reasons'> {
+  const units = new Set<string>()
+  for (const a of annotators) for (const key of a.values.get(field.name)?.keys() ?? []) units.add(key)
+  const keys = [...units]
+  const rows = annotators.map((a) => keys.map((k) => a.values.get(field.name)?.get(k) ?? null))
+  const items = new Set(keys.map((k) => k.slice(0, k.indexOf('\u0000'))))
+  const reasons: Record<string, string> = {}
+  const out: Record<string, unknown> = { n_items: items.size }
+  if (field.level === 'nominal' || field.level === 'ordinal') {
+    const declared: Value[] = field.categories ? [...field.categories] : []
+    const known = new Set(declared.map(valueKey))
+    const extra = observedCategories<Category>(rows.flat().filter((v): v is Value => v !== null && !known.has(valueKey(v))))
+    const scale = [...declared, ...extra]
+    const position = new Map(scale.map((c, i) => [valueKey(c), i]))
+    const indexed = rows.map((row) => row.map((v) => (v === null ? null : (position.get(valueKey(v)) as number))))
+    const domain = scale.map((_, i) => i)
+    const byItem = keys.map((_, u) => indexed.map((row) => row[u] ?? null))
+    if (field.level === 'nominal') put(out, reasons, 'fleiss_kappa', fleissKappa(byItem, domain))
+    put(out, reasons, 'krippendorff_alpha', krippendorffAlpha(indexed, field.level as MeasurementLevel, { domain }))
+  } else {
+    const numeric = rows.map((row) => row.map((v) => (typeof v === 'number' ? v : null)))
+    const level: MeasurementLevel = field.level === 'ratio' ? 'ratio' : 'interval'
+    const negative = level === 'ratio' && numeric.flat().some((v) => v !== null && v < 0)
+    put(out, reasons, 'krippendorff_alpha', negative ? { value: null, reason: 'ratio data cannot be negative' } : krippendorffAlpha(numeric, level))
+  }
+  return { ...(out as { n_items: number; krippendorff_alpha: number | null; fleiss_kappa?: number | null }), reasons }
+}

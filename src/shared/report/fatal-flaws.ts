@@ -1,0 +1,72 @@
+import type { AuditItem, FlawAuditInput } from './input'
+import { proportion, put, wilsonCi } from './intervals'
+import { itemWinner, otherSide, type Side } from './pairwise'
+import { unitKey, type ResolvedSource } from './resolve'
+import type { ReportPairwise } from './schema'
+
+type FatalFlawRow = ReportPairwise['fatal_flaws'][number]
+
+/** Proposals people marked with a fatal flaw: per pair, the sides any annotator marked fatal. */
+export function fatalSides(audits: readonly FlawAuditInput[], items: ReadonlyMap<number, AuditItem>): Map<number, Set<Side>> {
+  const marked = new Map<number, Set<Side>>()
+  for (const audit of audits) {
+    const pair = items.get(audit.itemId)?.pair
+    if (!pair) continue
+    const sides = marked.get(audit.itemId) ?? new Set<Side>()
+    for (const side of ['a', 'b'] as const) {
+      const observation = audit.observations.find((o) => o.unit === `${pair.unit}:${side}`)
+      if (observation?.values.has_fatal === true) sides.add(side)
+    }
+    marked.set(audit.itemId, sides)
+  }
+  return marked
+}
+
+/**
+ * Fatal-flaw recall of one source: of the proposals people marked fatal (the other proposal of the pair not so
+ * marked), how often its verdict went against that proposal; and, where it names fatal flaws itself, how often it
+ * named one on that proposal.
+ */
+export function fatalFlawRow(source: ResolvedSource, marked: ReadonlyMap<number, ReadonlySet<Side>>, items: ReadonlyMap<number, AuditItem>, level: number): FatalFlawRow {
+  let fatal = 0
+  let judged = 0
+  let ruledAgainst = 0
+  let bothFatal = 0
+  let namedJudged = 0
+  let named = 0
+  const namedValues = source.values.get('has_fatal')
+  for (const [itemId, sides] of marked) {
+    const item = items.get(itemId)
+    if (!item?.pair || !source.itemStatus.has(itemId)) continue
+    if (sides.size === 2) {
+      bothFatal++
+      continue
+    }
+    const side = [...sides][0]
+    if (!side) continue
+    fatal++
+    const winner = itemWinner(source, item)
+    if (winner) {
+      judged++
+      if (winner === otherSide(side)) ruledAgainst++
+    }
+    const flagged = namedValues?.get(unitKey(itemId, `${item.pair.unit}:${side}`))
+    if (typeof flagged === 'boolean') {
+      namedJudged++
+      if (flagged) named++
+    }
+  }
+  const reasons: Record<string, string> = {}
+  const row: Record<string, unknown> = { source: source.id, n_fatal: fatal, n_judged: judged, n_ruled_against: ruledAgainst, n_both_fatal: bothFatal }
+  const recall = proportion(ruledAgainst, judged, level, 'no proposal marked fatal was judged by this source')
+  put(row, reasons, 'fatal_flaw_recall', recall)
+  const ci: FatalFlawRow['ci'] = { fatal_flaw_recall: wilsonCi(recall) }
+  if (namedJudged > 0) {
+    const namedRecall = proportion(named, namedJudged, level)
+    row.n_named_judged = namedJudged
+    row.n_named = named
+    put(row, reasons, 'fatal_flaw_named_recall', namedRecall)
+    ci.fatal_flaw_named_recall = wilsonCi(namedRecall)
+  }
+  return { ...(row as Omit<FatalFlawRow, 'ci' | 'reasons'>), ci, reasons }
+}

@@ -1,0 +1,105 @@
+import type { FieldSpec, Observation } from '../instruments/types'
+import type { CanonicalPairLabel, Split } from '../items/kinds'
+
+/**
+ * What the audit reads from a project, as plain data: items in scope, every source's answers already flattened
+ * into observations by the instrument, and nothing else. The report is a pure function of this, so it can be
+ * tested on hand-built inputs and benchmarked without a database.
+ */
+
+/** How a source came to answer. Derived kinds (human majority, panel) are built by the report itself. */
+export const SOURCE_KINDS = [
+  'annotator',
+  'judge_run',
+  'model_import',
+  'reference_import',
+  'item_label',
+  'adjudicated',
+  'human_majority',
+  'panel'
+] as const
+export type SourceKind = (typeof SOURCE_KINDS)[number]
+
+/** Sources whose answers are taken as the truth a comparison is scored against. */
+export const CRITERION_KINDS: ReadonlySet<SourceKind> = new Set(['item_label', 'reference_import', 'adjudicated', 'human_majority'])
+/** Sources that are LLM judges (alone or as a panel): warnings and judge-vs-judge tests concern these. */
+export const JUDGE_KINDS: ReadonlySet<SourceKind> = new Set(['judge_run', 'model_import', 'panel'])
+
+export type CallStatus = 'ok' | 'failed' | 'unparseable' | 'abstained' | 'pending'
+
+/** One answer of a source on one item: a model call (one trial, one display order) or one annotation. */
+export interface SourceCall {
+  itemId: number
+  trial: number
+  /** Display order index of a run that asks an item in several orders (0 otherwise). */
+  order: number
+  /** For pairs: the canonical side that was shown first (from the stored display mapping). */
+  shownFirst?: 'a' | 'b'
+  status: CallStatus
+  /** The instrument's observations of the answer; empty unless the status is ok. */
+  observations: Observation[]
+}
+
+export type SourceDetail = Record<string, string | number | boolean | null>
+
+export interface AuditSourceInput {
+  id: string
+  kind: SourceKind
+  name: string
+  detail: SourceDetail
+  calls: SourceCall[]
+}
+
+export interface PairSide {
+  origin: 'human' | 'ai' | null
+  /** The system that wrote the proposal (a generator name, or 'human'), for strengths and win rates. */
+  system: string | null
+}
+
+/** Facts of a proposal pair the pairwise statistics need (never shown to anyone judging it). */
+export interface PairFacts {
+  /** The unit id of the pair's verdict observation (its pair id). */
+  unit: string
+  label: CanonicalPairLabel | null
+  labelSource: string | null
+  a: PairSide
+  b: PairSide
+  cohort: string | null
+  probe: string | null
+}
+
+export interface AuditItem {
+  id: number
+  externalId: string
+  set: string
+  split: Split
+  /** Kinds of exposure logged for the item (label viewed, prompt revision, ...); empty when never exposed. */
+  exposures: string[]
+  pair?: PairFacts
+}
+
+/** A human flaw audit of a pair (flaw-audit instrument): per side `has_fatal`, used for fatal-flaw recall. */
+export interface FlawAuditInput {
+  sourceId: string
+  itemId: number
+  observations: Observation[]
+}
+
+export interface AuditInput {
+  project: { name: string; id: string }
+  instrument: {
+    id: string
+    title: string
+    itemKind: string
+    /** Instrument versions found among the answers (a report mixing versions says so). */
+    versions: number[]
+    fields: ReadonlyArray<FieldSpec>
+  }
+  /** The split the report is restricted to, or 'all'. */
+  split: Split | 'all'
+  items: AuditItem[]
+  sources: AuditSourceInput[]
+  flawAudits: FlawAuditInput[]
+  /** The outcome rule of a 'panel' source among the sources, in words (null when there is none). */
+  panelRule?: string | null
+}

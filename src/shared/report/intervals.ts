@@ -1,0 +1,44 @@
+import { wilsonInterval, type BootstrapInterval, type Estimate, type IntervalEstimate } from '../stats'
+import type { ReportInterval } from './schema'
+
+/** Bootstrap settings shared by every interval of one report (recorded in the report's settings). */
+export interface BootstrapSettings {
+  resamples: number
+  seed: number
+  level: number
+}
+
+export function wilsonCi(interval: IntervalEstimate): ReportInterval {
+  return {
+    method: 'wilson',
+    level: interval.level,
+    ci_low: interval.lower,
+    ci_high: interval.upper,
+    ...(interval.value === null ? { reason: interval.reason } : {})
+  }
+}
+
+/** A proportion with its Wilson interval; undefined (with the reason) when there are no trials. */
+export function proportion(successes: number, trials: number, level: number, none = 'no units in the denominator'): IntervalEstimate {
+  if (trials === 0) return { value: null, reason: none, lower: null, upper: null, level }
+  return wilsonInterval(successes, trials, level)
+}
+
+export function bootstrapCi(interval: BootstrapInterval, paired = false): ReportInterval {
+  return {
+    method: paired ? 'paired cluster bootstrap (percentile)' : 'cluster bootstrap (percentile)',
+    level: interval.level,
+    ci_low: interval.lower,
+    ci_high: interval.upper,
+    resamples: interval.resamples,
+    undefined_resamples: interval.undefinedResamples,
+    seed: interval.seed,
+    ...(interval.intervalReason ? { reason: interval.intervalReason } : {})
+  }
+}
+
+/** Writes a statistic as a number or null; an undefined one leaves its reason under the same name. */
+export function put(row: Record<string, unknown>, reasons: Record<string, string>, name: string, estimate: Estimate): void {
+  row[name] = estimate.value
+  if (estimate.value === null) reasons[name] = estimate.reason
+}

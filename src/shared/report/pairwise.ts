@@ -1,0 +1,295 @@
+import {
+  accuracyByLabel,
+  clusterBootstrapMany,
+  majorityLabelBaseline,
+  positionBias,
+  randomBaseline,
+  tallyPairwise,
+  type Estimate,
+  type PairwiseCall,
+  type PairwiseVerdict
+} from '../stats'
+import type { AuditItem } from './input'
+import { bootstrapCi, proportion, put, wilsonCi, type BootstrapSettings } from './intervals'
+import { combine, unitKey, type ResolvedSource, type Value } from './resolve'
+import type { ReportPairwiseRow } from './schema'
+
+/**
+ * Pairwise accuracy as IdeaEval scores it: one verdict per call (an item in one display order, trials voted), both
+ * orders kept as separate calls and resampled together; a failed call is listed and left out of the judged
+ * denominator, an unparseable one counts as incorrect, an abstention is no choice at all.
+ */
+
+export type Side = 'a' | 'b'
+export type LabelTerms = 'origin' | 'side'
+
+export interface PairCall {
+  item: number
+  order: number
+  status: 'choice' | 'tie' | 'unparseable' | 'failed' | 'abstained' | 'pending'
+  winner?: Side
+  /** The canonical side shown first, where the source recorded its display. */
+  shownFirst?: Side
+}
+
+export function isSide(v: unknown): v is Side {
+  return v === 'a' || v === 'b'
+}
+
+export function otherSide(side: Side): Side {
+  return side === 'a' ? 'b' : 'a'
+}
+
+/** The item-level winner a source gives (trials and display orders voted), if any. */
+export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null {
+  if (!item.pair) return null
+  const v = source.values.get('winner')?.get(unitKey(item.id, item.pair.unit))
+  return isSide(v) ? v : null
+}
+
+/** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */
+export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, AuditItem>): PairCall[] {
+  if (source.input.calls.length === 0) {
+    const calls: PairCall[] = []
+    for (const [itemId, status] of source.itemStatus) {
+      const item = items.get(itemId)
+      if (!item?.pair) continue
+      if (status === 'answered') {
+        const winner = itemWinner(source, item)
+        calls.push(winner ? { item: itemId, order: 0, status: 'choice', winner } : { item: itemId, order: 0, status: 'tie' })
+      } else calls.push({ item: itemId, order: 0, status })
+    }
+    return calls
+  }
+  const groups = new Map<string, { item: number; order: number; winners: Value[]; statuses: Set<string>; shownFirst?: Side }>()
+  for (const call of source.input.calls) {
+    const item = items.get(call.itemId)
+    if (!item?.pair) continue
+    const key = `${call.itemId}:${call.order}`
+    let group = groups.get(key)
+    if (!group) groups.set(key, (group = { item: call.itemId, order: call.order, winners: [], statuses: new Set() }))
+    group.statuses.add(call.status)
+    if (call.shownFirst && !group.shownFirst) group.shownFirst = call.shownFirst
+    if (call.status !== 'ok') continue
+    const unit = item.pair.unit
+    const winner = call.observations.find((o) => o.unit === unit)?.values.winner
+    if (isSide(winner)) group.winners.push(winner)
+  }
+  const calls: PairCall[] = []
+  for (const g of groups.values()) {
+    const base = { item: g.item, order: g.order, ...(g.shownFirst ? { shownFirst: g.shownFirst } : {}) }
+    if (g.winners.length > 0) {
+      const { value } = combine(g.winners, 'vote')
+      calls.push(isSide(value) ? { ...base, status: 'choice', winner: value } : { ...base, status: 'tie' })
+    } else {
+      const status = (['abstained', 'unparseable', 'failed', 'pending'] as const).find((s) => g.statuses.has(s)) ?? 'unparseable'
+      calls.push({ ...base, status })
+    }
+  }
+  return calls
+}
+
+/** Origin terms (human/ai) when every labelled pair sets a human proposal against an AI one; sides otherwise. */
+export function labelTermsOf(items: readonly AuditItem[]): LabelTerms {
+  const pairs = items.filter((i) => i.pair)
+  if (pairs.length === 0) return 'side'
+  return pairs.every((i) => {
+    const a = i.pair?.a.origin
+    const b = i.pair?.b.origin
+    return !!a && !!b && a !== b
+  })
+    ? 'origin'
+    : 'side'
+}
+
+export function labelOf(item: AuditItem, side: Side, terms: LabelTerms): string {
+  return terms === 'origin' ? (item.pair?.[side].origin ?? side) : side
+}
+
+export interface PairwiseRowOptions {
+  level: number
+  bootstrap: BootstrapSettings
+  terms: LabelTerms
+  labels: readonly string[]
+}
+
+/** One source's calls scored against one criterion's item-level winners. */
+export function pairwiseRow(
+  sourceId: string,
+  calls: readonly PairCall[],
+  criterionId: string,
+  criterionWinners: ReadonlyMap<number, Side>,
+  items: ReadonlyMap<number, AuditItem>,
+  options: PairwiseRowOptions
+): ReportPairwiseRow {
+  const { terms, level } = options
+  let abstained = 0
+  let pending = 0
+  const scored: PairwiseCall<string>[] = []
+  const itemOfCall: AuditItem[] = []
+  for (const call of calls) {
+    const truth = criterionWinners.get(call.item)
+    const item = items.get(call.item)
+    if (!truth || !item) continue
+    if (call.status === 'abstained') {
+      abstained++
+      continue
+    }
+    if (call.status === 'pending') {
+      pending++
+      continue
+    }
+    const verdict: PairwiseVerdict<string> =
+      call.status === 'choice' ? { kind: 'choice', choice: labelOf(item, call.winner as Side, terms) } : { kind: call.status }
+    scored.push({
+      itemId: String(call.item),
+      label: labelOf(item, truth, terms),
+      verdict,
+      ...(call.shownFirst ? { shownFirst: labelOf(item, call.shownFirst, terms) } : {})
+    })
+    itemOfCall.push(item)
+  }
+  const tally = tallyPairwise(scored, 'kept')
+  const reasons: Record<string, string> = {}
+  const row = {
+    source: sourceId,
+    criterion: criterionId,
+    n_in_scope: tally.total + abstained + pending,
+    n_judged: tally.judged,
+    n_failed: tally.failed,
+    n_unparseable: tally.unparseable,
+    n_abstained: abstained,
+    n_pending: pending,
+    n_ties: tally.ties,
+    n_items: new Set(scored.map((c) => c.itemId)).size,
+    correct: tally.correct,
+    ci: {},
+    reasons
+  } as unknown as ReportPairwiseRow
+  const record = row as unknown as Record<string, unknown>
+  const accuracy = proportion(tally.correct, tally.judged, level, 'no judged calls')
+  put(record, reasons, 'accuracy', accuracy)
+  row.ci.accuracy = wilsonCi(accuracy)
+  const ofAll = proportion(tally.correct, row.n_in_scope, level, 'no calls in scope')
+  put(record, reasons, 'accuracy_of_all', ofAll)
+  row.ci.accuracy_of_all = wilsonCi(ofAll)
+  if (tally.ties > 0) {
+    const dropped = tallyPairwise(scored, 'dropped')
+    const share = proportion(dropped.correct, dropped.judged, level, 'no judged calls once ties are dropped')
+    put(record, reasons, 'accuracy_ties_dropped', share)
+    row.ci.accuracy_ties_dropped = wilsonCi(share)
+  }
+
+  // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata.
+  const judgedItems = new Map<string, string>()
+  for (const call of scored) if (call.verdict.kind !== 'failed') judgedItems.set(call.itemId, call.label)
+  const baseline = majorityLabelBaseline([...judgedItems.values()])
+  put(record, reasons, 'majority_baseline', baseline)
+  row.majority_label = [...baseline.majority].sort()
+  row.label_counts = Object.fromEntries(options.labels.map((l) => [l, baseline.counts[l] ?? 0]))
+  put(record, reasons, 'random_baseline', randomBaseline(2))
+  row.below_majority_baseline = accuracy.value !== null && baseline.value !== null ? accuracy.value < baseline.value : null
+
+  row.per_label = accuracyByLabel(scored, options.labels, { level }).map((s) => ({
+    label: s.label,
+    n: s.judged,
+    correct: s.correct,
+    accuracy: s.ofJudged.value,
+    ci_low: s.ofJudged.lower,
+    ci_high: s.ofJudged.upper
+  }))
+  row.subsets = subsets(scored, itemOfCall, options)
+  row.position = position(scored, level)
+
+  const perItem = new Map<string, { correct: number; judged: number }>()
+  for (const call of scored) {
+    const unit = perItem.get(call.itemId) ?? { correct: 0, judged: 0 }
+    if (call.verdict.kind !== 'failed') unit.judged++
+    if (call.verdict.kind === 'choice' && call.verdict.choice === call.label) unit.correct++
+    perItem.set(call.itemId, unit)
+  }
+  const intervals = clusterBootstrapMany(
+    [...perItem.values()],
+    (resample) => {
+      let correct = 0
+      let judged = 0
+      for (const u of resample) {
+        correct += u.correct
+        judged += u.judged
+      }
+      const share: Estimate = judged === 0 ? { value: null, reason: 'no judged calls' } : { value: correct / judged }
+      return { accuracy: share }
+    },
+    options.bootstrap
+  )
+  row.ci.accuracy_bootstrap = bootstrapCi(intervals.accuracy)
+  return row
+}
+
+function subsets(scored: readonly PairwiseCall<string>[], itemOfCall: readonly AuditItem[], options: PairwiseRowOptions): ReportPairwiseRow['subsets'] {
+  const groupings: Array<{ by: ReportPairwiseRow['subsets'][number]['by']; key: (call: PairwiseCall<string>, item: AuditItem) => string | null }> = [
+    { by: 'label', key: (call) => call.label },
+    { by: 'set', key: (_, item) => item.set },
+    { by: 'probe', key: (_, item) => item.pair?.probe ?? null },
+    { by: 'label_source', key: (_, item) => item.pair?.labelSource ?? null }
+  ]
+  const out: ReportPairwiseRow['subsets'] = []
+  for (const grouping of groupings) {
+    const groups = new Map<string, PairwiseCall<string>[]>()
+    scored.forEach((call, i) => {
+      const key = grouping.key(call, itemOfCall[i] as AuditItem)
+      if (key === null) return
+      const list = groups.get(key)
+      if (list) list.push(call)
+      else groups.set(key, [call])
+    })
+    // A grouping with one value repeats the overall figure; labels are always shown, so both sides are visible.
+    if (grouping.by !== 'label' && groups.size < 2) continue
+    const keys = grouping.by === 'label' ? options.labels.filter((l) => groups.has(l)) : [...groups.keys()].sort()
+    for (const value of keys) {
+      const tally = tallyPairwise(groups.get(value) ?? [], 'kept')
+      const share = proportion(tally.correct, tally.judged, options.level)
+      out.push({ by: grouping.by, value, n_judged: tally.judged, correct: tally.correct, accuracy: share.value, ci_low: share.lower, ci_high: share.upper })
+    }
+  }
+  return out
+}
+
+function position(scored: readonly PairwiseCall<string>[], level: number): ReportPairwiseRow['position'] {
+  const shown = scored.filter((c) => c.shownFirst !== undefined)
+  if (shown.length === 0) return null
+  const reasons: Record<string, string> = {}
+  let bias
+  try {
+    bias = positionBias(shown, 'kept')
+  } catch (e) {
+    const reason = `position statistics need at most one answered call per display order: ${(e as Error).message}`
+    return {
+      position_consistency: null,
+      n_compared: 0,
+      n_consistent: 0,
+      n_incomplete: 0,
+      first_position_preference: null,
+      n_answered: 0,
+      n_picked_first: 0,
+      ci: {},
+      reasons: { position_consistency: reason, first_position_preference: reason }
+    }
+  }
+  const row: Record<string, unknown> = {
+    n_compared: bias.consistency.compared,
+    n_consistent: bias.consistency.consistent,
+    n_incomplete: bias.consistency.incomplete,
+    n_answered: bias.firstPositionPreference.answered,
+    n_picked_first: bias.firstPositionPreference.pickedFirst
+  }
+  put(row, reasons, 'position_consistency', bias.consistency)
+  put(row, reasons, 'first_position_preference', bias.firstPositionPreference)
+  const consistency = proportion(bias.consistency.consistent, bias.consistency.compared, level)
+  const preference = proportion(bias.firstPositionPreference.pickedFirst, bias.firstPositionPreference.answered, level)
+  return {
+    ...(row as Omit<NonNullable<ReportPairwiseRow['position']>, 'ci' | 'reasons'>),
+    ci: { position_consistency: wilsonCi(consistency), first_position_preference: wilsonCi(preference) },
+    reasons
+  }
+}

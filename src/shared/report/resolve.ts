@@ -1,0 +1,182 @@
+import type { FieldSpec, MeasurementLevel } from '../instruments/types'
+import type { AuditSourceInput, CallStatus, SourceCall } from './input'
+
+/**
+ * A source's answers reduced to one value per unit and field. Several answers on one unit (trials of a call, the
+ * display orders of a run, the annotators behind a majority) are combined as the field's level says: categories
+ * by vote (an even split leaves the unit without a value, counted), numbers by their mean.
+ */
+
+export type Value = string | number | boolean
+export type Aggregation = 'vote' | 'mean'
+
+/** Of a source's answers on one item, the one that decides how the item counts (earlier wins). */
+export const ITEM_STATUS_ORDER = ['answered', 'abstained', 'unparseable', 'failed', 'pending'] as const
+export type ItemStatus = (typeof ITEM_STATUS_ORDER)[number]
+
+export interface SourceCounts {
+  calls: number
+  answered: number
+  failed: number
+  unparseable: number
+  abstained: number
+  pending: number
+  tiedVotes: number
+}
+
+export interface ResolvedSource {
+  id: string
+  input: AuditSourceInput
+  itemStatus: Map<number, ItemStatus>
+  /** field → unit key → value. */
+  values: Map<string, Map<string, Value>>
+  counts: SourceCounts
+}
+
+export function aggregationOf(level: MeasurementLevel): Aggregation | null {
+  if (level === 'nominal' || level === 'ordinal') return 'vote'
+  if (level === 'interval' || level === 'ratio' || level === 'probability') return 'mean'
+  return null
+}
+
+/** Fields the report compares: every field with a level it can aggregate. */
+export function comparableFields(fields: ReadonlyArray<FieldSpec>): FieldSpec[] {
+  // An abstention is a status, reported in every denominator; as a field it would only repeat those counts.
+  return fields.filter((f) => aggregationOf(f.level) !== null && f.name !== 'abstained')
+}
+
+/** Unit keys are unique across the report: an item id and the instrument's unit id within it. */
+export function unitKey(itemId: number, unit: string): string {
+  return `${itemId}\u0000${unit}`
+}
+
+export function itemOfUnitKey(key: string): number {
+  return Number(key.slice(0, key.indexOf('\u0000')))
+}
+
+export function valueKey(value: Value): string {
+  return `${typeof value}:${String(value)}`
+}
+
+/** Combines several answers on one unit; null with tied=true when a vote splits evenly. */
+export function combine(values: readonly Value[], how: Aggregation): { value: Value | null; tied: boolean } {
+  if (values.length === 0) return { value: null, tied: false }
+  if (values.length === 1) return { value: values[0] as Value, tied: false }
+  if (how === 'mean') {
+    const numbers = values.filter((v): v is number => typeof v === 'number')
+    if (numbers.length === 0) return { value: null, tied: false }
+    return { value: numbers.reduce((s, v) => s + v, 0) / numbers.length, tied: false }
+  }
+  const tally = new Map<string, { value: Value; count: number }>()
+  for (const v of values) {
+    const key = valueKey(v)
+    const entry = tally.get(key)
+    if (entry) entry.count++
+    else tally.set(key, { value: v, count: 1 })
+  }
+  let best: { value: Value; count: number } | null = null
+  let tied = false
+  for (const entry of tally.values()) {
+    if (!best || entry.count > best.count) {
+      best = entry
+      tied = false
+    } else if (entry.count === best.count) tied = true
+  }
+  return tied || !best ? { value: null, tied: true } : { value: best.value, tied: false }
+}
+
+function statusOfCall(status: CallStatus): ItemStatus {
+  return status === 'ok' ? 'answered' : status
+}
+
+export function betterStatus(a: ItemStatus | undefined, b: ItemStatus): ItemStatus {
+  if (a === undefined) return b
+  return ITEM_STATUS_ORDER.indexOf(a) <= ITEM_STATUS_ORDER.indexOf(b) ? a : b
+}
+
+function emptyCounts(): SourceCounts {
+  return { calls: 0, answered: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, tiedVotes: 0 }
+}
+
+/** Reduces a source's calls (restricted to the items in scope) to item statuses and one value per unit and field. */
+export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
+  const counts = emptyCounts()
+  const itemStatus = new Map<number, ItemStatus>()
+  const collected = new Map<string, Map<string, Value[]>>(fields.map((f) => [f.name, new Map()]))
+  for (const call of input.calls) {
+    if (!inScope.has(call.itemId)) continue
+    countCall(counts, call)
+    itemStatus.set(call.itemId, betterStatus(itemStatus.get(call.itemId), statusOfCall(call.status)))
+    if (call.status !== 'ok') continue
+    for (const observation of call.observations) {
+      const key = unitKey(call.itemId, observation.unit)
+      for (const field of fields) {
+        const v = observation.values[field.name]
+        if (v === null || v === undefined) continue
+        const perUnit = collected.get(field.name) as Map<string, Value[]>
+        const list = perUnit.get(key)
+        if (list) list.push(v)
+        else perUnit.set(key, [v])
+      }
+    }
+  }
+  const values = new Map<string, Map<string, Value>>()
+  for (const field of fields) {
+    const how = aggregationOf(field.level) as Aggregation
+    const out = new Map<string, Value>()
+    for (const [key, list] of collected.get(field.name) as Map<string, Value[]>) {
+      const { value, tied } = combine(list, how)
+      if (tied) counts.tiedVotes++
+      if (value !== null) out.set(key, value)
+    }
+    values.set(field.name, out)
+  }
+  return { id: input.id, input, itemStatus, values, counts }
+}
+
+function countCall(counts: SourceCounts, call: SourceCall): void {
+  counts.calls++
+  if (call.status === 'ok') counts.answered++
+  else counts[call.status]++
+}
+
+/**
+ * One source combining several (the human majority): per unit, one value from each member, combined as the level
+ * says; an item counts as answered when any member answered it.
+ */
+export function combineSources(
+  members: readonly ResolvedSource[],
+  fields: ReadonlyArray<FieldSpec>,
+  input: AuditSourceInput
+): ResolvedSource {
+  const counts = emptyCounts()
+  const itemStatus = new Map<number, ItemStatus>()
+  for (const member of members) {
+    for (const [item, status] of member.itemStatus) itemStatus.set(item, betterStatus(itemStatus.get(item), status))
+  }
+  for (const status of itemStatus.values()) {
+    counts.calls++
+    if (status === 'answered') counts.answered++
+    else counts[status]++
+  }
+  const values = new Map<string, Map<string, Value>>()
+  for (const field of fields) {
+    const how = aggregationOf(field.level) as Aggregation
+    const collected = new Map<string, Value[]>()
+    for (const member of members) {
+      for (const [key, v] of member.values.get(field.name) ?? []) {
+        const list = collected.get(key)
+        if (list) list.push(v)
+        else collected.set(key, [v])
+      }
+    }
+    const out = new Map<string, Value>()
+    for (const [key, list] of collected) {
+      const { value, tied } = combine(list, how)
+      if (tied) counts.tiedVotes++
+      if (value !== null) out.set(key, value)
+    }
+    values.set(field.name, out)
+  }
+  return { id: input.id, input, itemStatus, values, counts }
+}

@@ -1,0 +1,362 @@
+import { z } from 'zod'
+import { SOURCE_KINDS } from './input'
+
+/**
+ * The report JSON: what `assay report --json` prints, what `audit.report` returns and what the HTML report and the
+ * report screen draw. Statistics are snake_case numbers; a statistic undefined on the data is null with an entry of
+ * the same name in `reasons`; a statistic that does not apply to a field's level is absent.
+ * Documented field by field in docs/report-json.md.
+ */
+
+export const REPORT_SCHEMA_VERSION = 'assay.report/1'
+
+const stat = z.number().nullable()
+const count = z.number().int().nonnegative()
+const category = z.union([z.string(), z.number(), z.boolean()])
+const reasons = z.record(z.string(), z.string())
+
+export const intervalSchema = z.object({
+  method: z.enum(['wilson', 'cluster bootstrap (percentile)', 'paired cluster bootstrap (percentile)']),
+  level: z.number(),
+  ci_low: stat,
+  ci_high: stat,
+  /** Bootstrap only: resamples drawn, resamples where the statistic was undefined (left out), seed. */
+  resamples: count.optional(),
+  undefined_resamples: count.optional(),
+  seed: count.optional(),
+  reason: z.string().optional()
+})
+export type ReportInterval = z.infer<typeof intervalSchema>
+
+export const sourceSchema = z.object({
+  id: z.string(),
+  kind: z.enum(SOURCE_KINDS),
+  name: z.string(),
+  role: z.enum(['criterion', 'judge', 'human']),
+  detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  /** Items of the report's scope this source was asked about (has any answer row for). */
+  n_items: count,
+  n_calls: count,
+  n_answered: count,
+  n_failed: count,
+  n_unparseable: count,
+  n_abstained: count,
+  n_pending: count,
+  /** Unit values left undecided because trials (or display orders) split evenly. */
+  n_tied_votes: count
+})
+export type ReportSource = z.infer<typeof sourceSchema>
+
+export const perLabelSchema = z.object({
+  label: category,
+  n: count,
+  correct: count,
+  accuracy: stat,
+  ci_low: stat,
+  ci_high: stat
+})
+
+export const reliabilityBinSchema = z.object({
+  lower: z.number(),
+  upper: z.number(),
+  count: count,
+  mean_predicted: z.number(),
+  observed_frequency: z.number()
+})
+
+export const confusionSchema = z.object({
+  /** Rows: the criterion's category; columns: the source's. */
+  categories: z.array(category),
+  counts: z.array(z.array(count))
+})
+
+/** One source scored against one criterion on one field. */
+export const comparisonSchema = z.object({
+  field: z.string(),
+  level: z.string(),
+  source: z.string(),
+  criterion: z.string(),
+  /** Units the criterion has a value for and the source was asked about. */
+  n_in_scope: count,
+  /** Units the source answered or returned unparseable (unparseable counts as not correct). */
+  n_judged: count,
+  /** Units both gave a value for: the n of every agreement statistic. */
+  n: count,
+  /** Items those units belong to: the resampling unit of the bootstrap. */
+  n_items: count,
+  n_failed: count,
+  n_unparseable: count,
+  n_abstained: count,
+  n_pending: count,
+  /** Answered, but no value for this unit (a tied vote, an abstention in one field). */
+  n_no_value: count,
+  /** Units the criterion has a value for that the source was never asked about (outside every denominator). */
+  n_not_asked: count,
+  correct: count.optional(),
+  accuracy: stat.optional(),
+  accuracy_of_all: stat.optional(),
+  majority_baseline: stat.optional(),
+  majority_label: z.array(category).optional(),
+  random_baseline: stat.optional(),
+  below_majority_baseline: z.boolean().nullable().optional(),
+  cohen_kappa: stat.optional(),
+  gwet_ac1: stat.optional(),
+  weighted_kappa_linear: stat.optional(),
+  weighted_kappa_quadratic: stat.optional(),
+  krippendorff_alpha_nominal: stat.optional(),
+  krippendorff_alpha_ordinal: stat.optional(),
+  krippendorff_alpha_interval: stat.optional(),
+  krippendorff_alpha_ratio: stat.optional(),
+  spearman: stat.optional(),
+  kendall_tau_b: stat.optional(),
+  kendall_p: stat.optional(),
+  mean_abs_diff: stat.optional(),
+  mean_diff: stat.optional(),
+  pearson: stat.optional(),
+  brier: stat.optional(),
+  log_loss: stat.optional(),
+  ece: stat.optional(),
+  auroc: stat.optional(),
+  n_positive: count.optional(),
+  n_negative: count.optional(),
+  /** The binary outcome a probability is scored against, e.g. "same_study of the criterion". */
+  outcome: z.string().optional(),
+  reliability: z.array(reliabilityBinSchema).optional(),
+  confusion: confusionSchema.optional(),
+  per_label: z.array(perLabelSchema).optional(),
+  ci: z.record(z.string(), intervalSchema),
+  reasons
+})
+export type ReportComparison = z.infer<typeof comparisonSchema>
+
+/** Mean of a statistic over rater pairs, with the number of pairs it was defined for. */
+export const meanOverPairsSchema = z.object({ value: stat, n_pairs: count, reason: z.string().optional() })
+
+export const pairAgreementSchema = z.object({
+  first: z.string(),
+  second: z.string(),
+  n: count,
+  stats: z.record(z.string(), stat),
+  reasons
+})
+
+export const ceilingSchema = z.object({
+  field: z.string(),
+  level: z.string(),
+  /** The statistics averaged over pairs, in table order. */
+  statistics: z.array(z.string()),
+  n_annotators: count,
+  human_human: z.object({
+    n_pairs: count,
+    mean: z.record(z.string(), meanOverPairsSchema),
+    pairs: z.array(pairAgreementSchema),
+    /** Every annotator at once: Fleiss' kappa (missing raters allowed) and Krippendorff's alpha at the field's level. */
+    fleiss_kappa: stat.optional(),
+    krippendorff_alpha: stat,
+    n_items: count,
+    reasons
+  }),
+  judge_human: z.array(
+    z.object({
+      source: z.string(),
+      n_pairs: count,
+      mean: z.record(z.string(), meanOverPairsSchema),
+      pairs: z.array(pairAgreementSchema)
+    })
+  )
+})
+export type ReportCeiling = z.infer<typeof ceilingSchema>
+
+export const subsetSchema = z.object({
+  by: z.enum(['label', 'set', 'probe', 'label_source']),
+  value: z.string(),
+  n_judged: count,
+  correct: count,
+  accuracy: stat,
+  ci_low: stat,
+  ci_high: stat
+})
+
+export const positionSchema = z.object({
+  position_consistency: stat,
+  n_compared: count,
+  n_consistent: count,
+  n_incomplete: count,
+  first_position_preference: stat,
+  n_answered: count,
+  n_picked_first: count,
+  ci: z.record(z.string(), intervalSchema),
+  reasons
+})
+
+export const pairwiseRowSchema = z.object({
+  source: z.string(),
+  criterion: z.string(),
+  /** Calls (one per item, display order and vote over trials) on items the criterion labels. */
+  n_in_scope: count,
+  n_judged: count,
+  n_failed: count,
+  n_unparseable: count,
+  n_abstained: count,
+  n_pending: count,
+  n_ties: count,
+  n_items: count,
+  correct: count,
+  accuracy: stat,
+  accuracy_of_all: stat,
+  /** Ties dropped from both denominators (present when the source gave ties). */
+  accuracy_ties_dropped: stat.optional(),
+  majority_baseline: stat,
+  majority_label: z.array(z.string()),
+  label_counts: z.record(z.string(), count),
+  random_baseline: stat,
+  below_majority_baseline: z.boolean().nullable(),
+  per_label: z.array(perLabelSchema),
+  subsets: z.array(subsetSchema),
+  position: positionSchema.nullable(),
+  ci: z.record(z.string(), intervalSchema),
+  reasons
+})
+export type ReportPairwiseRow = z.infer<typeof pairwiseRowSchema>
+
+export const strengthSchema = z.object({ player: z.string(), strength: stat, ci_low: stat, ci_high: stat, undefined_resamples: count })
+export const winRateSchema = z.object({
+  system: z.string(),
+  wins: count,
+  ties: count,
+  losses: count,
+  missing: count,
+  m: count,
+  win_rate: stat,
+  win_rate_of_judged: stat,
+  cohorts: count
+})
+
+export const systemsSchema = z.object({
+  source: z.string(),
+  players: z.array(z.string()),
+  n_comparisons: count,
+  bradley_terry: z.array(strengthSchema),
+  win_rates: z.array(winRateSchema),
+  reasons
+})
+
+export const fatalFlawSchema = z.object({
+  source: z.string(),
+  /** Proposals people marked with a fatal flaw where the other side of the pair was not so marked. */
+  n_fatal: count,
+  n_judged: count,
+  n_ruled_against: count,
+  fatal_flaw_recall: stat,
+  /** Pairs where people marked both proposals fatal: left out, since any verdict rules against one. */
+  n_both_fatal: count,
+  /** Where the judge lists fatal flaws itself: how often it named one on that proposal. */
+  n_named_judged: count.optional(),
+  n_named: count.optional(),
+  fatal_flaw_named_recall: stat.optional(),
+  ci: z.record(z.string(), intervalSchema),
+  reasons
+})
+
+export const pairwiseSchema = z.object({
+  /** 'origin' when every labelled pair sets a human proposal against an AI one, else 'side' (a/b). */
+  label_terms: z.enum(['origin', 'side']),
+  labels: z.array(z.string()),
+  rows: z.array(pairwiseRowSchema),
+  systems: z.array(systemsSchema),
+  fatal_flaws: z.array(fatalFlawSchema),
+  n_fatal_flaw_audits: count
+})
+export type ReportPairwise = z.infer<typeof pairwiseSchema>
+
+export const judgeVsJudgeSchema = z.object({
+  field: z.string(),
+  criterion: z.string(),
+  first: z.string(),
+  second: z.string(),
+  /** Units both judges have a value for and the criterion labels. */
+  n: count,
+  n_items: count,
+  both_correct: count.optional(),
+  only_first: count.optional(),
+  only_second: count.optional(),
+  both_wrong: count.optional(),
+  mcnemar_p: stat.optional(),
+  /** The statistic compared: accuracy (nominal, ordinal) or mean_abs_diff (interval, probability). */
+  statistic: z.string(),
+  first_value: stat,
+  second_value: stat,
+  difference: stat,
+  ci: z.record(z.string(), intervalSchema),
+  reasons
+})
+export type ReportJudgeVsJudge = z.infer<typeof judgeVsJudgeSchema>
+
+export const warningSchema = z.object({
+  code: z.enum([
+    'exposed_test_items',
+    'below_majority_baseline',
+    'too_few_items',
+    'incomplete_run',
+    'no_criterion',
+    'no_human_ceiling',
+    'mixed_instrument_versions',
+    'invalid_stored_answers'
+  ]),
+  message: z.string(),
+  source: z.string().optional(),
+  criterion: z.string().optional(),
+  field: z.string().optional()
+})
+export type ReportWarning = z.infer<typeof warningSchema>
+
+export const fieldReportSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  level: z.string(),
+  categories: z.array(category).nullable(),
+  comparisons: z.array(comparisonSchema)
+})
+
+export const reportSchema = z.object({
+  schema: z.literal(REPORT_SCHEMA_VERSION),
+  generated_at: z.string(),
+  project: z.object({ name: z.string(), id: z.string() }),
+  instrument: z.object({
+    id: z.string(),
+    title: z.string(),
+    item_kind: z.string(),
+    versions: z.array(z.number().int())
+  }),
+  scope: z.object({
+    split: z.string(),
+    n_items: count,
+    n_test_items: count,
+    n_exposed_test_items: count,
+    exposure_kinds: z.record(z.string(), count),
+    sets: z.array(z.string())
+  }),
+  settings: z.object({
+    level: z.number(),
+    bootstrap: z.object({
+      resamples: count,
+      seed: count,
+      generator: z.string(),
+      method: z.string(),
+      resampling_unit: z.literal('item')
+    }),
+    min_items_for_interval: count,
+    ece_bins: count,
+    aggregation: z.string(),
+    panel_rule: z.string().nullable()
+  }),
+  sources: z.array(sourceSchema),
+  criteria: z.array(z.string()),
+  fields: z.array(fieldReportSchema),
+  pairwise: pairwiseSchema.nullable(),
+  ceiling: z.array(ceilingSchema),
+  judge_vs_judge: z.array(judgeVsJudgeSchema),
+  warnings: z.array(warningSchema)
+})
+export type Report = z.infer<typeof reportSchema>
+export type ReportFieldSection = z.infer<typeof fieldReportSchema>

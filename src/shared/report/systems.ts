@@ -1,0 +1,81 @@
+import { bradleyTerryBootstrap, winRateAgainstReferences, type Comparison, type ReferenceOutcome } from '../stats'
+import type { AuditItem } from './input'
+import type { BootstrapSettings } from './intervals'
+import { itemWinner, otherSide, type Side } from './pairwise'
+import type { ResolvedSource } from './resolve'
+import type { ReportPairwise } from './schema'
+
+/** The system name under which human-written proposals compete. */
+export const HUMAN_SYSTEM = 'human'
+
+type SystemsRow = ReportPairwise['systems'][number]
+
+/**
+ * Ideation systems ranked by one source's verdicts: Bradley–Terry log-strengths (centred at 0) with cluster-bootstrap
+ * intervals over items, and each AI system's win rate against the human proposals it was paired with (wins/m).
+ */
+export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], bootstrap: BootstrapSettings): SystemsRow | null {
+  const comparisons: Comparison<string>[] = []
+  const outcomes = new Map<string, { outcomes: ReferenceOutcome[]; cohorts: Set<string> }>()
+  for (const item of items) {
+    const pair = item.pair
+    if (!pair || !source.itemStatus.has(item.id)) continue
+    const systemA = pair.a.system
+    const systemB = pair.b.system
+    const winner = source.itemStatus.get(item.id) === 'answered' ? itemWinner(source, item) : null
+    if (systemA && systemB && systemA !== systemB && winner) {
+      comparisons.push({ first: systemA, second: systemB, winner: winner === 'a' ? systemA : systemB })
+    }
+    for (const side of ['a', 'b'] as const) {
+      const mine = pair[side]
+      const theirs = pair[otherSide(side)]
+      if (!mine.system || mine.origin === 'human' || theirs.origin !== 'human') continue
+      const entry = outcomes.get(mine.system) ?? { outcomes: [], cohorts: new Set<string>() }
+      entry.outcomes.push(outcomeFor(source, item, winner, side))
+      if (pair.cohort) entry.cohorts.add(pair.cohort)
+      outcomes.set(mine.system, entry)
+    }
+  }
+  const players = [...new Set(comparisons.flatMap((c) => [c.first, c.second]))].sort()
+  if (players.length < 2 && outcomes.size === 0) return null
+  const reasons: Record<string, string> = {}
+  let strengths: SystemsRow['bradley_terry'] = []
+  if (players.length >= 2) {
+    const fits = bradleyTerryBootstrap(comparisons, (c) => [c], players, bootstrap)
+    strengths = players.map((player) => {
+      const fit = fits[player]
+      if (fit?.point.value === null && fit.point.reason) reasons[`bradley_terry.${player}`] = fit.point.reason
+      return {
+        player,
+        strength: fit?.point.value ?? null,
+        ci_low: fit?.lower ?? null,
+        ci_high: fit?.upper ?? null,
+        undefined_resamples: fit?.undefinedResamples ?? 0
+      }
+    })
+  } else reasons.bradley_terry = 'fewer than 2 systems compared head to head'
+  const winRates = [...outcomes.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([system, entry]) => {
+      const rate = winRateAgainstReferences(entry.outcomes)
+      if (rate.value === null) reasons[`win_rate.${system}`] = rate.reason
+      return {
+        system,
+        wins: rate.wins,
+        ties: rate.ties,
+        losses: rate.losses,
+        missing: rate.missing,
+        m: rate.references,
+        win_rate: rate.value,
+        win_rate_of_judged: rate.ofJudged.value,
+        cohorts: entry.cohorts.size
+      }
+    })
+  return { source: source.id, players, n_comparisons: comparisons.length, bradley_terry: strengths, win_rates: winRates, reasons }
+}
+
+function outcomeFor(source: ResolvedSource, item: AuditItem, winner: Side | null, side: Side): ReferenceOutcome {
+  if (winner) return winner === side ? 'win' : 'loss'
+  // Answered without a winner: the votes of its trials or orders split evenly.
+  return source.itemStatus.get(item.id) === 'answered' ? 'tie' : 'missing'
+}

@@ -1,0 +1,92 @@
+import type { Report, ReportWarning } from './schema'
+
+const pct = (x: number | null | undefined): string => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : 'n/a')
+
+/** The warnings a reader must see before trusting a figure of the report. */
+export function collectWarnings(report: Report, context: { minItems: number; invalidStored: ReadonlyMap<string, number> }): ReportWarning[] {
+  const warnings: ReportWarning[] = []
+  const roleOf = new Map(report.sources.map((s) => [s.id, s.role]))
+  const nameOf = new Map(report.sources.map((s) => [s.id, s.name]))
+  const name = (id: string) => nameOf.get(id) ?? id
+  const isJudge = (id: string) => roleOf.get(id) === 'judge'
+
+  if (report.scope.n_exposed_test_items > 0) {
+    const kinds = Object.entries(report.scope.exposure_kinds).map(([k, n]) => `${k.replace(/_/g, ' ')}: ${n}`).join(', ')
+    warnings.push({
+      code: 'exposed_test_items',
+      message: `${report.scope.n_exposed_test_items} of ${report.scope.n_test_items} test items were exposed (${kinds}); they are no longer unbiased test items.`
+    })
+  }
+  if (report.instrument.versions.length > 1) {
+    warnings.push({ code: 'mixed_instrument_versions', message: `Answers were given under instrument versions ${report.instrument.versions.join(', ')}.` })
+  }
+  if (report.criteria.length === 0) {
+    warnings.push({ code: 'no_criterion', message: 'No reference labels, adjudications or human annotations: nothing to score the judges against.' })
+  }
+  const annotators = report.sources.filter((s) => s.kind === 'annotator').length
+  if (annotators < 2 && report.sources.some((s) => s.role === 'judge')) {
+    warnings.push({
+      code: 'no_human_ceiling',
+      message: `${annotators === 0 ? 'No annotator' : 'Only one annotator'} answered this instrument: there is no human–human agreement to set beside the judges'.`
+    })
+  }
+  for (const source of report.sources) {
+    if (source.n_pending > 0) {
+      warnings.push({ code: 'incomplete_run', source: source.id, message: `${source.name} has ${source.n_pending} calls still pending; its figures cover the finished ones.` })
+    }
+    const invalid = context.invalidStored.get(source.id)
+    if (invalid) {
+      warnings.push({
+        code: 'invalid_stored_answers',
+        source: source.id,
+        message: `${invalid} stored answers of ${source.name} do not parse under the instrument's schema; they are counted as unparseable.`
+      })
+    }
+  }
+
+  const pairwiseCovered = new Set<string>()
+  for (const row of report.pairwise?.rows ?? []) {
+    pairwiseCovered.add(`${row.source}\u0000${row.criterion}`)
+    if (isJudge(row.source) && row.below_majority_baseline) {
+      warnings.push({
+        code: 'below_majority_baseline',
+        source: row.source,
+        criterion: row.criterion,
+        message: `${name(row.source)} is below the majority baseline against ${name(row.criterion)}: ${row.correct}/${row.n_judged} = ${pct(row.accuracy)} < ${pct(row.majority_baseline)} (always "${row.majority_label.join('/')}").`
+      })
+    }
+  }
+  for (const section of report.fields) {
+    for (const row of section.comparisons) {
+      if (!isJudge(row.source) || !row.below_majority_baseline) continue
+      if (section.name === 'winner' && pairwiseCovered.has(`${row.source}\u0000${row.criterion}`)) continue
+      warnings.push({
+        code: 'below_majority_baseline',
+        source: row.source,
+        criterion: row.criterion,
+        field: row.field,
+        message: `${name(row.source)} is below the majority baseline on ${row.field} against ${name(row.criterion)}: ${pct(row.accuracy)} < ${pct(row.majority_baseline)}.`
+      })
+    }
+  }
+
+  // One warning per judge and criterion, naming the smallest item count among its figures.
+  const smallest = new Map<string, { source: string; criterion: string; items: number }>()
+  const consider = (source: string, criterion: string, items: number) => {
+    if (!isJudge(source) || items >= context.minItems) return
+    const key = `${source}\u0000${criterion}`
+    const held = smallest.get(key)
+    if (!held || items < held.items) smallest.set(key, { source, criterion, items })
+  }
+  for (const row of report.pairwise?.rows ?? []) consider(row.source, row.criterion, row.n_items)
+  for (const section of report.fields) for (const row of section.comparisons) if (row.n > 0) consider(row.source, row.criterion, row.n_items)
+  for (const { source, criterion, items } of smallest.values()) {
+    warnings.push({
+      code: 'too_few_items',
+      source,
+      criterion,
+      message: `${name(source)} against ${name(criterion)} rests on ${items} item${items === 1 ? '' : 's'} (fewer than ${context.minItems}): its intervals are wide and the bootstrap interval is unreliable.`
+    })
+  }
+  return warnings
+}
