@@ -3,6 +3,7 @@ import type { CliIO } from './run'
 import { registerNew } from './commands/new'
 import { registerInfo } from './commands/info'
 import { registerServe } from './commands/serve'
+import { registerSplit } from './commands/split'
 import { registerImport } from './commands/import'
 import { registerJudge } from './commands/judge'
 import { registerExport } from './commands/export'
@@ -16,6 +17,7 @@ export function buildProgram(io: CliIO): Command {
   registerNew(program, io)
   registerInfo(program, io)
   registerServe(program, io)
+  registerSplit(program, io)
   registerImport(program, io)
   registerJudge(program, io)
   registerExport(program, io)

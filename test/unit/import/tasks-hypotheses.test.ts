@@ -85,6 +85,18 @@ describe('tasks, hypotheses and questions importers', () => {
     expect(scheme.errors.map((e) => e.field)).toContain('scheme')
   })
 
+  it('takes a set\'s task from the same manifest', async () => {
+    const manifest = { tasks: [task('T5')], sets: [{ set_id: 'S5', task_id: 'T5', hypotheses: ['A'] }, { set_id: 'S6', task_id: 'T6', hypotheses: ['B'] }] }
+    const file = s.write('manifest.json', JSON.stringify(manifest, null, 2))
+    const r = await importFile(s.project, 'hypotheses', file)
+    expect(r.errors.map((e) => [e.field, e.message])).toEqual([['task_id', 'task "T6" is not in the project; import the tasks first']])
+    manifest.sets.pop()
+    const ok = await importFile(s.project, 'hypotheses', s.write('manifest2.json', JSON.stringify(manifest)))
+    expect(ok.errors).toEqual([])
+    expect(ok.summary).toEqual({})
+    expect(s.count(`SELECT count(*) AS n FROM items WHERE kind IN ('rediscovery-task', 'hypothesis-set')`)).toBe(2)
+  })
+
   it('imports research questions, taking task_id as the id when there is no question_id', async () => {
     const file = s.write(
       'q.jsonl',

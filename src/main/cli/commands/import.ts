@@ -56,11 +56,11 @@ function parseSplit(value: string): Split {
 function resolveFormat(arg: string, path: string): ImportFormat {
   if (isImportFormat(arg)) return arg
   if (arg === 'auto') {
-    let head: string[] = []
+    let head: string[]
     try {
       head = readFileSync(resolve(path), 'utf8').split(/\r?\n/, 20)
     } catch {
-      // Reported by the import itself, with the file name.
+      throw new AssayError('not_found', `${path}: file not found`)
     }
     const detected = detectFormat(path, head)
     if (detected) return detected

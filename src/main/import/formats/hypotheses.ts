@@ -4,13 +4,17 @@ import { isRecord } from '../read-records'
 import { emptyParsed, type ImportContext, type ItemDraft, type ParsedImport, type SourceRecord } from '../types'
 
 /**
- * Hypothesis sets: `set_id, task_id, generator, company, scheme, hypotheses[]`. The task must already be in the
- * project or come in the same import. Hypotheses without an id get `H1..Hn` by position, so ids are stable for a
- * given file.
+ * Hypothesis sets: `set_id, task_id, generator, company, scheme, hypotheses[]`, one per line or in a JSON array;
+ * or a manifest `{ "tasks": [...], "sets": [...] }`. The task must already be in the project or come in the same
+ * import. Hypotheses without an id get `H1..Hn` by position, so ids are stable for a given file.
  */
-export function parseHypotheses(ctx: ImportContext, records: SourceRecord[]): ParsedImport {
+export const HYPOTHESIS_ARRAY_KEYS = ['sets', 'hypothesis_sets', 'items', 'data'] as const
+
+export function parseHypotheses(ctx: ImportContext, records: SourceRecord[], root: Record<string, unknown> | null): ParsedImport {
   const out = emptyParsed()
   const problems = new Problems(ctx, out)
+  const tasks = new TaskCollector(ctx, out, problems)
+  if (root && Array.isArray(root.tasks)) root.tasks.forEach((t, i) => tasks.add(t, undefined, `tasks.${i}`))
   for (const rec of records) {
     const row = asObject(rec, problems)
     if (!row) continue
@@ -29,8 +33,39 @@ export function parseHypotheses(ctx: ImportContext, records: SourceRecord[]): Pa
       line: rec.line
     })
   }
-  requireTasks(ctx, out.items, [], problems)
+  requireTasks(ctx, out.items, tasks.ids, problems)
   return out
+}
+
+/**
+ * Tasks that come with the sets (a manifest's `tasks`, a run's `task`): imported as rediscovery tasks unless the
+ * project or an earlier entry already has them.
+ */
+export class TaskCollector {
+  readonly ids: string[] = []
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly out: ParsedImport,
+    private readonly problems: Problems
+  ) {}
+
+  add(raw: unknown, line: number | undefined, field: string): string | undefined {
+    if (!isRecord(raw)) {
+      this.problems.error(line, field, `expected a task object, found ${describe(raw)}`)
+      return undefined
+    }
+    const taskId = text(raw, 'task_id') ?? text(raw, 'id')
+    if (!taskId) {
+      this.problems.error(line, `${field}.task_id`, 'missing task_id')
+      return undefined
+    }
+    if (!this.ids.includes(taskId) && !getItemByExternalId(this.ctx.db, 'rediscovery-task', taskId)) {
+      const { id: _id, ...rest } = raw
+      this.out.items.push({ kind: 'rediscovery-task', externalId: taskId, payload: { ...rest, task_id: taskId }, line: line ?? 1 })
+    }
+    this.ids.push(taskId)
+    return taskId
+  }
 }
 
 /** Hypotheses as objects with ids; a bare string is taken as the statement. Null (and an error) when unusable. */

@@ -2,7 +2,7 @@ import type { ReadResult } from '../read-records'
 import type { ImportContext, ImportFormat, ParsedImport } from '../types'
 import { parseCitationPairs } from './citation-pairs'
 import { parseFrontierScience } from './frontierscience'
-import { parseHypotheses } from './hypotheses'
+import { HYPOTHESIS_ARRAY_KEYS, parseHypotheses } from './hypotheses'
 import { parseLabels } from './labels'
 import { parseLiveIdeaBench } from './liveideabench'
 import { OMEGA_POINT_ARRAY_KEYS, parseOmegaPoint } from './omega-point'
@@ -14,7 +14,7 @@ import { parseTasks } from './tasks'
 export const FORMAT_ARRAY_KEYS: Record<ImportFormat, ReadonlyArray<string>> = {
   pairs: PAIR_ARRAY_KEYS,
   tasks: ['tasks', 'items', 'data'],
-  hypotheses: ['sets', 'hypothesis_sets', 'items', 'data'],
+  hypotheses: HYPOTHESIS_ARRAY_KEYS,
   frontierscience: ['problems', 'items', 'data'],
   questions: ['questions', 'items', 'data'],
   liveideabench: ['results', 'ideas', 'pairs', 'items', 'data'],
@@ -30,7 +30,7 @@ export async function parseFormat(format: ImportFormat, ctx: ImportContext, read
     case 'tasks':
       return parseTasks(ctx, read.records)
     case 'hypotheses':
-      return parseHypotheses(ctx, read.records)
+      return parseHypotheses(ctx, read.records, read.root)
     case 'questions':
       return parseQuestions(ctx, read.records)
     case 'frontierscience':

@@ -1,9 +1,8 @@
 import { fillSelection } from '../../../shared/protocol'
-import { getItemByExternalId } from '../../store/items'
 import { asObject, describe, Problems, text } from '../fields'
 import { isRecord } from '../read-records'
 import { emptyParsed, type ImportContext, type ParsedImport, type SourceRecord } from '../types'
-import { requireTasks } from './hypotheses'
+import { requireTasks, TaskCollector } from './hypotheses'
 
 /**
  * Output of a multi-stage hypothesis pipeline (the Omega Point scheme, the plain five-stage chain, or a single
@@ -41,33 +40,14 @@ const SET_SIZE = 5
 export function parseOmegaPoint(ctx: ImportContext, records: SourceRecord[], root: Record<string, unknown> | null): ParsedImport {
   const out = emptyParsed()
   const problems = new Problems(ctx, out)
-  const taskIds: string[] = []
-  const addTask = (raw: unknown, line: number | undefined, field: string): string | undefined => {
-    if (!isRecord(raw)) {
-      problems.error(line, field, `expected a task object, found ${describe(raw)}`)
-      return undefined
-    }
-    const taskId = text(raw, 'task_id') ?? text(raw, 'id')
-    if (!taskId) {
-      problems.error(line, `${field}.task_id`, 'missing task_id')
-      return undefined
-    }
-    // A task already in the project or earlier in this file is not imported again.
-    if (!taskIds.includes(taskId) && !getItemByExternalId(ctx.db, 'rediscovery-task', taskId)) {
-      const { id: _id, ...rest } = raw
-      out.items.push({ kind: 'rediscovery-task', externalId: taskId, payload: { ...rest, task_id: taskId }, line: line ?? 1 })
-    }
-    taskIds.push(taskId)
-    return taskId
-  }
-
-  if (root && Array.isArray(root.tasks)) root.tasks.forEach((t, i) => addTask(t, undefined, `tasks.${i}`))
+  const tasks = new TaskCollector(ctx, out, problems)
+  if (root && Array.isArray(root.tasks)) root.tasks.forEach((t, i) => tasks.add(t, undefined, `tasks.${i}`))
   const filled: string[] = []
   for (const rec of records) {
     const run = asObject(rec, problems)
     if (!run) continue
     let taskId = text(run, 'task_id')
-    if (isRecord(run.task)) taskId = addTask({ task_id: taskId, ...run.task }, rec.line, 'task') ?? taskId
+    if (isRecord(run.task)) taskId = tasks.add({ task_id: taskId, ...run.task }, rec.line, 'task') ?? taskId
     if (!taskId) {
       problems.error(rec.line, 'task_id', 'missing task_id (or a task object)')
       continue
@@ -92,7 +72,7 @@ export function parseOmegaPoint(ctx: ImportContext, records: SourceRecord[], roo
       line: rec.line
     })
   }
-  requireTasks(ctx, out.items, taskIds, problems)
+  requireTasks(ctx, out.items, tasks.ids, problems)
   out.summary = {
     tasks: out.items.filter((i) => i.kind === 'rediscovery-task').length,
     sets: out.items.filter((i) => i.kind === 'hypothesis-set').length,

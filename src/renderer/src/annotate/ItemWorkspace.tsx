@@ -132,8 +132,13 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
 
   const focusStop = useCallback((path: string) => {
     setCursor(path)
+    // Focus now where the stop is on screen, so the next key press already lands in it; a stop that appears with
+    // this change (a new entry) is focused once rendered.
+    if (focusStopElement(path)) {
+      pendingFocus.current = null
+      return
+    }
     pendingFocus.current = path
-    // The stop may exist already (no re-render follows when the cursor does not change) or only after the render.
     requestAnimationFrame(() => {
       if (pendingFocus.current === path && focusStopElement(path)) pendingFocus.current = null
     })

@@ -1,0 +1,34 @@
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { AssayError } from '../../../shared/errors'
+import { itemKindSchema } from '../../../shared/items/kinds'
+import { Project } from '../../store/project'
+import { createSplit } from '../../splits/stratified-split'
+import type { CliIO } from '../run'
+
+export function registerSplit(program: Command, io: CliIO): void {
+  program
+    .command('split')
+    .description('Make a seeded dev/test split, stratified by set and label (refused once the items are in use)')
+    .argument('<file>', 'the .assay project file')
+    .requiredOption('--test <fraction>', 'share of each stratum held out as test, e.g. 0.3')
+    .option('--seed <seed>', 'seed of the split (default: the project seed)')
+    .option('--set <name>', 'only items of this set')
+    .option('--kind <kind>', 'only items of this kind')
+    .option('--json', 'print the plan as JSON')
+    .action(async (file: string, opts: { test: string; seed?: string; set?: string; kind?: string; json?: boolean }) => {
+      const fraction = Number(opts.test)
+      if (!Number.isFinite(fraction)) throw new AssayError('invalid_input', `--test must be a number between 0 and 1, not "${opts.test}"`)
+      const kind = opts.kind === undefined ? undefined : itemKindSchema.safeParse(opts.kind)
+      if (kind && !kind.success) throw new AssayError('invalid_input', `Unknown item kind "${opts.kind}"`)
+      const project = await Project.open(resolve(file))
+      try {
+        const plan = createSplit(project, { testFraction: fraction, seed: opts.seed ?? project.seed, set: opts.set, kind: kind?.data })
+        if (opts.json) return io.out(JSON.stringify(plan, null, 2))
+        io.out(`Split with seed ${plan.seed}: ${plan.dev} dev, ${plan.test} test`)
+        for (const s of plan.strata) io.out(`  ${s.stratum}: ${s.items} items, ${s.test} test`)
+      } finally {
+        project.close()
+      }
+    })
+}

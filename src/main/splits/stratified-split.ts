@@ -1,0 +1,93 @@
+import { AssayError } from '../../shared/errors'
+import { seededUnit } from '../../shared/protocol'
+import type { ItemKind } from '../../shared/items/kinds'
+import { getMeta, setMeta } from '../store/meta'
+import type { Project } from '../store/project'
+
+export interface SplitOptions {
+  /** Share of each stratum that goes to the test split (0 < f < 1). */
+  testFraction: number
+  seed: string
+  set?: string | undefined
+  kind?: ItemKind | undefined
+}
+
+export interface SplitPlan {
+  seed: string
+  testFraction: number
+  strata: Array<{ stratum: string; items: number; test: number }>
+  dev: number
+  test: number
+  createdAt: string
+}
+
+/** The stratum of an item: its set, and its reference label where it has one (so both splits keep the balance). */
+function stratumOf(set: string, kind: string, payload: Record<string, unknown>): string {
+  const label = typeof payload.label === 'string' ? payload.label : null
+  return label ? `${set} · ${kind} · ${label}` : `${set} · ${kind}`
+}
+
+/**
+ * Seeded, stratified dev/test split. Within each stratum items are ordered by a hash of seed and item id and the
+ * first round(n·f) go to test, so the same seed always gives the same split. Refused once the items are in use
+ * (answered by people or judged by models): a split that moves used items is no longer held out.
+ */
+export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
+  if (!(opts.testFraction > 0 && opts.testFraction < 1)) {
+    throw new AssayError('invalid_input', 'The test fraction must be between 0 and 1', [{ field: 'testFraction', message: String(opts.testFraction) }])
+  }
+  const db = project.db
+  const where = `(? IS NULL OR set_name = ?) AND (? IS NULL OR kind = ?)`
+  const params = [opts.set ?? null, opts.set ?? null, opts.kind ?? null, opts.kind ?? null]
+  const used = db
+    .prepare(
+      `SELECT count(*) AS n FROM items i WHERE ${where} AND i.split != 'none'
+         AND (EXISTS (SELECT 1 FROM annotations a WHERE a.item_id = i.id) OR EXISTS (SELECT 1 FROM model_calls c WHERE c.item_id = i.id))`
+    )
+    .get(...params) as { n: number }
+  if (used.n > 0) {
+    throw new AssayError(
+      'conflict',
+      `The split is frozen: ${used.n} item(s) already in a split have answers or judgements. Re-splitting them would leak test items into development.`
+    )
+  }
+  const rows = db.prepare(`SELECT id, kind, external_id, set_name, payload FROM items WHERE ${where}`).all(...params) as Array<{
+    id: number
+    kind: string
+    external_id: string
+    set_name: string
+    payload: string
+  }>
+  if (rows.length === 0) throw new AssayError('not_found', 'No items match this selection')
+  const strata = new Map<string, typeof rows>()
+  for (const r of rows) {
+    const key = stratumOf(r.set_name, r.kind, JSON.parse(r.payload) as Record<string, unknown>)
+    const list = strata.get(key) ?? []
+    list.push(r)
+    strata.set(key, list)
+  }
+  const assignment: Array<{ id: number; split: 'dev' | 'test' }> = []
+  const summary: SplitPlan['strata'] = []
+  for (const [stratum, list] of [...strata].sort(([a], [b]) => a.localeCompare(b))) {
+    const ordered = [...list].sort((x, y) => seededUnit(opts.seed, `split:${x.external_id}`) - seededUnit(opts.seed, `split:${y.external_id}`))
+    const nTest = Math.round(ordered.length * opts.testFraction)
+    ordered.forEach((r, i) => assignment.push({ id: r.id, split: i < nTest ? 'test' : 'dev' }))
+    summary.push({ stratum, items: ordered.length, test: nTest })
+  }
+  const plan: SplitPlan = {
+    seed: opts.seed,
+    testFraction: opts.testFraction,
+    strata: summary,
+    test: assignment.filter((a) => a.split === 'test').length,
+    dev: assignment.filter((a) => a.split === 'dev').length,
+    createdAt: new Date().toISOString()
+  }
+  project.write(() => {
+    const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
+    for (const a of assignment) stmt.run(a.split, a.id)
+    const history = JSON.parse(getMeta(db, 'split_plans') ?? '[]') as unknown[]
+    history.push({ ...plan, set: opts.set ?? null, kind: opts.kind ?? null })
+    setMeta(db, 'split_plans', JSON.stringify(history))
+  })
+  return plan
+}
