@@ -22,6 +22,7 @@ import {
 } from './annotation-schemas'
 import { runOperations } from './run-operations'
 import { auditOperations } from './audit-operations'
+import { importOperations } from './import-operations'
 
 const empty = z.object({}).strict()
 const idInput = z.object({ id: z.number().int().positive() }).strict()
@@ -107,6 +108,7 @@ export const operations = {
     access: 'annotator',
     summary: 'Every revision of one answer'
   }),
+  ...importOperations,
   ...runOperations,
   ...auditOperations
 } as const

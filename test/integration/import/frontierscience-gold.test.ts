@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { importFile } from '../../../src/main/import'
 import { Project } from '../../../src/main/store/project'
+import { sharedDir } from '../../support/tmp'
 
-// A verbatim copy of the public FrontierScience gold set (one JSON object a line, as published).
-const DATA = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'frontierscience')
+// The public FrontierScience gold set, in the shared folder beside the repository (a missing file fails the test).
+const DATA = join(sharedDir, 'data', 'frontierscience')
 const DUPLICATE_ID = 'af50243e-3a60-4460-9536-f9a02c4f8eb8'
 
 describe('FrontierScience gold set', () => {

@@ -93,7 +93,7 @@ describe('tasks, hypotheses and questions importers', () => {
     manifest.sets.pop()
     const ok = await importFile(s.project, 'hypotheses', s.write('manifest2.json', JSON.stringify(manifest)))
     expect(ok.errors).toEqual([])
-    expect(ok.summary).toEqual({})
+    expect(ok.summary).toEqual({ sets: 1, tasks: 1 })
     expect(s.count(`SELECT count(*) AS n FROM items WHERE kind IN ('rediscovery-task', 'hypothesis-set')`)).toBe(2)
   })
 

@@ -5,6 +5,7 @@ import { projectHandlers } from './project'
 import { itemHandlers } from './items'
 import { annotationHandlers } from './annotation'
 import { runHandlers } from './runs'
+import { importHandlers } from './imports'
 import { auditHandlers } from './audit'
 
 /** Every operation of the contract has exactly one handler; a missing one is a compile error. */
@@ -13,6 +14,7 @@ export const handlers: { [K in OperationName]: Handler<K> } = {
   ...projectHandlers,
   ...itemHandlers,
   ...annotationHandlers,
+  ...importHandlers,
   ...runHandlers,
   ...auditHandlers
 }

@@ -34,6 +34,10 @@ export function parseHypotheses(ctx: ImportContext, records: SourceRecord[], roo
     })
   }
   requireTasks(ctx, out.items, tasks.ids, problems)
+  out.summary = {
+    sets: out.items.filter((i) => i.kind === 'hypothesis-set').length,
+    tasks: out.items.filter((i) => i.kind === 'rediscovery-task').length
+  }
   return out
 }
 

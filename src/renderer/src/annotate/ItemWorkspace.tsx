@@ -305,8 +305,8 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     setGeneral(null)
     const result = validateForm(instrument, data, view)
     if (result.issues.length) {
-      const first = result.issues.map((i) => stopForIssue(stops, i.path)).find(Boolean)
-      if (first) focusStop(first.path)
+      const first = firstStopWithIssue(stops, result.issues)
+      if (first) focusStop(first)
       setGeneral(`Not submitted: ${result.issues.length} field${result.issues.length === 1 ? ' needs' : 's need'} attention.`)
       return
     }
@@ -322,8 +322,8 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
       if (isAssayError(e) && e.details?.length) {
         const fromMain = e.details.map((d) => ({ path: d.field ?? '', message: d.message }))
         setServerIssues(fromMain)
-        const first = fromMain.map((i) => stopForIssue(stops, i.path)).find(Boolean)
-        if (first) focusStop(first.path)
+        const first = firstStopWithIssue(stops, fromMain)
+        if (first) focusStop(first)
       }
       setGeneral(`Not submitted: ${(e as Error).message}`)
     } finally {
@@ -644,6 +644,12 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
       )}
     </div>
   )
+}
+
+/** The first field on screen, top to bottom, that one of the issues concerns. */
+function firstStopWithIssue(stops: ReadonlyArray<Stop>, issues: ReadonlyArray<FieldIssue>): string | undefined {
+  const concerned = new Set(issues.map((i) => stopForIssue(stops, i.path)?.path).filter((p): p is string => p !== undefined))
+  return stops.find((s) => concerned.has(s.path))?.path
 }
 
 function StatusBadge({ item }: { item: BlindedItem }) {

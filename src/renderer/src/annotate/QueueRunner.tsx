@@ -7,18 +7,10 @@ import { api } from '../api'
 import { isTypingTarget } from './dom'
 import { ItemCache } from './item-cache'
 import { ItemWorkspace } from './ItemWorkspace'
+import { nextPending } from './queue-order'
 import { useAnnotate } from './store'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
-
-/** The next pending row after `from` in queue order, wrapping around; undefined when none is left. */
-export function nextPending(rows: ReadonlyArray<Row>, from: number): Row | undefined {
-  for (let k = 1; k <= rows.length; k++) {
-    const row = rows[(from + k) % rows.length]
-    if (row && row.status === 'pending') return row
-  }
-  return undefined
-}
 
 /**
  * Works through one queue: opens at the first pending item (or the one asked for), keeps the next items fetched

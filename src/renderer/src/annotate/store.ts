@@ -43,7 +43,8 @@ export const useAnnotate = create<AnnotateState>((set, get) => ({
   },
   openQueue: (instrument, assignmentId = null) => set({ open: { instrument, assignmentId } }),
   closeQueue() {
-    set({ open: null })
+    // Counts changed while the queue was open: show none rather than stale ones until they arrive.
+    set({ open: null, queues: null })
     void get().loadQueues()
   },
   recordSubmission: (s) => set((st) => ({ submissions: [...st.submissions, s] })),

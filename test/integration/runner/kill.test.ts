@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process'
+import { readFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeProviders, type FakeProviders } from '../../fakes'
+import { repoRoot, tempDir } from '../../support/tmp'
+import { Project } from '../../../src/main/store/project'
+import { ideaProject, KEYS } from './helpers'
+
+// The CLI as users run it, killed with SIGKILL in the middle of a run and run again: every call that was recorded
+// as answered before the kill must not reach the server a second time.
+
+const tmp = tempDir()
+let fake: FakeProviders
+const ITEMS = 80
+const REVIEW = 'Short analysis.\n{"originality": 7, "feasibility": 6, "clarity": 8}'
+
+beforeAll(async () => {
+  fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder: () => REVIEW, faults: [{ fault: { type: 'delay', ms: 40 } }] })
+})
+afterAll(async () => {
+  await fake.close()
+  tmp.cleanup()
+})
+
+interface Child {
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
+  kill(signal: NodeJS.Signals): void
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'assay.mjs'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+  return {
+    done: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))),
+    kill: (signal) => child.kill(signal)
+  }
+}
+
+function usersSent(): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const r of fake.requestsTo('openai.chat')) {
+    const user = (r.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')!.content
+    counts.set(user, (counts.get(user) ?? 0) + 1)
+  }
+  return counts
+}
+
+describe('a CLI run killed with SIGKILL', () => {
+  it('resumes without a duplicate request for any call completed before the kill, and keeps keys out of every output', async () => {
+    const path = tmp.file('kill.assay')
+    ;(await ideaProject(path, ITEMS)).close()
+    const args = ['judge', path, '--instrument', 'idea-review', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--concurrency', '4']
+    const env = { OPENAI_API_KEY: KEYS.openai }
+
+    const first = cli(args, env)
+    const deadline = Date.now() + 60_000
+    while (fake.count('openai.chat') < 24 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    first.kill('SIGKILL')
+    const killed = await first.done
+    expect(killed.signal).toBe('SIGKILL')
+
+    // What the file says was answered when the process died.
+    const project = await Project.open(path)
+    const answered = (project.db.prepare(`SELECT prompt FROM model_calls WHERE status = 'ok'`).all() as { prompt: string }[]).map((r) => JSON.parse(r.prompt).user as string)
+    const runStatus = (project.db.prepare(`SELECT status FROM runs`).get() as { status: string }).status
+    project.close()
+    expect(answered.length).toBeGreaterThanOrEqual(16)
+    expect(answered.length).toBeLessThan(ITEMS)
+    expect(runStatus).toBe('running')
+
+    const second = cli(args, env)
+    const resumed = await second.done
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stderr).toContain('Resuming run 1')
+    expect(resumed.stdout).toMatch(new RegExp(`Run 1 finished: ${ITEMS} ok, 0 unparseable, 0 failed, 0 pending of ${ITEMS}`))
+
+    const sent = usersSent()
+    for (const user of answered) expect(sent.get(user), user).toBe(1)
+    expect(sent.size).toBe(ITEMS)
+    // Requests in flight at the kill may be sent again (their answers never reached the file); nothing else.
+    const duplicates = [...sent.values()].reduce((s, c) => s + c - 1, 0)
+    expect(duplicates).toBeLessThanOrEqual(4)
+
+    const after = await Project.open(path)
+    const counts = after.db.prepare(`SELECT count(*) AS n, sum(status = 'ok') AS ok FROM model_calls`).get() as { n: number; ok: number }
+    expect((after.db.prepare(`SELECT status FROM runs`).get() as { status: string }).status).toBe('done')
+    after.close()
+    expect(counts).toEqual({ n: ITEMS, ok: ITEMS })
+
+    // The key is in no output and nowhere in the project's bytes.
+    for (const text of [killed.stdout, killed.stderr, resumed.stdout, resumed.stderr]) expect(text).not.toContain(KEYS.openai)
+    for (const file of [path, `${path}-wal`]) {
+      if (existsSync(file)) expect(readFileSync(file).includes(Buffer.from(KEYS.openai))).toBe(false)
+    }
+  }, 120_000)
+})
