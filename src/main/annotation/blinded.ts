@@ -4,6 +4,8 @@ import type { ItemKind } from '../../shared/items/kinds'
 import { getAssignment, type AssignmentRow } from '../store/assignments'
 import { getItem } from '../store/items'
 import type { Project } from '../store/project'
+import { packetViewOf } from '../packets/format'
+import { viewIssues } from '../packets/view-checks'
 import { payloadWithContext } from './item-context'
 
 export interface AnnotatorRef {
@@ -17,6 +19,11 @@ export interface AssignmentContext {
   payload: Record<string, unknown>
   blind: BlindView
   externalId: string
+  /**
+   * In an annotator packet the item holds only the view, already in display order: answers stay in display terms
+   * (the mapping is identity) and only the checks the view supports run; merge maps and checks them on the real item.
+   */
+  packet?: boolean
 }
 
 /** The viewer key of an annotator's display orders: stable across the project and its packets. */
@@ -35,6 +42,9 @@ export function assignmentContext(project: Project, annotator: AnnotatorRef, ass
   if (!row) throw new AssayError('not_found', `The item of assignment ${assignmentId} is gone`)
   const instrument = getInstrument(assignment.instrument_id)
   const payload = payloadWithContext(project.db, row)
+  if (project.isPacket) {
+    return { assignment, instrument, payload, blind: { view: packetViewOf(payload), display: {} }, externalId: row.external_id, packet: true }
+  }
   const blind = instrument.blind(payload as never, { seed: project.seed, viewer: viewerOf(annotator), externalId: row.external_id })
   return { assignment, instrument, payload, blind, externalId: row.external_id }
 }
@@ -49,7 +59,7 @@ export function canonicalAnswer(ctx: AssignmentContext, displayJudgement: unknow
     throw new AssayError('invalid_answer', 'The answer is incomplete or out of range', zodIssuesToLocations(parsed.error.issues))
   }
   const canonical = ctx.instrument.toCanonical(parsed.data, ctx.blind.display)
-  const issues = ctx.instrument.check(canonical, ctx.payload as never)
+  const issues = ctx.packet ? viewIssues(ctx.instrument, canonical, ctx.blind.view) : ctx.instrument.check(canonical, ctx.payload as never)
   if (issues.length) {
     throw new AssayError(
       'invalid_answer',

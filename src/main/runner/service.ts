@@ -47,6 +47,9 @@ export function defineRun(project: Project, spec: ParsedRunSpec, judge: Judge): 
   const ref = spec.template ? parseTemplateRef(spec.template) : { id: instrument.templates[0] ?? '' }
   if (!ref.id) throw new AssayError('invalid_input', `${instrument.id} has no model template; models are not asked it`)
   const { template } = resolveTemplate(project.db, ref.id, ref.version)
+  if (spec.batch && judge.provider === 'openai-compatible') {
+    throw new AssayError('invalid_input', 'OpenAI-compatible servers have no batch API; run without batch', [{ field: 'batch', message: 'not available' }])
+  }
   return {
     instrument,
     judge,

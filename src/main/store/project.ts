@@ -51,7 +51,7 @@ export class Project {
       items: counts.reduce((s, r) => s + r.n, 0),
       counts,
       annotators: count(`SELECT count(*) AS n FROM annotators`),
-      annotations: count(`SELECT count(*) AS n FROM annotations a WHERE NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`),
+      annotations: count(`SELECT count(*) AS n FROM annotations a WHERE a.retracted = 0 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`),
       judgements: count(`SELECT count(*) AS n FROM model_calls WHERE status != 'pending'`),
       runs: count(`SELECT count(*) AS n FROM runs`),
       exposures: count(`SELECT count(*) AS n FROM exposures`)
