@@ -140,6 +140,8 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
   const doms: string[] = []
   /** Display order of each of Ada's pairwise assignments. */
   const swappedOf = new Map<number, boolean>()
+  /** Assignment ids of every queue.item request, in order: shows what was fetched ahead. */
+  const itemRequests: number[] = []
 
   const rows = (sql: string, ...params: unknown[]) => {
     const db = new Database(path, { readonly: true, fileMustExist: true })
@@ -241,6 +243,9 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
 
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    page.on('request', (req) => {
+      if (req.url().includes('/api/queue.item')) itemRequests.push((JSON.parse(req.postData() ?? '{}') as { assignmentId: number }).assignmentId)
+    })
     page.on('response', (res) => {
       if (res.url().includes('/api/events')) return
       bodies.push(res.text().catch(() => ''))
@@ -257,6 +262,24 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
   it('judges the demo pairs and the planted pair; a server killed between submissions loses nothing; Ctrl+Z withdraws', async () => {
     const pressed = new Map<number, string>()
     let current = await openQueue('pairwise-preference')
+
+    // Alt+→ and Alt+← step through the queue; ] and [ scroll both proposals to the next or previous section.
+    await page.keyboard.press('Alt+ArrowRight')
+    await page.waitForFunction((id) => document.querySelector('[data-testid=item]')?.getAttribute('data-assignment') !== String(id), current)
+    expect(await page.locator('[data-testid=item-position]').innerText()).toBe('Item 2 of 4')
+    await page.keyboard.press('Alt+ArrowLeft')
+    await page.locator(`[data-testid=item][data-assignment="${current}"]`).waitFor()
+    await page.keyboard.press(']')
+    await page.keyboard.press(']')
+    const scroll = await page.evaluate(() => {
+      const box = document.querySelector('.annotate-source') as HTMLElement
+      const rows = [...box.querySelectorAll<HTMLElement>('[data-section-row]')]
+      return { top: box.scrollTop, section: rows[2]!.dataset.section, rowTop: rows[2]!.offsetTop, cells: rows[2]!.querySelectorAll('.pair-cell').length }
+    })
+    expect(scroll.section).toBe('Proposed Approach')
+    expect(scroll.cells).toBe(2)
+    expect(Math.abs(scroll.top - scroll.rowTop)).toBeLessThanOrEqual(1)
+
     for (let i = 0; i < 4; i++) {
       if (i === 2) {
         // Two answers are in; the server dies without a chance to flush anything.
@@ -271,8 +294,13 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
       await page.keyboard.press(key)
       await page.waitForSelector(`[data-stop="verdict"] [aria-checked="true"]`)
       pressed.set(current, verdict)
+      const fetchedBefore = [...itemRequests]
       await submitAndMoveOn(current)
-      if (i < 3) current = await shown()
+      if (i < 3) {
+        current = await shown()
+        // The item now on screen had been fetched ahead, before the answer was submitted.
+        expect(fetchedBefore).toContain(current)
+      }
     }
     await page.locator('[data-testid=queue-finished]').waitFor()
 
@@ -293,6 +321,9 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
     await page.locator(`[data-testid=item][data-assignment="${last.assignment_id}"]`).waitFor()
     expect(await page.locator('[data-testid=item-status]').innerText()).toBe('pending')
     expect(await page.locator('[data-stop="verdict"] [aria-checked="true"]').innerText()).toContain('B much better')
+    await page.keyboard.press('h')
+    await page.locator('[data-testid=revision]').nth(1).waitFor()
+    expect(await page.locator('[data-testid=revision]').allInnerTexts()).toEqual([expect.stringMatching(/^Withdrawn/), expect.stringMatching(/^Submitted/)])
     await page.keyboard.press('2')
     await submitAndMoveOn(last.assignment_id)
     const history = annotationsOf('pairwise-preference').filter((r) => r.assignment_id === last.assignment_id)
@@ -419,9 +450,6 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
     const question = (await page.locator('[data-source="question"]').innerText()).trim()
     await page.keyboard.press('1') // score, then on to the excerpt
     expect(await cursor()).toBe('cue_excerpt')
-    await page.keyboard.press('Enter')
-    await typeText('words the question does not contain')
-    await page.keyboard.press('Escape')
     await page.keyboard.press('j')
     await page.keyboard.press('1') // input score
     await page.keyboard.press('2') // alternative score
@@ -429,8 +457,20 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
     await typeText('Names the class of the answer.')
     await page.keyboard.press('Tab')
     await typeText('The mediator.')
+
+    // No excerpt: only main knows this rule; its message comes back with the field and is shown beside it.
     await page.keyboard.press('Control+Enter')
     await page.locator('[data-testid=form-error]').waitFor()
+    expect(await issuesAt('cue_excerpt')).toEqual(['A score above 0 needs the cue excerpt.'])
+    expect(await cursor()).toBe('cue_excerpt')
+    expect(await shown()).toBe(id)
+
+    // An excerpt that is not in the question: refused in the form.
+    await page.keyboard.press('Enter')
+    await typeText('words the question does not contain')
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Control+Enter')
+    await page.waitForFunction(() => document.querySelector('[data-testid=field-issue][data-path="cue_excerpt"]')?.textContent === 'Not an exact quote of question.')
     expect(await issuesAt('cue_excerpt')).toEqual(['Not an exact quote of question.'])
     expect(await cursor()).toBe('cue_excerpt')
 

@@ -1,7 +1,7 @@
 import { AssayError } from '../../../shared/errors'
 import { INSTRUMENTS } from '../../../shared/instruments'
 import { assignItems } from '../../annotation/assign'
-import { assignmentContext, canonicalAnswer, type AnnotatorRef } from '../../annotation/blinded'
+import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../../annotation/blinded'
 import { ensureAnnotator } from '../../store/annotators'
 import {
   appendAnnotation,
@@ -20,6 +20,30 @@ function annotatorOf(ctx: ApiContext): AnnotatorRef {
   const a = ctx.session.annotator
   if (!a) throw new AssayError('forbidden', 'Choose who is annotating first')
   return a
+}
+
+/** One revision of an annotator's answer to an assignment (a submission, a correction or a withdrawal). */
+function appendRevision(
+  ctx: ApiContext,
+  c: AssignmentContext,
+  me: AnnotatorRef,
+  judgement: unknown,
+  revision: { supersedes: string | null; retracted: boolean; activeMs: number }
+): string {
+  return appendAnnotation(ctx.project.db, {
+    itemId: c.assignment.item_id,
+    instrumentId: c.instrument.id,
+    instrumentVersion: c.instrument.version,
+    annotatorId: me.id,
+    sourceKind: 'human',
+    sourceName: me.name,
+    judgement,
+    display: c.blind.display,
+    supersedes: revision.supersedes,
+    retracted: revision.retracted,
+    assignmentId: c.assignment.id,
+    activeMs: revision.activeMs
+  })
 }
 
 function annotatorSummaries(ctx: ApiContext) {
@@ -127,19 +151,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     const db = ctx.project.db
     const result = ctx.project.write(() => {
       const head = headForAssignment(db, c.assignment.id)
-      const annotationId = appendAnnotation(db, {
-        itemId: c.assignment.item_id,
-        instrumentId: c.instrument.id,
-        instrumentVersion: c.instrument.version,
-        annotatorId: me.id,
-        sourceKind: 'human',
-        sourceName: me.name,
-        judgement: canonical,
-        display: c.blind.display,
-        supersedes: head?.id ?? null,
-        assignmentId: c.assignment.id,
-        activeMs: input.activeMs
-      })
+      const annotationId = appendRevision(ctx, c, me, canonical, { supersedes: head?.id ?? null, retracted: false, activeMs: input.activeMs })
       setAssignmentStatus(db, c.assignment.id, 'done', null)
       deleteDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id)
       return { annotationId, supersedes: head?.id ?? null }
@@ -158,20 +170,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     const head = headForAssignment(db, c.assignment.id)
     if (!head || head.id !== row.id || row.retracted) throw new AssayError('conflict', 'Only your latest answer to an item can be undone')
     ctx.project.write(() => {
-      appendAnnotation(db, {
-        itemId: c.assignment.item_id,
-        instrumentId: c.instrument.id,
-        instrumentVersion: c.instrument.version,
-        annotatorId: me.id,
-        sourceKind: 'human',
-        sourceName: me.name,
-        judgement: JSON.parse(row.judgement),
-        display: c.blind.display,
-        supersedes: row.id,
-        retracted: true,
-        assignmentId: c.assignment.id,
-        activeMs: 0
-      })
+      appendRevision(ctx, c, me, JSON.parse(row.judgement), { supersedes: row.id, retracted: true, activeMs: 0 })
       setAssignmentStatus(db, c.assignment.id, 'pending', null)
       const asDisplayed = c.instrument.toDisplay(JSON.parse(row.judgement), c.blind.display)
       saveDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id, asDisplayed, row.active_ms ?? 0)

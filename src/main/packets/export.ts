@@ -1,0 +1,241 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { AssayError } from '../../shared/errors'
+import { isInstrumentId } from '../../shared/instruments'
+import type { Split } from '../../shared/items/kinds'
+import { assignmentContext } from '../annotation/blinded'
+import { appendAnnotation, getDraft, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
+import type { AnnotatorRow } from '../store/annotators'
+import type { AssignmentRow } from '../store/assignments'
+import type { Db } from '../store/database'
+import { setMeta } from '../store/meta'
+import { Project } from '../store/project'
+import { parentsFirst } from './chains'
+import { assignmentDigest, viewDigest, type DigestEntry } from './digest'
+import { PACKET_FORMAT, PACKET_META, VIEW_KEY } from './format'
+import { insertPacket } from './store'
+
+export interface PacketExportOptions {
+  annotator: string
+  /** Where to write the packet (a new .assay file). */
+  out: string
+  instrument?: string | undefined
+  set?: string | undefined
+  split?: Split | undefined
+  /** Replace an existing file at `out` (refused otherwise: it may be a packet someone has worked in). */
+  overwrite?: boolean | undefined
+}
+
+export interface PacketExportResult {
+  packetId: string
+  path: string
+  annotator: string
+  assignments: number
+  /** The annotator's own earlier revisions carried in the packet, so work can continue where it stood. */
+  answers: number
+  instruments: Record<string, number>
+  digest: string
+}
+
+/** One assignment as it goes into the packet: the view in display order, own answers in display terms. */
+interface PacketAssignment {
+  opaqueId: string
+  assignment: AssignmentRow
+  kind: string
+  view: Record<string, unknown>
+  viewDigest: string
+  revisions: Array<AnnotationRow & { displayJudgement: unknown }>
+  draft: DraftRow | undefined
+}
+
+/**
+ * Writes a packet for one annotator: a separate project file holding only that annotator's assignments, each as the
+ * blinded view the annotator would see (already in their display order) under a random opaque id. Hidden fields,
+ * external ids, the display mapping, the project seed, other people's answers and judge outputs are not in the file
+ * at all. The project records the packet (its opaque ids and the digest of its assignments) so that merge can map
+ * answers back and refuse a packet whose assignments were altered.
+ */
+export async function exportPacket(project: Project, opts: PacketExportOptions): Promise<PacketExportResult> {
+  if (project.isPacket) throw new AssayError('conflict', 'This file is an annotator packet; packets are made from the curator project')
+  if (opts.instrument !== undefined && !isInstrumentId(opts.instrument)) {
+    throw new AssayError('invalid_input', `Unknown instrument "${opts.instrument}"`, [{ field: 'instrument', message: 'unknown' }])
+  }
+  const out = resolve(opts.out)
+  if (resolve(project.path) === out) throw new AssayError('invalid_input', 'The packet cannot be written over the project itself')
+  if (existsSync(out) && !opts.overwrite) {
+    throw new AssayError('conflict', `${out} exists; choose another file name (or overwrite it explicitly)`)
+  }
+  const db = project.db
+  const annotator = db.prepare(`SELECT * FROM annotators WHERE name = ?`).get(opts.annotator.trim()) as AnnotatorRow | undefined
+  if (!annotator) throw new AssayError('not_found', `No annotator named "${opts.annotator}" in this project`)
+
+  // One read transaction: the assignments, views and revisions come from one state of the project.
+  const content = db.transaction(() => collect(project, annotator, opts))()
+  if (content.length === 0) {
+    throw new AssayError('invalid_input', `${annotator.name} has no assignments${describeFilter(opts)}; assign items first`)
+  }
+
+  const packetId = randomUUID()
+  const entries: DigestEntry[] = content.map((c) => ({
+    opaqueId: c.opaqueId,
+    itemId: c.assignment.item_id,
+    instrumentId: c.assignment.instrument_id,
+    viewDigest: c.viewDigest
+  }))
+  const digest = assignmentDigest({ packetId, projectId: project.id, annotator: annotator.name }, entries)
+
+  const temp = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString('hex')}.partial`)
+  try {
+    await writePacketFile(temp, { packetId, projectId: project.id, digest, annotator, content })
+    project.write(() =>
+      insertPacket(
+        db,
+        { id: packetId, annotatorId: annotator.id, digest },
+        content.map((c) => ({ opaque_id: c.opaqueId, assignment_id: c.assignment.id, view_digest: c.viewDigest }))
+      )
+    )
+    // A stale journal beside the target would be replayed into the new file.
+    for (const suffix of ['-wal', '-shm', '-journal']) rmSync(out + suffix, { force: true })
+    renameSync(temp, out)
+  } catch (e) {
+    rmSync(temp, { force: true })
+    for (const suffix of ['-wal', '-shm', '-journal']) rmSync(temp + suffix, { force: true })
+    throw e
+  }
+
+  const instruments: Record<string, number> = {}
+  for (const c of content) instruments[c.assignment.instrument_id] = (instruments[c.assignment.instrument_id] ?? 0) + 1
+  return {
+    packetId,
+    path: out,
+    annotator: annotator.name,
+    assignments: content.length,
+    answers: content.reduce((n, c) => n + c.revisions.length, 0),
+    instruments,
+    digest
+  }
+}
+
+function describeFilter(opts: PacketExportOptions): string {
+  const parts = [
+    opts.instrument ? `instrument ${opts.instrument}` : null,
+    opts.set ? `set ${opts.set}` : null,
+    opts.split ? `split ${opts.split}` : null
+  ].filter(Boolean)
+  return parts.length ? ` matching ${parts.join(', ')}` : ''
+}
+
+function collect(project: Project, annotator: AnnotatorRow, opts: PacketExportOptions): PacketAssignment[] {
+  const db = project.db
+  const assignments = db
+    .prepare(
+      `SELECT s.* FROM assignments s JOIN items i ON i.id = s.item_id
+       WHERE s.annotator_id = @annotator AND (@instrument IS NULL OR s.instrument_id = @instrument)
+         AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
+       ORDER BY s.instrument_id, s.position, s.id`
+    )
+    .all({ annotator: annotator.id, instrument: opts.instrument ?? null, set: opts.set ?? null, split: opts.split ?? null }) as AssignmentRow[]
+  const used = new Set<string>()
+  const ref = { id: annotator.id, name: annotator.name }
+  return assignments.map((assignment) => {
+    const ctx = assignmentContext(project, ref, assignment.id)
+    const history = parentsFirst(historyForAssignment(db, assignment.id).filter((r) => r.annotator_id === annotator.id && r.source_kind === 'human')).ordered
+    return {
+      opaqueId: opaqueId(used),
+      assignment,
+      kind: ctx.instrument.itemKind,
+      view: ctx.blind.view,
+      viewDigest: viewDigest(ctx.blind.view),
+      revisions: history.map((r) => ({ ...r, displayJudgement: ctx.instrument.toDisplay(JSON.parse(r.judgement), ctx.blind.display) })),
+      draft: getDraft(db, annotator.id, assignment.item_id, assignment.instrument_id)
+    }
+  })
+}
+
+/** Random, so an id says nothing of the item, its position in the project, or its generator. */
+function opaqueId(used: Set<string>): string {
+  for (;;) {
+    const id = `item-${randomBytes(6).toString('hex')}`
+    if (!used.has(id)) {
+      used.add(id)
+      return id
+    }
+  }
+}
+
+interface PacketFileContent {
+  packetId: string
+  projectId: string
+  digest: string
+  annotator: AnnotatorRow
+  content: PacketAssignment[]
+}
+
+async function writePacketFile(path: string, c: PacketFileContent): Promise<void> {
+  const packet = await Project.create(path)
+  try {
+    const db = packet.db
+    packet.write(() => {
+      setMeta(db, 'mode', 'packet')
+      setMeta(db, 'packet_annotator', c.annotator.name)
+      setMeta(db, 'project_id', c.projectId)
+      setMeta(db, 'name', `Packet for ${c.annotator.name}`)
+      setMeta(db, PACKET_META.id, c.packetId)
+      setMeta(db, PACKET_META.format, String(PACKET_FORMAT))
+      setMeta(db, PACKET_META.digest, c.digest)
+      const annotatorId = Number(
+        db.prepare(`INSERT INTO annotators (name, expertise, pseudonym) VALUES (?, ?, ?)`).run(c.annotator.name, c.annotator.expertise, c.annotator.pseudonym)
+          .lastInsertRowid
+      )
+      writeAssignments(db, annotatorId, c.annotator.name, c.content)
+    })
+    // Rewrites the file from its live pages: nothing of overwritten meta values survives in free space.
+    db.exec('VACUUM')
+  } finally {
+    packet.close()
+  }
+}
+
+function writeAssignments(db: Db, annotatorId: number, annotatorName: string, content: ReadonlyArray<PacketAssignment>): void {
+  const insertItem = db.prepare(
+    `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, created_at)
+     VALUES (?, ?, 'packet', 'none', ?, '', ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`
+  )
+  const insertAssignment = db.prepare(
+    `INSERT INTO assignments (annotator_id, item_id, instrument_id, position, status, status_reason) VALUES (?, ?, ?, ?, ?, ?)`
+  )
+  const insertDraft = db.prepare(`INSERT INTO drafts (annotator_id, item_id, instrument_id, data, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+  const positions = new Map<string, number>()
+  for (const c of content) {
+    const instrumentId = c.assignment.instrument_id
+    const itemId = Number(insertItem.run(c.kind, c.opaqueId, c.opaqueId, JSON.stringify({ [VIEW_KEY]: c.view })).lastInsertRowid)
+    // Positions restart at 0 per queue: the project's seeded positions are not needed to keep the order.
+    const position = positions.get(instrumentId) ?? 0
+    positions.set(instrumentId, position + 1)
+    const assignmentId = Number(
+      insertAssignment.run(annotatorId, itemId, instrumentId, position, c.assignment.status, c.assignment.status_reason).lastInsertRowid
+    )
+    const carried = new Set(c.revisions.map((r) => r.id))
+    for (const r of c.revisions) {
+      appendAnnotation(db, {
+        id: r.id,
+        itemId,
+        instrumentId,
+        instrumentVersion: r.instrument_version,
+        annotatorId,
+        sourceKind: 'human',
+        sourceName: annotatorName,
+        judgement: r.displayJudgement,
+        // A revision of someone else's row is not carried with it; in the packet it starts the chain.
+        supersedes: r.supersedes !== null && carried.has(r.supersedes) ? r.supersedes : null,
+        retracted: r.retracted === 1,
+        assignmentId,
+        activeMs: r.active_ms,
+        origin: r.origin,
+        createdAt: r.created_at
+      })
+    }
+    if (c.draft) insertDraft.run(annotatorId, itemId, instrumentId, c.draft.data, c.draft.active_ms, c.draft.updated_at)
+  }
+}
