@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchStore } from './store'
+import { benchRunner } from './runner'
 import { benchReport } from './report'
 
 const only = process.argv[2]
@@ -10,6 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'))
 const results: Record<string, unknown> = { node: process.version, started_at: new Date().toISOString() }
 try {
   if (!only || only === 'store') results.store = await benchStore(dir)
+  if (!only || only === 'runner') results.runner = await benchRunner(dir)
   if (!only || only === 'report') results.report = await benchReport(dir)
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -243,6 +243,8 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
 
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    // A step that does not happen fails within seconds, not at the test's time limit.
+    page.setDefaultTimeout(8000)
     page.on('request', (req) => {
       if (req.url().includes('/api/queue.item')) itemRequests.push((JSON.parse(req.postData() ?? '{}') as { assignmentId: number }).assignmentId)
     })
@@ -274,9 +276,11 @@ describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (n
     const scroll = await page.evaluate(() => {
       const box = document.querySelector('.annotate-source') as HTMLElement
       const rows = [...box.querySelectorAll<HTMLElement>('[data-section-row]')]
-      return { top: box.scrollTop, section: rows[2]!.dataset.section, rowTop: rows[2]!.offsetTop, cells: rows[2]!.querySelectorAll('.pair-cell').length }
+      // A short pair cannot scroll a late section to the very top: it stops at the end.
+      const reachable = Math.min(rows[2]!.offsetTop, box.scrollHeight - box.clientHeight)
+      return { top: box.scrollTop, section: rows[2]!.dataset.section, rowTop: reachable, cells: rows[2]!.querySelectorAll('.pair-cell').length }
     })
-    expect(scroll.section).toBe('Proposed Approach')
+    expect(scroll.section).toBe('Related Work') // Introduction, Proposed Approach, Related Work
     expect(scroll.cells).toBe(2)
     expect(Math.abs(scroll.top - scroll.rowTop)).toBeLessThanOrEqual(1)
 

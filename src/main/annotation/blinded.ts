@@ -63,16 +63,29 @@ export function canonicalAnswer(ctx: AssignmentContext, displayJudgement: unknow
   if (issues.length) {
     throw new AssayError(
       'invalid_answer',
-      issues.map((i) => i.message).join('; '),
-      issues.map((i) => ({ field: displayPath(ctx, i.path), message: i.message }))
+      issues.map((i) => displayText(ctx, i.message)).join('; '),
+      issues.map((i) => ({ field: displayText(ctx, i.path), message: displayText(ctx, i.message) }))
     )
   }
   return canonical
 }
 
-/** Issue paths are canonical; the form shows display order. Only unit ids differ, which paths do not carry. */
-function displayPath(_ctx: AssignmentContext, path: string): string {
-  return path
+/**
+ * Checks speak in canonical terms; an annotator must only ever see display labels. Canonical unit ids (hidden
+ * hypothesis ids such as "C11") are replaced by the labels the annotator sees (P1…P5, H1…H5).
+ */
+export function displayText(ctx: Pick<AssignmentContext, 'blind'>, text: string): string {
+  const order = ctx.blind.display.order
+  const shown = ctx.blind.view.hypotheses
+  if (!Array.isArray(order) || !Array.isArray(shown)) return text
+  const labelOf = new Map<string, string>()
+  order.forEach((id, k) => {
+    const label = (shown[k] as { id?: unknown } | undefined)?.id
+    if (typeof id === 'string' && typeof label === 'string') labelOf.set(id, label)
+  })
+  if (labelOf.size === 0) return text
+  const ids = [...labelOf.keys()].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return text.replace(new RegExp(`(?<![\\w-])(${ids.join('|')})(?![\\w-])`, 'g'), (id) => labelOf.get(id) ?? id)
 }
 
 export function itemKindOf(ctx: AssignmentContext): ItemKind {

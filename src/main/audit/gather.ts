@@ -150,11 +150,18 @@ function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem
   for (const { row, payload } of scoped) {
     const label = payload.label
     if (typeof label !== 'string') continue
-    const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : 'label'
-    let source = bySource.get(labelSource)
+    const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
+    const key = labelSource ?? ''
+    let source = bySource.get(key)
     if (!source) {
-      source = { id: `label:${labelSource}`, kind: 'item_label', name: `Reference label (${labelSource})`, detail: { label_source: labelSource }, calls: [] }
-      bySource.set(labelSource, source)
+      source = {
+        id: labelSource ? `label:${labelSource}` : 'label',
+        kind: 'item_label',
+        name: labelSource ? `Reference label (${labelSource})` : 'Reference label',
+        detail: { label_source: labelSource },
+        calls: []
+      }
+      bySource.set(key, source)
     }
     const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0)
     source.calls.push(call)

@@ -5,8 +5,10 @@ import { registerInfo } from './commands/info'
 import { registerServe } from './commands/serve'
 import { registerSplit } from './commands/split'
 import { registerImport } from './commands/import'
+import { registerReport } from './commands/report'
 import { registerJudge } from './commands/judge'
 import { registerExport } from './commands/export'
+import { registerPacket } from './commands/packet'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -19,7 +21,9 @@ export function buildProgram(io: CliIO): Command {
   registerServe(program, io)
   registerSplit(program, io)
   registerImport(program, io)
+  registerReport(program, io)
   registerJudge(program, io)
   registerExport(program, io)
+  registerPacket(program, io)
   return program
 }

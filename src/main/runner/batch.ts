@@ -1,15 +1,13 @@
 import { getInstrument } from '../../shared/instruments'
-import { payloadWithContext } from '../annotation/item-context'
 import { redact } from '../providers/errors'
 import { ProviderError, type BatchApi, type BatchResult, type JudgeConfig, type Provider } from '../providers/types'
-import { getItem } from '../store/items'
 import type { Project } from '../store/project'
-import { cachedAnswer, getRunRow, RecordWriter, runCounts, setRunBatch, type CallRecord, type WorkCall } from './calls'
+import { cacheLookup, getRunRow, RecordWriter, runCounts, setRunBatch, type CallRecord, type WorkCall } from './calls'
 import { backoffMs, sleep, type RetryPolicy } from './gate'
 import { interpretAnswer } from './interpret'
 import { judgementJsonSchema } from './plan'
 import { costOf, type Price } from './prices'
-import type { ExecuteResult, RunProgress } from './execute'
+import { payloadLoader, type ExecuteResult, type RunProgress } from './execute'
 
 // Large runs through the providers' batch APIs (about half price, answers within a day). Submitted batch ids are
 // written to the run before anything else happens, so a run stopped while a batch is out polls that batch again
@@ -104,16 +102,8 @@ export async function executeBatch(o: BatchOptions, work: readonly WorkCall[]): 
     }
   })
   const byId = new Map(work.map((c) => [c.id, c]))
-  const payloads = new Map<number, Record<string, unknown>>()
-  const payloadOf = (itemId: number) => {
-    let p = payloads.get(itemId)
-    if (!p) {
-      const row = getItem(db, itemId)
-      p = row ? payloadWithContext(db, row) : {}
-      payloads.set(itemId, p)
-    }
-    return p
-  }
+  const payloadOf = payloadLoader(db, work)
+  const cached = cacheLookup(db)
   const record = (call: WorkCall, text: string, meta: { inputTokens: number | null; outputTokens: number | null; modelVersion: string | null; truncated: boolean }, cached: boolean): CallRecord => {
     const i = interpretAnswer(instrument, call.prompt.format, text, call.display, payloadOf(call.itemId), meta.truncated)
     return {
@@ -143,7 +133,7 @@ export async function executeBatch(o: BatchOptions, work: readonly WorkCall[]): 
   const toSubmit: WorkCall[] = []
   for (const call of work) {
     if (outstanding.has(call.id)) continue
-    const hit = cachedAnswer(db, call.hash)
+    const hit = cached(call.hash)
     if (hit) writer.push(record(call, hit.raw, { ...hit, truncated: false }, true))
     else toSubmit.push(call)
   }

@@ -16,16 +16,25 @@ export interface CachedAnswer {
   modelVersion: string | null
 }
 
-/** A paid answer for this request hash: the cache first, then any completed call that recorded one. */
+const CACHE_LOOKUP = `SELECT raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash = ?
+  UNION ALL
+  SELECT raw_answer, input_tokens, output_tokens, NULL FROM model_calls
+  WHERE request_hash = ? AND status IN ('ok','unparseable') AND raw_answer IS NOT NULL
+  LIMIT 1`
+
+type CacheRow = { raw_answer: string; input_tokens: number | null; output_tokens: number | null; model_version: string | null }
+
+/** A paid answer for a request hash: the cache first, then any completed call that recorded one. */
+export function cacheLookup(db: Db): (hash: string) => CachedAnswer | undefined {
+  const stmt = db.prepare(CACHE_LOOKUP)
+  return (hash) => {
+    const r = stmt.get(hash, hash) as CacheRow | undefined
+    return r ? { raw: r.raw_answer, inputTokens: r.input_tokens, outputTokens: r.output_tokens, modelVersion: r.model_version } : undefined
+  }
+}
+
 export function cachedAnswer(db: Db, hash: string): CachedAnswer | undefined {
-  const c = db.prepare(`SELECT raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash = ?`).get(hash) as
-    | { raw_answer: string; input_tokens: number | null; output_tokens: number | null; model_version: string | null }
-    | undefined
-  if (c) return { raw: c.raw_answer, inputTokens: c.input_tokens, outputTokens: c.output_tokens, modelVersion: c.model_version }
-  const m = db
-    .prepare(`SELECT raw_answer, input_tokens, output_tokens FROM model_calls WHERE request_hash = ? AND status IN ('ok','unparseable') AND raw_answer IS NOT NULL LIMIT 1`)
-    .get(hash) as { raw_answer: string; input_tokens: number | null; output_tokens: number | null } | undefined
-  return m ? { raw: m.raw_answer, inputTokens: m.input_tokens, outputTokens: m.output_tokens, modelVersion: null } : undefined
+  return cacheLookup(db)(hash)
 }
 
 export interface RunOptions {

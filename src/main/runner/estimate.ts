@@ -1,7 +1,7 @@
 import type { AnswerFormat } from '../../shared/templates'
 import type { ReasoningEffort } from '../providers/types'
 import type { Db } from '../store/database'
-import { cachedAnswer } from './calls'
+import { cacheLookup } from './calls'
 import type { Judge } from './judges'
 import type { Plan } from './plan'
 import { priceFor, type PriceMatch } from './prices'
@@ -44,11 +44,12 @@ export function estimateTokens(text: string): number {
 export function estimatePlan(db: Db, judge: Judge, plan: Plan, batch: boolean): Estimate {
   const price = priceFor(db, judge.provider, judge.model) ?? null
   const reasoning = judge.options.reasoningEffort ? ASSUMED_REASONING_TOKENS[judge.options.reasoningEffort] : 0
+  const lookup = cacheLookup(db)
   let cached = 0
   let inputTokens = 0
   let outputTokens = 0
   for (const call of plan.calls) {
-    if (cachedAnswer(db, call.hash)) {
+    if (lookup(call.hash)) {
       cached++
       continue
     }

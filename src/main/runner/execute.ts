@@ -1,10 +1,10 @@
-import { getInstrument, type AnyInstrument } from '../../shared/instruments'
+import { getInstrument } from '../../shared/instruments'
 import { payloadWithContext } from '../annotation/item-context'
 import { redact } from '../providers/errors'
 import { ProviderError, type JudgeConfig, type ModelResponse, type Provider } from '../providers/types'
-import { getItem } from '../store/items'
+import type { Db } from '../store/database'
 import type { Project } from '../store/project'
-import { cachedAnswer, RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
+import { cacheLookup, RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
 import { backoffMs, sleep, type ProviderGate, type RetryPolicy } from './gate'
 import { interpretAnswer } from './interpret'
 import { judgementJsonSchema } from './plan'
@@ -112,22 +112,13 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
     fatal = `the project file could not be written: ${e.message}`
     stop.abort()
   })
-  const payloads = new Map<number, Record<string, unknown>>()
+  const payloadOf = payloadLoader(db, work)
+  const cached = cacheLookup(db)
   const inflight = new Map<string, Promise<ModelResponse | null>>()
   const secrets = o.secrets ?? []
   const jsonSchema = o.config.structuredOutput ? (judgementJsonSchema(instrument) ?? undefined) : undefined
   let requests = 0
   let next = 0
-
-  const payloadOf = (itemId: number): Record<string, unknown> => {
-    let p = payloads.get(itemId)
-    if (!p) {
-      const row = getItem(db, itemId)
-      p = row ? payloadWithContext(db, row) : {}
-      payloads.set(itemId, p)
-    }
-    return p
-  }
 
   const answerRecord = (call: WorkCall, text: string, meta: { inputTokens: number | null; outputTokens: number | null; modelVersion: string | null; truncated: boolean }, extra: { latencyMs: number | null; attempts: number; cached: boolean }): CallRecord => {
     const interpretation = interpretAnswer(instrument, call.prompt.format, text, call.display, payloadOf(call.itemId), meta.truncated)
@@ -188,7 +179,7 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
   }
 
   const processCall = async (call: WorkCall): Promise<void> => {
-    const hit = cachedAnswer(db, call.hash)
+    const hit = cached(call.hash)
     if (hit) {
       writer.push(answerRecord(call, hit.raw, { ...hit, truncated: false }, { latencyMs: null, attempts: call.attempts, cached: true }))
       return
@@ -244,4 +235,22 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
   if (writeError) fatal ??= `the project file could not be written: ${writeError.message}`
   const outcome: ExecuteOutcome = fatal ? 'failed' : o.signal.aborted ? 'cancelled' : 'done'
   return { outcome, requests, fatal }
+}
+
+/** The payloads (with their context) of the items a pass works on, read in one query and parsed on first use. */
+export function payloadLoader(db: Db, work: readonly WorkCall[]): (itemId: number) => Record<string, unknown> {
+  const ids = [...new Set(work.map((c) => c.itemId))]
+  const rows = new Map<number, { kind: string; payload: string }>()
+  const select = db.prepare(`SELECT id, kind, payload FROM items WHERE id IN (SELECT value FROM json_each(?))`)
+  for (const r of select.all(JSON.stringify(ids)) as { id: number; kind: string; payload: string }[]) rows.set(r.id, r)
+  const parsed = new Map<number, Record<string, unknown>>()
+  return (itemId) => {
+    let p = parsed.get(itemId)
+    if (!p) {
+      const row = rows.get(itemId)
+      p = row ? payloadWithContext(db, row as never) : {}
+      parsed.set(itemId, p)
+    }
+    return p
+  }
 }

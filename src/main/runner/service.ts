@@ -16,6 +16,7 @@ import { getJudge, judgeConfig, type Judge } from './judges'
 import { definitionKey, planRun, resolveInstrument, type Plan, type RunDefinition } from './plan'
 import { priceFor, seedDefaultPrices } from './prices'
 import { parseTemplateRef, resolveTemplate } from './templates'
+import { ORDERABLE } from './requests'
 
 export type ParsedRunSpec = z.output<typeof runSpecSchema>
 
@@ -47,6 +48,11 @@ export function defineRun(project: Project, spec: ParsedRunSpec, judge: Judge): 
   const ref = spec.template ? parseTemplateRef(spec.template) : { id: instrument.templates[0] ?? '' }
   if (!ref.id) throw new AssayError('invalid_input', `${instrument.id} has no model template; models are not asked it`)
   const { template } = resolveTemplate(project.db, ref.id, ref.version)
+  if (spec.bothOrders && !ORDERABLE.has(instrument.id)) {
+    throw new AssayError('invalid_input', `Both orders apply to pairs (${[...ORDERABLE].join(', ')}); ${instrument.id} has no sides to swap`, [
+      { field: 'bothOrders', message: 'not for this instrument' }
+    ])
+  }
   if (spec.batch && judge.provider === 'openai-compatible') {
     throw new AssayError('invalid_input', 'OpenAI-compatible servers have no batch API; run without batch', [{ field: 'batch', message: 'not available' }])
   }

@@ -51,12 +51,12 @@ export class EnvKeyStore implements KeyStore {
     return Promise.resolve(this.found(ref)?.value)
   }
 
-  set(): Promise<void> {
+  set(_ref: KeyRef, _key: string): Promise<void> {
     return Promise.reject(new AssayError('forbidden', 'keys for the command line are set as environment variables'))
   }
 
-  delete(): Promise<void> {
-    return this.set()
+  delete(ref: KeyRef): Promise<void> {
+    return this.set(ref, '')
   }
 
   list(): Promise<StoredKeyRef[]> {

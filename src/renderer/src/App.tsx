@@ -4,12 +4,28 @@ import { api } from './api'
 import { Overview } from './views/Overview'
 import { ItemBrowser } from './views/ItemBrowser'
 import { AnnotateScreen } from './annotate/AnnotateScreen'
+import { ImportScreen } from './import/ImportScreen'
 
 const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
   { id: 'overview', label: 'Overview' },
   { id: 'items', label: 'Items' },
-  { id: 'annotate', label: 'Annotate' }
+  { id: 'annotate', label: 'Annotate' },
+  { id: 'import', label: 'Import' }
 ]
+
+/** The curator screens, by id; annotator sessions only ever get the annotation screen. */
+function CuratorScreen({ screen, info }: { screen: Screen; info: NonNullable<ReturnType<typeof useWorkbench.getState>['info']> }) {
+  switch (screen) {
+    case 'overview':
+      return <Overview info={info} />
+    case 'items':
+      return <ItemBrowser />
+    case 'annotate':
+      return <AnnotateScreen />
+    case 'import':
+      return <ImportScreen />
+  }
+}
 
 export function App() {
   const { info, session, screen, error, load, setScreen, setError } = useWorkbench()
@@ -54,7 +70,7 @@ export function App() {
         </div>
       )}
       <main className="content">
-        {annotating || screen === 'annotate' ? <AnnotateScreen /> : screen === 'overview' ? <Overview info={info} /> : <ItemBrowser />}
+        {annotating ? <AnnotateScreen /> : <CuratorScreen screen={screen} info={info} />}
       </main>
     </div>
   )

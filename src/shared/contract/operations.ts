@@ -21,6 +21,7 @@ import {
   revisionSchema
 } from './annotation-schemas'
 import { runOperations } from './run-operations'
+import { packetOperations } from './packet-operations'
 import { auditOperations } from './audit-operations'
 import { importOperations } from './import-operations'
 
@@ -110,6 +111,7 @@ export const operations = {
   }),
   ...importOperations,
   ...runOperations,
+  ...packetOperations,
   ...auditOperations
 } as const
 

@@ -67,7 +67,8 @@ export const fsResearchGrade: Instrument<'fs-problem', FsResearchGradeJudgement>
     ],
     empty: (view) => {
       const items = Array.isArray(view.rubric) ? view.rubric : []
-      return { points: items.map(() => 0), total: 0, rationale: '' }
+      // Blank, not zero: an untouched rubric must not pass as a valid 0-point grade.
+      return { points: items.map(() => null), total: null, rationale: '' }
     }
   },
   templates: ['fs-research-grade'],

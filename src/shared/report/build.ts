@@ -5,8 +5,9 @@ import { compareField } from './compare'
 import { fatalFlawRow, fatalSides } from './fatal-flaws'
 import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput } from './input'
 import type { BootstrapSettings } from './intervals'
+import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
-import { labelTermsOf, pairCallsOf, pairwiseRow, itemWinner, type Side } from './pairwise'
+import { itemWinner, labelTermsOf, pairCallsOf, pairwiseRow, positionRow, type Side } from './pairwise'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
 import { systemsOf } from './systems'
@@ -55,16 +56,17 @@ export function buildReport(input: AuditInput, options: ReportOptions = {}): Rep
   const all = [...resolved, ...derived]
   const criteria = order(all.filter((s) => CRITERION_KINDS.has(s.input.kind) && hasAnyValue(s)))
 
+  const plan = new BootstrapPlan(inScope)
   const fieldSections = fields.map((field) => ({
     name: field.name,
     label: field.label,
     level: field.level,
     categories: field.categories ? [...field.categories] : null,
-    comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, bootstrap, eceBins })
+    comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, plan, eceBins })
   }))
 
   const pairwise = input.items.some((i) => i.pair) && fields.some((f) => f.name === 'winner')
-    ? pairwiseSection(input, all, criteria, items, { level, bootstrap })
+    ? pairwiseSection(input, all, criteria, items, { level, plan })
     : null
 
   const judgeSources = order(all.filter((s) => JUDGE_KINDS.has(s.input.kind)))
@@ -77,12 +79,15 @@ export function buildReport(input: AuditInput, options: ReportOptions = {}): Rep
     for (const criterion of criteria) {
       for (let i = 0; i < judgeSources.length; i++) {
         for (let j = i + 1; j < judgeSources.length; j++) {
-          const row = judgeVsJudge(field, judgeSources[i] as ResolvedSource, judgeSources[j] as ResolvedSource, criterion.id, criterion.values.get(field.name) ?? new Map(), bootstrap)
+          const row = judgeVsJudge(field, judgeSources[i] as ResolvedSource, judgeSources[j] as ResolvedSource, criterion.id, criterion.values.get(field.name) ?? new Map(), plan)
           if (row) judgeVsJudgeRows.push(row)
         }
       }
     }
   }
+
+  // Every interval above is filled in by this one bootstrap over the items in scope.
+  plan.run(bootstrap)
 
   const sources = order(all).map(sourceSummary)
   const testItems = input.items.filter((i) => i.split === 'test')
@@ -151,7 +156,7 @@ function comparisonsFor(
   criteria: readonly ResolvedSource[],
   annotators: readonly ResolvedSource[],
   instrumentId: string,
-  options: { level: number; bootstrap: BootstrapSettings; eceBins: number }
+  options: { level: number; plan: BootstrapPlan; eceBins: number }
 ): ReportComparison[] {
   const outcome = field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
   const keyField = outcome?.field ?? field.name
@@ -170,7 +175,9 @@ function comparisonsFor(
         const leaveOneOut = combineSources(others, [field, ...outcomeFieldSpec(field, outcome?.field)], majorityInput(others.length))
         values = (name) => leaveOneOut.values.get(name) ?? new Map()
       }
-      rows.push(compareField(field, source, criterion.id, values, { ...options, outcome }))
+      // Individual annotators carry Wilson intervals; the bootstrap is spent on judges, criteria and the majority.
+      const plan = source.input.kind === 'annotator' ? null : options.plan
+      rows.push(compareField(field, source, criterion.id, values, { ...options, plan, outcome }))
     }
   })
   return rows
@@ -193,7 +200,7 @@ function pairwiseSection(
   all: readonly ResolvedSource[],
   criteria: readonly ResolvedSource[],
   items: ReadonlyMap<number, AuditItem>,
-  options: { level: number; bootstrap: BootstrapSettings }
+  options: { level: number; plan: BootstrapPlan }
 ): ReportPairwise {
   const terms = labelTermsOf(input.items)
   const labels = terms === 'origin' ? ['human', 'ai'] : ['a', 'b']
@@ -216,9 +223,13 @@ function pairwiseSection(
       rows.push(pairwiseRow(source.id, calls, criterion.id, winners, items, { ...options, terms, labels }))
     }
   }
+  const position = order(all)
+    .filter((s) => !CRITERION_KINDS.has(s.input.kind) && s.input.kind !== 'panel')
+    .map((s) => positionRow(s.id, callsBySource.get(s.id) ?? pairCallsOf(s, items), options.level))
+    .filter((row): row is NonNullable<typeof row> => row !== null)
   const systems = order(all)
     .filter((s) => s.input.kind !== 'annotator' && s.input.kind !== 'panel')
-    .map((s) => systemsOf(s, input.items, options.bootstrap))
+    .map((s) => systemsOf(s, input.items, options.plan))
     .filter((row): row is NonNullable<typeof row> => row !== null)
   const marked = fatalSides(input.flawAudits, items)
   const fatalFlaws = marked.size === 0
@@ -226,7 +237,7 @@ function pairwiseSection(
     : order(all)
         .filter((s) => s.input.kind !== 'panel' && (s.values.get('winner')?.size ?? 0) > 0)
         .map((s) => fatalFlawRow(s, marked, items, options.level))
-  return { label_terms: terms, labels, rows, systems, fatal_flaws: fatalFlaws, n_fatal_flaw_audits: input.flawAudits.length }
+  return { label_terms: terms, labels, rows, position, systems, fatal_flaws: fatalFlaws, n_fatal_flaw_audits: input.flawAudits.length }
 }
 
 function sourceSummary(source: ResolvedSource): ReportSource {

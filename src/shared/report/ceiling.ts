@@ -53,10 +53,10 @@ export function ceilingFor(
   field: FieldSpec,
   annotators: readonly ResolvedSource[],
   judges: readonly ResolvedSource[],
-  options: Omit<CompareOptions, 'bootstrap' | 'outcome'>
+  options: Omit<CompareOptions, 'plan' | 'outcome'>
 ): ReportCeiling {
   const statistics = ceilingStatistics(field.level)
-  const compare: CompareOptions = { ...options, bootstrap: null }
+  const compare: CompareOptions = { ...options, plan: null }
   const valuesOf = (source: ResolvedSource) => (name: string) => source.values.get(name) ?? new Map<string, Value>()
   const humanPairs: ReturnType<typeof pairRow>[] = []
   for (let i = 0; i < annotators.length; i++) {

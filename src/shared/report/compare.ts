@@ -2,13 +2,11 @@ import type { FieldSpec } from '../instruments/types'
 import {
   auroc,
   brierScore,
-  clusterBootstrapMany,
   cohenKappa,
   cohenKappaFromTable,
   confusionMatrix,
   expectedCalibrationError,
   gwetAc1,
-  kendallTauB,
   krippendorffAlpha,
   logLoss,
   majorityLabelBaseline,
@@ -18,18 +16,19 @@ import {
   randomBaseline,
   spearman,
   weightedKappa,
-  type Category,
-  type Estimate
+  type Category
 } from '../stats'
-import { bootstrapCi, put, proportion, wilsonCi, type BootstrapSettings } from './intervals'
+import type { BootstrapPlan } from './bootstrap-plan'
+import { bootstrapCi, put, proportion, wilsonCi } from './intervals'
+import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
 import { itemOfUnitKey, valueKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportComparison } from './schema'
 
 export interface CompareOptions {
   level: number
-  /** Null leaves out the bootstrap intervals (descriptive rows such as rater pairs of the ceiling). */
-  bootstrap: BootstrapSettings | null
+  /** The report's bootstrap; null leaves intervals out (descriptive rows such as rater pairs of the ceiling). */
+  plan: BootstrapPlan | null
   eceBins: number
   outcome?: OutcomeRule | undefined
 }
@@ -106,6 +105,12 @@ function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: string, 
   }
 }
 
+/** Statistics first, then intervals and reasons (the interval objects stay shared with pending bootstrap entries). */
+function finish(row: ReportComparison): ReportComparison {
+  const { ci, reasons, ...rest } = row
+  return { ...rest, ci, reasons }
+}
+
 /** Scores one source against one criterion on one field with the statistics of the field's level. */
 export function compareField(
   field: FieldSpec,
@@ -114,12 +119,9 @@ export function compareField(
   criterionValues: CriterionValues,
   options: CompareOptions
 ): ReportComparison {
-  if (field.level === 'nominal' || field.level === 'ordinal') return compareCategories(field, source, criterionId, criterionValues(field.name), options)
-  if (field.level === 'probability') {
-    const outcome = options.outcome
-    if (outcome) return compareProbabilities(field, source, criterionId, criterionValues, outcome, options)
-  }
-  return compareNumbers(field, source, criterionId, criterionValues(field.name), options)
+  if (field.level === 'nominal' || field.level === 'ordinal') return finish(compareCategories(field, source, criterionId, criterionValues(field.name), options))
+  if (field.level === 'probability' && options.outcome) return finish(compareProbabilities(field, source, criterionId, criterionValues, options.outcome, options))
+  return finish(compareNumbers(field, source, criterionId, criterionValues(field.name), options))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -201,7 +203,7 @@ function compareCategories(
     put(record, reasons, 'weighted_kappa_quadratic', weightedKappa(c, s, scale, 'quadratic'))
     put(record, reasons, 'krippendorff_alpha_ordinal', krippendorffAlpha([c, s], 'ordinal', { domain: scale }))
     put(record, reasons, 'spearman', spearman(c, s))
-    const tau = kendallTauB(c, s)
+    const tau = kendallTauBOrdinal(c, s, q)
     put(record, reasons, 'kendall_tau_b', tau)
     row.kendall_p = tau.pValue
   }
@@ -219,38 +221,52 @@ function compareCategories(
     return { label, n, correct: right, accuracy: share.value, ci_low: share.lower, ci_high: share.upper }
   })
 
-  if (options.bootstrap) {
+  if (options.plan) {
+    const plan = options.plan
     const agreement = field.level === 'ordinal' ? 'weighted_kappa_quadratic' : 'cohen_kappa'
     const weighting = field.level === 'ordinal' ? 'quadratic' : 'identity'
     const units = categoryUnits(raw.pairs.map((p, i) => ({ item: p.item, c: c[i] as number, s: s[i] as number })), raw.unparseableCriterion)
-    const intervals = clusterBootstrapMany(
-      units,
-      (resample) => {
-        const table = scale.map(() => new Array<number>(q).fill(0))
-        let right = 0
-        let judged = 0
-        for (const unit of resample) {
-          judged += unit.c.length + unit.unparseable
-          for (let i = 0; i < unit.c.length; i++) {
-            const ci = unit.c[i] as number
-            const si = unit.s[i] as number
-            const cells = table[ci] as number[]
-            cells[si] = (cells[si] ?? 0) + 1
-            if (ci === si) right++
+    // Per item: its cells of the q×q table (criterion × source) and its unparseable units; one pass gives both
+    // the accuracy (diagonal over judged) and the agreement coefficient of a resample.
+    const index = Int32Array.from(units, (u) => plan.index(u.item))
+    const unparseable = Int32Array.from(units, (u) => u.unparseable)
+    const offsets = new Int32Array(units.length + 1)
+    units.forEach((u, i) => (offsets[i + 1] = (offsets[i] as number) + u.c.length))
+    const cells = Int32Array.from(units.flatMap((u) => u.c.map((ci, i) => ci * q + (u.s[i] as number))))
+    const flat = new Float64Array(q * q)
+    plan.addMany(
+      2,
+      (w) => {
+        flat.fill(0)
+        let unreadable = 0
+        for (let i = 0; i < index.length; i++) {
+          const weight = w[index[i] as number] as number
+          if (weight === 0) continue
+          unreadable += weight * (unparseable[i] as number)
+          const end = offsets[i + 1] as number
+          for (let p = offsets[i] as number; p < end; p++) {
+            const at = cells[p] as number
+            flat[at] = (flat[at] as number) + weight
           }
         }
-        const share: Estimate = judged === 0 ? { value: null, reason: 'no judged units' } : { value: right / judged }
-        return { accuracy: share, agreement: cohenKappaFromTable(table, weighting) }
+        let total = unreadable
+        let diagonal = 0
+        for (let k = 0; k < flat.length; k++) total += flat[k] as number
+        for (let k = 0; k < q; k++) diagonal += flat[k * q + k] as number
+        const table = scale.map((r) => Array.from(flat.subarray(r * q, r * q + q)))
+        return [total === 0 ? { value: null, reason: 'no judged units' } : { value: diagonal / total }, cohenKappaFromTable(table, weighting)]
       },
-      options.bootstrap
+      ([accuracyInterval, agreementInterval]) => {
+        if (accuracyInterval) row.ci.accuracy_bootstrap = bootstrapCi(accuracyInterval)
+        if (agreementInterval) row.ci[agreement] = bootstrapCi(agreementInterval)
+      }
     )
-    row.ci.accuracy_bootstrap = bootstrapCi(intervals.accuracy)
-    row.ci[agreement] = bootstrapCi(intervals.agreement)
   }
   return row
 }
 
 interface CategoryUnit {
+  item: number
   c: number[]
   s: number[]
   unparseable: number
@@ -260,7 +276,7 @@ function categoryUnits(pairs: { item: number; c: number; s: number }[], unparsea
   const units = new Map<number, CategoryUnit>()
   const unitOf = (item: number): CategoryUnit => {
     let unit = units.get(item)
-    if (!unit) units.set(item, (unit = { c: [], s: [], unparseable: 0 }))
+    if (!unit) units.set(item, (unit = { item, c: [], s: [], unparseable: 0 }))
     return unit
   }
   for (const p of pairs) {
@@ -307,29 +323,15 @@ function compareNumbers(
     put(record, reasons, 'krippendorff_alpha_interval', krippendorffAlpha([c, s], 'interval'))
   }
   if (field.level === 'probability') row.outcome = 'none: the criterion gives a probability too, so probabilities are compared as numbers'
-  if (options.bootstrap) {
-    const sums = new Map<number, { abs: number; n: number }>()
+  if (options.plan) {
+    const sums = new Map<number, { item: number; numerator: number; denominator: number }>()
     for (const p of acc.pairs) {
-      const unit = sums.get(p.item) ?? { abs: 0, n: 0 }
-      unit.abs += Math.abs(p.source - p.criterion)
-      unit.n++
+      const unit = sums.get(p.item) ?? { item: p.item, numerator: 0, denominator: 0 }
+      unit.numerator += Math.abs(p.source - p.criterion)
+      unit.denominator++
       sums.set(p.item, unit)
     }
-    const units = [...sums.values()]
-    const intervals = clusterBootstrapMany(
-      units,
-      (resample) => {
-        let abs = 0
-        let n = 0
-        for (const u of resample) {
-          abs += u.abs
-          n += u.n
-        }
-        return { mean_abs_diff: n === 0 ? { value: null, reason: 'no units scored by both sources' } : ({ value: abs / n } as Estimate) }
-      },
-      options.bootstrap
-    )
-    row.ci.mean_abs_diff = bootstrapCi(intervals.mean_abs_diff)
+    options.plan.addRatio([...sums.values()], 'no units scored by both sources', (interval) => (row.ci.mean_abs_diff = bootstrapCi(interval)))
   }
   return row
 }
@@ -380,28 +382,15 @@ function compareProbabilities(
   put(record, reasons, 'auroc', area)
   row.n_positive = area.positives
   row.n_negative = area.negatives
-  if (options.bootstrap) {
-    const sums = new Map<number, { sq: number; n: number }>()
-    acc.pairs.forEach((pair) => {
-      const unit = sums.get(pair.item) ?? { sq: 0, n: 0 }
-      unit.sq += (pair.source - pair.criterion) ** 2
-      unit.n++
+  if (options.plan) {
+    const sums = new Map<number, { item: number; numerator: number; denominator: number }>()
+    for (const pair of acc.pairs) {
+      const unit = sums.get(pair.item) ?? { item: pair.item, numerator: 0, denominator: 0 }
+      unit.numerator += (pair.source - pair.criterion) ** 2
+      unit.denominator++
       sums.set(pair.item, unit)
-    })
-    const intervals = clusterBootstrapMany(
-      [...sums.values()],
-      (resample) => {
-        let sq = 0
-        let n = 0
-        for (const u of resample) {
-          sq += u.sq
-          n += u.n
-        }
-        return { brier: n === 0 ? { value: null, reason: 'no forecasts' } : ({ value: sq / n } as Estimate) }
-      },
-      options.bootstrap
-    )
-    row.ci.brier = bootstrapCi(intervals.brier)
+    }
+    options.plan.addRatio([...sums.values()], 'no forecasts', (interval) => (row.ci.brier = bootstrapCi(interval)))
   }
   return row
 }

@@ -1,10 +1,12 @@
 import type { FieldSpec } from '../instruments/types'
-import { mcnemarExact, pairedBootstrapDifference, type Estimate } from '../stats'
-import { bootstrapCi, put, type BootstrapSettings } from './intervals'
+import { mcnemarExact, type Estimate } from '../stats'
+import type { BootstrapPlan } from './bootstrap-plan'
+import { bootstrapCi, put } from './intervals'
 import { itemOfUnitKey, valueKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportJudgeVsJudge } from './schema'
 
 interface PairedUnit {
+  item: number
   n: number
   first: number
   second: number
@@ -13,7 +15,8 @@ interface PairedUnit {
 /**
  * Two judges on the same units (both answered, the criterion labels them). Categories: exact McNemar on
  * right/wrong and a paired bootstrap of the accuracy difference; numbers: a paired bootstrap of the difference in
- * mean absolute difference from the criterion. Both resample items, keeping each item's units together.
+ * mean absolute difference from the criterion. The difference is evaluated on the report's shared resamples of
+ * items, so both judges are always scored on the same draw (a paired cluster bootstrap).
  */
 export function judgeVsJudge(
   field: FieldSpec,
@@ -21,7 +24,7 @@ export function judgeVsJudge(
   second: ResolvedSource,
   criterionId: string,
   criterion: ReadonlyMap<string, Value>,
-  bootstrap: BootstrapSettings
+  plan: BootstrapPlan
 ): ReportJudgeVsJudge | null {
   const categorical = field.level === 'nominal' || field.level === 'ordinal'
   const firstValues = first.values.get(field.name)
@@ -56,7 +59,7 @@ export function judgeVsJudge(
     }
     n++
     const item = itemOfUnitKey(key)
-    const unit = units.get(item) ?? { n: 0, first: 0, second: 0 }
+    const unit = units.get(item) ?? { item, n: 0, first: 0, second: 0 }
     unit.n++
     unit.first += scoreA
     unit.second += scoreB
@@ -64,16 +67,15 @@ export function judgeVsJudge(
   }
   if (n === 0) return null
   const statistic = categorical ? 'accuracy' : 'mean_abs_diff'
-  const mean = (pick: (u: PairedUnit) => number) => (resample: readonly PairedUnit[]): Estimate => {
-    let total = 0
-    let count = 0
-    for (const u of resample) {
-      total += pick(u)
-      count += u.n
-    }
-    return count === 0 ? { value: null, reason: 'no shared units' } : { value: total / count }
-  }
-  const difference = pairedBootstrapDifference([...units.values()], mean((u) => u.first), mean((u) => u.second), bootstrap)
+  const list = [...units.values()]
+  const index = Int32Array.from(list, (u) => plan.index(u.item))
+  const counts = Float64Array.from(list, (u) => u.n)
+  const firstScores = Float64Array.from(list, (u) => u.first)
+  const secondScores = Float64Array.from(list, (u) => u.second)
+  const none = { value: null, reason: 'no shared units' } as const
+  const total = (scores: Float64Array) => scores.reduce((s, v) => s + v, 0)
+  const firstValue: Estimate = { value: total(firstScores) / n }
+  const secondValue: Estimate = { value: total(secondScores) / n }
   const reasons: Record<string, string> = {}
   const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: units.size, statistic }
   if (categorical) {
@@ -82,8 +84,25 @@ export function judgeVsJudge(
     row.mcnemar_p = test.value
     if (test.note) reasons.mcnemar_p = test.note
   }
-  put(row, reasons, 'first_value', difference.first)
-  put(row, reasons, 'second_value', difference.second)
-  put(row, reasons, 'difference', difference.point)
-  return { ...(row as Omit<ReportJudgeVsJudge, 'ci' | 'reasons'>), ci: { difference: bootstrapCi(difference, true) }, reasons }
+  put(row, reasons, 'first_value', firstValue)
+  put(row, reasons, 'second_value', secondValue)
+  put(row, reasons, 'difference', { value: (firstValue.value as number) - (secondValue.value as number) })
+  const result: ReportJudgeVsJudge = { ...(row as Omit<ReportJudgeVsJudge, 'ci' | 'reasons'>), ci: {}, reasons }
+  plan.add(
+    (w) => {
+      let a = 0
+      let b = 0
+      let count = 0
+      for (let i = 0; i < index.length; i++) {
+        const weight = w[index[i] as number] as number
+        if (weight === 0) continue
+        a += weight * (firstScores[i] as number)
+        b += weight * (secondScores[i] as number)
+        count += weight * (counts[i] as number)
+      }
+      return count === 0 ? none : { value: (a - b) / count }
+    },
+    (interval) => (result.ci.difference = bootstrapCi(interval, true))
+  )
+  return result
 }

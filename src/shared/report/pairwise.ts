@@ -1,18 +1,17 @@
 import {
   accuracyByLabel,
-  clusterBootstrapMany,
   majorityLabelBaseline,
   positionBias,
   randomBaseline,
   tallyPairwise,
-  type Estimate,
   type PairwiseCall,
   type PairwiseVerdict
 } from '../stats'
+import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
-import { bootstrapCi, proportion, put, wilsonCi, type BootstrapSettings } from './intervals'
+import { bootstrapCi, proportion, put, wilsonCi } from './intervals'
 import { combine, unitKey, type ResolvedSource, type Value } from './resolve'
-import type { ReportPairwiseRow } from './schema'
+import type { ReportPairwise, ReportPairwiseRow } from './schema'
 
 /**
  * Pairwise accuracy as IdeaEval scores it: one verdict per call (an item in one display order, trials voted), both
@@ -108,7 +107,7 @@ export function labelOf(item: AuditItem, side: Side, terms: LabelTerms): string 
 
 export interface PairwiseRowOptions {
   level: number
-  bootstrap: BootstrapSettings
+  plan: BootstrapPlan
   terms: LabelTerms
   labels: readonly string[]
 }
@@ -199,31 +198,17 @@ export function pairwiseRow(
     ci_high: s.ofJudged.upper
   }))
   row.subsets = subsets(scored, itemOfCall, options)
-  row.position = position(scored, level)
 
-  const perItem = new Map<string, { correct: number; judged: number }>()
+  const perItem = new Map<string, { item: number; numerator: number; denominator: number }>()
   for (const call of scored) {
-    const unit = perItem.get(call.itemId) ?? { correct: 0, judged: 0 }
-    if (call.verdict.kind !== 'failed') unit.judged++
-    if (call.verdict.kind === 'choice' && call.verdict.choice === call.label) unit.correct++
+    const unit = perItem.get(call.itemId) ?? { item: Number(call.itemId), numerator: 0, denominator: 0 }
+    if (call.verdict.kind !== 'failed') unit.denominator++
+    if (call.verdict.kind === 'choice' && call.verdict.choice === call.label) unit.numerator++
     perItem.set(call.itemId, unit)
   }
-  const intervals = clusterBootstrapMany(
-    [...perItem.values()],
-    (resample) => {
-      let correct = 0
-      let judged = 0
-      for (const u of resample) {
-        correct += u.correct
-        judged += u.judged
-      }
-      const share: Estimate = judged === 0 ? { value: null, reason: 'no judged calls' } : { value: correct / judged }
-      return { accuracy: share }
-    },
-    options.bootstrap
-  )
-  row.ci.accuracy_bootstrap = bootstrapCi(intervals.accuracy)
-  return row
+  options.plan.addRatio([...perItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
+  const { ci, reasons: why, ...rest } = row
+  return { ...rest, ci, reasons: why }
 }
 
 function subsets(scored: readonly PairwiseCall<string>[], itemOfCall: readonly AuditItem[], options: PairwiseRowOptions): ReportPairwiseRow['subsets'] {
@@ -255,8 +240,18 @@ function subsets(scored: readonly PairwiseCall<string>[], itemOfCall: readonly A
   return out
 }
 
-function position(scored: readonly PairwiseCall<string>[], level: number): ReportPairwiseRow['position'] {
-  const shown = scored.filter((c) => c.shownFirst !== undefined)
+/**
+ * Position statistics of one source over all its calls that recorded which proposal was shown first: labels play
+ * no part, so they are computed once per source, in side terms.
+ */
+export function positionRow(sourceId: string, calls: readonly PairCall[], level: number): ReportPairwise['position'][number] | null {
+  const shown: PairwiseCall<Side>[] = []
+  for (const call of calls) {
+    if (!call.shownFirst || call.status === 'abstained' || call.status === 'pending') continue
+    const verdict: PairwiseVerdict<Side> = call.status === 'choice' ? { kind: 'choice', choice: call.winner as Side } : { kind: call.status }
+    // positionBias reads only the verdict and the side shown first; the label is not used.
+    shown.push({ itemId: String(call.item), label: 'a', verdict, shownFirst: call.shownFirst })
+  }
   if (shown.length === 0) return null
   const reasons: Record<string, string> = {}
   let bias
@@ -265,6 +260,7 @@ function position(scored: readonly PairwiseCall<string>[], level: number): Repor
   } catch (e) {
     const reason = `position statistics need at most one answered call per display order: ${(e as Error).message}`
     return {
+      source: sourceId,
       position_consistency: null,
       n_compared: 0,
       n_consistent: 0,
@@ -277,6 +273,7 @@ function position(scored: readonly PairwiseCall<string>[], level: number): Repor
     }
   }
   const row: Record<string, unknown> = {
+    source: sourceId,
     n_compared: bias.consistency.compared,
     n_consistent: bias.consistency.consistent,
     n_incomplete: bias.consistency.incomplete,
@@ -288,7 +285,7 @@ function position(scored: readonly PairwiseCall<string>[], level: number): Repor
   const consistency = proportion(bias.consistency.consistent, bias.consistency.compared, level)
   const preference = proportion(bias.firstPositionPreference.pickedFirst, bias.firstPositionPreference.answered, level)
   return {
-    ...(row as Omit<NonNullable<ReportPairwiseRow['position']>, 'ci' | 'reasons'>),
+    ...(row as Omit<ReportPairwise['position'][number], 'ci' | 'reasons'>),
     ci: { position_consistency: wilsonCi(consistency), first_position_preference: wilsonCi(preference) },
     reasons
   }

@@ -121,16 +121,18 @@ export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<Fie
     }
   }
   const values = new Map<string, Map<string, Value>>()
+  const tiedUnits = new Set<string>()
   for (const field of fields) {
     const how = aggregationOf(field.level) as Aggregation
     const out = new Map<string, Value>()
     for (const [key, list] of collected.get(field.name) as Map<string, Value[]>) {
       const { value, tied } = combine(list, how)
-      if (tied) counts.tiedVotes++
+      if (tied) tiedUnits.add(key)
       if (value !== null) out.set(key, value)
     }
     values.set(field.name, out)
   }
+  counts.tiedVotes = tiedUnits.size
   return { id: input.id, input, itemStatus, values, counts }
 }
 
@@ -160,6 +162,7 @@ export function combineSources(
     else counts[status]++
   }
   const values = new Map<string, Map<string, Value>>()
+  const tiedUnits = new Set<string>()
   for (const field of fields) {
     const how = aggregationOf(field.level) as Aggregation
     const collected = new Map<string, Value[]>()
@@ -173,10 +176,11 @@ export function combineSources(
     const out = new Map<string, Value>()
     for (const [key, list] of collected) {
       const { value, tied } = combine(list, how)
-      if (tied) counts.tiedVotes++
+      if (tied) tiedUnits.add(key)
       if (value !== null) out.set(key, value)
     }
     values.set(field.name, out)
   }
+  counts.tiedVotes = tiedUnits.size
   return { id: input.id, input, itemStatus, values, counts }
 }

@@ -178,6 +178,7 @@ export const subsetSchema = z.object({
 })
 
 export const positionSchema = z.object({
+  source: z.string(),
   position_consistency: stat,
   n_compared: count,
   n_consistent: count,
@@ -213,7 +214,6 @@ export const pairwiseRowSchema = z.object({
   below_majority_baseline: z.boolean().nullable(),
   per_label: z.array(perLabelSchema),
   subsets: z.array(subsetSchema),
-  position: positionSchema.nullable(),
   ci: z.record(z.string(), intervalSchema),
   reasons
 })
@@ -263,6 +263,8 @@ export const pairwiseSchema = z.object({
   label_terms: z.enum(['origin', 'side']),
   labels: z.array(z.string()),
   rows: z.array(pairwiseRowSchema),
+  /** Per source, over all its calls that recorded the display order (independent of any criterion). */
+  position: z.array(positionSchema),
   systems: z.array(systemsSchema),
   fatal_flaws: z.array(fatalFlawSchema),
   n_fatal_flaw_audits: count

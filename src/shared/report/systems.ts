@@ -1,6 +1,6 @@
-import { bradleyTerryBootstrap, winRateAgainstReferences, type Comparison, type ReferenceOutcome } from '../stats'
+import { bradleyTerry, winRateAgainstReferences, type ReferenceOutcome } from '../stats'
+import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
-import type { BootstrapSettings } from './intervals'
 import { itemWinner, otherSide, type Side } from './pairwise'
 import type { ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
@@ -14,8 +14,8 @@ type SystemsRow = ReportPairwise['systems'][number]
  * Ideation systems ranked by one source's verdicts: Bradley–Terry log-strengths (centred at 0) with cluster-bootstrap
  * intervals over items, and each AI system's win rate against the human proposals it was paired with (wins/m).
  */
-export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], bootstrap: BootstrapSettings): SystemsRow | null {
-  const comparisons: Comparison<string>[] = []
+export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], plan: BootstrapPlan): SystemsRow | null {
+  const comparisons: { item: number; first: string; second: string; winner: string }[] = []
   const outcomes = new Map<string, { outcomes: ReferenceOutcome[]; cohorts: Set<string> }>()
   for (const item of items) {
     const pair = item.pair
@@ -24,7 +24,7 @@ export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], b
     const systemB = pair.b.system
     const winner = source.itemStatus.get(item.id) === 'answered' ? itemWinner(source, item) : null
     if (systemA && systemB && systemA !== systemB && winner) {
-      comparisons.push({ first: systemA, second: systemB, winner: winner === 'a' ? systemA : systemB })
+      comparisons.push({ item: item.id, first: systemA, second: systemB, winner: winner === 'a' ? systemA : systemB })
     }
     for (const side of ['a', 'b'] as const) {
       const mine = pair[side]
@@ -39,20 +39,35 @@ export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], b
   const players = [...new Set(comparisons.flatMap((c) => [c.first, c.second]))].sort()
   if (players.length < 2 && outcomes.size === 0) return null
   const reasons: Record<string, string> = {}
-  let strengths: SystemsRow['bradley_terry'] = []
+  const strengths: SystemsRow['bradley_terry'] = []
   if (players.length >= 2) {
-    const fits = bradleyTerryBootstrap(comparisons, (c) => [c], players, bootstrap)
-    strengths = players.map((player) => {
-      const fit = fits[player]
-      if (fit?.point.value === null && fit.point.reason) reasons[`bradley_terry.${player}`] = fit.point.reason
-      return {
-        player,
-        strength: fit?.point.value ?? null,
-        ci_low: fit?.lower ?? null,
-        ci_high: fit?.upper ?? null,
-        undefined_resamples: fit?.undefinedResamples ?? 0
+    // Refitted on every resample of items: a drawn item adds its comparison once per draw.
+    const position = new Map(players.map((p, i) => [p, i]))
+    const index = Int32Array.from(comparisons, (c) => plan.index(c.item))
+    const winnerAt = Int32Array.from(comparisons, (c) => position.get(c.winner) as number)
+    const loserAt = Int32Array.from(comparisons, (c) => position.get(c.winner === c.first ? c.second : c.first) as number)
+    plan.addMany(
+      players.length,
+      (w) => {
+        const wins = players.map(() => new Array<number>(players.length).fill(0))
+        for (let i = 0; i < index.length; i++) {
+          const weight = w[index[i] as number] as number
+          if (weight === 0) continue
+          const row = wins[winnerAt[i] as number] as number[]
+          row[loserAt[i] as number] = (row[loserAt[i] as number] as number) + weight
+        }
+        const fit = bradleyTerry(wins, players)
+        return players.map((p) => fit.logStrengths[p] ?? { value: null, reason: 'not fitted' })
+      },
+      (intervals) => {
+        players.forEach((player, j) => {
+          const fit = intervals[j]
+          if (!fit) return
+          if (fit.point.value === null) reasons[`bradley_terry.${player}`] = fit.point.reason
+          strengths.push({ player, strength: fit.point.value, ci_low: fit.lower, ci_high: fit.upper, undefined_resamples: fit.undefinedResamples })
+        })
       }
-    })
+    )
   } else reasons.bradley_terry = 'fewer than 2 systems compared head to head'
   const winRates = [...outcomes.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -44,48 +44,48 @@ export function collectWarnings(report: Report, context: { minItems: number; inv
     }
   }
 
+  // Below the majority baseline: the pairwise accuracy, and nominal fields (on a finer ordinal scale exact
+  // agreement below the commonest category is flagged in the tables, where the weighted statistics sit beside it).
+  const below = new Map<string, string[]>()
+  const flag = (source: string, text: string) => below.set(source, [...(below.get(source) ?? []), text])
   const pairwiseCovered = new Set<string>()
   for (const row of report.pairwise?.rows ?? []) {
     pairwiseCovered.add(`${row.source}\u0000${row.criterion}`)
     if (isJudge(row.source) && row.below_majority_baseline) {
-      warnings.push({
-        code: 'below_majority_baseline',
-        source: row.source,
-        criterion: row.criterion,
-        message: `${name(row.source)} is below the majority baseline against ${name(row.criterion)}: ${row.correct}/${row.n_judged} = ${pct(row.accuracy)} < ${pct(row.majority_baseline)} (always "${row.majority_label.join('/')}").`
-      })
+      flag(row.source, `against ${name(row.criterion)}: ${row.correct}/${row.n_judged} = ${pct(row.accuracy)} < ${pct(row.majority_baseline)} (always "${row.majority_label.join('/')}")`)
     }
   }
   for (const section of report.fields) {
+    if (section.level !== 'nominal') continue
     for (const row of section.comparisons) {
       if (!isJudge(row.source) || !row.below_majority_baseline) continue
       if (section.name === 'winner' && pairwiseCovered.has(`${row.source}\u0000${row.criterion}`)) continue
-      warnings.push({
-        code: 'below_majority_baseline',
-        source: row.source,
-        criterion: row.criterion,
-        field: row.field,
-        message: `${name(row.source)} is below the majority baseline on ${row.field} against ${name(row.criterion)}: ${pct(row.accuracy)} < ${pct(row.majority_baseline)}.`
-      })
+      flag(row.source, `${row.field} against ${name(row.criterion)}: ${pct(row.accuracy)} < ${pct(row.majority_baseline)}`)
     }
   }
-
-  // One warning per judge and criterion, naming the smallest item count among its figures.
-  const smallest = new Map<string, { source: string; criterion: string; items: number }>()
-  const consider = (source: string, criterion: string, items: number) => {
-    if (!isJudge(source) || items >= context.minItems) return
-    const key = `${source}\u0000${criterion}`
-    const held = smallest.get(key)
-    if (!held || items < held.items) smallest.set(key, { source, criterion, items })
+  for (const [source, texts] of below) {
+    warnings.push({ code: 'below_majority_baseline', source, message: `${name(source)} is below the majority baseline ${texts.join('; ')}.` })
   }
-  for (const row of report.pairwise?.rows ?? []) consider(row.source, row.criterion, row.n_items)
-  for (const section of report.fields) for (const row of section.comparisons) if (row.n > 0) consider(row.source, row.criterion, row.n_items)
-  for (const { source, criterion, items } of smallest.values()) {
+
+  // Too few items: per judge, the item count behind its headline figure against each criterion (the pairwise
+  // accuracy where there is one, else its widest field comparison).
+  const headline = new Map<string, Map<string, number>>()
+  const consider = (source: string, criterion: string, items: number, replace: boolean) => {
+    if (!isJudge(source)) return
+    const perCriterion = headline.get(source) ?? new Map<string, number>()
+    const held = perCriterion.get(criterion)
+    perCriterion.set(criterion, held === undefined || replace ? items : Math.max(held, items))
+    headline.set(source, perCriterion)
+  }
+  for (const section of report.fields) for (const row of section.comparisons) if (row.n > 0) consider(row.source, row.criterion, row.n_items, false)
+  for (const row of report.pairwise?.rows ?? []) consider(row.source, row.criterion, row.n_items, true)
+  for (const [source, perCriterion] of headline) {
+    const few = [...perCriterion].filter(([, items]) => items < context.minItems)
+    if (few.length === 0) continue
     warnings.push({
       code: 'too_few_items',
       source,
-      criterion,
-      message: `${name(source)} against ${name(criterion)} rests on ${items} item${items === 1 ? '' : 's'} (fewer than ${context.minItems}): its intervals are wide and the bootstrap interval is unreliable.`
+      message: `${name(source)} rests on few items (fewer than ${context.minItems}): ${few.map(([c, n]) => `${n} against ${name(c)}`).join(', ')}; its intervals are wide and bootstrap intervals unreliable.`
     })
   }
   return warnings

@@ -5,6 +5,7 @@ import { loadDemo } from '../../../src/main/demo/load-demo'
 import { Project } from '../../../src/main/store/project'
 import { EventHub } from '../../../src/main/events'
 import { tempDir } from '../../support/tmp'
+import { getInstrument } from '../../../src/shared/instruments'
 
 const tmp = tempDir()
 let project: Project
@@ -74,14 +75,15 @@ describe('annotation in main', () => {
   it('stores answers in canonical order, keeps revisions, restores drafts and undoes', async () => {
     const ada = await annotatorCtx('Ada')
     const { rows } = await call(ada, 'queue.list', { instrument: 'pairwise-preference' })
-    // Find an assignment whose display is swapped, so the mapping is exercised.
+    // Find an assignment whose display is swapped (computed as main does), so the mapping is exercised.
     let swappedRow: number | undefined
     for (const r of rows) {
-      const a = project.db.prepare(`SELECT item_id FROM assignments WHERE id = ?`).get(r.assignmentId) as { item_id: number }
-      const view = (await call(ada, 'queue.item', { assignmentId: r.assignmentId })).view
-      const payload = JSON.parse((project.db.prepare(`SELECT payload FROM items WHERE id = ?`).get(a.item_id) as { payload: string }).payload)
-      const leftIsB = JSON.stringify(view).includes(payload.b.markdown.split('\n').slice(-3).join('\n').slice(0, 40))
-      if (leftIsB && JSON.stringify(view).indexOf(payload.b.markdown.slice(-60, -20)) < JSON.stringify(view).indexOf(payload.a.markdown.slice(-60, -20))) {
+      const row = project.db.prepare(`SELECT i.external_id, i.payload FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.id = ?`).get(r.assignmentId) as {
+        external_id: string
+        payload: string
+      }
+      const { display } = getInstrument('pairwise-preference').blind(JSON.parse(row.payload), { seed: project.seed, viewer: 'annotator:Ada', externalId: row.external_id })
+      if (display.swapped === true) {
         swappedRow = r.assignmentId
         break
       }
@@ -124,6 +126,22 @@ describe('annotation in main', () => {
     const outOfRange = await call(ada, 'annotations.submit', { assignmentId: rows[0].assignmentId, judgement: { ...bad, score: 7, cue_excerpt: '' }, activeMs: 10 }).catch((e) => e)
     expect(outOfRange.code).toBe('invalid_answer')
     expect(project.db.prepare(`SELECT count(*) AS n FROM annotations WHERE instrument_id = 'cue-rating'`).get()).toEqual({ n: 0 })
+  })
+
+  it('names hypotheses by their display labels in errors, never by their hidden ids', async () => {
+    await call(curator(), 'assignments.create', { instrument: 'hypothesis-match', annotators: ['Ada'], overlap: 1 })
+    const ada = await annotatorCtx('Ada')
+    const { rows } = await call(ada, 'queue.list', { instrument: 'hypothesis-match' })
+    const item = await call(ada, 'queue.item', { assignmentId: rows[0].assignmentId })
+    const labels = (item.view.hypotheses as Array<{ id: string }>).map((h) => h.id)
+    const scores = labels.slice(0, 4).map((id) => ({ id, match: 3, compatible: true, plausibility: 4, reason: 'r' }))
+    const err = await call(ada, 'annotations.submit', { assignmentId: rows[0].assignmentId, judgement: { scores }, activeMs: 10 }).catch((e) => e)
+    expect(err.code).toBe('invalid_answer')
+    const a = project.db.prepare(`SELECT item_id FROM assignments WHERE id = ?`).get(rows[0].assignmentId) as { item_id: number }
+    const hidden = (JSON.parse((project.db.prepare(`SELECT payload FROM items WHERE id = ?`).get(a.item_id) as { payload: string }).payload).hypotheses as Array<{ id: string }>).map((h) => h.id)
+    const text = JSON.stringify({ message: err.message, details: err.details })
+    expect(text).toContain(labels[4])
+    for (const id of hidden.filter((id) => !labels.includes(id))) expect(text).not.toMatch(new RegExp(`\\b${id}\\b`))
   })
 
   it('requires a reason to skip or flag', async () => {

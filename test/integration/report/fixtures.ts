@@ -139,3 +139,65 @@ export function expose(project: Project, itemId: number, kind: ExposureKind = 'l
 export function verdictFor(side: 'a' | 'b', strength: 'better' | 'much_better' = 'better'): CanonicalPairLabel {
   return `${side}_${strength}` as CanonicalPairLabel
 }
+
+/**
+ * The demo project after a judge run: two runs asked in both display orders (one also naming fatal flaws, one with
+ * a failed and an unreadable call), an imported model source, three annotators answering the pairwise instrument,
+ * two of them auditing flaws, and one adjudication.
+ */
+export async function demoAfterJudgeRun(path: string): Promise<Project> {
+  const { Project: ProjectClass } = await import('../../../src/main/store/project')
+  const { loadDemo } = await import('../../../src/main/demo/load-demo')
+  const project = await ProjectClass.create(path)
+  await loadDemo(project)
+  const pairs = project.db.prepare(`SELECT id, payload FROM items WHERE kind = 'proposal-pair' ORDER BY id`).all() as { id: number; payload: string }[]
+  const truth = pairs.map((p) => {
+    const payload = JSON.parse(p.payload) as { label: CanonicalPairLabel }
+    return { id: p.id, side: payload.label.charAt(0) as 'a' | 'b' }
+  })
+  const flip = (s: 'a' | 'b'): 'a' | 'b' => (s === 'a' ? 'b' : 'a')
+  const strong = addRun(project, { instrument: 'pairwise-preference', judge: 'claude-judge', provider: 'anthropic', model: 'claude-sonnet-4', bothOrders: true })
+  const weak = addRun(project, { instrument: 'pairwise-preference', judge: 'gpt-judge', provider: 'openai', model: 'gpt-4.1', bothOrders: true })
+  const strongCalls: CallSpec[] = []
+  const weakCalls: CallSpec[] = []
+  truth.forEach((t, i) => {
+    for (const order of [0, 1]) {
+      const swapped = order === 1
+      const strongSide = i % 4 === 3 ? flip(t.side) : t.side
+      strongCalls.push({
+        item: t.id,
+        order,
+        swapped,
+        judgement: { verdict: verdictFor(strongSide, i % 3 === 0 ? 'much_better' : 'better'), fatal_flaws: i % 5 === 0 ? [{ proposal: flip(strongSide), description: 'wrong formula' }] : [] }
+      })
+      if (i === 2 && order === 1) weakCalls.push({ item: t.id, order, swapped, status: 'failed' })
+      else if (i === 5 && order === 0) weakCalls.push({ item: t.id, order, swapped, status: 'unparseable' })
+      // The weaker judge prefers whichever proposal it was shown first.
+      else weakCalls.push({ item: t.id, order, swapped, judgement: { verdict: verdictFor(swapped ? 'b' : 'a') } })
+    }
+  })
+  addCalls(project, strong, strongCalls)
+  addCalls(project, weak, weakCalls)
+  annotate(project, 'pairwise-preference', truth.map((t, i) => ({ item: t.id, judgement: { verdict: verdictFor(i % 2 ? t.side : flip(t.side)) } })), { model: 'gemini-2.5-pro' })
+  const people = ['Ada', 'Ben', 'Chen']
+  people.forEach((person, k) => {
+    annotate(
+      project,
+      'pairwise-preference',
+      truth.map((t, i) => ({ item: t.id, swapped: (i + k) % 2 === 0, judgement: { verdict: verdictFor((i + k) % 5 === 0 ? flip(t.side) : t.side) } })),
+      { human: person }
+    )
+  })
+  annotate(
+    project,
+    'flaw-audit',
+    truth.filter((_, i) => i % 3 === 0).map((t) => ({ item: t.id, judgement: { flaws: [{ side: flip(t.side), type: 'unsound_method', severity: 'fatal', evidence: 'Proposal', note: '' }] } })),
+    { human: 'Ada' }
+  )
+  project.write(() => {
+    project.db
+      .prepare(`INSERT INTO adjudications (id, item_id, instrument_id, judgement, reason, curator) VALUES ('adj-1', ?, 'pairwise-preference', ?, 'annotators split', 'curator')`)
+      .run(truth[0]?.id, JSON.stringify({ verdict: verdictFor(truth[0]?.side ?? 'a') }))
+  })
+  return project
+}

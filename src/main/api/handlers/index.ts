@@ -5,6 +5,7 @@ import { projectHandlers } from './project'
 import { itemHandlers } from './items'
 import { annotationHandlers } from './annotation'
 import { runHandlers } from './runs'
+import { packetHandlers } from './packets'
 import { importHandlers } from './imports'
 import { auditHandlers } from './audit'
 
@@ -16,5 +17,6 @@ export const handlers: { [K in OperationName]: Handler<K> } = {
   ...annotationHandlers,
   ...importHandlers,
   ...runHandlers,
+  ...packetHandlers,
   ...auditHandlers
 }

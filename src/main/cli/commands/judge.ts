@@ -195,12 +195,15 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   }
   const onSignal = () => runRegistry.cancel(project, prepared.runId)
   process.once('SIGINT', onSignal)
-  let lastLine = 0
+  let lastAt = 0
+  let lastLine = ''
   const progress = (p: RunProgress) => {
     const now = Date.now()
-    if (now - lastLine < 1000 && p.done < p.total) return
-    lastLine = now
-    io.err(progressLine(p))
+    const line = progressLine(p)
+    if (line === lastLine || (now - lastAt < 1000 && p.done < p.total)) return
+    lastAt = now
+    lastLine = line
+    io.err(line)
   }
   let result: RunResult
   try {

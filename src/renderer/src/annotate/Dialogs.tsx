@@ -19,6 +19,7 @@ export function ReasonDialog(props: { action: 'skip' | 'flag'; onConfirm(reason:
             onChange={(e) => setReason(e.target.value)}
             onKeyDown={(e) => {
               e.stopPropagation()
+              if (e.key === 'Tab') e.preventDefault()
               if (e.key === 'Enter' && reason.trim()) props.onConfirm(reason.trim())
               if (e.key === 'Escape') props.onCancel()
             }}
@@ -59,7 +60,10 @@ export function QuotePicker(props: { sources: ReadonlyArray<QuoteSource>; onPick
           onChange={(e) => setFilter(e.target.value)}
           onKeyDown={(e) => {
             e.stopPropagation()
-            if (e.key === 'ArrowDown') {
+            // The picker keeps the keyboard until a quote is taken or it is closed.
+            if (e.key === 'Tab') {
+              e.preventDefault()
+            } else if (e.key === 'ArrowDown') {
               e.preventDefault()
               setAt((i) => Math.min(candidates.length - 1, i + 1))
             } else if (e.key === 'ArrowUp') {

@@ -17,7 +17,8 @@ import { Legend } from './Legend'
 import { getAt, isWithin, joinPath, removeAt, setAt } from './paths'
 import { quoteProblem, quoteSources, sideOfSource, type QuoteCandidate, type QuoteSource, type QuoteWidget } from './quotes'
 import { isPairView, SourceView } from './source/SourceView'
-import { collectStops, isKeyAnswered, isTextEntry, moveGroup, moveStop, stopForIssue, type ListWidget, type Stop } from './stops'
+import { collectStops, isTextEntry, moveGroup, moveStop, stopForIssue, type ListWidget, type Stop } from './stops'
+import { useAnnotate } from './store'
 import { useAutosave, type SaveState } from './use-autosave'
 import { formChecks, isCodeValue, validateForm, type FieldIssue } from './validate'
 import { Markdown } from '../components/Markdown'
@@ -79,7 +80,8 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   const [busy, setBusy] = useState(false)
   const [running, setRunning] = useState<ReadonlySet<string>>(new Set())
   const [dialog, setDialog] = useState<null | { kind: 'reason'; action: 'skip' | 'flag' } | { kind: 'picker'; path: string; sources: QuoteSource[] }>(null)
-  const [showHistory, setShowHistory] = useState(false)
+  const showHistory = useAnnotate((st) => st.showHistory)
+  const toggleHistory = useAnnotate((st) => st.toggleHistory)
   const [historyVersion, setHistoryVersion] = useState(0)
   const [legendOpen, setLegendOpen] = useState(false)
   const sourceRef = useRef<HTMLElement>(null)
@@ -475,7 +477,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
         case 'f':
           return setDialog({ kind: 'reason', action: 'flag' })
         case 'h':
-          return setShowHistory((v) => !v)
+          return toggleHistory()
         case '?':
           return setLegendOpen((v) => !v)
         case 'q':
@@ -509,7 +511,8 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   }
   const onKeyRef = useRef(onKey)
   onKeyRef.current = onKey
-  useEffect(() => {
+  // Attached while the item is committed, before it is painted: a key pressed the moment it shows is not lost.
+  useLayoutEffect(() => {
     const listener = (e: KeyboardEvent) => onKeyRef.current(e)
     window.addEventListener('keydown', listener)
     return () => window.removeEventListener('keydown', listener)
@@ -572,7 +575,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
           <button type="button" tabIndex={-1} onClick={() => setDialog({ kind: 'reason', action: 'flag' })}>
             Flag <kbd>f</kbd>
           </button>
-          <button type="button" tabIndex={-1} onClick={() => setShowHistory((v) => !v)} aria-pressed={showHistory}>
+          <button type="button" tabIndex={-1} onClick={toggleHistory} aria-pressed={showHistory}>
             History <kbd>h</kbd>
           </button>
           <button type="button" tabIndex={-1} className="primary" disabled={busy} onClick={() => void submit()} data-testid="submit">

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useLayoutEffect, useState } from 'react'
 import { isTypingTarget } from './dom'
 import { useAnnotate } from './store'
 
@@ -11,7 +11,7 @@ export function QueueList() {
     void loadQueues()
   }, [loadQueues])
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const list = queues ?? []
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target) || e.ctrlKey || e.metaKey || e.altKey) return

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import type { InstrumentId } from '../../../shared/instruments/types'
@@ -124,7 +124,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   }, [takeSubmission, notify, cache, instrument, openQueue, updateRows, show])
 
   // The end of the queue keeps its keys: undo, step back, leave.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!finished) return
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target)) return

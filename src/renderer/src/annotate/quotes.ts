@@ -66,7 +66,7 @@ export function sentencesOf(text: string): string[] {
   for (const rawLine of text.split('\n')) {
     const line = rawLine.replace(LINE_PREFIX, '').trim()
     if (line.length < 3) continue
-    for (const sentence of line.split(/(?<=[.!?])\s+(?=["'(\[A-Z0-9])/)) {
+    for (const sentence of line.split(/(?<=[.!?])\s+(?=["'([A-Z0-9])/)) {
       const s = sentence.trim()
       if (s.length >= 3 && text.includes(s)) out.push(s)
     }

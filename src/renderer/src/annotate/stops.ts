@@ -21,11 +21,6 @@ export function isTextEntry(stop: Stop): boolean {
   return stop.widget.kind === 'text' || stop.widget.kind === 'number' || stop.widget.kind === 'code'
 }
 
-/** Stops answered by one key press (an option key, a digit, y/n). */
-export function isKeyAnswered(stop: Stop): boolean {
-  return stop.kind === 'field' && (stop.widget.kind === 'choice' || stop.widget.kind === 'scale' || stop.widget.kind === 'boolean')
-}
-
 export function addStopPath(listPath: string): string {
   return joinPath(listPath, '+')
 }

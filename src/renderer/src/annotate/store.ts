@@ -18,6 +18,9 @@ interface AnnotateState {
   open: { instrument: InstrumentId; assignmentId: number | null } | null
   submissions: SessionSubmission[]
   notice: { text: string; tone: 'info' | 'error' } | null
+  /** The history panel stays open from item to item once opened. */
+  showHistory: boolean
+  toggleHistory(): void
   loadQueues(): Promise<void>
   openQueue(instrument: InstrumentId, assignmentId?: number | null): void
   closeQueue(): void
@@ -33,6 +36,8 @@ export const useAnnotate = create<AnnotateState>((set, get) => ({
   open: null,
   submissions: [],
   notice: null,
+  showHistory: false,
+  toggleHistory: () => set((st) => ({ showHistory: !st.showHistory })),
   async loadQueues() {
     try {
       const { queues } = await api['queue.summary']({})

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { AnyInstrument, Widget } from '../../../shared/instruments/types'
-import { getAt, joinPath, removeAt, setAt } from './paths'
+import { getAt, isWithin, joinPath, removeAt, setAt } from './paths'
 import { quoteProblem, quoteSources } from './quotes'
 
 // The form validates before anything is sent, with the instrument's own judgement schema plus the checks it can do
@@ -56,9 +56,10 @@ export function prepareJudgement(widgets: ReadonlyArray<Widget>, data: unknown):
   return out
 }
 
-function friendly(issue: z.core.$ZodIssue): string {
+function friendly(issue: z.core.$ZodIssue, answer: unknown): string {
   const msg = issue.message
-  if (/received (null|undefined)/.test(msg)) return 'Required.'
+  const value = getAt(answer, issue.path.map(String).join('.'))
+  if (value === null || value === undefined || /received (null|undefined)/.test(msg)) return 'Required.'
   if (issue.code === 'invalid_value') return 'Choose one.'
   if (issue.code === 'too_small' && issue.origin === 'string') return 'Required.'
   if (/expected number, received string/.test(msg)) return 'Enter a number.'
@@ -107,11 +108,17 @@ export interface FormResult {
 export function validateForm(instrument: AnyInstrument, data: unknown, view: Record<string, unknown>): FormResult {
   const judgement = prepareJudgement(instrument.form.widgets, data)
   const issues: FieldIssue[] = []
+  const own = formChecks(instrument, data, view)
+  // A check that was never run has no time stamp: say "run it" once instead of the schema's date complaint.
+  const unrun = own.filter((i) => i.message.startsWith('Run the check')).map((i) => i.path)
   const parsed = instrument.judgement.safeParse(judgement)
   if (!parsed.success) {
-    for (const i of parsed.error.issues) issues.push({ path: i.path.map(String).join('.'), message: friendly(i) })
+    for (const i of parsed.error.issues) {
+      const path = i.path.map(String).join('.')
+      if (!unrun.some((u) => isWithin(path, u))) issues.push({ path, message: friendly(i, judgement) })
+    }
   }
-  issues.push(...formChecks(instrument, data, view))
+  issues.push(...own)
   const seen = new Set<string>()
   return {
     judgement: parsed.success ? parsed.data : judgement,

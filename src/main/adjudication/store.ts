@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto'
+import type { Db } from '../store/database'
+
+// Adjudications are append-only like annotations: a new judgement of an item supersedes the previous one, so each
+// (item, instrument) has one chain whose head is the final label.
+
+export interface AdjudicationRow {
+  id: string
+  item_id: number
+  instrument_id: string
+  judgement: string
+  reason: string
+  curator: string
+  based_on: string
+  supersedes: string | null
+  created_at: string
+}
+
+export interface NewAdjudication {
+  itemId: number
+  instrumentId: string
+  judgement: unknown
+  reason: string
+  curator: string
+  basedOn: ReadonlyArray<string>
+  supersedes: string | null
+}
+
+export function appendAdjudication(db: Db, a: NewAdjudication): string {
+  const id = randomUUID()
+  db.prepare(
+    `INSERT INTO adjudications (id, item_id, instrument_id, judgement, reason, curator, based_on, supersedes, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`
+  ).run(id, a.itemId, a.instrumentId, JSON.stringify(a.judgement), a.reason, a.curator, JSON.stringify(a.basedOn), a.supersedes)
+  return id
+}
+
+/** Every adjudication of an item for an instrument, oldest first. */
+export function adjudicationHistory(db: Db, itemId: number, instrumentId: string): AdjudicationRow[] {
+  return db
+    .prepare(`SELECT * FROM adjudications WHERE item_id = ? AND instrument_id = ? ORDER BY created_at, rowid`)
+    .all(itemId, instrumentId) as AdjudicationRow[]
+}
+
+/** The current adjudication: the row nothing supersedes (the newest, should a chain ever fork). */
+export function adjudicationHead(db: Db, itemId: number, instrumentId: string): AdjudicationRow | undefined {
+  return db
+    .prepare(
+      `SELECT a.* FROM adjudications a WHERE a.item_id = ? AND a.instrument_id = ?
+         AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
+       ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`
+    )
+    .get(itemId, instrumentId) as AdjudicationRow | undefined
+}
+
+/** Heads of every chain of an instrument, by item. */
+export function adjudicationHeads(db: Db, instrumentId: string): Map<number, AdjudicationRow> {
+  const rows = db
+    .prepare(
+      `SELECT a.* FROM adjudications a WHERE a.instrument_id = ?
+         AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
+       ORDER BY a.item_id, a.created_at DESC, a.rowid DESC`
+    )
+    .all(instrumentId) as AdjudicationRow[]
+  const out = new Map<number, AdjudicationRow>()
+  for (const r of rows) if (!out.has(r.item_id)) out.set(r.item_id, r)
+  return out
+}
+
+export function basedOnOf(row: AdjudicationRow): string[] {
+  try {
+    const list = JSON.parse(row.based_on) as unknown
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,135 @@
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { AssayError } from '../../../shared/errors'
+import { splitSchema, type Split } from '../../../shared/items/kinds'
+import { fmtPercent, renderReportHtml, type Report } from '../../../shared/report'
+import { auditableInstruments, projectReport } from '../../audit'
+import { Project } from '../../store/project'
+import type { CliIO } from '../run'
+
+interface ReportOptions {
+  instrument?: string
+  split?: string
+  json?: boolean
+  html?: string
+  seed?: string
+  resamples?: string
+}
+
+export function registerReport(program: Command, io: CliIO): void {
+  program
+    .command('report')
+    .description('Audit report of one instrument: judges against people and reference labels, with denominators, baselines and intervals')
+    .argument('<file>', 'the .assay project file')
+    .option('--instrument <id>', 'the instrument to report on (required when several have answers)')
+    .option('--split <split>', 'restrict to one split: dev, test or none')
+    .option('--json', 'print the report JSON (see docs/report-json.md)')
+    .option('--html <path>', 'write a self-contained HTML report (opens offline)')
+    .option('--seed <n>', 'bootstrap seed (an integer in [0, 2^32 − 1])')
+    .option('--resamples <n>', 'bootstrap resamples (at least 2000)')
+    .action(async (file: string, opts: ReportOptions) => {
+      const split = parseSplit(opts.split)
+      const project = await Project.open(resolve(file), { readonly: true })
+      let report: Report
+      try {
+        const instrument = opts.instrument ?? onlyInstrument(project)
+        report = projectReport(project.db, {
+          instrument,
+          split,
+          ...(opts.seed !== undefined ? { seed: integer(opts.seed, '--seed') } : {}),
+          ...(opts.resamples !== undefined ? { resamples: integer(opts.resamples, '--resamples') } : {})
+        })
+      } catch (e) {
+        if (e instanceof RangeError) throw new AssayError('invalid_input', e.message)
+        throw e
+      } finally {
+        project.close()
+      }
+      if (opts.html) {
+        const path = resolve(opts.html)
+        writeFileSync(path, renderReportHtml(report))
+        if (!opts.json) io.out(`Wrote ${path}`)
+      }
+      if (opts.json) io.out(JSON.stringify(report, null, 2))
+      else printSummary(report, io)
+    })
+}
+
+function parseSplit(value: string | undefined): Split | undefined {
+  if (value === undefined) return undefined
+  const parsed = splitSchema.safeParse(value)
+  if (!parsed.success) throw new AssayError('invalid_input', `--split must be one of dev, test, none (got "${value}")`)
+  return parsed.data
+}
+
+function integer(value: string, flag: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n)) throw new AssayError('invalid_input', `${flag} must be an integer (got "${value}")`)
+  return n
+}
+
+function onlyInstrument(project: Project): string {
+  const { instruments } = auditableInstruments(project.db)
+  if (instruments.length === 1) return (instruments[0] as { id: string }).id
+  if (instruments.length === 0) throw new AssayError('invalid_input', 'Nothing to report: no instrument has answers, judge calls or labelled items in this project')
+  throw new AssayError('invalid_input', `Choose an instrument with --instrument: ${instruments.map((i) => i.id).join(', ')}`)
+}
+
+function printSummary(report: Report, io: CliIO): void {
+  const name = new Map(report.sources.map((s) => [s.id, s.name]))
+  io.out(`${report.instrument.title} (${report.instrument.id}) · ${report.project.name} · split ${report.scope.split} · ${report.scope.n_items} items`)
+  io.out(`criteria: ${report.criteria.map((c) => name.get(c) ?? c).join(', ') || 'none'}`)
+  for (const w of report.warnings) io.out(`warning: ${w.message}`)
+  if (report.pairwise?.rows.length) {
+    io.out('')
+    io.out(
+      grid(
+        ['source', 'criterion', 'judged', 'failed', 'correct', 'accuracy', 'of all', 'majority'],
+        report.pairwise.rows.map((r) => [
+          name.get(r.source) ?? r.source,
+          name.get(r.criterion) ?? r.criterion,
+          String(r.n_judged),
+          String(r.n_failed),
+          String(r.correct),
+          fmtPercent(r.accuracy),
+          fmtPercent(r.accuracy_of_all),
+          fmtPercent(r.majority_baseline)
+        ])
+      )
+    )
+  }
+  for (const field of report.fields) {
+    const rows = field.comparisons.filter((c) => c.accuracy !== undefined || c.mean_abs_diff !== undefined || c.brier !== undefined)
+    if (rows.length === 0) continue
+    io.out('')
+    io.out(`${field.name} (${field.level})`)
+    io.out(
+      grid(
+        ['source', 'criterion', 'n', 'judged', 'accuracy', 'kappa', 'mean |diff|', 'brier'],
+        rows.map((c) => [
+          name.get(c.source) ?? c.source,
+          name.get(c.criterion) ?? c.criterion,
+          String(c.n),
+          String(c.n_judged),
+          c.accuracy === undefined ? '' : fmtPercent(c.accuracy),
+          c.weighted_kappa_quadratic !== undefined ? num(c.weighted_kappa_quadratic) : c.cohen_kappa !== undefined ? num(c.cohen_kappa) : '',
+          c.mean_abs_diff === undefined ? '' : num(c.mean_abs_diff),
+          c.brier === undefined ? '' : num(c.brier)
+        ])
+      )
+    )
+  }
+  io.out('')
+  io.out('Full figures: --json, or --html <path> for tables and plots.')
+}
+
+function num(v: number | null): string {
+  return v === null ? '—' : v.toFixed(3)
+}
+
+function grid(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ')
+  return [line(head), ...rows.map(line)].join('\n')
+}

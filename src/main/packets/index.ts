@@ -1,0 +1,7 @@
+export { exportPacket, type PacketExportOptions, type PacketExportResult } from './export'
+export { mergePackets, type PacketMergeReport } from './merge'
+export { listPackets, type PacketSummaryRow } from './store'
+export { readPacket, type PacketContent } from './read'
+export { PACKET_FORMAT, VIEW_KEY, packetViewOf } from './format'
+export { assignmentDigest, viewDigest, stableStringify } from './digest'
+export { viewIssues, offlineCheckCoverage } from './view-checks'

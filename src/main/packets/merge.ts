@@ -1,0 +1,257 @@
+import { resolve } from 'node:path'
+import { AssayError, isAssayError, type ErrorLocation } from '../../shared/errors'
+import type { AnyInstrument } from '../../shared/instruments'
+import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../annotation/blinded'
+import { appendAnnotation, headForAssignment, type AnnotationRow } from '../store/annotations'
+import { getAssignment, setAssignmentStatus, type AssignmentStatus } from '../store/assignments'
+import type { Db } from '../store/database'
+import type { Project } from '../store/project'
+import { parentsFirst } from './chains'
+import { assignmentDigest, stableStringify, viewDigest, type DigestEntry } from './digest'
+import { PACKET_FORMAT } from './format'
+import { readPacket, type PacketAssignmentRecord, type PacketContent } from './read'
+import { getPacket, markMerged, packetItems } from './store'
+
+export interface PacketMergeReport {
+  path: string
+  packetId: string
+  annotator: string
+  assignments: number
+  /** Revisions appended to the project. */
+  added: number
+  /** Revisions the project already held (an earlier merge, or carried out in the packet): left as they were. */
+  alreadyPresent: number
+  /** Revisions appended after a newer revision the project got meanwhile, so each answer keeps one chain. */
+  rebased: number
+  statusesChanged: number
+}
+
+/** One revision of a packet, mapped to canonical terms and checked against the real item. */
+interface PlannedRevision {
+  row: AnnotationRow
+  canonical: unknown
+}
+
+interface PlannedAssignment {
+  ctx: AssignmentContext
+  revisions: PlannedRevision[]
+  status: AssignmentStatus
+  statusReason: string | null
+}
+
+interface MergePlan {
+  packet: PacketContent
+  annotator: AnnotatorRef
+  assignments: PlannedAssignment[]
+}
+
+/**
+ * Brings the answers of annotator packets back into the project. Every packet is read and checked first (it belongs
+ * to this project, its assignments are the ones exported, every answer maps to canonical order and passes the
+ * instrument's checks on the real item); then all revisions are appended in one transaction, keeping the packet's
+ * ids, times and revision chains, with origin `packet:<id>`. Any refusal leaves the project untouched. Merging the
+ * same packet again finds every revision present and changes nothing.
+ */
+export async function mergePackets(project: Project, paths: ReadonlyArray<string>): Promise<PacketMergeReport[]> {
+  if (project.isPacket) throw new AssayError('conflict', 'This file is an annotator packet; merge packets into the curator project')
+  if (paths.length === 0) throw new AssayError('invalid_input', 'Name at least one packet file to merge')
+  const plans: MergePlan[] = []
+  for (const path of paths) plans.push(planMerge(project, await readPacket(resolve(path))))
+  const reports = project.write(() => plans.map((plan) => applyPlan(project.db, plan)))
+  return reports
+}
+
+function refuse(packet: PacketContent, code: 'conflict' | 'invalid_answer', message: string, details: string[] = []): never {
+  const shown = details.slice(0, 50)
+  const more = details.length - shown.length
+  const locations: ErrorLocation[] = shown.map((m) => ({ file: packet.path, message: m }))
+  if (more > 0) locations.push({ file: packet.path, message: `… and ${more} more` })
+  throw new AssayError(code, `${packet.path}: ${message} Nothing was merged.`, locations.length ? locations : undefined)
+}
+
+function planMerge(project: Project, packet: PacketContent): MergePlan {
+  const db = project.db
+  if (packet.format !== PACKET_FORMAT) {
+    refuse(packet, 'conflict', `packet format ${packet.format || 'unknown'} is not one this version of Assay reads (format ${PACKET_FORMAT}).`)
+  }
+  if (packet.projectId !== project.id) {
+    refuse(packet, 'conflict', `this packet belongs to another project (${packet.projectId || 'none'}), not to this one (${project.id}).`)
+  }
+  const record = getPacket(db, packet.packetId)
+  if (!record) {
+    refuse(packet, 'conflict', `packet ${packet.packetId || '(no id)'} was not made from this project file (it may come from a copy of it).`)
+  }
+  const annotatorRow = db.prepare(`SELECT id, name FROM annotators WHERE id = ?`).get(record.annotator_id) as AnnotatorRef | undefined
+  if (!annotatorRow || annotatorRow.name !== packet.annotator || packet.annotatorId === null) {
+    refuse(packet, 'conflict', `the packet names annotator "${packet.annotator}" but was made for "${annotatorRow?.name ?? '?'}"; it was altered.`)
+  }
+  const annotator: AnnotatorRef = { id: annotatorRow.id, name: annotatorRow.name }
+
+  // The assignment list must be exactly the exported one: same opaque ids, items, instruments and views.
+  const exported = new Map(packetItems(db, packet.packetId).map((r) => [r.opaque_id, r]))
+  const problems: string[] = []
+  const entries: DigestEntry[] = []
+  const seen = new Set<string>()
+  for (const a of packet.assignments) {
+    const mapped = exported.get(a.opaqueId)
+    const main = mapped ? getAssignment(db, mapped.assignment_id) : undefined
+    if (!mapped || !main) {
+      problems.push(`assignment ${a.opaqueId} was not in the packet as exported`)
+      continue
+    }
+    if (seen.has(a.opaqueId)) problems.push(`assignment ${a.opaqueId} appears twice`)
+    seen.add(a.opaqueId)
+    if (a.annotatorId !== packet.annotatorId) problems.push(`assignment ${a.opaqueId} was given to someone else`)
+    if (a.instrumentId !== main.instrument_id) problems.push(`assignment ${a.opaqueId} was moved to instrument ${a.instrumentId}`)
+    const shown = viewDigest(a.view)
+    if (shown !== mapped.view_digest) problems.push(`the item shown as ${a.opaqueId} was edited`)
+    entries.push({ opaqueId: a.opaqueId, itemId: main.item_id, instrumentId: a.instrumentId, viewDigest: shown })
+  }
+  for (const opaque of exported.keys()) if (!seen.has(opaque)) problems.push(`assignment ${opaque} was removed`)
+  const digest = assignmentDigest({ packetId: packet.packetId, projectId: project.id, annotator: annotator.name }, entries)
+  if (problems.length || digest !== record.assignment_digest || packet.digest !== record.assignment_digest) {
+    refuse(packet, 'conflict', 'its assignments differ from the ones exported; the packet was altered.', problems)
+  }
+
+  const byLocal = new Map(packet.assignments.map((a) => [a.localId, a]))
+  const contexts = new Map<number, AssignmentContext>()
+  for (const a of packet.assignments) {
+    const ctx = assignmentContext(project, annotator, exported.get(a.opaqueId)!.assignment_id)
+    // The answers were given on the view as exported; if the item itself changed since, they cannot be mapped safely.
+    if (viewDigest(ctx.blind.view) !== exported.get(a.opaqueId)!.view_digest) {
+      problems.push(`item ${ctx.externalId} (shown as ${a.opaqueId}) changed in this project after the packet was made`)
+    }
+    contexts.set(a.localId, ctx)
+  }
+  if (problems.length) refuse(packet, 'conflict', 'items changed since the packet was made, so its answers cannot be mapped back.', problems)
+
+  const planned = planRevisions(db, packet, byLocal, contexts)
+  return { packet, annotator, assignments: planned }
+}
+
+function planRevisions(
+  db: Db,
+  packet: PacketContent,
+  byLocal: ReadonlyMap<number, PacketAssignmentRecord>,
+  contexts: ReadonlyMap<number, AssignmentContext>
+): PlannedAssignment[] {
+  const problems: string[] = []
+  const answerProblems: string[] = []
+  const packetIds = new Set(packet.annotations.map((r) => r.id))
+  const rowsByAssignment = new Map<number, AnnotationRow[]>()
+  for (const row of packet.annotations) {
+    const a = row.assignment_id === null ? undefined : byLocal.get(row.assignment_id)
+    if (!a) {
+      problems.push(`answer ${row.id} belongs to no assignment of the packet`)
+      continue
+    }
+    if (row.annotator_id !== packet.annotatorId || row.source_kind !== 'human') problems.push(`answer ${row.id} is not ${packet.annotator}'s`)
+    if (row.item_id !== a.localItemId || row.instrument_id !== a.instrumentId) problems.push(`answer ${row.id} does not match its assignment`)
+    if (row.supersedes !== null && !packetIds.has(row.supersedes) && !existsInProject(db, row.supersedes, contexts.get(a.localId)!)) {
+      problems.push(`answer ${row.id} revises an answer that is neither in the packet nor in this project`)
+    }
+    const list = rowsByAssignment.get(a.localId)
+    if (list) list.push(row)
+    else rowsByAssignment.set(a.localId, [row])
+  }
+  const planned: PlannedAssignment[] = []
+  for (const a of packet.assignments) {
+    const ctx = contexts.get(a.localId)!
+    const { ordered, unreachable } = parentsFirst(rowsByAssignment.get(a.localId) ?? [])
+    for (const r of unreachable) problems.push(`answer ${r.id} is part of a revision loop`)
+    const revisions: PlannedRevision[] = []
+    for (const row of ordered) {
+      try {
+        revisions.push({ row, canonical: canonicalAnswer(ctx, JSON.parse(row.judgement)) })
+      } catch (e) {
+        if (!isAssayError(e)) throw e
+        answerProblems.push(`answer ${row.id} (item ${ctx.externalId}, ${ctx.instrument.id}): ${e.message}`)
+      }
+    }
+    planned.push({ ctx, revisions, status: a.status, statusReason: a.statusReason })
+  }
+  if (problems.length) refuse(packet, 'conflict', 'some answers in it are not consistent with its assignments; the packet was altered.', problems)
+  if (answerProblems.length) refuse(packet, 'invalid_answer', 'some answers do not pass the checks of their instrument on the real item.', answerProblems)
+  return planned
+}
+
+function existsInProject(db: Db, id: string, ctx: AssignmentContext): boolean {
+  const row = db.prepare(`SELECT assignment_id FROM annotations WHERE id = ?`).get(id) as { assignment_id: number | null } | undefined
+  return row?.assignment_id === ctx.assignment.id
+}
+
+/** Runs inside the merge transaction: appends what is missing, then brings assignment statuses up to date. */
+function applyPlan(db: Db, plan: MergePlan): PacketMergeReport {
+  const { packet, annotator } = plan
+  const report: PacketMergeReport = {
+    path: packet.path,
+    packetId: packet.packetId,
+    annotator: annotator.name,
+    assignments: plan.assignments.length,
+    added: 0,
+    alreadyPresent: 0,
+    rebased: 0,
+    statusesChanged: 0
+  }
+  for (const { ctx, revisions, status, statusReason } of plan.assignments) {
+    for (const { row, canonical } of revisions) {
+      const existing = db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(row.id) as AnnotationRow | undefined
+      if (existing) {
+        if (!sameRevision(ctx.instrument, existing, ctx.assignment.id, row, canonical)) {
+          refuse(packet, 'conflict', `answer ${row.id} differs from the answer with the same id in this project; the packet was altered.`)
+        }
+        report.alreadyPresent++
+        continue
+      }
+      const head = headForAssignment(db, ctx.assignment.id)
+      const parent = head?.id ?? null
+      if (row.supersedes !== parent) report.rebased++
+      appendAnnotation(db, {
+        id: row.id,
+        itemId: ctx.assignment.item_id,
+        instrumentId: ctx.instrument.id,
+        instrumentVersion: row.instrument_version,
+        annotatorId: annotator.id,
+        sourceKind: 'human',
+        sourceName: annotator.name,
+        judgement: canonical,
+        display: ctx.blind.display,
+        supersedes: parent,
+        retracted: row.retracted === 1,
+        assignmentId: ctx.assignment.id,
+        activeMs: row.active_ms,
+        origin: `packet:${packet.packetId}`,
+        createdAt: row.created_at
+      })
+      report.added++
+    }
+    const next = nextStatus(db, ctx, status, statusReason)
+    const current = getAssignment(db, ctx.assignment.id)!
+    if (next && (next.status !== current.status || next.reason !== current.status_reason)) {
+      setAssignmentStatus(db, ctx.assignment.id, next.status, next.reason)
+      report.statusesChanged++
+    }
+  }
+  if (report.added > 0 || report.statusesChanged > 0) markMerged(db, packet.packetId)
+  return report
+}
+
+/**
+ * The status after merging: answered when the chain ends in an answer; otherwise the packet's skip or flag (with its
+ * reason); pending when the last revision withdrew the answer; else unchanged.
+ */
+function nextStatus(db: Db, ctx: AssignmentContext, status: AssignmentStatus, reason: string | null): { status: AssignmentStatus; reason: string | null } | null {
+  const head = headForAssignment(db, ctx.assignment.id)
+  if (head && !head.retracted) return { status: 'done', reason: null }
+  if (status === 'skipped' || status === 'flagged') return { status, reason }
+  if (head) return { status: 'pending', reason: null }
+  return null
+}
+
+function sameRevision(instrument: AnyInstrument, existing: AnnotationRow, assignmentId: number, row: AnnotationRow, canonical: unknown): boolean {
+  if (existing.assignment_id !== assignmentId || existing.retracted !== row.retracted) return false
+  const stored = JSON.parse(existing.judgement) as unknown
+  const parsed = instrument.judgement.safeParse(stored)
+  return stableStringify(parsed.success ? parsed.data : stored) === stableStringify(canonical)
+}
+

@@ -1,0 +1,2 @@
+export { AdjudicationScreen } from './AdjudicationScreen'
+export { PacketsPanel } from './PacketsPanel'

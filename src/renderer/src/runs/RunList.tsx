@@ -1,0 +1,112 @@
+import type { RunSummary } from '../../../shared/contract/run-operations'
+import { api } from '../api'
+import { useWorkbench } from '../store'
+import { formatDuration, formatUsd } from './format'
+
+export interface LiveProgress {
+  done: number
+  failed: number
+  total: number
+  costUsd: number
+  etaMs: number | null
+}
+
+/** Every run with its counts; live progress for the ones executing; cancel and resume. */
+export function RunList({
+  runs,
+  live,
+  selected,
+  onSelect,
+  onChange
+}: {
+  runs: RunSummary[]
+  live: ReadonlyMap<number, LiveProgress>
+  selected: number | null
+  onSelect: (id: number) => void
+  onChange: () => void
+}) {
+  const setError = useWorkbench((s) => s.setError)
+  const act = (p: Promise<unknown>) => p.then(onChange, (e: Error) => setError(e.message))
+
+  return (
+    <section className="runs-panel" aria-label="Runs">
+      <h2>Runs</h2>
+      <table className="grid" data-testid="run-list">
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Instrument</th>
+            <th>Judge</th>
+            <th>Status</th>
+            <th>Progress</th>
+            <th className="num">Failed</th>
+            <th className="num">Cost</th>
+            <th>ETA</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => {
+            const p = live.get(r.id)
+            const done = p ? p.done : r.counts.total - r.counts.pending
+            const total = p ? p.total : r.counts.total
+            const failed = p ? p.failed : r.counts.failed
+            const interrupted = r.status === 'running' && !r.active
+            return (
+              <tr key={r.id} className={selected === r.id ? 'clickable selected' : 'clickable'} onClick={() => onSelect(r.id)} data-run-id={r.id}>
+                <td>{r.id}</td>
+                <td>
+                  {r.instrument}
+                  <div className="muted small">
+                    {r.template} · seed {r.seed}
+                    {r.trials > 1 ? ` · ${r.trials} trials` : ''}
+                    {r.bothOrders ? ' · both orders' : ''}
+                    {r.batch ? ' · batch' : ''}
+                  </div>
+                </td>
+                <td>
+                  {r.judge.name}
+                  <div className="muted small">{r.judge.company}</div>
+                </td>
+                <td>
+                  <span className={`badge status-${r.status}`} data-testid={`run-status-${r.id}`}>
+                    {interrupted ? 'interrupted' : r.status}
+                  </span>
+                  {r.lastError && <div className="small muted">{r.lastError}</div>}
+                </td>
+                <td>
+                  <span className="runs-bar" title={`${done} of ${total}`}>
+                    <span style={{ width: `${total ? (100 * done) / total : 0}%` }} />
+                  </span>
+                  <span className="small" data-testid={`run-progress-${r.id}`}>
+                    {done}/{total}
+                  </span>
+                  <div className="muted small">
+                    {r.counts.ok} ok · {r.counts.unparseable} unparseable · {r.counts.cached} cached
+                  </div>
+                </td>
+                <td className="num">{failed}</td>
+                <td className="num">{formatUsd(p ? p.costUsd : r.counts.costUsd)}</td>
+                <td>{r.active && p ? formatDuration(p.etaMs) : '—'}</td>
+                <td onClick={(e) => e.stopPropagation()}>
+                  {r.active ? (
+                    <button onClick={() => void act(api['runs.cancel']({ runId: r.id }))}>Cancel</button>
+                  ) : r.counts.pending > 0 || r.counts.failed > 0 ? (
+                    <button onClick={() => void act(api['runs.resume']({ runId: r.id }))}>{r.counts.failed > 0 && r.counts.pending === 0 ? 'Retry failed' : 'Resume'}</button>
+                  ) : null}
+                </td>
+              </tr>
+            )
+          })}
+          {runs.length === 0 && (
+            <tr>
+              <td colSpan={9} className="muted">
+                No runs yet.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </section>
+  )
+}

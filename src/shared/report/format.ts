@@ -1,0 +1,98 @@
+import type { ReportInterval } from './schema'
+
+/** How report figures are written in tables (HTML report and report screen alike). */
+
+export const NONE = '—'
+
+export function fmtNumber(v: number | null | undefined, digits = 3): string {
+  if (typeof v !== 'number') return NONE
+  return v.toFixed(digits)
+}
+
+export function fmtPercent(v: number | null | undefined, digits = 1): string {
+  if (typeof v !== 'number') return NONE
+  return `${(100 * v).toFixed(digits)}%`
+}
+
+export function fmtInterval(ci: ReportInterval | undefined, asPercent: boolean, digits?: number): string {
+  if (!ci || ci.ci_low === null || ci.ci_high === null) return ''
+  const f = (v: number) => (asPercent ? fmtPercent(v, digits ?? 1) : fmtNumber(v, digits ?? 3))
+  return `[${f(ci.ci_low)}, ${f(ci.ci_high)}]`
+}
+
+export function fmtP(p: number | null | undefined): string {
+  if (typeof p !== 'number') return NONE
+  return p < 0.001 ? p.toExponential(2) : p.toFixed(3)
+}
+
+/** Which statistics are proportions (written as percentages). */
+export const PERCENT_STATISTICS: ReadonlySet<string> = new Set([
+  'accuracy',
+  'accuracy_of_all',
+  'accuracy_ties_dropped',
+  'majority_baseline',
+  'random_baseline',
+  'position_consistency',
+  'first_position_preference',
+  'fatal_flaw_recall',
+  'fatal_flaw_named_recall',
+  'win_rate',
+  'win_rate_of_judged'
+])
+
+/** Column headings of the statistics, as a paper would print them. */
+export const STATISTIC_LABELS: Readonly<Record<string, string>> = {
+  accuracy: 'Accuracy',
+  accuracy_of_all: 'Of all in scope',
+  accuracy_ties_dropped: 'Ties dropped',
+  majority_baseline: 'Majority baseline',
+  random_baseline: 'Random baseline',
+  cohen_kappa: "Cohen's κ",
+  gwet_ac1: "Gwet's AC1",
+  weighted_kappa_linear: 'κ linear',
+  weighted_kappa_quadratic: 'κ quadratic',
+  krippendorff_alpha_nominal: 'α nominal',
+  krippendorff_alpha_ordinal: 'α ordinal',
+  krippendorff_alpha_interval: 'α interval',
+  krippendorff_alpha_ratio: 'α ratio',
+  spearman: 'Spearman ρ',
+  kendall_tau_b: 'Kendall τ-b',
+  mean_abs_diff: 'Mean |diff|',
+  mean_diff: 'Mean diff',
+  pearson: 'Pearson r',
+  brier: 'Brier',
+  log_loss: 'Log loss',
+  ece: 'ECE',
+  auroc: 'AUROC',
+  fleiss_kappa: "Fleiss' κ",
+  krippendorff_alpha: "Krippendorff's α"
+}
+
+export function statisticLabel(name: string): string {
+  return STATISTIC_LABELS[name] ?? name.replace(/_/g, ' ')
+}
+
+export function fmtStatistic(name: string, v: number | null | undefined): string {
+  return PERCENT_STATISTICS.has(name) ? fmtPercent(v) : fmtNumber(v)
+}
+
+/** The statistics of a field comparison, in table order, by the field's level and what the row carries. */
+export function comparisonColumns(level: string, hasOutcome: boolean): string[] {
+  switch (level) {
+    case 'nominal':
+      return ['accuracy', 'accuracy_of_all', 'majority_baseline', 'random_baseline', 'cohen_kappa', 'gwet_ac1', 'krippendorff_alpha_nominal']
+    case 'ordinal':
+      return ['accuracy', 'accuracy_of_all', 'majority_baseline', 'weighted_kappa_linear', 'weighted_kappa_quadratic', 'cohen_kappa', 'krippendorff_alpha_ordinal', 'spearman', 'kendall_tau_b']
+    case 'ratio':
+      return ['mean_abs_diff', 'mean_diff', 'pearson', 'krippendorff_alpha_ratio']
+    case 'probability':
+      return hasOutcome ? ['brier', 'log_loss', 'ece', 'auroc'] : ['mean_abs_diff', 'mean_diff', 'pearson', 'krippendorff_alpha_interval']
+    default:
+      return ['mean_abs_diff', 'mean_diff', 'pearson', 'krippendorff_alpha_interval']
+  }
+}
+
+/** The interval shown under a statistic in tables: the cluster bootstrap for accuracy, else the statistic's own. */
+export function intervalKeyOf(statistic: string): string {
+  return statistic === 'accuracy' ? 'accuracy_bootstrap' : statistic
+}
