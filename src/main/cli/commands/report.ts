@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
-import { fmtPercent, renderReportHtml, type Report } from '../../../shared/report'
+import { fmtPercent, MIN_BOOTSTRAP_RESAMPLES, renderReportHtml, type Report } from '../../../shared/report'
 import { auditableInstruments, projectReport } from '../../audit'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
@@ -30,19 +30,13 @@ export function registerReport(program: Command, io: CliIO): void {
     .option('--resamples <n>', 'bootstrap resamples (at least 2000)')
     .action(async (file: string, opts: ReportOptions) => {
       const split = parseSplit(opts.split)
+      const seed = opts.seed === undefined ? undefined : integer(opts.seed, '--seed', 0, 0xffffffff)
+      const resamples = opts.resamples === undefined ? undefined : integer(opts.resamples, '--resamples', MIN_BOOTSTRAP_RESAMPLES, 1_000_000)
       const project = await Project.open(resolve(file), { readonly: true })
       let report: Report
       try {
         const instrument = opts.instrument ?? onlyInstrument(project)
-        report = projectReport(project.db, {
-          instrument,
-          split,
-          ...(opts.seed !== undefined ? { seed: integer(opts.seed, '--seed') } : {}),
-          ...(opts.resamples !== undefined ? { resamples: integer(opts.resamples, '--resamples') } : {})
-        })
-      } catch (e) {
-        if (e instanceof RangeError) throw new AssayError('invalid_input', e.message)
-        throw e
+        report = projectReport(project.db, { instrument, split, ...(seed !== undefined ? { seed } : {}), ...(resamples !== undefined ? { resamples } : {}) })
       } finally {
         project.close()
       }
@@ -63,9 +57,9 @@ function parseSplit(value: string | undefined): Split | undefined {
   return parsed.data
 }
 
-function integer(value: string, flag: string): number {
+function integer(value: string, flag: string, min: number, max: number): number {
   const n = Number(value)
-  if (!Number.isInteger(n)) throw new AssayError('invalid_input', `${flag} must be an integer (got "${value}")`)
+  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new AssayError('invalid_input', `${flag} must be an integer from ${min} to ${max} (got "${value}")`)
   return n
 }
 
