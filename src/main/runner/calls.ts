@@ -209,6 +209,7 @@ export type CallRecord =
  */
 export class RecordWriter {
   private queue: CallRecord[] = []
+  private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = []
   private scheduled = false
   private failure: Error | null = null
   private readonly putCache
@@ -243,10 +244,28 @@ export class RecordWriter {
     }
   }
 
+  /** Queues a record and resolves once it is committed (a step of a chain waits for its predecessor's record). */
+  pushAndWait(record: CallRecord): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure)
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject })
+      this.push(record)
+    })
+  }
+
   /** Writes everything queued now. */
   flush(): void {
     this.scheduled = false
-    if (this.queue.length === 0 || this.failure) return
+    const waiters = this.waiters
+    this.waiters = []
+    if (this.failure) {
+      for (const w of waiters) w.reject(this.failure)
+      return
+    }
+    if (this.queue.length === 0) {
+      for (const w of waiters) w.resolve()
+      return
+    }
     const batch = this.queue
     this.queue = []
     const now = new Date().toISOString()
@@ -276,9 +295,11 @@ export class RecordWriter {
       })
     } catch (e) {
       this.failure = e instanceof Error ? e : new Error(String(e))
+      for (const w of waiters) w.reject(this.failure)
       this.onError(this.failure)
       return
     }
     this.onCommit(batch)
+    for (const w of waiters) w.resolve()
   }
 }

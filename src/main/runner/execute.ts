@@ -5,7 +5,8 @@ import { ProviderError, type JudgeConfig, type ModelResponse, type Provider } fr
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
 import { cacheLookup, RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
-import { backoffMs, sleep, type ProviderGate, type RetryPolicy } from './gate'
+import type { ProviderGate, RetryPolicy } from './gate'
+import { isFatal, sendWithRetries } from './send'
 import { interpretAnswer } from './interpret'
 import { judgementJsonSchema } from './plan'
 import { costOf, type Price } from './prices'
@@ -47,11 +48,6 @@ export interface ExecuteResult {
   requests: number
   /** Why the run stopped early: a key refused, the project file unwritable. */
   fatal: string | null
-}
-
-/** Failures that every call of the run would meet the same way: stop instead of failing them one by one. */
-function isFatal(e: ProviderError): boolean {
-  return e.kind === 'auth'
 }
 
 /** Shared state of a run's pass and the counters its progress is reported from. */
@@ -140,44 +136,6 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
     }
   }
 
-  /** Sends one call until it has an answer, has used its attempts, or the run stops. */
-  const send = async (call: WorkCall): Promise<{ response: ModelResponse; latencyMs: number; sent: number } | { error: ProviderError; latencyMs: number | null; sent: number }> => {
-    let sent = 0
-    let failures = 0
-    let rateLimits = 0
-    let latencyMs: number | null = null
-    for (;;) {
-      const release = await o.gate.acquire(signal)
-      const started = Date.now()
-      sent++
-      requests++
-      try {
-        const response = await o.provider.complete(o.config, {
-          ...(call.prompt.system !== undefined ? { system: call.prompt.system } : {}),
-          user: call.prompt.user,
-          ...(jsonSchema && call.prompt.format === 'json' ? { jsonSchema } : {}),
-          timeoutMs: o.policy.timeoutMs,
-          signal
-        })
-        return { response, latencyMs: Date.now() - started, sent }
-      } catch (e) {
-        latencyMs = Date.now() - started
-        const err = e instanceof ProviderError ? e : new ProviderError({ kind: 'malformed', message: e instanceof Error ? e.message : String(e) })
-        if (err.kind === 'cancelled' || signal.aborted) throw err
-        if (err.kind === 'rate_limit' && err.retryable && rateLimits < o.policy.rateLimitWaits) {
-          rateLimits++
-          o.gate.pause(err.retryAfterMs ?? backoffMs(o.policy, rateLimits))
-          continue
-        }
-        failures++
-        if (!err.retryable || failures >= o.policy.attempts) return { error: err, latencyMs, sent }
-        await sleep(err.retryAfterMs ?? backoffMs(o.policy, failures), signal)
-      } finally {
-        release()
-      }
-    }
-  }
-
   const processCall = async (call: WorkCall): Promise<void> => {
     const hit = cached(call.hash)
     if (hit) {
@@ -195,7 +153,19 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
     let settle!: (r: ModelResponse | null) => void
     inflight.set(call.hash, new Promise((resolve) => (settle = resolve)))
     try {
-      const result = await send(call)
+      const result = await sendWithRetries(
+        o.provider,
+        o.config,
+        {
+          ...(call.prompt.system !== undefined ? { system: call.prompt.system } : {}),
+          user: call.prompt.user,
+          ...(jsonSchema && call.prompt.format === 'json' ? { jsonSchema } : {})
+        },
+        o.policy,
+        o.gate,
+        signal,
+        () => requests++
+      )
       if ('response' in result) {
         settle(result.response)
         writer.push(answerRecord(call, result.response.text, result.response, { latencyMs: result.latencyMs, attempts: call.attempts + result.sent, cached: false }))

@@ -5,12 +5,16 @@ import { Overview } from './views/Overview'
 import { ItemBrowser } from './views/ItemBrowser'
 import { AnnotateScreen } from './annotate/AnnotateScreen'
 import { ImportScreen } from './import/ImportScreen'
+import { AdjudicationScreen } from './adjudicate'
+import { RunsScreen } from './runs/RunsScreen'
 
 const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
   { id: 'overview', label: 'Overview' },
   { id: 'items', label: 'Items' },
   { id: 'annotate', label: 'Annotate' },
-  { id: 'import', label: 'Import' }
+  { id: 'import', label: 'Import' },
+  { id: 'runs', label: 'Judges & runs' },
+  { id: 'adjudicate', label: 'Adjudicate & packets' }
 ]
 
 /** The curator screens, by id; annotator sessions only ever get the annotation screen. */
@@ -24,6 +28,10 @@ function CuratorScreen({ screen, info }: { screen: Screen; info: NonNullable<Ret
       return <AnnotateScreen />
     case 'import':
       return <ImportScreen />
+    case 'adjudicate':
+      return <AdjudicationScreen />
+    case 'runs':
+      return <RunsScreen />
   }
 }
 

@@ -69,22 +69,9 @@ export function buildReport(input: AuditInput, options: ReportOptions = {}): Rep
     ? pairwiseSection(input, all, criteria, items, { level, plan })
     : null
 
-  const judgeSources = order(all.filter((s) => JUDGE_KINDS.has(s.input.kind)))
-  const ceiling = annotators.length > 0
-    ? fields.filter((f) => annotators.some((a) => (a.values.get(f.name)?.size ?? 0) > 0)).map((f) => ceilingFor(f, annotators, judgeSources.filter((j) => (j.values.get(f.name)?.size ?? 0) > 0), { level, eceBins }))
-    : []
-
-  const judgeVsJudgeRows = []
-  for (const field of fields) {
-    for (const criterion of criteria) {
-      for (let i = 0; i < judgeSources.length; i++) {
-        for (let j = i + 1; j < judgeSources.length; j++) {
-          const row = judgeVsJudge(field, judgeSources[i] as ResolvedSource, judgeSources[j] as ResolvedSource, criterion.id, criterion.values.get(field.name) ?? new Map(), plan)
-          if (row) judgeVsJudgeRows.push(row)
-        }
-      }
-    }
-  }
+  const judges = order(all.filter((s) => JUDGE_KINDS.has(s.input.kind)))
+  const ceiling = ceilingSection(fields, annotators, judges, { level, eceBins })
+  const judgeVsJudgeRows = judgeVsJudgeSection(fields, criteria, judges, plan)
 
   // Every interval above is filled in by this one bootstrap over the items in scope.
   plan.run(bootstrap)
@@ -220,7 +207,8 @@ function pairwiseSection(
       let calls = callsBySource.get(source.id)
       if (!calls) callsBySource.set(source.id, (calls = pairCallsOf(source, items)))
       if (!calls.some((c) => winners.has(c.item))) continue
-      rows.push(pairwiseRow(source.id, calls, criterion.id, winners, items, { ...options, terms, labels }))
+      const plan = source.input.kind === 'annotator' ? null : options.plan
+      rows.push(pairwiseRow(source.id, calls, criterion.id, winners, items, { ...options, plan, terms, labels }))
     }
   }
   const position = order(all)
@@ -238,6 +226,37 @@ function pairwiseSection(
         .filter((s) => s.input.kind !== 'panel' && (s.values.get('winner')?.size ?? 0) > 0)
         .map((s) => fatalFlawRow(s, marked, items, options.level))
   return { label_terms: terms, labels, rows, position, systems, fatal_flaws: fatalFlaws, n_fatal_flaw_audits: input.flawAudits.length }
+}
+
+const hasField = (source: ResolvedSource, field: FieldSpec) => (source.values.get(field.name)?.size ?? 0) > 0
+
+/** Per field the annotators answered: human–human agreement beside each judge's agreement with the same people. */
+function ceilingSection(
+  fields: readonly FieldSpec[],
+  annotators: readonly ResolvedSource[],
+  judges: readonly ResolvedSource[],
+  options: { level: number; eceBins: number }
+): Report['ceiling'] {
+  return fields
+    .filter((field) => annotators.some((a) => hasField(a, field)))
+    .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options))
+}
+
+/** Every pair of judges on every field and criterion where they share units. */
+function judgeVsJudgeSection(fields: readonly FieldSpec[], criteria: readonly ResolvedSource[], judges: readonly ResolvedSource[], plan: BootstrapPlan): Report['judge_vs_judge'] {
+  const rows: Report['judge_vs_judge'] = []
+  for (const field of fields) {
+    for (const criterion of criteria) {
+      const truth = criterion.values.get(field.name) ?? new Map<string, Value>()
+      judges.forEach((first, i) => {
+        for (const second of judges.slice(i + 1)) {
+          const row = judgeVsJudge(field, first, second, criterion.id, truth, plan)
+          if (row) rows.push(row)
+        }
+      })
+    }
+  }
+  return rows
 }
 
 function sourceSummary(source: ResolvedSource): ReportSource {

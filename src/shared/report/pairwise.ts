@@ -107,7 +107,8 @@ export function labelOf(item: AuditItem, side: Side, terms: LabelTerms): string 
 
 export interface PairwiseRowOptions {
   level: number
-  plan: BootstrapPlan
+  /** Null for individual annotators: their rows carry Wilson intervals only. */
+  plan: BootstrapPlan | null
   terms: LabelTerms
   labels: readonly string[]
 }
@@ -206,7 +207,7 @@ export function pairwiseRow(
     if (call.verdict.kind === 'choice' && call.verdict.choice === call.label) unit.numerator++
     perItem.set(call.itemId, unit)
   }
-  options.plan.addRatio([...perItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
+  options.plan?.addRatio([...perItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
   const { ci, reasons: why, ...rest } = row
   return { ...rest, ci, reasons: why }
 }

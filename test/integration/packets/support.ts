@@ -6,6 +6,7 @@ import { appendAnnotation } from '../../../src/main/store/annotations'
 import { insertItems, type NewItem } from '../../../src/main/store/items'
 import { setMeta } from '../../../src/main/store/meta'
 import { Project } from '../../../src/main/store/project'
+import { getInstrument } from '../../../src/shared/instruments'
 
 // A curator project whose every hidden place holds a unique marker: item fields annotators must not see, external
 // ids and set names, another annotator's answers, reference labels, judge outputs, adjudications, the project's name
@@ -68,6 +69,19 @@ export async function call<T = any>(ctx: ApiContext, op: string, input: unknown)
   return env.value as T
 }
 
+/**
+ * A seed carrying SEED under which the annotator sees some pairs swapped and some not, so tests exercise both
+ * directions of the mapping back to canonical order whatever random marker this run drew.
+ */
+export function seedShowingBothOrders(items: ReadonlyArray<NewItem>, annotator: string): string {
+  const pairwise = getInstrument('pairwise-preference')
+  for (let n = 0; ; n++) {
+    const seed = `${SEED}x${n}`
+    const swaps = items.map((it) => pairwise.blind(it.payload as never, { seed, viewer: `annotator:${annotator}`, externalId: it.externalId }).display.swapped)
+    if (swaps.includes(true) && swaps.includes(false)) return seed
+  }
+}
+
 export interface MarkedProject {
   project: Project
   pairs: number
@@ -80,10 +94,11 @@ export interface MarkedProject {
  */
 export async function markedProject(path: string, pairs = 4): Promise<MarkedProject> {
   const project = await Project.create(path)
+  const items = markedPairs(pairs)
   project.write(() => {
-    setMeta(project.db, 'seed', SEED)
+    setMeta(project.db, 'seed', seedShowingBothOrders(items, 'Ada'))
     setMeta(project.db, 'name', `${MARK}-project-name`)
-    insertItems(project.db, markedPairs(pairs))
+    insertItems(project.db, items)
   })
   const curator = ctxFor(project)
   await call(curator, 'assignments.create', { instrument: 'pairwise-preference', annotators: ['Ada', 'Ben'], overlap: 2 })

@@ -182,3 +182,79 @@ describe('IdeaEval old human-vs-AI set: a judge below the majority baseline', ()
     expect(strengths.human).toBeCloseTo(-Math.log(2) / 2, 8)
   })
 })
+
+describe('position bias from runs in both display orders', () => {
+  it('counts consistent pairs and first-position picks over every call', async () => {
+    const project = await Project.create(tmp.file('position.assay'))
+    const pairs: PairSpec[] = Array.from({ length: 10 }, (_, i) => ({ id: `pos${i}`, label: verdictFor('a') }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', bothOrders: true })
+    // Pairs 0..5 get verdict a in both orders; pairs 6..9 get whichever side is shown first.
+    const calls: CallSpec[] = pairs.flatMap((p, i) =>
+      [false, true].map((swapped, order) => {
+        const firstShown: 'a' | 'b' = swapped ? 'b' : 'a'
+        return { item: ids.get(p.id) as number, order, swapped, judgement: { verdict: verdictFor(i < 6 ? 'a' : firstShown) } }
+      })
+    )
+    addCalls(project, run, calls)
+    const report = projectReport(project.db, { instrument: 'pairwise-preference', generatedAt: '2026-01-01T00:00:00.000Z' })
+    project.close()
+    const position = report.pairwise?.position.find((p) => p.source === `run:${run}`)
+    // Consistent: 6 of 10 pairs. Picked first: 6 (consistent pairs, order 0) + 8 (the others, both orders) of 20.
+    expect(position).toMatchObject({ n_compared: 10, n_consistent: 6, n_incomplete: 0, position_consistency: 0.6, n_answered: 20, n_picked_first: 14, first_position_preference: 0.7 })
+    const row = rowOf(report, `run:${run}`, 'label')
+    // Call by call: 12 + 4 of 20 right; item by item the position-driven pairs are tied votes and have no winner.
+    expect(row).toMatchObject({ n_in_scope: 20, n_judged: 20, correct: 16, n_items: 10 })
+    const winner = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === `run:${run}`)
+    expect(winner).toMatchObject({ n_in_scope: 10, n: 6, n_no_value: 4, correct: 6 })
+    expect(report.sources.find((s) => s.id === `run:${run}`)?.n_tied_votes).toBe(4)
+  })
+})
+
+describe('judge against judge on the same pairs', () => {
+  it('gives the exact McNemar p of the statsmodels case and a paired bootstrap of the difference', async () => {
+    const project = await Project.create(tmp.file('mcnemar.assay'))
+    // [[both right, only first], [only second, both wrong]] = [[101, 70], [59, 33]].
+    const [[bothRight, onlyFirst], [onlySecond, bothWrong]] = [[101, 70], [59, 33]] as const
+    const n = bothRight + onlyFirst + onlySecond + bothWrong
+    const pairs: PairSpec[] = Array.from({ length: n }, (_, i) => ({ id: `m${i}`, label: verdictFor('a') }))
+    const ids = addPairs(project, pairs)
+    const first = addRun(project, { instrument: 'pairwise-preference', judge: 'first' })
+    const second = addRun(project, { instrument: 'pairwise-preference', judge: 'second' })
+    const rightFirst = (i: number) => i < bothRight + onlyFirst
+    const rightSecond = (i: number) => i < bothRight || (i >= bothRight + onlyFirst && i < bothRight + onlyFirst + onlySecond)
+    addCalls(project, first, pairs.map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(rightFirst(i) ? 'a' : 'b') } })))
+    addCalls(project, second, pairs.map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(rightSecond(i) ? 'a' : 'b') } })))
+    const report = projectReport(project.db, { instrument: 'pairwise-preference', generatedAt: '2026-01-01T00:00:00.000Z' })
+    project.close()
+    const row = report.judge_vs_judge.find((r) => r.field === 'winner' && r.first === `run:${first}` && r.second === `run:${second}`)
+    expect(row).toMatchObject({ n: 263, n_items: 263, both_correct: 101, only_first: 70, only_second: 59, both_wrong: 33, statistic: 'accuracy' })
+    expect(row?.mcnemar_p).toBeCloseTo(0.3786876626931185, 12)
+    expect(row?.difference).toBeCloseTo((171 - 160) / 263, 15)
+    expect(row?.ci.difference).toMatchObject({ method: 'paired cluster bootstrap (percentile)', resamples: 2000 })
+    expect(row?.ci.difference?.ci_low).toBeLessThan(row?.difference as number)
+    expect(row?.ci.difference?.ci_high).toBeGreaterThan(row?.difference as number)
+  })
+})
+
+describe('ties, where trials of a call split evenly', () => {
+  it('counts them both ways: kept as not correct, and dropped from both denominators', async () => {
+    const project = await Project.create(tmp.file('ties.assay'))
+    const pairs: PairSpec[] = Array.from({ length: 10 }, (_, i) => ({ id: `t${i}`, label: verdictFor('a') }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', trials: 2 })
+    // Pairs 0..5: both trials right; 6..7: one trial each way (a tie); 8..9: both trials wrong.
+    addCalls(
+      project,
+      run,
+      pairs.flatMap((p, i) =>
+        [0, 1].map((trial) => ({ item: ids.get(p.id) as number, trial, judgement: { verdict: verdictFor(i < 6 || (i < 8 && trial === 0) ? 'a' : 'b') } }))
+      )
+    )
+    const report = projectReport(project.db, { instrument: 'pairwise-preference', generatedAt: '2026-01-01T00:00:00.000Z' })
+    project.close()
+    const row = rowOf(report, `run:${run}`, 'label')
+    expect(row).toMatchObject({ n_in_scope: 10, n_judged: 10, n_ties: 2, correct: 6, accuracy: 0.6, accuracy_ties_dropped: 0.75 })
+    expect(row.ci.accuracy_ties_dropped?.method).toBe('wilson')
+  })
+})

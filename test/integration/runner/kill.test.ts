@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import Database from 'better-sqlite3'
 import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,11 +13,12 @@ import { ideaProject, KEYS } from './helpers'
 
 const tmp = tempDir()
 let fake: FakeProviders
-const ITEMS = 80
+const ITEMS = 120
+const CONCURRENCY = 4
 const REVIEW = 'Short analysis.\n{"originality": 7, "feasibility": 6, "clarity": 8}'
 
 beforeAll(async () => {
-  fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder: () => REVIEW, faults: [{ fault: { type: 'delay', ms: 40 } }] })
+  fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder: () => REVIEW, faults: [{ fault: { type: 'delay', ms: 50 } }] })
 })
 afterAll(async () => {
   await fake.close()
@@ -40,6 +42,21 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Child {
   }
 }
 
+function answeredInFile(path: string): number {
+  if (!existsSync(path)) return 0
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true })
+    try {
+      return (db.prepare(`SELECT count(*) AS n FROM model_calls WHERE status = 'ok'`).get() as { n: number }).n
+    } finally {
+      db.close()
+    }
+  } catch {
+    // The schema is not there yet, or the file is busy for a moment.
+    return 0
+  }
+}
+
 function usersSent(): Map<string, number> {
   const counts = new Map<string, number>()
   for (const r of fake.requestsTo('openai.chat')) {
@@ -53,12 +70,13 @@ describe('a CLI run killed with SIGKILL', () => {
   it('resumes without a duplicate request for any call completed before the kill, and keeps keys out of every output', async () => {
     const path = tmp.file('kill.assay')
     ;(await ideaProject(path, ITEMS)).close()
-    const args = ['judge', path, '--instrument', 'idea-review', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--concurrency', '4']
+    const args = ['judge', path, '--instrument', 'idea-review', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--concurrency', String(CONCURRENCY)]
     const env = { OPENAI_API_KEY: KEYS.openai }
 
     const first = cli(args, env)
+    // Kill once the file says some calls are answered: read it as another process would, while the run writes it.
     const deadline = Date.now() + 60_000
-    while (fake.count('openai.chat') < 24 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    while (answeredInFile(path) < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
     first.kill('SIGKILL')
     const killed = await first.done
     expect(killed.signal).toBe('SIGKILL')
@@ -68,7 +86,7 @@ describe('a CLI run killed with SIGKILL', () => {
     const answered = (project.db.prepare(`SELECT prompt FROM model_calls WHERE status = 'ok'`).all() as { prompt: string }[]).map((r) => JSON.parse(r.prompt).user as string)
     const runStatus = (project.db.prepare(`SELECT status FROM runs`).get() as { status: string }).status
     project.close()
-    expect(answered.length).toBeGreaterThanOrEqual(16)
+    expect(answered.length).toBeGreaterThanOrEqual(20)
     expect(answered.length).toBeLessThan(ITEMS)
     expect(runStatus).toBe('running')
 
@@ -81,9 +99,10 @@ describe('a CLI run killed with SIGKILL', () => {
     const sent = usersSent()
     for (const user of answered) expect(sent.get(user), user).toBe(1)
     expect(sent.size).toBe(ITEMS)
-    // Requests in flight at the kill may be sent again (their answers never reached the file); nothing else.
+    // Only requests whose answers had not reached the file may be sent again: those in flight at the kill and those
+    // answered but not yet committed, at most twice the concurrency.
     const duplicates = [...sent.values()].reduce((s, c) => s + c - 1, 0)
-    expect(duplicates).toBeLessThanOrEqual(4)
+    expect(duplicates).toBeLessThanOrEqual(2 * CONCURRENCY)
 
     const after = await Project.open(path)
     const counts = after.db.prepare(`SELECT count(*) AS n, sum(status = 'ok') AS ok FROM model_calls`).get() as { n: number; ok: number }

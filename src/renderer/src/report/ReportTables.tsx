@@ -1,0 +1,278 @@
+import type { ReactNode } from 'react'
+import {
+  comparisonColumns,
+  fmtInterval,
+  fmtNumber,
+  fmtP,
+  fmtPercent,
+  fmtStatistic,
+  intervalKeyOf,
+  NONE,
+  PERCENT_STATISTICS,
+  statisticLabel,
+  type Report,
+  type ReportComparison,
+  type ReportInterval
+} from '../../../shared/report'
+
+type Name = (id: string) => string
+
+/** A statistic with its interval underneath; an undefined one shows its reason on hover. */
+function Stat({ name, value, ci, reason, below }: { name: string; value: number | null | undefined; ci?: ReportInterval | undefined; reason?: string | undefined; below?: boolean }) {
+  if (value === null || value === undefined) {
+    return (
+      <td className="num undefined" title={reason ?? 'not computed'}>
+        {NONE}
+      </td>
+    )
+  }
+  const interval = fmtInterval(ci, PERCENT_STATISTICS.has(name))
+  return (
+    <td className={below ? 'num below' : 'num'} data-statistic={name}>
+      {fmtStatistic(name, value)}
+      {interval && <span className="ci">{interval}</span>}
+    </td>
+  )
+}
+
+function Table({ head, numericFrom, children }: { head: string[]; numericFrom: number; children: ReactNode }) {
+  return (
+    <div className="report-table-wrap">
+      <table className="grid report-table">
+        <thead>
+          <tr>
+            {head.map((h, i) => (
+              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+export function Warnings({ report }: { report: Report }) {
+  if (report.warnings.length === 0) return <p className="muted">No warnings.</p>
+  return (
+    <ul className="report-warnings" data-testid="report-warnings">
+      {report.warnings.map((w, i) => (
+        <li key={i} data-code={w.code}>
+          <strong>{w.code.replace(/_/g, ' ')}</strong>: {w.message}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export function SourcesTable({ report }: { report: Report }) {
+  return (
+    <Table head={['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes']} numericFrom={3}>
+      {report.sources.map((s) => (
+        <tr key={s.id}>
+          <td title={Object.entries(s.detail).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}>{s.name}</td>
+          <td>{s.kind.replace(/_/g, ' ')}</td>
+          <td>{s.role}</td>
+          <td className="num">{s.n_items}</td>
+          <td className="num">{s.n_calls}</td>
+          <td className="num">{s.n_answered}</td>
+          <td className="num">{s.n_failed}</td>
+          <td className="num">{s.n_unparseable}</td>
+          <td className="num">{s.n_abstained}</td>
+          <td className="num">{s.n_pending}</td>
+          <td className="num">{s.n_tied_votes}</td>
+        </tr>
+      ))}
+    </Table>
+  )
+}
+
+export function PairwiseTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
+  return (
+    <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'Failed', 'Unparseable', 'Abstained', 'Ties', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
+      {pairwise.rows.map((r) => (
+        <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
+          <td>{name(r.source)}</td>
+          <td>{name(r.criterion)}</td>
+          <td className="num">{r.n_in_scope}</td>
+          <td className="num">{r.n_judged}</td>
+          <td className="num">{r.n_failed}</td>
+          <td className="num">{r.n_unparseable}</td>
+          <td className="num">{r.n_abstained}</td>
+          <td className="num">{r.n_ties}</td>
+          <td className="num">{r.correct}</td>
+          <Stat name="accuracy" value={r.accuracy} ci={r.ci.accuracy} reason={r.reasons.accuracy} below={r.below_majority_baseline === true} />
+          <td className="num">{fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}</td>
+          <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
+          <td className="num">
+            {fmtPercent(r.majority_baseline)}
+            <span className="ci">always {r.majority_label.join('/') || NONE}</span>
+          </td>
+          <Stat name="random_baseline" value={r.random_baseline} reason={r.reasons.random_baseline} />
+        </tr>
+      ))}
+    </Table>
+  )
+}
+
+export function PositionTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
+  if (pairwise.position.length === 0) return null
+  return (
+    <Table head={['Source', 'Pairs in both orders', 'Consistent', 'Consistency', 'Answered calls', 'Picked first', 'First-position preference']} numericFrom={1}>
+      {pairwise.position.map((p) => (
+        <tr key={p.source}>
+          <td>{name(p.source)}</td>
+          <td className="num">{p.n_compared}</td>
+          <td className="num">{p.n_consistent}</td>
+          <Stat name="position_consistency" value={p.position_consistency} ci={p.ci.position_consistency} reason={p.reasons.position_consistency} />
+          <td className="num">{p.n_answered}</td>
+          <td className="num">{p.n_picked_first}</td>
+          <Stat name="first_position_preference" value={p.first_position_preference} ci={p.ci.first_position_preference} reason={p.reasons.first_position_preference} />
+        </tr>
+      ))}
+    </Table>
+  )
+}
+
+export function FatalFlawTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
+  if (pairwise.fatal_flaws.length === 0) return null
+  return (
+    <Table head={['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'Both sides fatal', 'Named recall']} numericFrom={1}>
+      {pairwise.fatal_flaws.map((f) => (
+        <tr key={f.source}>
+          <td>{name(f.source)}</td>
+          <td className="num">{f.n_fatal}</td>
+          <td className="num">{f.n_judged}</td>
+          <td className="num">{f.n_ruled_against}</td>
+          <Stat name="fatal_flaw_recall" value={f.fatal_flaw_recall} ci={f.ci.fatal_flaw_recall} reason={f.reasons.fatal_flaw_recall} />
+          <td className="num">{f.n_both_fatal}</td>
+          <Stat name="fatal_flaw_named_recall" value={f.fatal_flaw_named_recall} ci={f.ci.fatal_flaw_named_recall} reason={f.reasons.fatal_flaw_named_recall} />
+        </tr>
+      ))}
+    </Table>
+  )
+}
+
+export function SystemsTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
+  const rows = pairwise.systems.flatMap((s) =>
+    s.bradley_terry.map((b) => {
+      const rate = s.win_rates.find((w) => w.system === b.player)
+      return { source: s.source, player: b.player, b, rate, reason: s.reasons[`bradley_terry.${b.player}`] }
+    })
+  )
+  if (rows.length === 0) return null
+  return (
+    <Table head={['Source', 'System', 'Bradley–Terry log-strength', 'Win rate vs human (of m)', 'm']} numericFrom={2}>
+      {rows.map((r) => (
+        <tr key={`${r.source}|${r.player}`}>
+          <td>{name(r.source)}</td>
+          <td>{r.player}</td>
+          <Stat name="bradley_terry" value={r.b.strength} ci={{ method: 'cluster bootstrap (percentile)', level: 0.95, ci_low: r.b.ci_low, ci_high: r.b.ci_high }} reason={r.reason} />
+          <Stat name="win_rate" value={r.rate?.win_rate ?? null} reason={r.rate ? undefined : 'not paired with human proposals'} />
+          <td className="num">{r.rate?.m ?? NONE}</td>
+        </tr>
+      ))}
+    </Table>
+  )
+}
+
+function comparisonCell(c: ReportComparison, statistic: string) {
+  const record = c as unknown as Record<string, unknown>
+  const value = record[statistic] as number | null | undefined
+  if (statistic === 'majority_baseline' && typeof value === 'number') {
+    return (
+      <td key={statistic} className="num">
+        {fmtPercent(value)}
+        <span className="ci">always {(c.majority_label ?? []).map(String).join('/')}</span>
+      </td>
+    )
+  }
+  if (statistic === 'kendall_tau_b' && typeof value === 'number') {
+    return (
+      <td key={statistic} className="num" data-statistic="kendall_tau_b">
+        {fmtNumber(value)}
+        <span className="ci">p = {fmtP(c.kendall_p)}</span>
+      </td>
+    )
+  }
+  const ci = statistic === 'accuracy' ? (c.ci.accuracy_bootstrap ?? c.ci.accuracy) : c.ci[intervalKeyOf(statistic)]
+  return <Stat key={statistic} name={statistic} value={value} ci={ci} reason={c.reasons[statistic]} below={statistic === 'accuracy' && c.below_majority_baseline === true} />
+}
+
+export function FieldTable({ field, name }: { field: Report['fields'][number]; name: Name }) {
+  if (field.comparisons.length === 0) return <p className="muted">No source could be scored on this field against a criterion.</p>
+  const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
+  const columns = comparisonColumns(field.level, hasOutcome)
+  return (
+    <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
+      {field.comparisons.map((c) => (
+        <tr key={`${c.source}|${c.criterion}`}>
+          <td>{name(c.source)}</td>
+          <td>{name(c.criterion)}</td>
+          <td className="num">{c.n_in_scope}</td>
+          <td className="num">{c.n_judged}</td>
+          <td className="num">{c.n}</td>
+          <td className="num">{c.n_failed}</td>
+          <td className="num">{c.n_unparseable}</td>
+          <td className="num">{c.n_no_value}</td>
+          {columns.map((s) => comparisonCell(c, s))}
+        </tr>
+      ))}
+    </Table>
+  )
+}
+
+export function CeilingTable({ ceiling, name }: { ceiling: Report['ceiling'][number]; name: Name }) {
+  const h = ceiling.human_human
+  return (
+    <>
+      <p className="small">
+        All annotators at once: {h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)} · ` : ''}Krippendorff&apos;s α ({ceiling.level}) {fmtNumber(h.krippendorff_alpha)} ·{' '}
+        {ceiling.n_annotators} annotators, {h.n_items} items
+      </p>
+      <Table head={['Who', 'Rater pairs', ...ceiling.statistics.map(statisticLabel)]} numericFrom={1}>
+        <tr>
+          <td>Human – human</td>
+          <td className="num">{h.n_pairs}</td>
+          {ceiling.statistics.map((s) => (
+            <Stat key={s} name={s} value={h.mean[s]?.value} reason={h.mean[s]?.reason} />
+          ))}
+        </tr>
+        {ceiling.judge_human.map((j) => (
+          <tr key={j.source}>
+            <td>{name(j.source)} – human</td>
+            <td className="num">{j.n_pairs}</td>
+            {ceiling.statistics.map((s) => (
+              <Stat key={s} name={s} value={j.mean[s]?.value} reason={j.mean[s]?.reason} />
+            ))}
+          </tr>
+        ))}
+      </Table>
+    </>
+  )
+}
+
+export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name }) {
+  if (report.judge_vs_judge.length === 0) return null
+  return (
+    <Table head={['Field', 'Criterion', 'First', 'Second', 'Shared units', 'First', 'Second', 'Difference', 'McNemar p']} numericFrom={4}>
+      {report.judge_vs_judge.map((r, i) => (
+        <tr key={i}>
+          <td>{r.field}</td>
+          <td>{name(r.criterion)}</td>
+          <td>{name(r.first)}</td>
+          <td>{name(r.second)}</td>
+          <td className="num">{r.n}</td>
+          <Stat name={r.statistic} value={r.first_value} reason={r.reasons.first_value} />
+          <Stat name={r.statistic} value={r.second_value} reason={r.reasons.second_value} />
+          <Stat name={r.statistic === 'accuracy' ? 'accuracy' : 'difference'} value={r.difference} ci={r.ci.difference} reason={r.reasons.difference} />
+          <td className="num" title={r.reasons.mcnemar_p ?? 'exact binomial, two-sided'}>
+            {r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p)}
+          </td>
+        </tr>
+      ))}
+    </Table>
+  )
+}
