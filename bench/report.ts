@@ -21,7 +21,7 @@ function lcg(seed: number): () => number {
  * A project with `pairs` labelled human-vs-AI proposal pairs and three judge sources giving 5 judgements per pair
  * in all: two runs asked in both display orders and one imported model source (2 + 2 + 1 per pair).
  */
-export async function writeReportProject(path: string, pairs: number): Promise<{ project: Project; judgements: number }> {
+async function writeReportProject(path: string, pairs: number): Promise<{ project: Project; judgements: number }> {
   const project = await Project.create(path)
   const random = lcg(7)
   const items: NewItem[] = Array.from({ length: pairs }, (_, i) => {

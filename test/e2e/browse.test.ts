@@ -49,6 +49,16 @@ describe.skipIf(!hasChromium)(`browse the demo in Chromium (skipped: no Chromium
     expect(await view.locator('.markdown').first().innerText()).not.toContain('$$')
   })
 
+  it('assigns the pairs to two annotators with overlap 2 from the annotate screen', async () => {
+    await page.getByRole('button', { name: 'Annotate' }).click()
+    const panel = page.getByTestId('assign-panel')
+    await panel.getByLabel('Annotator names').fill('Ada, Ben')
+    await panel.getByLabel('Overlap').fill('2')
+    await panel.getByRole('button', { name: 'Assign' }).click()
+    await expect.poll(() => panel.getByTestId('assign-result').textContent()).toMatch(/^12 eligible items · 24 new assignments \(Ada 12, Ben 12\)/)
+    await expect.poll(() => panel.locator('table.grid tbody tr').count()).toBe(2)
+  })
+
   it('refuses the page without the token', async () => {
     const other = await browser.newPage()
     const res = await other.goto(served.origin + '/')

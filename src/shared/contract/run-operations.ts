@@ -98,10 +98,15 @@ export const keyStatusSchema = z.object({
   keys: z.array(z.object({ ref: z.string(), source: z.string() }))
 })
 
-/** A run: instrument, judge, item selection, seed, and how its calls are made. */
+export const generationSchemeSchema = z.enum(['single', 'multi-stage', 'omega-point'])
+
+/**
+ * A run: instrument, judge, item selection, seed, and how its calls are made. `generation` asks the judge's model to
+ * generate hypotheses for rediscovery tasks by a scheme, and stores each task's result as a new hypothesis set.
+ */
 export const runSpecSchema = z
   .object({
-    instrument: instrumentIdSchema,
+    instrument: z.union([instrumentIdSchema, z.literal('generation')]),
     judgeId: z.number().int().positive(),
     /** `id` or `id@version`; default: the instrument's first built-in template. */
     template: z.string().min(1).max(200).optional(),
@@ -118,7 +123,11 @@ export const runSpecSchema = z
     timeoutMs: z.number().int().min(1).max(86_400_000).optional(),
     attempts: z.number().int().min(1).max(20).optional(),
     batch: z.boolean().optional(),
-    pollIntervalMs: z.number().int().min(10).max(3_600_000).optional()
+    pollIntervalMs: z.number().int().min(10).max(3_600_000).optional(),
+    /** Generation only: the scheme, the set the new hypothesis sets go into, and (multi-stage) the Omega Point run whose generated tokens further requests approach. */
+    scheme: generationSchemeSchema.optional(),
+    outSet: z.string().min(1).max(200).optional(),
+    tokenBudgetRun: z.number().int().positive().optional()
   })
   .strict()
 export type RunSpec = z.input<typeof runSpecSchema>

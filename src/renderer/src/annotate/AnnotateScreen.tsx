@@ -4,6 +4,7 @@ import { QueueList } from './QueueList'
 import { QueueRunner } from './QueueRunner'
 import { useAnnotate } from './store'
 import { WhoIsAnnotating } from './WhoIsAnnotating'
+import { AssignPanel } from '../assign/AssignPanel'
 
 /** The annotation screens: who is annotating (curators), then the queues and the items of one queue. */
 export function AnnotateScreen() {
@@ -22,7 +23,10 @@ export function AnnotateScreen() {
   return (
     <div className="annotate">
       {session.role !== 'annotator' ? (
-        <WhoIsAnnotating />
+        <>
+          <WhoIsAnnotating />
+          <AssignPanel />
+        </>
       ) : open ? (
         <QueueRunner key={`${open.instrument}:${open.assignmentId ?? ''}`} instrument={open.instrument} startAt={open.assignmentId} />
       ) : (

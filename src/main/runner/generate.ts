@@ -1,0 +1,236 @@
+import { finishForModel, renderRequest, type TemplateSet } from '../../shared/templates'
+import { redact } from '../providers/errors'
+import { ProviderError, type JudgeConfig, type Provider } from '../providers/types'
+import { getItemByExternalId, insertItems } from '../store/items'
+import type { Project } from '../store/project'
+import { cacheLookup, RecordWriter, type CallRecord } from './calls'
+import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTask, type Scheme, type StepOutcome, type StepPlan } from './chain'
+import type { ExecuteResult, RunProgress } from './execute'
+import type { ProviderGate, RetryPolicy } from './gate'
+import { requestHash } from './hash'
+import type { Judge } from './judges'
+import type { StoredPrompt } from './plan'
+import { costOf, type Price } from './prices'
+import { isFatal, sendWithRetries } from './send'
+import { usedValues } from './templates'
+
+// Generation runs: each task's sequence of requests (see chain.ts) is made one request after another, every call
+// recorded before the next is planned, so a run stopped anywhere resumes from its last recorded answer. A finished
+// sequence becomes a new hypothesis set, with its provenance, that can be annotated and judged like any other.
+
+export interface GenerationTaskRow {
+  id: number
+  external_id: string
+  payload: string
+}
+
+export interface GenerationOptions {
+  project: Project
+  runId: number
+  scheme: Scheme
+  outSet: string
+  templates: TemplateSet
+  /** Generated tokens per task id to approach with further requests (multi-stage), from an Omega Point run. */
+  tokenBudgets: ReadonlyMap<string, number>
+  judge: Judge
+  provider: Provider
+  config: JudgeConfig
+  price: Price | undefined
+  gate: ProviderGate
+  concurrency: number
+  policy: RetryPolicy
+  signal: AbortSignal
+  onProgress?: (p: RunProgress) => void
+  secrets?: readonly string[]
+}
+
+interface CallRowLite {
+  id: number
+  order_index: number
+  request_hash: string
+  status: string
+  raw_answer: string | null
+  output_tokens: number | null
+  attempts: number
+  prompt: string
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '') || 'model'
+}
+
+/** The external id of the set a run generates for a task. */
+export function generatedSetId(taskId: string, judge: Judge, scheme: Scheme, runId: number): string {
+  return `${taskId}.${slug(judge.model)}.${scheme}.run${runId}`
+}
+
+function taskOf(row: GenerationTaskRow): GenerationTask {
+  const p = JSON.parse(row.payload) as { task_id?: string; background?: string; question?: string }
+  return { taskId: p.task_id ?? row.external_id, background: p.background ?? '', question: p.question ?? '' }
+}
+
+export async function executeGeneration(o: GenerationOptions, tasks: readonly GenerationTaskRow[]): Promise<ExecuteResult> {
+  const db = o.project.db
+  const stop = new AbortController()
+  const signal = AbortSignal.any([o.signal, stop.signal])
+  const secrets = o.secrets ?? []
+  const cached = cacheLookup(db)
+  let fatal: string | null = null
+  let requests = 0
+  let done = 0
+  let failed = 0
+  let costUsd = 0
+  const emit = () => o.onProgress?.({ runId: o.runId, done, failed, total: tasks.length, costUsd, etaMs: null })
+  const writer = new RecordWriter(o.project, (records) => {
+    for (const r of records) if (r.kind === 'answer') costUsd += r.costUsd ?? 0
+  }, (e) => {
+    fatal = `the project file could not be written: ${e.message}`
+    stop.abort()
+  })
+  const callsOf = db.prepare(`SELECT id, order_index, request_hash, status, raw_answer, output_tokens, attempts, prompt FROM model_calls WHERE run_id = ? AND item_id = ? ORDER BY order_index`)
+  const insertCall = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, 0, ?, ?, ?, ?)`)
+  const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, display = ?, prompt = ? WHERE id = ?`)
+
+  const runTask = async (row: GenerationTaskRow): Promise<'done' | 'failed' | 'stopped'> => {
+    const task = taskOf(row)
+    const settings: ChainSettings = { scheme: o.scheme, templates: o.templates, tokenBudget: o.tokenBudgets.get(task.taskId) ?? null }
+    const omega = omegaOf(settings, task)
+    const rows = new Map((callsOf.all(o.runId, row.id) as CallRowLite[]).map((r) => [r.order_index, r]))
+    const outcomes: StepOutcome[] = []
+    const callIds: number[] = []
+    const templatesUsed = new Set<string>()
+    for (;;) {
+      if (signal.aborted) return 'stopped'
+      const step = nextStep(settings, task, outcomes)
+      if (!step) break
+      const rendered = finishForModel(step.template.entry, renderRequest(step.template, usedValues(step.template, step.values)), o.config.model, step.format)
+      const hash = requestHash(o.config, { system: rendered.system, user: rendered.user, trial: 0 })
+      const ref = `${step.template.entry.id}@${step.template.entry.version}`
+      templatesUsed.add(ref)
+      const prompt: StoredPrompt = { ...(rendered.system !== undefined ? { system: rendered.system } : {}), user: rendered.user, template: ref, format: step.format }
+      const display = { step: step.kind, stage: step.stage, ...(omega && step.stage === 3 ? { lens: omega.lensKey } : {}), ...(omega && step.stage === 4 ? { fourthRole: omega.fourthRole } : {}) }
+      let existing = rows.get(step.index)
+      // A recorded answer to this very request is replayed, never asked again.
+      if (existing && existing.request_hash === hash && (existing.status === 'ok' || existing.status === 'unparseable') && existing.raw_answer !== null) {
+        callIds.push(existing.id)
+        const read = readStepAnswer(step.kind, step.format, existing.raw_answer)
+        if (!read.ok) return 'done'
+        outcomes.push(outcome(step, existing.raw_answer, read, existing.output_tokens ?? 0))
+        continue
+      }
+      if (existing) o.project.write(() => replan.run(hash, JSON.stringify(display), JSON.stringify(prompt), existing!.id))
+      else {
+        const id = Number(o.project.write(() => insertCall.run(o.runId, row.id, step.index, hash, JSON.stringify(display), JSON.stringify(prompt))).lastInsertRowid)
+        existing = { id, order_index: step.index, request_hash: hash, status: 'pending', raw_answer: null, output_tokens: null, attempts: 0, prompt: '' }
+      }
+      const callId = existing.id
+      callIds.push(callId)
+      const hit = cached(hash)
+      let text: string
+      let meta: { inputTokens: number | null; outputTokens: number | null; modelVersion: string | null; truncated: boolean }
+      let latencyMs: number | null = null
+      let attempts = existing.attempts
+      if (hit) {
+        text = hit.raw
+        meta = { ...hit, truncated: false }
+      } else {
+        let result
+        try {
+          result = await sendWithRetries(o.provider, o.config, { ...(rendered.system !== undefined ? { system: rendered.system } : {}), user: rendered.user }, o.policy, o.gate, signal, () => requests++)
+        } catch (e) {
+          if (e instanceof ProviderError && e.kind === 'cancelled') return 'stopped'
+          throw e
+        }
+        attempts += result.sent
+        if ('error' in result) {
+          if (isFatal(result.error)) {
+            fatal ??= redact(result.error.message, secrets)
+            stop.abort()
+          }
+          await writer.pushAndWait({ kind: 'failed', callId, error: redact(`${result.error.kind}: ${result.error.message}`, secrets), latencyMs: result.latencyMs, attempts })
+          return 'failed'
+        }
+        text = result.response.text
+        meta = result.response
+        latencyMs = result.latencyMs
+      }
+      const read = readStepAnswer(step.kind, step.format, text)
+      const record: CallRecord = {
+        kind: 'answer',
+        callId,
+        hash,
+        raw: text,
+        inputTokens: meta.inputTokens,
+        outputTokens: meta.outputTokens,
+        modelVersion: meta.modelVersion,
+        status: read.ok ? 'ok' : 'unparseable',
+        judgement: read.ok ? (read.hypotheses ? { hypotheses: read.hypotheses } : read.selected ? { selected: read.selected } : null) : null,
+        error: read.ok ? null : `${read.error}${meta.truncated ? ' (the answer was cut at the token limit)' : ''}`,
+        costUsd: hit ? 0 : costOf(o.price, meta.inputTokens, meta.outputTokens, false),
+        latencyMs,
+        attempts,
+        cached: !!hit
+      }
+      await writer.pushAndWait(record)
+      // A sequence cannot go on from an answer it cannot read; the task gets no set.
+      if (!read.ok) return 'done'
+      outcomes.push(outcome(step, text, read, meta.outputTokens ?? 0))
+    }
+    finish(row, task, settings, outcomes, callIds, [...templatesUsed], omega)
+    return 'done'
+  }
+
+  const finish = (row: GenerationTaskRow, task: GenerationTask, settings: ChainSettings, outcomes: StepOutcome[], callIds: number[], templates: string[], omega: ReturnType<typeof omegaOf>) => {
+    const externalId = generatedSetId(task.taskId, o.judge, o.scheme, o.runId)
+    if (getItemByExternalId(db, 'hypothesis-set', externalId)) return
+    const set = generatedSet(settings, outcomes)
+    if (set.hypotheses.length === 0) return
+    const payload = {
+      set_id: externalId,
+      task_id: task.taskId,
+      generator: o.judge.model,
+      company: o.judge.effectiveCompany,
+      scheme: o.scheme,
+      hypotheses: set.hypotheses,
+      provenance: {
+        run_id: o.runId,
+        task_item_id: row.id,
+        judge: o.judge.name,
+        provider: o.judge.provider,
+        templates,
+        call_ids: callIds,
+        candidates: set.candidates,
+        generated_tokens: outcomes.reduce((s, x) => s + x.outputTokens, 0),
+        ...(set.selection ? { selection: { from_answer: set.selection.fromAnswer, filled: set.selection.filled, unknown: set.selection.unknown, duplicates: set.selection.duplicates, overflow: set.selection.overflow } } : {}),
+        ...(omega ? { omega: { hash: omega.hash, lens: omega.lensKey, fourth_role: omega.fourthRole } } : {}),
+        ...(settings.tokenBudget !== null ? { token_budget: settings.tokenBudget } : {})
+      }
+    }
+    o.project.write(() => insertItems(db, [{ kind: 'hypothesis-set', externalId, set: o.outSet, split: 'none', payload }]))
+  }
+
+  let next = 0
+  const worker = async () => {
+    while (!signal.aborted) {
+      const row = tasks[next++]
+      if (!row) return
+      const result = await runTask(row)
+      if (result === 'stopped') return
+      done++
+      if (result === 'failed') failed++
+      emit()
+    }
+  }
+  emit()
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, tasks.length)) }, worker))
+  } finally {
+    writer.flush()
+  }
+  emit()
+  return { outcome: fatal ? 'failed' : o.signal.aborted ? 'cancelled' : 'done', requests, fatal }
+}
+
+function outcome(step: StepPlan, text: string, read: { hypotheses: StepOutcome['hypotheses']; selected: StepOutcome['selected'] }, outputTokens: number): StepOutcome {
+  return { index: step.index, kind: step.kind, stage: step.stage, text, hypotheses: read.hypotheses, selected: read.selected, outputTokens }
+}
