@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { benchStore } from './store'
 import { benchRunner } from './runner'
 import { benchReport } from './report'
+import { benchAnnotate } from './annotate'
 
 const only = process.argv[2]
 const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'))
@@ -13,6 +14,7 @@ try {
   if (!only || only === 'store') results.store = await benchStore(dir)
   if (!only || only === 'runner') results.runner = await benchRunner(dir)
   if (!only || only === 'report') results.report = await benchReport(dir)
+  if (!only || only === 'annotate') results.annotate = await benchAnnotate(dir, Number(process.env.BENCH_ITEMS ?? 100_000), Number(process.env.BENCH_SUBMISSIONS ?? 500))
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

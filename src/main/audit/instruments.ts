@@ -21,7 +21,10 @@ export function auditableInstruments(db: Db): { instruments: AuditableInstrument
       id,
       title: inst.title,
       item_kind: inst.itemKind,
-      n_annotations: count(`SELECT count(*) AS n FROM annotations WHERE instrument_id = ? AND retracted = 0`, id),
+      n_annotations: count(
+        `SELECT count(*) AS n FROM annotations a WHERE a.instrument_id = ? AND a.retracted = 0 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`,
+        id
+      ),
       n_calls: count(`SELECT count(*) AS n FROM model_calls c JOIN runs r ON r.id = c.run_id WHERE r.instrument_id = ?`, id),
       n_labelled_items: id === 'pairwise-preference' ? labelledPairs : 0
     }

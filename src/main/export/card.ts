@@ -1,5 +1,6 @@
 import { getInstrument, isInstrumentId } from '../../shared/instruments'
-import type { CardRow } from './rows'
+import { CANONICAL_PAIR_LABELS } from '../../shared/items/kinds'
+import type { CardRow, FinalCardRow } from './rows'
 
 /**
  * The dataset card written beside every export. Every number is recomputed from the exported rows (published
@@ -16,6 +17,8 @@ export interface CardContext {
   pseudonymised: boolean
   generatedAt: string
   rows: ReadonlyArray<CardRow>
+  /** Final labels written beside the answers (labels exports). */
+  finals?: ReadonlyArray<FinalCardRow> | undefined
   /** Exposure kinds recorded before this export, per exported item id. */
   exposures: ReadonlyMap<number, ReadonlySet<string>>
 }
@@ -23,24 +26,33 @@ export interface CardContext {
 const MAX_LISTED = 50
 
 export function buildCard(c: CardContext): string {
-  const items = distinctItems(c.rows)
+  const finals = c.finals ?? []
+  const items = distinctItems(c.rows, finals)
   const lines: string[] = []
   lines.push(`# Dataset card: ${c.what} export`, '')
   lines.push(`- Project: ${c.projectName} (${c.projectId})`)
-  lines.push(`- File: \`${c.file}\` (${c.format.toUpperCase()}, ${c.rows.length} row${c.rows.length === 1 ? '' : 's'})`)
+  // In a labels export a row is an answer; final labels are counted apart.
+  const rowNoun = c.what === 'labels' ? 'answer' : 'row'
+  const finalNote = c.what === 'labels' ? ` and ${plural(finals.length, 'final label')}` : ''
+  lines.push(`- File: \`${c.file}\` (${c.format.toUpperCase()}, ${plural(c.rows.length, rowNoun)}${finalNote})`)
   lines.push(`- Exported: ${c.generatedAt}`)
   const filters = Object.entries(c.filters).filter(([, v]) => v !== undefined)
   lines.push(`- Selection: ${filters.length ? filters.map(([k, v]) => `${k} = ${v}`).join(', ') : 'everything'}`)
   if (c.what === 'labels') {
     lines.push(`- Annotators: ${c.pseudonymised ? 'pseudonyms (A01, A02, …)' : 'names as recorded'}`)
     lines.push('- Answers: the current revision of each answer; retracted answers are left out.')
+    lines.push('- Final labels (`source_kind: final`): after each item\'s answers to an instrument, the adjudicated or human-majority label.')
+    if (c.pseudonymised && finals.some((f) => f.finalFrom === 'adjudication')) {
+      lines.push('- Curators: pseudonyms (an annotator\'s own, else C01, C02, …); reasons are exported as the curator wrote them.')
+    }
   } else {
     lines.push('- Rows: finished model calls (ok, unparseable, failed); pending calls are left out.')
   }
   lines.push('')
 
   lines.push('## Counts (recomputed from the rows)', '')
-  lines.push(`${items.size} item${items.size === 1 ? '' : 's'}, ${c.rows.length} row${c.rows.length === 1 ? '' : 's'}.`, '')
+  const finalCount = c.what === 'labels' ? `, ${plural(finals.length, 'final label')}` : ''
+  lines.push(`${plural(items.size, 'item')}, ${plural(c.rows.length, rowNoun)}${finalCount}.`, '')
   lines.push(...table(['instrument', 'items', 'rows', 'human sources', 'model sources', 'versions'], instrumentCounts(c.rows)))
   lines.push('')
   if (c.what === 'judgements') {
@@ -54,8 +66,14 @@ export function buildCard(c: CardContext): string {
   lines.push(...table(['split', 'items', 'rows'], splitCounts(c.rows)))
   lines.push('')
 
+  if (c.what === 'labels') {
+    lines.push('## Final labels', '')
+    lines.push(...finalSection(finals))
+    lines.push('')
+  }
+
   lines.push('## Reference labels and baselines', '')
-  lines.push(...referenceLabels(items))
+  lines.push(...referenceLabels(items, finals))
   lines.push('')
 
   const fields = fieldDistributions(c.rows)
@@ -77,11 +95,53 @@ interface ItemInfo {
   payload: Record<string, unknown>
 }
 
-function distinctItems(rows: ReadonlyArray<CardRow>): Map<number, ItemInfo> {
+function distinctItems(rows: ReadonlyArray<CardRow>, finals: ReadonlyArray<FinalCardRow>): Map<number, ItemInfo> {
   const items = new Map<number, ItemInfo>()
-  for (const r of rows) if (!items.has(r.itemId)) items.set(r.itemId, { externalId: r.externalId, split: r.split, payload: r.payload })
+  for (const r of [...rows, ...finals]) if (!items.has(r.itemId)) items.set(r.itemId, { externalId: r.externalId, split: r.split, payload: r.payload })
   return items
 }
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** Final labels per instrument, by where they come from and how the majority came out. */
+function finalSection(finals: ReadonlyArray<FinalCardRow>): string[] {
+  if (!finals.length) return ['No item has current human answers or an adjudication, so there are no final labels.']
+  const out = [
+    'One per item and instrument with current human answers: the curator\'s adjudication where it rests on every current ' +
+      'answer, else the majority of the current human answers (pairwise-preference: the side most non-abstaining answers ' +
+      'chose, at the strength most of them gave; other instruments: the most frequent value of each nominal or ordinal ' +
+      'field, per unit).',
+    ''
+  ]
+  const by = new Map<string, { items: number; adjudicated: number; decided: number; tie: number; abstained: number; none: number }>()
+  for (const f of finals) {
+    const e = by.get(f.instrument) ?? { items: 0, adjudicated: 0, decided: 0, tie: 0, abstained: 0, none: 0 }
+    e.items++
+    if (f.finalFrom === 'adjudication') e.adjudicated++
+    else if (f.majority === 'decided') e.decided++
+    else if (f.majority === 'tie') e.tie++
+    else if (f.majority === 'all_abstained') e.abstained++
+    else e.none++
+    by.set(f.instrument, e)
+  }
+  out.push(
+    ...table(
+      ['instrument', 'items', 'adjudicated', 'majority', 'majority tied', 'all abstained', 'no majority'],
+      [...by.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([id, e]) => [id, String(e.items), String(e.adjudicated), String(e.decided), String(e.tie), String(e.abstained), String(e.none)])
+    )
+  )
+  const stale = finals.filter((f) => f.staleAdjudication).length
+  if (stale) {
+    out.push('', `- ${plural(stale, 'adjudication')} no longer rest${stale === 1 ? 's' : ''} on the current answers (answers came or changed afterwards); ${stale === 1 ? 'its item uses' : 'their items use'} the majority until a curator decides again.`)
+  }
+  return out
+}
+
+type LabelFrom = 'reference' | 'adjudication' | 'majority'
 
 function instrumentCounts(rows: ReadonlyArray<CardRow>): string[][] {
   const by = new Map<string, { items: Set<number>; rows: number; human: Set<string>; model: Set<string>; versions: Set<number> }>()
@@ -125,31 +185,75 @@ function splitCounts(rows: ReadonlyArray<CardRow>): string[][] {
   return ['dev', 'test', 'none'].filter((s) => by.has(s)).map((s) => [s, String(by.get(s)!.items.size), String(by.get(s)!.rows)])
 }
 
-/** Balance of the items' reference labels (canonical and by origin) and the majority-label baseline. */
-function referenceLabels(items: ReadonlyMap<number, ItemInfo>): string[] {
-  const labelled = [...items.values()].filter((i) => typeof i.payload.label === 'string')
-  if (!labelled.length) return ['The exported items carry no reference label.']
-  const canonical = new Map<string, number>()
+/**
+ * Balance of the items' reference labels (canonical and by origin) and the majority-label baseline. A proposal pair
+ * without a reference label counts with its final pairwise-preference label, where that names a better side.
+ */
+function referenceLabels(items: ReadonlyMap<number, ItemInfo>, finals: ReadonlyArray<FinalCardRow>): string[] {
+  const finalOf = new Map<number, { label: string; from: LabelFrom }>()
+  for (const f of finals) {
+    const verdict = f.instrument === 'pairwise-preference' ? f.judgement?.verdict : undefined
+    if (typeof verdict === 'string' && (CANONICAL_PAIR_LABELS as ReadonlyArray<string>).includes(verdict)) finalOf.set(f.itemId, { label: verdict, from: f.finalFrom })
+  }
+  const labelled: Array<{ info: ItemInfo; label: string; from: LabelFrom }> = []
+  for (const [id, info] of items) {
+    if (typeof info.payload.label === 'string') labelled.push({ info, label: info.payload.label, from: 'reference' })
+    else {
+      const f = finalOf.get(id)
+      if (f) labelled.push({ info, ...f })
+    }
+  }
+  if (!labelled.length) return [finals.length ? 'The exported items carry no reference label, and no final label names a better proposal.' : 'The exported items carry no reference label.']
+  const canonical = new Map<string, Record<LabelFrom, number>>()
   const winner = { a: 0, b: 0 }
   const byOrigin = { human: 0, ai: 0 }
   let originKnown = 0
   const sources = new Map<string, number>()
-  for (const i of labelled) {
-    const label = i.payload.label as string
-    canonical.set(label, (canonical.get(label) ?? 0) + 1)
+  const used: Record<LabelFrom, number> = { reference: 0, adjudication: 0, majority: 0 }
+  for (const { info, label, from } of labelled) {
+    used[from]++
+    const counts = canonical.get(label) ?? { reference: 0, adjudication: 0, majority: 0 }
+    counts[from]++
+    canonical.set(label, counts)
     const side = label.startsWith('a_') ? 'a' : label.startsWith('b_') ? 'b' : null
     if (side) winner[side]++
-    const source = typeof i.payload.label_source === 'string' ? i.payload.label_source : 'unspecified'
-    sources.set(source, (sources.get(source) ?? 0) + 1)
-    const origin = side ? originOf(i.payload, side) : null
+    if (from === 'reference') {
+      const source = typeof info.payload.label_source === 'string' ? info.payload.label_source : 'unspecified'
+      sources.set(source, (sources.get(source) ?? 0) + 1)
+    }
+    const origin = side ? originOf(info.payload, side) : null
     if (origin) {
       byOrigin[origin]++
       originKnown++
     }
   }
   const n = labelled.length
-  const out: string[] = [`${n} of ${items.size} exported items have a reference label (source: ${[...sources].map(([s, k]) => `${s} ${k}`).join(', ')}).`, '']
-  out.push(...table(['label', 'items', 'share'], [...canonical.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([l, k]) => [l, String(k), pct(k, n)])))
+  const withFinals = used.adjudication + used.majority > 0
+  const out: string[] = []
+  out.push(
+    used.reference
+      ? `${used.reference} of ${items.size} exported items have a reference label (source: ${[...sources].map(([s, k]) => `${s} ${k}`).join(', ')}).`
+      : `None of the ${items.size} exported items has a reference label.`
+  )
+  if (withFinals) {
+    out.push(
+      `${used.adjudication + used.majority} more use their final pairwise-preference label instead (${used.adjudication} adjudicated, ${used.majority} human majority); the balance and baselines below count these ${n} items: reference labels where they exist, final labels elsewhere.`
+    )
+  }
+  out.push('')
+  const head = withFinals ? ['label', 'items', 'share', 'reference', 'adjudicated', 'majority'] : ['label', 'items', 'share']
+  out.push(
+    ...table(
+      head,
+      [...canonical.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([l, k]) => {
+          const total = k.reference + k.adjudication + k.majority
+          const row = [l, String(total), pct(total, n)]
+          return withFinals ? [...row, String(k.reference), String(k.adjudication), String(k.majority)] : row
+        })
+    )
+  )
   out.push('')
   const sided = winner.a + winner.b
   if (sided) {

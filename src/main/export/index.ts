@@ -1,14 +1,26 @@
 import { basename, resolve } from 'node:path'
 import { getInstrument, isInstrumentId } from '../../shared/instruments'
+import type { FinalLabelRecord } from '../adjudication/labels'
 import { unitsFieldOf } from '../import/formats/labels'
 import { LABEL_META_COLUMNS } from '../import/label-columns'
 import { logExposure } from '../store/exposures'
 import type { Project } from '../store/project'
 import { buildCard } from './card'
-import { exposuresOf, readJudgements, readLabels, type CardRow, type ExportFilter, type JudgementRecord, type LabelRecord } from './rows'
+import {
+  exposuresOf,
+  readFinals,
+  readJudgements,
+  readLabels,
+  type CardRow,
+  type ExportFilter,
+  type FinalCardRow,
+  type FinalRead,
+  type JudgementRecord,
+  type LabelRecord
+} from './rows'
 import { cardPathFor, flattenForCsv, toCsv, toJsonl, writeFileAtomic, type ExportFormat } from './table'
 
-export type { ExportFormat, ExportFilter, LabelRecord, JudgementRecord }
+export type { ExportFormat, ExportFilter, LabelRecord, JudgementRecord, FinalLabelRecord }
 export const EXPORT_KINDS = ['labels', 'judgements'] as const
 export type ExportKind = (typeof EXPORT_KINDS)[number]
 
@@ -25,15 +37,17 @@ export interface ExportResult {
   path: string
   cardPath: string
   format: ExportFormat
-  /** Records written (CSV label files may hold one line per unit; this counts answers). */
+  /** Answers or model calls written (CSV label files may hold one line per unit; this counts answers). */
   rows: number
+  /** Final labels written beside the answers (labels only). */
+  finals: number
   items: number
 }
 
 /**
- * Writes labels (current human and imported answers) or judgements (finished model calls) with a dataset card
- * beside them. Test-split items in the export are logged as exposed (`exported`), after the card has listed the
- * exposures that came before.
+ * Writes labels (current human and imported answers, and each item's final label after its answers) or judgements
+ * (finished model calls) with a dataset card beside them. Test-split items in the export are logged as exposed
+ * (`exported`), after the card has listed the exposures that came before.
  */
 export function exportData(project: Project, what: ExportKind, opts: ExportOptions): ExportResult {
   const path = resolve(opts.out)
@@ -41,14 +55,17 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
   const filter: ExportFilter = { set: opts.set, split: opts.split, instrument: opts.instrument }
   const pseudonymise = opts.pseudonymise ?? false
   const read = what === 'labels' ? readLabels(project.db, filter, pseudonymise) : readJudgements(project.db, filter)
+  const finals: FinalRead = what === 'labels' ? readFinals(project.db, filter, pseudonymise) : { records: [], card: [] }
+  const card: CardRow[] = read.card
+  const labelRecords = what === 'labels' ? withFinals(read.records as LabelRecord[], card, finals) : []
   const content =
     format === 'jsonl'
-      ? toJsonl(read.records)
+      ? toJsonl(what === 'labels' ? labelRecords : read.records)
       : what === 'labels'
-        ? labelsCsv(read.records as LabelRecord[])
+        ? labelsCsv(labelRecords)
         : judgementsCsv(read.records as JudgementRecord[])
-  const card: CardRow[] = read.card
-  const itemIds = new Set(card.map((r) => r.itemId))
+  const finalCard: FinalCardRow[] = finals.card
+  const itemIds = new Set([...card.map((r) => r.itemId), ...finalCard.map((r) => r.itemId)])
   const exposures = exposuresOf(project.db, itemIds)
   const cardText = buildCard({
     what,
@@ -60,18 +77,35 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
     pseudonymised: pseudonymise,
     generatedAt: new Date().toISOString(),
     rows: card,
+    finals: finalCard,
     exposures
   })
   writeFileAtomic(path, content)
   const cardPath = cardPathFor(path)
   writeFileAtomic(cardPath, cardText)
-  const testItems = [...new Set(card.filter((r) => r.split === 'test').map((r) => r.itemId))]
+  const testItems = [...new Set([...card, ...finalCard].filter((r) => r.split === 'test').map((r) => r.itemId))]
   if (testItems.length) {
     project.write(() => {
       for (const id of testItems) logExposure(project.db, id, 'exported', 'export', JSON.stringify({ what, file: basename(path) }))
     })
   }
-  return { what, path, cardPath, format, rows: read.records.length, items: itemIds.size }
+  return { what, path, cardPath, format, rows: read.records.length, finals: finals.records.length, items: itemIds.size }
+}
+
+/** Answers in item and instrument order, each item's final label right after its answers to that instrument. */
+function withFinals(answers: ReadonlyArray<LabelRecord>, card: ReadonlyArray<CardRow>, finals: FinalRead): Array<LabelRecord | FinalLabelRecord> {
+  const out: Array<LabelRecord | FinalLabelRecord> = []
+  const before = (f: FinalRead['records'][number], i: number) => {
+    const c = card[i]!
+    return f.itemId < c.itemId || (f.itemId === c.itemId && f.record.instrument < c.instrument)
+  }
+  let k = 0
+  answers.forEach((a, i) => {
+    while (k < finals.records.length && before(finals.records[k]!, i)) out.push(finals.records[k++]!.record)
+    out.push(a)
+  })
+  while (k < finals.records.length) out.push(finals.records[k++]!.record)
+  return out
 }
 
 const LABEL_LEADING = ['item', 'unit', 'instrument', 'source', 'source_kind'] as const
@@ -80,10 +114,14 @@ const LABEL_LEADING = ['item', 'unit', 'instrument', 'source', 'source_kind'] as
  * One CSV line per answer, or per unit for instruments that answer per unit (a hypothesis, a forecast): the
  * unit's fields plus the answer's other fields. Provenance columns come first; `labels` import reads it back.
  */
-export function labelsCsv(records: ReadonlyArray<LabelRecord>): string {
+export function labelsCsv(records: ReadonlyArray<LabelRecord | FinalLabelRecord>): string {
   const meta = new Set<string>(LABEL_META_COLUMNS)
   const lines: Record<string, string>[] = []
   for (const r of records) {
+    if (isFinal(r)) {
+      lines.push(...unitLines(finalCells(r), r.instrument, r.judgement, meta))
+      continue
+    }
     const base: Record<string, string> = {
       item: r.item,
       unit: '',
@@ -102,20 +140,55 @@ export function labelsCsv(records: ReadonlyArray<LabelRecord>): string {
       canonical_label: r.canonical_label ?? '',
       display: JSON.stringify(r.display ?? {})
     }
-    const judgement = (r.judgement ?? {}) as Record<string, unknown>
-    const units = isInstrumentId(r.instrument) ? unitsFieldOf(getInstrument(r.instrument)) : null
-    const list = units ? judgement[units.field] : undefined
-    if (units && Array.isArray(list) && list.length) {
-      const { [units.field]: _units, ...whole } = judgement
-      for (const u of list as Record<string, unknown>[]) {
-        const { [units.idField]: unitId, ...fields } = u
-        lines.push({ ...base, unit: String(unitId), ...columns({ ...whole, ...fields }, meta) })
-      }
-    } else {
-      lines.push({ ...base, ...columns(judgement, meta) })
-    }
+    lines.push(...unitLines(base, r.instrument, (r.judgement ?? {}) as Record<string, unknown>, meta))
   }
   return toCsv(lines, LABEL_LEADING)
+}
+
+function isFinal(r: LabelRecord | FinalLabelRecord): r is FinalLabelRecord {
+  return r.source_kind === 'final'
+}
+
+/** One line, or one per unit where the instrument answers per unit; null (a tied majority) is one line without fields. */
+function unitLines(base: Record<string, string>, instrument: string, judgement: Record<string, unknown> | null, meta: ReadonlySet<string>): Record<string, string>[] {
+  if (judgement === null) return [base]
+  const units = isInstrumentId(instrument) ? unitsFieldOf(getInstrument(instrument)) : null
+  const list = units ? judgement[units.field] : undefined
+  if (!units || !Array.isArray(list) || !list.length) return [{ ...base, ...columns(judgement, meta) }]
+  const { [units.field]: _units, ...whole } = judgement
+  return (list as Record<string, unknown>[]).map((u) => {
+    const { [units.idField]: unitId, ...fields } = u
+    return { ...base, unit: String(unitId), ...columns({ ...whole, ...fields }, meta) }
+  })
+}
+
+/** A final label's provenance cells; lists and per-field majorities as JSON, the curator's reason as `adjudication_reason`. */
+function finalCells(r: FinalLabelRecord): Record<string, string> {
+  const cell = (v: string | number | null) => (v === null ? '' : String(v))
+  return {
+    item: r.item,
+    unit: '',
+    instrument: r.instrument,
+    source: r.source,
+    source_kind: r.source_kind,
+    item_kind: r.item_kind,
+    set: r.set,
+    split: r.split,
+    created_at: cell(r.created_at),
+    canonical_label: cell(r.canonical_label),
+    final_from: r.final_from,
+    majority: cell(r.majority),
+    majority_values: r.majority_values === null ? '' : JSON.stringify(r.majority_values),
+    n_answers: String(r.n_answers),
+    n_agreeing: r.n_agreeing === null ? 'null' : String(r.n_agreeing),
+    n_abstained: String(r.n_abstained),
+    based_on: JSON.stringify(r.based_on),
+    adjudication_id: cell(r.adjudication_id),
+    curator: cell(r.curator),
+    adjudication_reason: cell(r.reason),
+    supersedes: cell(r.supersedes),
+    stale_adjudication_id: cell(r.stale_adjudication_id)
+  }
 }
 
 /** Judgement fields as columns; one that shares a name with a provenance column is written `judgement.<name>`. */

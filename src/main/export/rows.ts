@@ -1,6 +1,7 @@
+import { finalLabels, type FinalLabelRecord } from '../adjudication/labels'
 import type { Db } from '../store/database'
 
-// Reading what an export writes: current human/model answers (labels) and model calls (judgements).
+// Reading what an export writes: current human/model answers and final labels (labels), model calls (judgements).
 
 export interface ExportFilter {
   set?: string | undefined
@@ -274,6 +275,65 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
     })
   }
   return { records, card }
+}
+
+/** What the dataset card needs to know about one final label. */
+export interface FinalCardRow {
+  itemId: number
+  externalId: string
+  itemKind: string
+  split: string
+  payload: Record<string, unknown>
+  instrument: string
+  finalFrom: FinalLabelRecord['final_from']
+  majority: FinalLabelRecord['majority']
+  judgement: Record<string, unknown> | null
+  /** A majority that stands because the answers moved on from an adjudication. */
+  staleAdjudication: boolean
+}
+
+export interface FinalRead {
+  /** With the item id, to place each final label after the answers it summarises. */
+  records: Array<{ itemId: number; record: FinalLabelRecord }>
+  card: FinalCardRow[]
+}
+
+/** Final labels of the exported items; curators become pseudonyms when annotators do. */
+export function readFinals(db: Db, filter: ExportFilter, pseudonymise: boolean): FinalRead {
+  const curatorName = pseudonymise ? curatorPseudonyms(db) : null
+  const records: FinalRead['records'] = []
+  const card: FinalCardRow[] = []
+  for (const f of finalLabels(db, filter)) {
+    const r = f.record
+    const record = curatorName && r.curator !== null ? { ...r, curator: curatorName(r.curator) } : r
+    records.push({ itemId: f.itemId, record })
+    card.push({
+      itemId: f.itemId,
+      externalId: r.item,
+      itemKind: r.item_kind,
+      split: r.split,
+      payload: f.payload,
+      instrument: r.instrument,
+      finalFrom: r.final_from,
+      majority: r.majority,
+      judgement: r.judgement,
+      staleAdjudication: r.stale_adjudication_id !== null
+    })
+  }
+  return { records, card }
+}
+
+/**
+ * Curator pseudonyms: a curator who also annotates keeps the annotator pseudonym (A01…); others are C01, C02… in
+ * the order of their first adjudication in the project, so a pseudonym is the same in every export of it.
+ */
+function curatorPseudonyms(db: Db): (name: string) => string {
+  const annotators = new Map((db.prepare(`SELECT name, pseudonym FROM annotators`).all() as { name: string; pseudonym: string }[]).map((r) => [r.name, r.pseudonym]))
+  const others = new Map<string, string>()
+  for (const { curator } of db.prepare(`SELECT curator FROM adjudications ORDER BY created_at, rowid`).all() as { curator: string }[]) {
+    if (!annotators.has(curator) && !others.has(curator)) others.set(curator, `C${String(others.size + 1).padStart(2, '0')}`)
+  }
+  return (name) => annotators.get(name) ?? others.get(name) ?? 'curator'
 }
 
 function params(f: ExportFilter): Record<string, string | null> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { ErrorLocation } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
 import { appendAnnotation } from '../store/annotations'
@@ -20,7 +21,41 @@ export interface WritePlan {
   items: ItemDraft[]
   annotations: AnnotationDraft[]
   warnings: ErrorLocation[]
+  /** Curators' final labels; when absent, those a parser attached to `annotations` (carryAdjudications). */
+  adjudications?: AdjudicationDraft[] | undefined
   onProgress?: ((p: ImportProgress) => void) | undefined
+}
+
+/** An imported answer that keeps the id it was given where it was made, so adjudications resting on it still do. */
+export interface ImportedAnnotationDraft extends AnnotationDraft {
+  annotationId?: string | undefined
+}
+
+/** A curator's final label read from a labels file, validated against its instrument. */
+export interface AdjudicationDraft {
+  /** Kept from the file, so a re-import recognises it; null mints one. */
+  id: string | null
+  itemId: number
+  instrumentId: string
+  judgement: unknown
+  reason: string
+  curator: string
+  basedOn: string[]
+  createdAt: string | null
+  line: number
+}
+
+// A parse result reaches writeImport as its lists; the adjudications a labels file carries travel with its
+// annotation list, so the import pipeline needs no field for a kind of record only one format has.
+const carried = new WeakMap<ReadonlyArray<AnnotationDraft>, AdjudicationDraft[]>()
+
+export function carryAdjudications(annotations: ReadonlyArray<AnnotationDraft>, adjudications: AdjudicationDraft[]): void {
+  if (adjudications.length) carried.set(annotations, adjudications)
+  else carried.delete(annotations)
+}
+
+export function carriedAdjudications(annotations: ReadonlyArray<AnnotationDraft>): AdjudicationDraft[] {
+  return carried.get(annotations) ?? []
 }
 
 /** Rows per insert batch between progress reports; all batches share the one transaction. */
@@ -55,6 +90,8 @@ export function writeImport(project: Project, plan: WritePlan): number {
       done += plan.annotations.length
       plan.onProgress?.({ phase: 'writing', done, total })
     }
+    // After the answers: an adjudication rests on them.
+    writeAdjudications(project, plan.adjudications ?? carriedAdjudications(plan.annotations))
     return importId
   })
 }
@@ -92,7 +129,30 @@ function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraf
       activeMs: d.activeMs,
       origin: 'import',
       importId,
+      ...((d as ImportedAnnotationDraft).annotationId ? { id: (d as ImportedAnnotationDraft).annotationId } : {}),
       ...(d.createdAt ? { createdAt: d.createdAt } : {})
     })
+  }
+}
+
+/**
+ * Appends imported adjudications, each after the current head of its item's chain (append-only, like answers).
+ * One whose id the project already has was left out by the parser: a re-import changes nothing.
+ */
+function writeAdjudications(project: Project, drafts: ReadonlyArray<AdjudicationDraft>): void {
+  if (!drafts.length) return
+  const db = project.db
+  const head = db.prepare(
+    `SELECT id FROM adjudications a WHERE item_id = ? AND instrument_id = ?
+       AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
+     ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`
+  )
+  const insert = db.prepare(
+    `INSERT INTO adjudications (id, item_id, instrument_id, judgement, reason, curator, based_on, supersedes, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`
+  )
+  for (const d of drafts) {
+    const prior = head.get(d.itemId, d.instrumentId) as { id: string } | undefined
+    insert.run(d.id ?? randomUUID(), d.itemId, d.instrumentId, JSON.stringify(d.judgement), d.reason, d.curator, JSON.stringify(d.basedOn), prior?.id ?? null, d.createdAt)
   }
 }

@@ -45,6 +45,10 @@ export interface RunOptions {
   attempts: number
   batch: boolean
   pollIntervalMs?: number
+  /** Generation runs: the scheme, where the new sets go, the Omega Point run whose tokens further requests approach. */
+  scheme?: 'single' | 'multi-stage' | 'omega-point'
+  outSet?: string
+  tokenBudgetRun?: number | null
   /** Items the template could not be asked about, with the reason (at most the first 1000). */
   skipped: { itemId: number; externalId: string; reason: string }[]
   skippedCount: number

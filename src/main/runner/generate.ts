@@ -234,3 +234,12 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
 function outcome(step: StepPlan, text: string, read: { hypotheses: StepOutcome['hypotheses']; selected: StepOutcome['selected'] }, outputTokens: number): StepOutcome {
   return { index: step.index, kind: step.kind, stage: step.stage, text, hypotheses: read.hypotheses, selected: read.selected, outputTokens }
 }
+
+/** The hypothesis sets a generation run has created, by external id. */
+export function generatedSetsOf(db: Project['db'], runId: number): string[] {
+  return (
+    db.prepare(`SELECT external_id FROM items WHERE kind = 'hypothesis-set' AND json_extract(payload, '$.provenance.run_id') = ? ORDER BY id`).all(runId) as {
+      external_id: string
+    }[]
+  ).map((r) => r.external_id)
+}

@@ -15,7 +15,10 @@ import { DEFAULT_RETRY_POLICY, gateFor, type RetryPolicy } from './gate'
 import { getJudge, judgeConfig, type Judge } from './judges'
 import { definitionKey, planRun, resolveInstrument, type Plan, type RunDefinition } from './plan'
 import { priceFor, seedDefaultPrices } from './prices'
-import { parseTemplateRef, resolveTemplate } from './templates'
+import { builtInTemplates, parseTemplateRef, resolveTemplate } from './templates'
+import type { Scheme } from './chain'
+import { executeGeneration } from './generate'
+import { estimateGeneration, generationKey, SCHEME_TEMPLATE, selectTasks, tokenBudgetsOf } from './generate-plan'
 import { ORDERABLE } from './requests'
 
 export type ParsedRunSpec = z.output<typeof runSpecSchema>
@@ -44,6 +47,7 @@ export function parseRunSpec(spec: RunSpec): ParsedRunSpec {
 
 /** The definition of a run from its spec and judge (a judge not yet saved has id 0). */
 export function defineRun(project: Project, spec: ParsedRunSpec, judge: Judge): RunDefinition {
+  if (spec.instrument === 'generation') throw new AssayError('invalid_input', 'A generation run has no single request definition')
   const instrument = resolveInstrument(spec.instrument)
   const ref = spec.template ? parseTemplateRef(spec.template) : { id: instrument.templates[0] ?? '' }
   if (!ref.id) throw new AssayError('invalid_input', `${instrument.id} has no model template; models are not asked it`)
@@ -69,12 +73,34 @@ export function defineRun(project: Project, spec: ParsedRunSpec, judge: Judge): 
 }
 
 /** The dry run: the plan and its estimate; nothing is written or sent. */
-export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge): { definition: RunDefinition; plan: Plan; estimate: RunEstimate } {
+export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge): { plan: Plan | null; estimate: RunEstimate } {
+  if (spec.instrument === 'generation') {
+    const scheme = generationScheme(spec, judge)
+    const tasks = selectTasks(project.db, spec)
+    const g = estimateGeneration(project.db, judge, scheme, tasks)
+    const price = priceFor(project.db, judge.provider, judge.model)
+    return {
+      plan: null,
+      estimate: {
+        items: g.tasks,
+        skipped: 0,
+        calls: g.calls,
+        cached: 0,
+        toSend: g.calls,
+        inputTokens: g.inputTokens,
+        outputTokens: g.outputTokens,
+        costUsd: g.costUsd,
+        price: price ? { provider: price.provider, model: price.model, inputPerMtok: price.inputPerMtok, outputPerMtok: price.outputPerMtok, batchDiscount: price.batchDiscount, source: price.source } : null,
+        batch: false,
+        template: `${SCHEME_TEMPLATE[scheme]}@1`,
+        skippedItems: []
+      }
+    }
+  }
   const definition = defineRun(project, spec, judge)
   const plan = planRun(project.db, definition)
   const e = estimatePlan(project.db, judge, plan, spec.batch ?? false)
   return {
-    definition,
     plan,
     estimate: {
       ...e,
@@ -85,12 +111,27 @@ export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge)
   }
 }
 
+/** A generation run's scheme, refusing what does not apply to generation. */
+function generationScheme(spec: ParsedRunSpec, judge: Judge): Scheme {
+  const problems: { field: string; message: string }[] = []
+  if (!spec.scheme) problems.push({ field: 'scheme', message: 'choose single, multi-stage or omega-point' })
+  if (spec.bothOrders) problems.push({ field: 'bothOrders', message: 'not for generation' })
+  if ((spec.trials ?? 1) !== 1) problems.push({ field: 'trials', message: 'generation makes one set per task and run' })
+  if (spec.batch) problems.push({ field: 'batch', message: 'a generation sequence waits for each answer; batches do not apply' })
+  if (spec.template) problems.push({ field: 'template', message: 'the scheme decides the templates' })
+  if (spec.tokenBudgetRun && spec.scheme !== 'multi-stage') problems.push({ field: 'tokenBudgetRun', message: 'only the multi-stage chain asks further requests' })
+  if (problems.length) throw new AssayError('invalid_input', `Invalid generation run: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, problems)
+  void judge
+  return spec.scheme!
+}
+
 export interface PreparedRun {
   runId: number
   /** An unfinished (or finished) run with the same definition was taken up instead of starting another. */
   resumed: boolean
   plan: Plan
-  definition: RunDefinition
+  /** Null for generation runs, whose requests are planned one after another as the answers come. */
+  definition: RunDefinition | null
 }
 
 /**
@@ -99,6 +140,7 @@ export interface PreparedRun {
  */
 export function prepareRun(project: Project, spec: ParsedRunSpec): PreparedRun {
   const judge = getJudge(project.db, spec.judgeId)
+  if (spec.instrument === 'generation') return prepareGeneration(project, spec, judge)
   const definition = defineRun(project, spec, judge)
   const plan = planRun(project.db, definition)
   const key = definitionKey(definition)
@@ -135,6 +177,47 @@ export function prepareRun(project: Project, spec: ParsedRunSpec): PreparedRun {
     })
     insertPlannedCalls(db, runId, plan.calls)
     return { runId, resumed: false, plan, definition }
+  })
+}
+
+function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge): PreparedRun {
+  const scheme = generationScheme(spec, judge)
+  const selection = { ...(spec.set ? { set: spec.set } : {}), ...(spec.split ? { split: spec.split } : {}), ...(spec.limit ? { limit: spec.limit } : {}) }
+  const tasks = selectTasks(project.db, selection)
+  if (spec.tokenBudgetRun) tokenBudgetsOf(project.db, spec.tokenBudgetRun)
+  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null)
+  const db = project.db
+  return project.write(() => {
+    seedDefaultPrices(db)
+    const existing = runWithDefinition(db, key)
+    const runId =
+      existing?.id ??
+      insertRun(db, {
+        instrumentId: 'generation',
+        judgeId: judge.id,
+        templateId: SCHEME_TEMPLATE[scheme],
+        templateVersion: 1,
+        selection,
+        seed: spec.seed ?? project.seed,
+        bothOrders: false,
+        trials: 1,
+        options: {} as RunOptions
+      })
+    const options: RunOptions = {
+      definitionKey: key,
+      viewer: '',
+      concurrency: spec.concurrency ?? DEFAULT_CONCURRENCY,
+      timeoutMs: spec.timeoutMs ?? DEFAULT_RETRY_POLICY.timeoutMs,
+      attempts: spec.attempts ?? DEFAULT_RETRY_POLICY.attempts,
+      batch: false,
+      skipped: [],
+      skippedCount: 0,
+      scheme,
+      outSet: spec.outSet ?? `generated-run${runId}`,
+      tokenBudgetRun: spec.tokenBudgetRun ?? null
+    }
+    db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
+    return { runId, resumed: !!existing, plan: { items: tasks.length, calls: [], skipped: [] }, definition: null }
   })
 }
 
@@ -182,10 +265,32 @@ export async function executeRun(
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...env.retry, attempts: options.attempts, timeoutMs: options.timeoutMs }
   const price = priceFor(db, judge.provider, judge.model)
   project.write(() => setRunStatus(db, runId, 'running'))
-  const work = workOf(db, runId)
+  const work = row.instrument_id === 'generation' ? [] : workOf(db, runId)
   let result
   try {
-    result = options.batch
+    result = row.instrument_id === 'generation'
+      ? await executeGeneration(
+          {
+            project,
+            runId,
+            scheme: options.scheme ?? 'single',
+            outSet: options.outSet ?? `generated-run${runId}`,
+            templates: builtInTemplates(),
+            tokenBudgets: options.tokenBudgetRun ? tokenBudgetsOf(db, options.tokenBudgetRun) : new Map(),
+            judge,
+            provider,
+            config,
+            price,
+            gate: gateFor(judge.provider, judge.baseUrl, options.concurrency),
+            concurrency: options.concurrency,
+            policy,
+            signal: control.signal,
+            secrets,
+            ...(control.onProgress ? { onProgress: control.onProgress } : {})
+          },
+          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number })
+        )
+      : options.batch
       ? await executeBatch(
           {
             project,

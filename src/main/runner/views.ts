@@ -8,6 +8,7 @@ import { getItem } from '../store/items'
 import type { Db } from '../store/database'
 import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow } from './calls'
 import { interpretAnswer } from './interpret'
+import { readStepAnswer, type StepKind } from './chain'
 import { getJudge } from './judges'
 import type { StoredPrompt } from './plan'
 
@@ -117,7 +118,10 @@ export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn:
   const prompt = JSON.parse(r.prompt) as StoredPrompt
   const display = JSON.parse(r.display) as Record<string, unknown>
   let parse: CallDetail['parse'] = null
-  if (r.raw_answer !== null) {
+  if (r.raw_answer !== null && run.instrument_id === 'generation') {
+    const read = readStepAnswer((display.step as StepKind | undefined) ?? 'stage', prompt.format, r.raw_answer)
+    parse = read.ok ? { status: 'ok', error: null } : { status: 'unparseable', error: read.error }
+  } else if (r.raw_answer !== null) {
     const row = getItem(db, r.item_id)
     const payload = row ? payloadWithContext(db, row) : {}
     const i = interpretAnswer(getInstrument(run.instrument_id), prompt.format, r.raw_answer, display, payload)

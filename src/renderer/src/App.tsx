@@ -7,6 +7,7 @@ import { AnnotateScreen } from './annotate/AnnotateScreen'
 import { ImportScreen } from './import/ImportScreen'
 import { AdjudicationScreen } from './adjudicate'
 import { RunsScreen } from './runs/RunsScreen'
+import { ReportScreen } from './report'
 
 const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
   { id: 'overview', label: 'Overview' },
@@ -14,6 +15,7 @@ const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
   { id: 'annotate', label: 'Annotate' },
   { id: 'import', label: 'Import' },
   { id: 'runs', label: 'Judges & runs' },
+  { id: 'report', label: 'Audit report' },
   { id: 'adjudicate', label: 'Adjudicate & packets' }
 ]
 
@@ -32,6 +34,8 @@ function CuratorScreen({ screen, info }: { screen: Screen; info: NonNullable<Ret
       return <AdjudicationScreen />
     case 'runs':
       return <RunsScreen />
+    case 'report':
+      return <ReportScreen />
   }
 }
 

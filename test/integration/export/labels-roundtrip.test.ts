@@ -103,12 +103,16 @@ describe('labels export', () => {
     it(`round-trips through ${format}: importing the export into a new project gives the same answers`, async () => {
       const out = join(dir, `labels-out.${format}`)
       const result = exportData(source, 'labels', { out })
-      expect(result).toMatchObject({ format, rows: 6, items: 4 })
+      // Final labels: p1, p2 and p3 (pairwise-preference) and S1 (hypothesis-match) have human answers.
+      expect(result).toMatchObject({ format, rows: 6, finals: 4, items: 4 })
       const target = await projectWithItems(`target-${format}`)
       try {
         const back = await importFile(target, 'labels', out)
         expect(back.errors).toEqual([])
         expect(back.labels).toBe(6)
+        // Each majority is recomputed from the imported answers and found the same.
+        expect(back.summary).toMatchObject({ majoritiesChecked: 4, majoritiesDiffering: 0, adjudications: 0 })
+        expect(back.warnings).toEqual([])
         expect(currentAnswers(target)).toEqual(currentAnswers(source))
       } finally {
         target.close()
@@ -120,7 +124,7 @@ describe('labels export', () => {
     const out = join(dir, 'labels.jsonl')
     exportData(source, 'labels', { out })
     const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-    const p1 = rows.filter((r) => r.item === 'p1')
+    const p1 = rows.filter((r) => r.item === 'p1' && r.source_kind !== 'final')
     expect(p1).toHaveLength(1)
     expect(p1[0]).toMatchObject({
       item_kind: 'proposal-pair',
@@ -135,6 +139,20 @@ describe('labels export', () => {
       judgement: { verdict: 'a_much_better' }
     })
     expect(rows.find((r) => r.item === 'p3' && r.source === 'Prof Bo').active_ms).toBe(5400)
+    // One human answer is its own majority; the model's answer on p3 takes no part.
+    const finals = rows.filter((r) => r.source_kind === 'final')
+    expect(finals.map((r) => [r.item, r.instrument, r.majority, r.judgement?.verdict ?? null, r.n_answers, r.n_agreeing])).toEqual([
+      ['p1', 'pairwise-preference', 'decided', 'a_much_better', 1, 1],
+      ['p2', 'pairwise-preference', 'all_abstained', null, 1, null],
+      ['p3', 'pairwise-preference', 'decided', 'b_better', 1, 1],
+      ['S1', 'hypothesis-match', 'decided', null, 1, 1]
+    ])
+    // Other instruments: the most frequent value of each nominal or ordinal field, per unit.
+    expect(finals[3].majority_values).toEqual({
+      'S1:H1': { match: 3, matched: true, compatible: true, plausibility: 4 },
+      'S1:H2': { match: 0, matched: false, compatible: false, plausibility: 1 }
+    })
+    expect(rows.findIndex((r) => r.item === 'p1' && r.source_kind === 'final')).toBe(rows.findIndex((r) => r.item === 'p1') + 1)
   })
 
   it('pseudonymises annotators in the file and the card', () => {
@@ -160,7 +178,9 @@ describe('labels export', () => {
     const result = exportData(source, 'labels', { out: join(dir, 'labels.jsonl') })
     expect(result.cardPath).toBe(join(dir, 'labels.card.md'))
     const card = readFileSync(result.cardPath, 'utf8')
-    expect(card).toContain('4 items, 6 rows.')
+    expect(card).toContain('4 items, 6 answers, 4 final labels.')
+    expect(card).toContain('| hypothesis-match | 1 | 0 | 1 | 0 | 0 | 0 |')
+    expect(card).toContain('| pairwise-preference | 3 | 0 | 2 | 0 | 1 | 0 |')
     expect(card).toContain('| pairwise-preference | 3 | 4 | 2 | 1 | 1 |')
     expect(card).toContain('| test | 2 | 2 |')
     expect(card).toContain('| dev | 1 | 2 |')

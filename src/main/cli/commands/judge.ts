@@ -8,6 +8,7 @@ import {
   draftJudge,
   ensureJudge,
   estimateRun,
+  generatedSetsOf,
   parseRunSpec,
   prepareRun,
   runRegistry,
@@ -49,6 +50,9 @@ interface JudgeCliOptions {
   attempts?: number
   batch?: boolean
   pollInterval?: number
+  scheme?: 'single' | 'multi-stage' | 'omega-point'
+  outSet?: string
+  tokenBudgetRun?: number
   dryRun?: boolean
   json?: boolean
 }
@@ -85,7 +89,7 @@ export function registerJudge(program: Command, io: CliIO): void {
     .command('judge')
     .description('Ask a model judge an instrument about the items of a project: every call recorded, resumable, within budget')
     .argument('<file>', 'the .assay project file')
-    .requiredOption('--instrument <id>', INSTRUMENT_IDS.join(' | '), choice(INSTRUMENT_IDS))
+    .requiredOption('--instrument <id>', `${INSTRUMENT_IDS.join(' | ')} | generation`, choice([...INSTRUMENT_IDS, 'generation'] as const))
     .requiredOption('--provider <kind>', PROVIDER_KINDS.join(' | '), choice(PROVIDER_KINDS))
     .requiredOption('--model <name>', 'the model, as the provider names it')
     .option('--base-url <url>', 'the API root (required for openai-compatible: vLLM, Ollama, llama.cpp, xAI…)')
@@ -110,6 +114,9 @@ export function registerJudge(program: Command, io: CliIO): void {
     .option('--attempts <n>', 'tries per call for transient failures (default 2)', integer(1))
     .option('--batch', 'use the provider’s batch API (about half price; answers within 24 h)')
     .option('--poll-interval <seconds>', 'how often a batch is polled (default 30)', positiveNumber)
+    .option('--scheme <s>', 'generation: single | multi-stage | omega-point', choice(['single', 'multi-stage', 'omega-point'] as const))
+    .option('--out-set <name>', 'generation: the set the new hypothesis sets go into (default generated-run<N>)')
+    .option('--token-budget-run <id>', 'generation, multi-stage: ask further requests while they bring the generated tokens closer to this Omega Point run’s', integer(1))
     .option('--dry-run', 'print the number of calls and the estimated cost; send and write nothing')
     .option('--json', 'print the result as JSON')
     .addHelpText(
@@ -165,7 +172,10 @@ function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
     ...(opts.timeout ? { timeoutMs: Math.round(opts.timeout * 1000) } : {}),
     ...(opts.attempts ? { attempts: opts.attempts } : {}),
     ...(opts.batch ? { batch: true } : {}),
-    ...(opts.pollInterval ? { pollIntervalMs: Math.max(10, Math.round(opts.pollInterval * 1000)) } : {})
+    ...(opts.pollInterval ? { pollIntervalMs: Math.max(10, Math.round(opts.pollInterval * 1000)) } : {}),
+    ...(opts.scheme ? { scheme: opts.scheme } : {}),
+    ...(opts.outSet ? { outSet: opts.outSet } : {}),
+    ...(opts.tokenBudgetRun ? { tokenBudgetRun: opts.tokenBudgetRun } : {})
   }
 }
 
@@ -186,11 +196,11 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   const prepared = prepareRun(project, spec)
   const total = prepared.plan.calls.length
   if (!opts.json) {
-    io.err(
-      `${prepared.resumed ? 'Resuming' : 'Starting'} run ${prepared.runId}: ${opts.instrument} by ${judge.name} (${judge.provider}), ` +
-        `${total} call${total === 1 ? '' : 's'} on ${prepared.plan.items} item${prepared.plan.items === 1 ? '' : 's'}` +
-        `${prepared.plan.skipped.length ? `, ${prepared.plan.skipped.length} skipped` : ''}`
-    )
+    const what =
+      opts.instrument === 'generation'
+        ? `${opts.scheme} generation by ${judge.name} (${judge.provider}) on ${prepared.plan.items} task${prepared.plan.items === 1 ? '' : 's'}`
+        : `${opts.instrument} by ${judge.name} (${judge.provider}), ${total} call${total === 1 ? '' : 's'} on ${prepared.plan.items} item${prepared.plan.items === 1 ? '' : 's'}`
+    io.err(`${prepared.resumed ? 'Resuming' : 'Starting'} run ${prepared.runId}: ${what}${prepared.plan.skipped.length ? `, ${prepared.plan.skipped.length} skipped` : ''}`)
     for (const s of prepared.plan.skipped.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
   }
   const onSignal = () => runRegistry.cancel(project, prepared.runId)
@@ -211,8 +221,13 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   } finally {
     process.removeListener('SIGINT', onSignal)
   }
-  if (opts.json) io.out(JSON.stringify({ runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts }, null, 2))
-  else printResult(io, result)
+  const sets = opts.instrument === 'generation' ? generatedSetsOf(db, result.runId) : null
+  if (opts.json) {
+    io.out(JSON.stringify({ runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, ...(sets ? { sets } : {}) }, null, 2))
+  } else {
+    printResult(io, result)
+    if (sets) io.out(`${sets.length} hypothesis set${sets.length === 1 ? '' : 's'} generated${sets.length ? `: ${sets.join(', ')}` : ''}`)
+  }
   if (result.outcome === 'cancelled') throw new ExitCode(EXIT_CANCELLED)
   if (result.outcome === 'failed' || result.counts.failed > 0) throw new ExitCode(EXIT_FAILURE)
 }

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
-import { fmtPercent, MIN_BOOTSTRAP_RESAMPLES, renderReportHtml, type Report } from '../../../shared/report'
+import { fmtNumber, fmtPercent, MIN_BOOTSTRAP_RESAMPLES, PERCENT_STATISTICS, renderReportHtml, type Report } from '../../../shared/report'
 import { auditableInstruments, projectReport } from '../../audit'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
@@ -94,23 +94,23 @@ function printSummary(report: Report, io: CliIO): void {
     )
   }
   for (const field of report.fields) {
-    const rows = field.comparisons.filter((c) => c.accuracy !== undefined || c.mean_abs_diff !== undefined || c.brier !== undefined)
-    if (rows.length === 0) continue
+    if (field.comparisons.length === 0) continue
+    const columns = summaryColumns(field.level, field.comparisons.some((c) => c.brier !== undefined))
     io.out('')
     io.out(`${field.name} (${field.level})`)
     io.out(
       grid(
-        ['source', 'criterion', 'n', 'judged', 'accuracy', 'kappa', 'mean |diff|', 'brier'],
-        rows.map((c) => [
-          name.get(c.source) ?? c.source,
-          name.get(c.criterion) ?? c.criterion,
-          String(c.n),
-          String(c.n_judged),
-          c.accuracy === undefined ? '' : fmtPercent(c.accuracy),
-          c.weighted_kappa_quadratic !== undefined ? num(c.weighted_kappa_quadratic) : c.cohen_kappa !== undefined ? num(c.cohen_kappa) : '',
-          c.mean_abs_diff === undefined ? '' : num(c.mean_abs_diff),
-          c.brier === undefined ? '' : num(c.brier)
-        ])
+        ['source', 'criterion', 'n', 'judged', ...columns],
+        field.comparisons.map((c) => {
+          const record = c as unknown as Record<string, number | null | undefined>
+          return [
+            name.get(c.source) ?? c.source,
+            name.get(c.criterion) ?? c.criterion,
+            String(c.n),
+            String(c.n_judged),
+            ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])))
+          ]
+        })
       )
     )
   }
@@ -118,8 +118,11 @@ function printSummary(report: Report, io: CliIO): void {
   io.out('Full figures: --json, or --html <path> for tables and plots.')
 }
 
-function num(v: number | null): string {
-  return v === null ? '—' : v.toFixed(3)
+function summaryColumns(level: string, calibrated: boolean): string[] {
+  if (level === 'nominal') return ['accuracy', 'majority_baseline', 'cohen_kappa']
+  if (level === 'ordinal') return ['accuracy', 'majority_baseline', 'weighted_kappa_quadratic']
+  if (level === 'probability' && calibrated) return ['brier', 'ece', 'auroc']
+  return ['mean_abs_diff', 'pearson']
 }
 
 function grid(head: string[], rows: string[][]): string {

@@ -8,7 +8,8 @@ import { formatCount, formatUsd } from './format'
 
 /** Instruments a model can be asked: those with a prompt template. */
 const ASKABLE = INSTRUMENT_IDS.filter((id) => INSTRUMENTS[id].templates.length > 0)
-const ORDERABLE: ReadonlySet<InstrumentId> = new Set(['pairwise-preference', 'idea-similarity'])
+const ORDERABLE: ReadonlySet<string> = new Set(['pairwise-preference', 'idea-similarity'])
+const SCHEMES = ['single', 'multi-stage', 'omega-point'] as const
 
 function positiveInt(text: string): number | undefined {
   const n = Number(text)
@@ -18,7 +19,9 @@ function positiveInt(text: string): number | undefined {
 /** Choose instrument, judge, template and items; see the dry-run estimate; start. */
 export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onStarted: (runId: number) => void }) {
   const setError = useWorkbench((s) => s.setError)
-  const [instrument, setInstrument] = useState<InstrumentId>('pairwise-preference')
+  const [instrument, setInstrument] = useState<InstrumentId | 'generation'>('pairwise-preference')
+  const [scheme, setScheme] = useState<(typeof SCHEMES)[number]>('single')
+  const [outSet, setOutSet] = useState('')
   const [judgeId, setJudgeId] = useState<number | null>(null)
   const [templates, setTemplates] = useState<TemplateSummary[]>([])
   const [template, setTemplate] = useState('')
@@ -45,11 +48,24 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
 
   useEffect(() => {
     setTemplate('')
+    if (instrument === 'generation') return setTemplates([])
     void api['templates.list']({ instrument }).then((r) => setTemplates(r.templates), (e: Error) => setError(e.message))
   }, [instrument, setError])
 
   const spec = useMemo((): RunSpec | null => {
     if (judgeId === null) return null
+    if (instrument === 'generation') {
+      return {
+        instrument,
+        judgeId,
+        scheme,
+        ...(outSet.trim() ? { outSet: outSet.trim() } : {}),
+        ...(set ? { set } : {}),
+        ...(split ? { split } : {}),
+        ...(positiveInt(limit) ? { limit: positiveInt(limit) } : {}),
+        ...(positiveInt(concurrency) ? { concurrency: positiveInt(concurrency) } : {})
+      }
+    }
     return {
       instrument,
       judgeId,
@@ -63,7 +79,7 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
       ...(bothOrders && ORDERABLE.has(instrument) ? { bothOrders: true } : {}),
       ...(batch ? { batch: true } : {})
     }
-  }, [instrument, judgeId, template, set, split, limit, seed, trials, concurrency, bothOrders, batch])
+  }, [instrument, judgeId, scheme, outSet, template, set, split, limit, seed, trials, concurrency, bothOrders, batch])
 
   // The estimate follows the form: nothing is sent or written to compute it.
   useEffect(() => {
@@ -101,14 +117,31 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
       >
         <label>
           Instrument
-          <select aria-label="Instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId)}>
+          <select aria-label="Instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId | 'generation')}>
             {ASKABLE.map((id) => (
               <option key={id} value={id}>
                 {INSTRUMENTS[id].title} ({id})
               </option>
             ))}
+            <option value="generation">Generate hypothesis sets (generation)</option>
           </select>
         </label>
+        {instrument === 'generation' && (
+          <>
+            <label>
+              Scheme
+              <select aria-label="Scheme" value={scheme} onChange={(e) => setScheme(e.target.value as (typeof SCHEMES)[number])}>
+                {SCHEMES.map((x) => (
+                  <option key={x}>{x}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              New sets go into
+              <input aria-label="Output set" value={outSet} placeholder="generated-run…" onChange={(e) => setOutSet(e.target.value)} />
+            </label>
+          </>
+        )}
         <label>
           Judge
           <select aria-label="Judge" value={judgeId ?? ''} onChange={(e) => setJudgeId(e.target.value ? Number(e.target.value) : null)}>
@@ -120,18 +153,20 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
             ))}
           </select>
         </label>
-        <label>
-          Template
-          <select aria-label="Template" value={template} onChange={(e) => setTemplate(e.target.value)}>
-            <option value="">default</option>
-            {templates.map((t) => (
-              <option key={t.ref} value={t.ref}>
-                {t.ref}
-                {t.builtIn ? '' : ' (project)'}
-              </option>
-            ))}
-          </select>
-        </label>
+        {instrument !== 'generation' && (
+          <label>
+            Template
+            <select aria-label="Template" value={template} onChange={(e) => setTemplate(e.target.value)}>
+              <option value="">default</option>
+              {templates.map((t) => (
+                <option key={t.ref} value={t.ref}>
+                  {t.ref}
+                  {t.builtIn ? '' : ' (project)'}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           Set
           <select aria-label="Set" value={set} onChange={(e) => setSet(e.target.value)}>
@@ -154,24 +189,32 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
           First n items
           <input aria-label="Limit" value={limit} inputMode="numeric" onChange={(e) => setLimit(e.target.value)} />
         </label>
-        <label>
-          Seed (default: project)
-          <input aria-label="Seed" value={seed} onChange={(e) => setSeed(e.target.value)} />
-        </label>
-        <label>
-          Trials
-          <input aria-label="Trials" value={trials} inputMode="numeric" onChange={(e) => setTrials(e.target.value)} />
-        </label>
+        {instrument !== 'generation' && (
+          <>
+            <label>
+              Seed (default: project)
+              <input aria-label="Seed" value={seed} onChange={(e) => setSeed(e.target.value)} />
+            </label>
+            <label>
+              Trials
+              <input aria-label="Trials" value={trials} inputMode="numeric" onChange={(e) => setTrials(e.target.value)} />
+            </label>
+          </>
+        )}
         <label>
           Concurrency
           <input aria-label="Concurrency" value={concurrency} inputMode="numeric" onChange={(e) => setConcurrency(e.target.value)} />
         </label>
-        <label className="check">
-          <input type="checkbox" disabled={!ORDERABLE.has(instrument)} checked={bothOrders && ORDERABLE.has(instrument)} onChange={(e) => setBothOrders(e.target.checked)} /> Both orders
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={batch} onChange={(e) => setBatch(e.target.checked)} /> Batch API
-        </label>
+        {instrument !== 'generation' && (
+          <>
+            <label className="check">
+              <input type="checkbox" disabled={!ORDERABLE.has(instrument)} checked={bothOrders && ORDERABLE.has(instrument)} onChange={(e) => setBothOrders(e.target.checked)} /> Both orders
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={batch} onChange={(e) => setBatch(e.target.checked)} /> Batch API
+            </label>
+          </>
+        )}
         <div className="actions">
           <button type="submit" className="primary" disabled={!estimate || starting || estimate.calls === 0}>
             Start run
