@@ -110,6 +110,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
     split,
     items: parsed.items,
     annotations: parsed.annotations,
+    adjudications: parsed.adjudications,
     warnings: parsed.warnings,
     onProgress: opts.onProgress
   })

@@ -58,6 +58,22 @@ export interface ParsedImport {
   skipped: number
   /** Counts recomputed from the rows (label balance, tracks…), shown beside the result. */
   summary: Record<string, unknown>
+  /** Curators' final labels (only a labels file carries them). */
+  adjudications?: AdjudicationDraft[]
+}
+
+/** A curator's final label read from a labels file, validated against its instrument. */
+export interface AdjudicationDraft {
+  /** Kept from the file, so a re-import recognises it; null mints one. */
+  id: string | null
+  itemId: number
+  instrumentId: string
+  judgement: unknown
+  reason: string
+  curator: string
+  basedOn: string[]
+  createdAt: string | null
+  line: number
 }
 
 /** What a parser may look up in the project; never writes. */

@@ -5,7 +5,7 @@ import { appendAnnotation } from '../store/annotations'
 import { ensureAnnotator } from '../store/annotators'
 import { insertItems } from '../store/items'
 import type { Project } from '../store/project'
-import type { AnnotationDraft, ItemDraft } from './types'
+import type { AdjudicationDraft, AnnotationDraft, ItemDraft } from './types'
 
 export interface ImportProgress {
   phase: 'reading' | 'validating' | 'writing' | 'done'
@@ -21,7 +21,7 @@ export interface WritePlan {
   items: ItemDraft[]
   annotations: AnnotationDraft[]
   warnings: ErrorLocation[]
-  /** Curators' final labels; when absent, those a parser attached to `annotations` (carryAdjudications). */
+  /** Curators' final labels (only a labels file carries them). */
   adjudications?: AdjudicationDraft[] | undefined
   onProgress?: ((p: ImportProgress) => void) | undefined
 }
@@ -31,32 +31,6 @@ export interface ImportedAnnotationDraft extends AnnotationDraft {
   annotationId?: string | undefined
 }
 
-/** A curator's final label read from a labels file, validated against its instrument. */
-export interface AdjudicationDraft {
-  /** Kept from the file, so a re-import recognises it; null mints one. */
-  id: string | null
-  itemId: number
-  instrumentId: string
-  judgement: unknown
-  reason: string
-  curator: string
-  basedOn: string[]
-  createdAt: string | null
-  line: number
-}
-
-// A parse result reaches writeImport as its lists; the adjudications a labels file carries travel with its
-// annotation list, so the import pipeline needs no field for a kind of record only one format has.
-const carried = new WeakMap<ReadonlyArray<AnnotationDraft>, AdjudicationDraft[]>()
-
-export function carryAdjudications(annotations: ReadonlyArray<AnnotationDraft>, adjudications: AdjudicationDraft[]): void {
-  if (adjudications.length) carried.set(annotations, adjudications)
-  else carried.delete(annotations)
-}
-
-export function carriedAdjudications(annotations: ReadonlyArray<AnnotationDraft>): AdjudicationDraft[] {
-  return carried.get(annotations) ?? []
-}
 
 /** Rows per insert batch between progress reports; all batches share the one transaction. */
 const BATCH = 1000
@@ -91,7 +65,7 @@ export function writeImport(project: Project, plan: WritePlan): number {
       plan.onProgress?.({ phase: 'writing', done, total })
     }
     // After the answers: an adjudication rests on them.
-    writeAdjudications(project, plan.adjudications ?? carriedAdjudications(plan.annotations))
+    writeAdjudications(project, plan.adjudications ?? [])
     return importId
   })
 }

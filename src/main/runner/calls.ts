@@ -27,7 +27,7 @@ type CacheRow = { raw_answer: string; input_tokens: number | null; output_tokens
 /** A paid answer for a request hash: the cache first, then any completed call that recorded one. */
 export function cacheLookup(db: Db): (hash: string) => CachedAnswer | undefined {
   const stmt = db.prepare(CACHE_LOOKUP)
-  return (hash) => {
+  return function lookupCachedAnswer(hash) {
     const r = stmt.get(hash, hash) as CacheRow | undefined
     return r ? { raw: r.raw_answer, inputTokens: r.input_tokens, outputTokens: r.output_tokens, modelVersion: r.model_version } : undefined
   }
@@ -207,14 +207,19 @@ export type CallRecord =
   | { kind: 'failed'; callId: number; error: string; latencyMs: number | null; attempts: number }
 
 /**
- * Group commit: records pushed during one turn of the event loop are written in one IMMEDIATE transaction at the
- * start of the next (synchronous=FULL makes each commit durable). A call is complete once its commit returns;
- * `onCommit` reports the records that are.
+ * Group commit: a record is written in an IMMEDIATE transaction (synchronous=FULL makes each commit durable) at the
+ * start of the next turn of the event loop when answers are rare, and with the records that arrive meanwhile at most
+ * `maxDelayMs` later when they come fast, so that a run against a fast server does not spend its time in fsync. A call
+ * is complete once its commit returns; `onCommit` reports the records that are.
  */
+export const COMMIT_MAX_DELAY_MS = 50
+
 export class RecordWriter {
   private queue: CallRecord[] = []
   private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = []
   private scheduled = false
+  private timer: NodeJS.Timeout | null = null
+  private lastFlush = 0
   private failure: Error | null = null
   private readonly putCache
   private readonly putAnswer
@@ -223,7 +228,8 @@ export class RecordWriter {
   constructor(
     private readonly project: Project,
     private readonly onCommit: (records: readonly CallRecord[]) => void,
-    private readonly onError: (e: Error) => void = () => {}
+    private readonly onError: (e: Error) => void = () => {},
+    private readonly maxDelayMs: number = COMMIT_MAX_DELAY_MS
   ) {
     const db = project.db
     this.putCache = db.prepare(
@@ -242,10 +248,11 @@ export class RecordWriter {
 
   push(record: CallRecord): void {
     this.queue.push(record)
-    if (!this.scheduled) {
-      this.scheduled = true
-      setImmediate(() => this.flush())
-    }
+    if (this.scheduled) return
+    this.scheduled = true
+    const wait = this.lastFlush + this.maxDelayMs - Date.now()
+    if (wait <= 0) setImmediate(() => this.flush())
+    else this.timer = setTimeout(() => this.flush(), wait)
   }
 
   /** Queues a record and resolves once it is committed (a step of a chain waits for its predecessor's record). */
@@ -260,6 +267,9 @@ export class RecordWriter {
   /** Writes everything queued now. */
   flush(): void {
     this.scheduled = false
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.lastFlush = Date.now()
     const waiters = this.waiters
     this.waiters = []
     if (this.failure) {
@@ -273,12 +283,13 @@ export class RecordWriter {
     const batch = this.queue
     this.queue = []
     const now = new Date().toISOString()
+    const { putCache, putAnswer, putFailure } = this
     try {
-      this.project.write(() => {
+      this.project.write(function writeBatch() {
         for (const r of batch) {
           if (r.kind === 'answer') {
-            if (!r.cached) this.putCache.run(r.hash, r.raw, r.inputTokens, r.outputTokens, r.modelVersion)
-            this.putAnswer.run(
+            if (!r.cached) putCache.run(r.hash, r.raw, r.inputTokens, r.outputTokens, r.modelVersion)
+            putAnswer.run(
               r.raw,
               r.judgement === null || r.judgement === undefined ? null : JSON.stringify(r.judgement),
               r.status,
@@ -293,7 +304,7 @@ export class RecordWriter {
               r.callId
             )
           } else {
-            this.putFailure.run(r.error, r.latencyMs, r.attempts, now, r.callId)
+            putFailure.run(r.error, r.latencyMs, r.attempts, now, r.callId)
           }
         }
       })

@@ -117,7 +117,7 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
   let next = 0
 
   const answerRecord = (call: WorkCall, text: string, meta: { inputTokens: number | null; outputTokens: number | null; modelVersion: string | null; truncated: boolean }, extra: { latencyMs: number | null; attempts: number; cached: boolean }): CallRecord => {
-    const interpretation = process.env.X_NOINTERP ? { status: 'ok' as const, judgement: null, error: null } : interpretAnswer(instrument, call.prompt.format, text, call.display, payloadOf(call.itemId), meta.truncated)
+    const interpretation = interpretAnswer(instrument, call.prompt.format, text, call.display, payloadOf(call.itemId), meta.truncated)
     return {
       kind: 'answer',
       callId: call.id,
@@ -137,7 +137,7 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
   }
 
   const processCall = async (call: WorkCall): Promise<void> => {
-    const hit = process.env.X_NOCACHE ? undefined : cached(call.hash)
+    const hit = cached(call.hash)
     if (hit) {
       writer.push(answerRecord(call, hit.raw, { ...hit, truncated: false }, { latencyMs: null, attempts: call.attempts, cached: true }))
       return
@@ -163,7 +163,7 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
         },
         o.policy,
         o.gate,
-        process.env.X_NOSIGNAL ? new AbortController().signal : signal,
+        signal,
         () => requests++
       )
       if ('response' in result) {

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../shared/protocol'
+import { createHash } from 'node:crypto'
 import type { JudgeConfig } from '../providers/types'
 
 /** Raised when what the hash covers changes, so old cache entries are never read with a new meaning. */
@@ -28,8 +28,10 @@ export function canonicalJson(value: unknown): string {
  * change an answer and is left out.
  */
 export function requestHash(config: JudgeConfig, req: HashedRequest): string {
-  return sha256Hex(
-    canonicalJson({
+  // node:crypto rather than the shared pure-JS sha256: the same digest, an order of magnitude faster on long prompts.
+  return createHash('sha256')
+    .update(
+      canonicalJson({
       v: REQUEST_HASH_VERSION,
       provider: config.provider,
       model: config.model,
@@ -43,7 +45,9 @@ export function requestHash(config: JudgeConfig, req: HashedRequest): string {
       system: req.system ?? null,
       user: req.user,
       jsonSchema: config.structuredOutput ? (req.jsonSchema ?? null) : null,
-      trial: req.trial
-    })
-  )
+        trial: req.trial
+      }),
+      'utf8'
+    )
+    .digest('hex')
 }

@@ -23,8 +23,8 @@ import {
   type SourceKind
 } from '../label-columns'
 import { isRecord, type ReadResult } from '../read-records'
-import { emptyParsed, type ImportContext, type ParsedImport } from '../types'
-import { carryAdjudications, type AdjudicationDraft, type ImportedAnnotationDraft } from '../write'
+import { emptyParsed, type AdjudicationDraft, type ImportContext, type ParsedImport } from '../types'
+import type { ImportedAnnotationDraft } from '../write'
 
 /**
  * Human labels or judge outputs made elsewhere (layout in label-columns.ts). Each answer is validated against its
@@ -66,6 +66,7 @@ interface FinalColumns {
   majorityValues: unknown
   nAnswers: number | null | undefined
   nAgreeing: number | null | undefined
+  nAbstained: number | null | undefined
   basedOn: string[]
   adjudicationId: string | undefined
   curator: string | undefined
@@ -179,7 +180,7 @@ export async function parseLabels(ctx: ImportContext, read: ReadResult): Promise
   }
 
   const checked = readFinals(ctx, finals, out.annotations as ImportedAnnotationDraft[], csv, problems)
-  carryAdjudications(out.annotations, checked.adjudications)
+  out.adjudications = checked.adjudications
   out.summary = {
     labels: out.annotations.length,
     bySource,
@@ -345,6 +346,7 @@ function checkMajority(
   if (final.majorityValues !== undefined) compare('majority_values', final.majorityValues, recomputed.majority_values)
   if (final.nAnswers !== undefined) compare('n_answers', final.nAnswers, recomputed.n_answers)
   if (final.nAgreeing !== undefined) compare('n_agreeing', final.nAgreeing, recomputed.n_agreeing)
+  if (final.nAbstained !== undefined) compare('n_abstained', final.nAbstained, recomputed.n_abstained)
   if (!differences.length) return true
   problems.warn(
     first.line,
@@ -496,6 +498,7 @@ function readFinalColumns(row: Record<string, unknown>, line: number, csv: boole
     majorityValues: values === '' ? undefined : values,
     nAnswers: count('n_answers'),
     nAgreeing: count('n_agreeing'),
+    nAbstained: count('n_abstained'),
     basedOn: Array.isArray(basedOn) ? (basedOn as string[]) : [],
     adjudicationId: text(row, 'adjudication_id'),
     curator: text(row, 'curator'),
