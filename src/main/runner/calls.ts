@@ -3,8 +3,8 @@ import type { Project } from '../store/project'
 import type { PlannedCall, StoredPrompt } from './plan'
 
 // The records of runs and calls. Every answer is written with its cache row in one transaction as soon as it arrives
-// (answers arriving in the same turn of the event loop share the commit); a call is never sent again once its row
-// says so, and a request whose hash is in the cache is never sent at all.
+// (answers arriving close together share one commit, see RecordWriter); a call is never sent again once its row says
+// so, and a request whose hash is in the cache is never sent at all.
 
 export type CallStatus = 'pending' | 'ok' | 'failed' | 'unparseable'
 export type RunStatus = 'created' | 'running' | 'done' | 'cancelled' | 'failed'
@@ -16,19 +16,16 @@ export interface CachedAnswer {
   modelVersion: string | null
 }
 
-const CACHE_LOOKUP = `SELECT raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash = ?
-  UNION ALL
-  SELECT raw_answer, input_tokens, output_tokens, NULL FROM model_calls
-  WHERE request_hash = ? AND status IN ('ok','unparseable') AND raw_answer IS NOT NULL
-  LIMIT 1`
-
 type CacheRow = { raw_answer: string; input_tokens: number | null; output_tokens: number | null; model_version: string | null }
 
-/** A paid answer for a request hash: the cache first, then any completed call that recorded one. */
+/**
+ * A paid answer for a request hash. Every answer the runner receives is written to the cache in the transaction that
+ * records its call, so the cache alone says whether a request was paid for.
+ */
 export function cacheLookup(db: Db): (hash: string) => CachedAnswer | undefined {
-  const stmt = db.prepare(CACHE_LOOKUP)
+  const stmt = db.prepare(`SELECT raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash = ?`)
   return function lookupCachedAnswer(hash) {
-    const r = stmt.get(hash, hash) as CacheRow | undefined
+    const r = stmt.get(hash) as CacheRow | undefined
     return r ? { raw: r.raw_answer, inputTokens: r.input_tokens, outputTokens: r.output_tokens, modelVersion: r.model_version } : undefined
   }
 }

@@ -22,6 +22,18 @@ export function queueFor(db: Db, annotatorId: number, instrumentId: string): Ass
   return db.prepare(`SELECT * FROM assignments WHERE annotator_id = ? AND instrument_id = ? ORDER BY position, id`).all(annotatorId, instrumentId) as AssignmentRow[]
 }
 
+/** Where an assignment stands in its queue (0-based) and how long the queue is, without reading the queue. */
+export function queuePosition(db: Db, a: Pick<AssignmentRow, 'id' | 'annotator_id' | 'instrument_id' | 'position'>): { index: number; total: number } {
+  // Both counts are range scans of the queue index (annotator, instrument, position).
+  const where = `annotator_id = @annotator AND instrument_id = @instrument`
+  const params = { position: a.position, id: a.id, annotator: a.annotator_id, instrument: a.instrument_id }
+  const before = db
+    .prepare(`SELECT count(*) AS n FROM assignments WHERE ${where} AND (position < @position OR (position = @position AND id < @id))`)
+    .get(params) as { n: number }
+  const total = db.prepare(`SELECT count(*) AS n FROM assignments WHERE ${where}`).get(params) as { n: number }
+  return { index: before.n, total: total.n }
+}
+
 export interface QueueSummary {
   instrument_id: string
   total: number

@@ -237,6 +237,14 @@ CREATE TABLE packet_items (
   UNIQUE (packet_id, assignment_id)
 ) STRICT;
 `
+  },
+  {
+    version: 3,
+    name: 'queue progress index',
+    sql: /* sql */ `
+-- Progress counts per queue (done, skipped, flagged) without visiting every assignment row.
+CREATE INDEX assignments_progress ON assignments(annotator_id, instrument_id, status);
+`
   }
 ]
 

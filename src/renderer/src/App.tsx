@@ -46,7 +46,16 @@ export function App() {
 
   useEffect(() => {
     void load()
-    return api.on('project.changed', () => void load())
+    // Counts on the overview follow changes, coalesced: a stream of submissions must not become a stream of reloads.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const off = api.on('project.changed', () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => void load(), 1000)
+    })
+    return () => {
+      clearTimeout(timer)
+      off()
+    }
   }, [load])
 
   if (!info || !session) {

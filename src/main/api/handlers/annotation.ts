@@ -11,7 +11,7 @@ import {
   historyForAssignment,
   saveDraft
 } from '../../store/annotations'
-import { queueFor, queueSummaries, setAssignmentStatus } from '../../store/assignments'
+import { queueFor, queuePosition, queueSummaries, setAssignmentStatus } from '../../store/assignments'
 import type { ApiContext } from '../context'
 import { runCheck } from '../../checks/run-check'
 import type { HandlerGroup } from './types'
@@ -106,7 +106,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
   'queue.item': (input, ctx) => {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)
-    const queue = queueFor(ctx.project.db, me.id, c.assignment.instrument_id)
+    const { index, total } = queuePosition(ctx.project.db, c.assignment)
     const draft = getDraft(ctx.project.db, me.id, c.assignment.item_id, c.assignment.instrument_id)
     const head = headForAssignment(ctx.project.db, c.assignment.id)
     const answer =
@@ -117,8 +117,8 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
       assignmentId: c.assignment.id,
       instrument: c.instrument.id,
       instrumentVersion: c.instrument.version,
-      index: queue.findIndex((r) => r.id === c.assignment.id),
-      total: queue.length,
+      index,
+      total,
       status: c.assignment.status,
       statusReason: c.assignment.status_reason,
       view: c.blind.view,
