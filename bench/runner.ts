@@ -8,15 +8,22 @@ import { Project } from '../src/main/store/project'
 import type { BenchFigures } from './measure'
 
 const KEY = 'sk-bench-0123456789abcdef'
-const ANSWER = 'Brief analysis.\n{"originality": 7, "feasibility": 6, "clarity": 8}'
+// A leak audit: one of the hypothesis benchmark's JSON-only requests, the common shape of a judging call.
+const ANSWER = '{"leak":false,"evidence":""}'
 
-function ideas(n: number): NewItem[] {
+function tasks(n: number): NewItem[] {
   return Array.from({ length: n }, (_, i) => ({
-    kind: 'idea' as const,
-    externalId: `idea-${i}`,
+    kind: 'rediscovery-task' as const,
+    externalId: `task-${i}`,
     set: 'bench',
     split: 'none' as const,
-    payload: { idea: `Idea ${i}: measure proteostasis decline in aged tissue with a cheap reporter, variant ${i % 97}.` }
+    payload: {
+      task_id: `task-${i}`,
+      background: `Ageing tissues lose proteostasis; in model ${i % 97} the decline starts in mid life and varies between organs.`,
+      question: `What drives the mid-life decline of proteostasis in model ${i}?`,
+      finding: `A chaperone ${i % 13} is silenced by promoter methylation from mid life.`,
+      key_points: ['chaperone silencing', 'promoter methylation', 'mid-life onset']
+    }
   }))
 }
 
@@ -55,10 +62,10 @@ export async function benchRunner(dir: string, calls = 10_000, concurrency = 64,
     const results: { bareBeforeMs: number; runMs: number; bareAfterMs: number; planMs: number }[] = []
     for (let round = 0; round < rounds; round++) {
       const project = await Project.create(`${dir}/runner-${round}.assay`)
-      project.write(() => insertItems(project.db, ideas(calls)))
+      project.write(() => insertItems(project.db, tasks(calls)))
       const judge = project.write(() => createJudge(project.db, { provider: 'openai', model: 'gpt-4.1-mini', baseUrl: fake.url('openai') }))
       const planStarted = performance.now()
-      const prepared = prepareRun(project, parseRunSpec({ instrument: 'idea-review', judgeId: judge.id, concurrency }))
+      const prepared = prepareRun(project, parseRunSpec({ instrument: 'leak-audit', judgeId: judge.id, concurrency }))
       const planMs = performance.now() - planStarted
       const prompts = prepared.plan.calls.map((c) => c.prompt)
       // Warm the JIT on both paths before anything is timed.

@@ -1,10 +1,12 @@
+import { setMaxListeners } from 'node:events'
 import { getInstrument } from '../../shared/instruments'
 import { payloadWithContext } from '../annotation/item-context'
 import { redact } from '../providers/errors'
-import { ProviderError, type JudgeConfig, type ModelResponse, type Provider } from '../providers/types'
+import { ProviderError, type JudgeConfig, type Provider } from '../providers/types'
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
-import { cacheLookup, RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
+import { RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
+import { openCacheView } from './shared-cache'
 import type { ProviderGate, RetryPolicy } from './gate'
 import { isFatal, sendWithRetries } from './send'
 import { interpretAnswer } from './interpret'
@@ -103,14 +105,27 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
   progress.costUsd = counts.costUsd
   const stop = new AbortController()
   const signal = AbortSignal.any([o.signal, stop.signal])
+  // Every request in flight listens to the run's signal; dozens at once are expected, not a leak.
+  setMaxListeners(0, signal)
   let fatal: string | null = null
-  const writer = new RecordWriter(o.project, (records) => progress.committed(records), (e) => {
-    fatal = `the project file could not be written: ${e.message}`
-    stop.abort()
-  })
+  const view = openCacheView(db, work.map((c) => c.hash))
+  // Claims on requests answered here, released when their records are committed.
+  const claims = new Map<number, { committed(): void }>()
+  const writer = new RecordWriter(
+    o.project,
+    (records) => {
+      for (const r of records) {
+        claims.get(r.callId)?.committed()
+        claims.delete(r.callId)
+      }
+      progress.committed(records)
+    },
+    (e) => {
+      fatal = `the project file could not be written: ${e.message}`
+      stop.abort()
+    }
+  )
   const payloadOf = payloadLoader(db, work)
-  const cached = cacheLookup(db)
-  const inflight = new Map<string, Promise<ModelResponse | null>>()
   const secrets = o.secrets ?? []
   const jsonSchema = o.config.structuredOutput ? (judgementJsonSchema(instrument) ?? undefined) : undefined
   let requests = 0
@@ -137,21 +152,22 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
   }
 
   const processCall = async (call: WorkCall): Promise<void> => {
-    const hit = cached(call.hash)
-    if (hit) {
-      writer.push(answerRecord(call, hit.raw, { ...hit, truncated: false }, { latencyMs: null, attempts: call.attempts, cached: true }))
-      return
+    for (;;) {
+      const hit = view.lookup(call.hash)
+      if (hit) {
+        writer.push(answerRecord(call, hit.raw, { ...hit, truncated: false }, { latencyMs: null, attempts: call.attempts, cached: true }))
+        return
+      }
+      // An identical request on its way (in this run or another) is waited for, not sent again.
+      const waiting = view.waitFor(call.hash)
+      if (!waiting) break
+      const response = await waiting
+      if (response) {
+        writer.push(answerRecord(call, response.text, response, { latencyMs: null, attempts: call.attempts, cached: true }))
+        return
+      }
     }
-    // Two calls of a run with one hash (identical requests) are sent once.
-    const same = inflight.get(call.hash)
-    if (same) {
-      const response = await same
-      if (response) writer.push(answerRecord(call, response.text, response, { latencyMs: null, attempts: call.attempts, cached: true }))
-      else writer.push({ kind: 'failed', callId: call.id, error: 'the identical request it waited for failed', latencyMs: null, attempts: call.attempts })
-      return
-    }
-    let settle!: (r: ModelResponse | null) => void
-    inflight.set(call.hash, new Promise((resolve) => (settle = resolve)))
+    const claim = view.claim(call.hash)
     try {
       const result = await sendWithRetries(
         o.provider,
@@ -167,10 +183,11 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
         () => requests++
       )
       if ('response' in result) {
-        settle(result.response)
+        claim.settle(result.response)
+        claims.set(call.id, claim)
         writer.push(answerRecord(call, result.response.text, result.response, { latencyMs: result.latencyMs, attempts: call.attempts + result.sent, cached: false }))
       } else {
-        settle(null)
+        claim.settle(null)
         if (isFatal(result.error)) {
           fatal ??= redact(result.error.message, secrets)
           stop.abort()
@@ -178,11 +195,9 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
         writer.push({ kind: 'failed', callId: call.id, error: redact(`${result.error.kind}: ${result.error.message}`, secrets), latencyMs: result.latencyMs, attempts: call.attempts + result.sent })
       }
     } catch (e) {
-      settle(null)
+      claim.settle(null)
       // Cancelled: the call stays pending and is made when the run resumes.
       if (!(e instanceof ProviderError && e.kind === 'cancelled')) throw e
-    } finally {
-      inflight.delete(call.hash)
     }
   }
 
@@ -199,6 +214,8 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
     await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, work.length)) }, worker))
   } finally {
     writer.flush()
+    for (const claim of claims.values()) claim.committed()
+    view.close()
   }
   progress.emit(true)
   const writeError = writer.error as Error | null

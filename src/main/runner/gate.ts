@@ -60,6 +60,12 @@ export class ProviderGate {
     private readonly now: () => number = Date.now
   ) {}
 
+  /** A slot now, when one is free and no pause is on: the common case, without a promise. */
+  tryAcquire(): (() => void) | null {
+    if (this.active >= this.limit || this.pausedUntil > this.now()) return null
+    return this.take()
+  }
+
   /** Waits for a free slot and for any pause to end; returns the release. */
   async acquire(signal?: AbortSignal): Promise<() => void> {
     for (;;) {
@@ -81,6 +87,10 @@ export class ProviderGate {
         this.waiting.push(wake)
       })
     }
+    return this.take()
+  }
+
+  private take(): () => void {
     this.active++
     let released = false
     return () => {

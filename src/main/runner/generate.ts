@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { finishForModel, renderRequest, type TemplateSet } from '../../shared/templates'
 import { redact } from '../providers/errors'
 import { ProviderError, type JudgeConfig, type Provider } from '../providers/types'
@@ -73,6 +74,8 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
   const db = o.project.db
   const stop = new AbortController()
   const signal = AbortSignal.any([o.signal, stop.signal])
+  // Every request in flight listens to the run's signal; dozens at once are expected, not a leak.
+  setMaxListeners(0, signal)
   const secrets = o.secrets ?? []
   const cached = cacheLookup(db)
   let fatal: string | null = null

@@ -23,7 +23,7 @@ export async function sendWithRetries(
   let failures = 0
   let rateLimits = 0
   for (;;) {
-    const release = await gate.acquire(signal)
+    const release = gate.tryAcquire() ?? (await gate.acquire(signal))
     const started = Date.now()
     sent++
     onRequest()

@@ -34,7 +34,14 @@ export const judgeInputSchema = z
     name: z.string().trim().min(1).max(200).optional(),
     provider: providerKindSchema,
     model: z.string().trim().min(1).max(200),
-    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      // A key in the URL would be stored in the project with the judge; keys belong in the key store.
+      .refine((u) => {
+        const url = new URL(u)
+        return url.username === '' && url.password === '' && url.search === ''
+      }, 'a base URL carries no credentials or query string; store the key as a key')
+      .optional(),
     company: z.string().trim().min(1).max(100).optional(),
     options: judgeOptionsSchema.default({})
   })

@@ -43,6 +43,10 @@ describe('runs through the contract', () => {
     const ctx = contextFor(project)
     const judge = value(await dispatch(ctx, 'judges.create', { provider: 'openai', model: 'gpt-4.1-mini', baseUrl: fake.url('openai') }))
     expect(judge).toMatchObject({ name: 'gpt-4.1-mini', effectiveCompany: 'openai', options: {} })
+    // A key in a URL would be stored with the judge: refused.
+    for (const baseUrl of ['http://127.0.0.1:1/v1?key=AIzaSecret', 'http://user:sk-secret@127.0.0.1:1/v1']) {
+      expect(await dispatch(ctx, 'judges.create', { provider: 'openai', model: 'm', baseUrl })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    }
 
     const estimate = value(await dispatch(ctx, 'runs.estimate', { instrument: 'idea-review', judgeId: judge.id }))
     expect(estimate).toMatchObject({ items: 6, calls: 6, cached: 0, toSend: 6, template: 'idea-review@1', batch: false })

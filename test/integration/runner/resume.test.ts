@@ -130,6 +130,32 @@ describe('never pay twice', () => {
   })
 })
 
+describe('identical requests', () => {
+  it('are sent once within a run and across runs executing at the same time', async () => {
+    project = await ideaProject(tmp.file(`r${++n}.assay`), 6)
+    // Two more items with the text of the first two: their requests are identical.
+    project.write(() => {
+      const rows = project.db.prepare(`SELECT payload FROM items ORDER BY id LIMIT 2`).all() as { payload: string }[]
+      rows.forEach((r, i) =>
+        project.db.prepare(`INSERT INTO items (kind, external_id, set_name, split, payload, created_at) VALUES ('idea', ?, 'ideas', 'none', ?, '2026-01-01')`).run(`copy-${i}`, r.payload)
+      )
+    })
+    fake.setScript({ responder: () => REVIEW, faults: [{ fault: { type: 'delay', ms: 30 } }] })
+    const judge = addJudge(project, fake, 'openai')
+    const [a, b] = await Promise.all([
+      runToEnd(project, { instrument: 'idea-review', judgeId: judge.id, concurrency: 4 }),
+      runToEnd(project, { instrument: 'idea-review', judgeId: judge.id, concurrency: 4, seed: 'twin' })
+    ])
+    expect(a!.runId).not.toBe(b!.runId)
+    expect(a!.counts).toMatchObject({ total: 8, ok: 8 })
+    expect(b!.counts).toMatchObject({ total: 8, ok: 8 })
+    // Six distinct requests over sixteen calls.
+    expect(fake.count('openai.chat')).toBe(6)
+    expect(a!.requests + b!.requests).toBe(6)
+    expect(a!.counts.cached + b!.counts.cached).toBe(10)
+  })
+})
+
 describe('progress', () => {
   it('reports done, failed, total, cost and an ETA, ending at the total', async () => {
     project = await ideaProject(tmp.file(`r${++n}.assay`), 5)

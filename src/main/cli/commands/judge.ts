@@ -182,10 +182,9 @@ function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
 async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO): Promise<void> {
   const db = project.db
   if (opts.dryRun) {
-    // A judge not saved yet is planned under id 0; nothing is written.
+    // A judge not saved yet is planned as a draft (id 0; the spec needs a positive id to validate); nothing is written.
     const judge = draftJudge(db, judgeInput(opts))
-    const spec = parseRunSpec({ ...runSpec(opts, 1), judgeId: 1 })
-    const { estimate } = estimateRun(project, { ...spec, judgeId: judge.id }, judge)
+    const { estimate } = estimateRun(project, parseRunSpec(runSpec(opts, Math.max(judge.id, 1))), judge)
     if (opts.json) io.out(JSON.stringify({ dryRun: true, judge: judge.name, ...estimate }, null, 2))
     else printEstimate(io, opts, judge, estimate)
     return
