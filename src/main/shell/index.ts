@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell, type WebContents } from 'electron'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,6 +13,9 @@ import { RecentProjects } from './recent'
 import { isAppUrl, secureWindowOptions } from './security'
 import { loadDemo } from '../demo/load-demo'
 import { ensureAnnotator } from '../store/annotators'
+import { setDefaultKeyStore } from '../secrets/default'
+import { LayeredKeyStore, EnvKeyStore } from '../secrets/store'
+import { EncryptedFileKeyStore } from '../secrets/encrypted-file-store'
 
 // The thin desktop shell: windows, dialogs, menu and IPC. All behaviour lives in the core under src/main.
 
@@ -109,6 +112,8 @@ async function firstProject(): Promise<void> {
 app.enableSandbox()
 void app.whenReady().then(async () => {
   recent = new RecentProjects(app.getPath('userData'))
+  // API keys: encrypted by the platform in the user-data folder, with the environment as a fallback.
+  setDefaultKeyStore(new LayeredKeyStore(new EncryptedFileKeyStore(join(app.getPath('userData'), 'keys.json'), safeStorage), new EnvKeyStore()))
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   session.defaultSession.setPermissionCheckHandler(() => false)
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

@@ -1,0 +1,48 @@
+import { readFileSync, statSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EncryptedFileKeyStore, type PlatformCipher } from '../../../src/main/secrets/encrypted-file-store'
+import { tempDir } from '../../support/tmp'
+
+let tmp = tempDir()
+afterEach(() => {
+  tmp.cleanup()
+  tmp = tempDir()
+})
+
+// A stand-in for safeStorage: reversible, and visibly not the plain text.
+function cipher(backend = 'gnome_libsecret', available = true): PlatformCipher {
+  return {
+    isEncryptionAvailable: () => available,
+    encryptString: (s) => Buffer.from([...Buffer.from(s)].map((b) => b ^ 0x5a)),
+    decryptString: (b) => Buffer.from([...b].map((x) => x ^ 0x5a)).toString(),
+    getSelectedStorageBackend: () => backend
+  }
+}
+
+const KEY = 'sk-test-0123456789abcdefghijklmnop'
+
+describe('desktop key store', () => {
+  it('keeps keys encrypted in a private file and gives them back', async () => {
+    const file = tmp.file('keys.json')
+    const store = new EncryptedFileKeyStore(file, cipher())
+    expect(store.info).toEqual({ backend: 'os-keychain', encrypted: true, warning: null })
+    await store.set('openai', KEY)
+    expect(await store.get('openai')).toBe(KEY)
+    expect(readFileSync(file, 'utf8')).not.toContain(KEY)
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(await store.list()).toEqual([{ ref: 'openai', source: 'system keychain' }])
+    await store.delete('openai')
+    expect(await store.get('openai')).toBeUndefined()
+  })
+
+  it('warns where the platform only offers plain-text storage', () => {
+    const store = new EncryptedFileKeyStore(tmp.file('k.json'), cipher('basic_text'))
+    expect(store.info.encrypted).toBe(false)
+    expect(store.info.warning).toMatch(/no keyring/)
+  })
+
+  it('refuses to store where no encryption is available at all', async () => {
+    const store = new EncryptedFileKeyStore(tmp.file('k.json'), cipher('unknown', false))
+    await expect(store.set('openai', KEY)).rejects.toMatchObject({ code: 'forbidden' })
+  })
+})
