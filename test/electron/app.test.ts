@@ -1,19 +1,18 @@
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { _electron as electron } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { repoRoot, tempDir } from '../support/tmp'
 import { spawnCli } from '../support/cli'
 
-// The Electron binary is downloaded on first use; machines without that download cannot run these tests.
+// The Electron binary is downloaded on first use (requiring 'electron' would try that download); machines without that
+// download cannot run these tests. Where it was installed, node_modules/electron/path.txt names it under dist/.
 function electronBinary(): string | null {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown
-    return typeof path === 'string' && existsSync(path) ? path : null
-  } catch {
-    return null
-  }
+  const pkg = join(repoRoot, 'node_modules', 'electron')
+  const pathFile = join(pkg, 'path.txt')
+  if (!existsSync(pathFile)) return null
+  const binary = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim())
+  return existsSync(binary) ? binary : null
 }
 const binary = electronBinary()
 const nativeForElectron = existsSync(join(repoRoot, 'native', 'electron', 'better_sqlite3.node'))
