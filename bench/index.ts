@@ -6,12 +6,14 @@ import { benchStore } from './store'
 import { benchRunner } from './runner'
 import { benchReport } from './report'
 import { benchAnnotate } from './annotate'
+import { benchImport } from './import'
 
 const only = process.argv[2]
 const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'))
 const results: Record<string, unknown> = { node: process.version, started_at: new Date().toISOString() }
 try {
   if (!only || only === 'store') results.store = await benchStore(dir)
+  if (!only || only === 'import') results.import = await benchImport(dir)
   if (!only || only === 'runner') results.runner = await benchRunner(dir)
   if (!only || only === 'report') results.report = await benchReport(dir)
   if (!only || only === 'annotate') results.annotate = await benchAnnotate(dir, Number(process.env.BENCH_ITEMS ?? 100_000), Number(process.env.BENCH_SUBMISSIONS ?? 500))
