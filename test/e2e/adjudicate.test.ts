@@ -6,7 +6,7 @@ import { curatorSession, type ApiContext } from '../../src/main/api/context'
 import { loadDemo } from '../../src/main/demo/load-demo'
 import { EventHub } from '../../src/main/events'
 import { Project } from '../../src/main/store/project'
-import { hasChromium, launchChromium, chromiumPath } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { serveProject, type ServedProject } from '../support/serve'
 import { tempDir } from '../support/tmp'
 
@@ -41,7 +41,7 @@ async function projectWithDisagreements(): Promise<void> {
   project.close()
 }
 
-describe.skipIf(!hasChromium)(`adjudication screen in Chromium (skipped: no Chromium at ${chromiumPath})`, () => {
+describe.skipIf(!hasChromium)(chromiumSuite('adjudication screen in Chromium'), () => {
   beforeAll(async () => {
     await projectWithDisagreements()
     served = await serveProject(path)
@@ -61,7 +61,8 @@ describe.skipIf(!hasChromium)(`adjudication screen in Chromium (skipped: no Chro
     const open = await page.getByTestId('disagreement').count()
     await page.getByTestId('disagreement').first().click()
     const item = page.getByTestId('adjudication-item')
-    await expect.poll(() => item.getByTestId('answer').count()).toBe(2)
+    // Ada and Ben, and the demo's two demonstration experts, answered every pair.
+    await expect.poll(() => item.getByTestId('answer').count()).toBe(4)
     const body = await item.textContent()
     for (const hidden of ['model-x', 'model-y', 'model-z', 'example-lab', 'human_better', 'ai_better']) expect(body).not.toContain(hidden)
     await item.getByTestId('answer').first().getByRole('button', { name: 'Start from this answer' }).click()
@@ -76,6 +77,6 @@ describe.skipIf(!hasChromium)(`adjudication screen in Chromium (skipped: no Chro
     db.close()
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ curator: 'Cora', reason: 'The method section supports A; B rests on an unchecked formula.' })
-    expect(JSON.parse(rows[0]!.based_on)).toHaveLength(2)
+    expect(JSON.parse(rows[0]!.based_on)).toHaveLength(4)
   })
 })

@@ -8,7 +8,7 @@ import { loadDemo } from '../../src/main/demo/load-demo'
 import { insertItems, type NewItem } from '../../src/main/store/items'
 import { setMeta } from '../../src/main/store/meta'
 import { Project } from '../../src/main/store/project'
-import { hasChromium, launchChromium } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { contextFor } from '../support/project'
 import { serveProject, type ServedProject } from '../support/serve'
 import { tempDir } from '../support/tmp'
@@ -130,7 +130,7 @@ interface AnnotationRow {
   active_ms: number | null
 }
 
-describe.skipIf(!hasChromium)('blind annotation in the browser, keyboard only (needs Chromium: /usr/bin/chromium or ASSAY_CHROMIUM)', () => {
+describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, keyboard only'), () => {
   const tmp = tempDir('assay-annotate-')
   const path = tmp.file('study.assay')
   let server: ServedProject

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { hasChromium, launchChromium, chromiumPath } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { serveProject, type ServedProject } from '../support/serve'
 import { spawnCli } from '../support/cli'
 import { tempDir } from '../support/tmp'
@@ -10,7 +10,7 @@ let served: ServedProject
 let browser: Browser
 let page: Page
 
-describe.skipIf(!hasChromium)(`browse the demo in Chromium (skipped: no Chromium at ${chromiumPath})`, () => {
+describe.skipIf(!hasChromium)(chromiumSuite('browse the demo in Chromium'), () => {
   beforeAll(async () => {
     const path = tmp.file('demo.assay')
     expect(spawnCli(['new', path, '--demo']).code).toBe(0)
@@ -56,7 +56,8 @@ describe.skipIf(!hasChromium)(`browse the demo in Chromium (skipped: no Chromium
     await panel.getByLabel('Overlap').fill('2')
     await panel.getByRole('button', { name: 'Assign' }).click()
     await expect.poll(() => panel.getByTestId('assign-result').textContent()).toMatch(/^12 eligible items · 24 new assignments \(Ada 12, Ben 12\)/)
-    await expect.poll(() => panel.locator('table.grid tbody tr').count()).toBe(2)
+    // The demo's two demonstration experts are listed beside the two new annotators.
+    await expect.poll(() => panel.locator('table.grid tbody tr').count()).toBe(4)
   })
 
   it('refuses the page without the token', async () => {

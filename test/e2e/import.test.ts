@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { hasChromium, launchChromium, chromiumPath } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { serveProject, type ServedProject } from '../support/serve'
 import { spawnCli } from '../support/cli'
 import { tempDir } from '../support/tmp'
@@ -11,7 +11,7 @@ let served: ServedProject
 let browser: Browser
 let page: Page
 
-describe.skipIf(!hasChromium)(`import dialog in Chromium (skipped: no Chromium at ${chromiumPath})`, () => {
+describe.skipIf(!hasChromium)(chromiumSuite('import dialog in Chromium'), () => {
   beforeAll(async () => {
     const path = tmp.file('p.assay')
     expect(spawnCli(['new', path]).code).toBe(0)

@@ -9,7 +9,7 @@ import { appendAnnotation } from '../../src/main/store/annotations'
 import { insertItems } from '../../src/main/store/items'
 import { setMeta } from '../../src/main/store/meta'
 import { Project } from '../../src/main/store/project'
-import { hasChromium, launchChromium } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { spawnCli } from '../support/cli'
 import { serveProject, type ServedProject } from '../support/serve'
 import { tempDir } from '../support/tmp'
@@ -39,7 +39,7 @@ function bytesOf(path: string): Buffer {
   return Buffer.concat([path, `${path}-wal`].filter((p) => existsSync(p)).map((p) => readFileSync(p)))
 }
 
-describe.skipIf(!hasChromium)('offline packets: export, annotate in the browser, merge twice, adjudicate, export labels (needs Chromium)', () => {
+describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate in the browser, merge twice, adjudicate, export labels'), () => {
   const tmp = tempDir('assay-packets-e2e-')
   const main = tmp.file('study.assay')
   const packets = { Ada: tmp.file('packet-ada.assay'), Ben: tmp.file('packet-ben.assay') }

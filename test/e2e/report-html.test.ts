@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { chromiumPath, hasChromium, launchChromium } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { runCli } from '../support/cli'
 import { tempDir } from '../support/tmp'
 import { demoAfterJudgeRun } from '../integration/report/fixtures'
@@ -13,7 +13,7 @@ let page: Page
 const blocked: string[] = []
 let htmlPath: string
 
-describe.skipIf(!hasChromium)(`the HTML report opens offline in Chromium (skipped: no Chromium at ${chromiumPath})`, () => {
+describe.skipIf(!hasChromium)(chromiumSuite('the HTML report opens offline in Chromium'), () => {
   beforeAll(async () => {
     const project = await demoAfterJudgeRun(tmp.file('demo.assay'))
     project.close()

@@ -8,7 +8,7 @@ import { build } from 'vite'
 import react from '@vitejs/plugin-react'
 import { projectReport } from '../../src/main/audit'
 import type { Report } from '../../src/shared/report'
-import { chromiumPath, hasChromium, launchChromium } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { repoRoot, tempDir } from '../support/tmp'
 import { demoAfterJudgeRun } from '../integration/report/fixtures'
 
@@ -21,7 +21,7 @@ const outside: string[] = []
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' }
 
-describe.skipIf(!hasChromium)(`the report screen in Chromium (skipped: no Chromium at ${chromiumPath})`, () => {
+describe.skipIf(!hasChromium)(chromiumSuite('the report screen in Chromium'), () => {
   beforeAll(async () => {
     const project = await demoAfterJudgeRun(tmp.file('demo.assay'))
     report = projectReport(project.db, { instrument: 'pairwise-preference' })

@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProviders, type FakeProviders } from '../fakes'
-import { hasChromium, launchChromium } from '../support/browser'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { spawnCli } from '../support/cli'
 import { serveProject, type ServedProject } from '../support/serve'
-import { repoRoot, tempDir } from '../support/tmp'
+import { tempDir } from '../support/tmp'
 
 // Model runs through the web bridge of a real `assay serve`: keys go in through the API and never come back out, in
 // any response or pushed event; a run started from a client reports its progress over the event stream. Then the runs
@@ -108,9 +106,8 @@ describe('runs over the web bridge', () => {
 })
 
 // The runs screen is reached from the workbench's tab bar once App.tsx shows it; until then only the bridge is tested.
-const screenWired = readFileSync(join(repoRoot, 'src/renderer/src/App.tsx'), 'utf8').includes('RunsScreen')
 
-describe.skipIf(!hasChromium || !screenWired)('the runs screen in Chromium (skipped without Chromium or before the screen is in the tab bar)', () => {
+describe.skipIf(!hasChromium)(chromiumSuite('the runs screen in Chromium'), () => {
   let browser: Browser
   let page: Page
   beforeAll(async () => {

@@ -12,3 +12,8 @@ export function launchChromium(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
   })
 }
+
+/** A browser suite's title, which says why it was skipped where there is no Chromium (and only then). */
+export function chromiumSuite(title: string): string {
+  return hasChromium ? title : `${title} (skipped: no Chromium at ${chromiumPath})`
+}

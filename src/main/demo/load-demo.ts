@@ -10,7 +10,9 @@ const DEMO_FILES: ReadonlyArray<{ format: ImportFormat; file: string; set: strin
   { format: 'tasks', file: 'tasks.jsonl', set: 'demo-ageing' },
   { format: 'hypotheses', file: 'hypotheses.jsonl', set: 'demo-ageing' },
   { format: 'questions', file: 'research-questions.jsonl', set: 'demo-cues' },
-  { format: 'frontierscience', file: 'frontierscience.jsonl', set: 'demo-frontierscience' }
+  { format: 'frontierscience', file: 'frontierscience.jsonl', set: 'demo-frontierscience' },
+  // Answers of two demonstration experts and of a style-preferring judge, so the audit has something to show at once.
+  { format: 'labels', file: 'labels.jsonl', set: 'demo-pairs' }
 ]
 
 /** Imports the demo project through the same importers users use; returns a one-line summary. */
