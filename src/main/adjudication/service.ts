@@ -1,13 +1,12 @@
 import type { AdjudicationItem, DisagreementRow, DisagreementRuleView } from '../../shared/contract/packet-operations'
 import { AssayError, zodIssuesToLocations } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument, type BlindView, type Observation } from '../../shared/instruments'
-import { parseItemPayload, type ItemKind } from '../../shared/items/kinds'
-import { payloadWithContext } from '../annotation/item-context'
-import { currentAnnotations, historyForAssignment, type AnnotationRow } from '../store/annotations'
+import { historyForAssignment, type AnnotationRow } from '../store/annotations'
 import type { Db } from '../store/database'
 import { getItem, type ItemRow } from '../store/items'
 import type { Project } from '../store/project'
 import { disagreementsOf, type FieldDisagreement } from './disagreement'
+import { currentHumanAnswers, instrumentPayload, isStaleAdjudication } from './labels'
 import { effectiveRule } from './rules'
 import { adjudicationHead, adjudicationHeads, adjudicationHistory, appendAdjudication, basedOnOf, type AdjudicationRow } from './store'
 
@@ -31,13 +30,6 @@ function instrumentOf(id: string): AnyInstrument {
   return getInstrument(id)
 }
 
-/** The payload as the audit reads it: context attached, the kind's defaults applied. */
-function itemPayload(db: Db, row: Pick<ItemRow, 'kind' | 'payload'>): Record<string, unknown> {
-  const raw = payloadWithContext(db, row)
-  const parsed = parseItemPayload(row.kind as ItemKind, raw)
-  return (parsed.success ? parsed.data : raw) as Record<string, unknown>
-}
-
 function observe(instrument: AnyInstrument, judgement: unknown, payload: Record<string, unknown>): { canonical: unknown; observations: Observation[] } {
   const parsed = instrument.judgement.safeParse(judgement)
   if (!parsed.success) return { canonical: judgement, observations: [] }
@@ -49,21 +41,9 @@ function observe(instrument: AnyInstrument, judgement: unknown, payload: Record<
   }
 }
 
-/**
- * Current human answers of an instrument, by item, one per annotator (the newest where an import left several).
- * Imported human labels without a profile count as their source's.
- */
-function humanAnswersByItem(db: Db, instrument: AnyInstrument, onlyItem?: number): Map<number, AnnotationRow[]> {
-  const out = new Map<number, Map<string, AnnotationRow>>()
-  for (const a of currentAnnotations(db, instrument.id)) {
-    if (a.source_kind !== 'human' || (onlyItem !== undefined && a.item_id !== onlyItem)) continue
-    const key = a.annotator_id !== null ? `id:${a.annotator_id}` : `name:${a.source_name}`
-    let byAnnotator = out.get(a.item_id)
-    if (!byAnnotator) out.set(a.item_id, (byAnnotator = new Map()))
-    const seen = byAnnotator.get(key)
-    if (!seen || seen.created_at <= a.created_at) byAnnotator.set(key, a)
-  }
-  return new Map([...out].map(([item, m]) => [item, [...m.values()].sort((x, y) => x.created_at.localeCompare(y.created_at))]))
+/** One item's current human answers, one per annotator, oldest first. */
+function humanAnswersTo(db: Db, instrument: AnyInstrument, itemId: number): AnnotationRow[] {
+  return currentHumanAnswers(db, instrument.id).get(itemId) ?? []
 }
 
 function annotatorNames(db: Db): Map<number, { name: string; pseudonym: string }> {
@@ -78,13 +58,6 @@ function compared(db: Db, instrument: AnyInstrument, rows: ReadonlyArray<Annotat
     const who = row.annotator_id !== null ? names.get(row.annotator_id) : undefined
     return { row, annotator: who?.name ?? row.source_name, pseudonym: who?.pseudonym ?? null, ...observe(instrument, JSON.parse(row.judgement), payload) }
   })
-}
-
-/** True when an answer is current now that the adjudication did not rest on (it came, or changed, afterwards). */
-function isStale(head: AdjudicationRow | undefined, answers: ReadonlyArray<{ row: AnnotationRow }>): boolean {
-  if (!head) return false
-  const basis = new Set(basedOnOf(head))
-  return answers.some((a) => !basis.has(a.row.id))
 }
 
 export interface ListOptions {
@@ -110,15 +83,15 @@ export function listDisagreements(db: Db, instrumentId: string, opts: ListOption
   const rows: DisagreementRow[] = []
   const counts = { compared: 0, disagreements: 0, adjudicated: 0, open: 0 }
   const itemStmt = db.prepare(`SELECT id, kind, payload FROM items WHERE id = ?`)
-  for (const [itemId, answers] of humanAnswersByItem(db, instrument)) {
+  for (const [itemId, answers] of currentHumanAnswers(db, instrument.id)) {
     if (answers.length < 2) continue
     const item = itemStmt.get(itemId) as Pick<ItemRow, 'id' | 'kind' | 'payload'> | undefined
     if (!item) continue
-    const shown = compared(db, instrument, answers, itemPayload(db, item))
+    const shown = compared(db, instrument, answers, instrumentPayload(db, item))
     const fields = disagreementsOf(instrument, rule, shown.map((a) => a.observations))
     const disagree = fields.length > 0
     const head = heads.get(itemId)
-    const stale = isStale(head, shown)
+    const stale = head ? isStaleAdjudication(head, answers.map((a) => a.id)) : false
     counts.compared++
     if (disagree) {
       counts.disagreements++
@@ -144,7 +117,7 @@ export function listDisagreements(db: Db, instrumentId: string, opts: ListOption
 function loadItem(db: Db, instrument: AnyInstrument, itemId: number): { row: ItemRow; payload: Record<string, unknown> } {
   const row = getItem(db, itemId)
   if (!row || row.kind !== instrument.itemKind) throw new AssayError('not_found', `No ${instrument.itemKind} item ${itemId} for ${instrument.id}`)
-  return { row, payload: itemPayload(db, row) }
+  return { row, payload: instrumentPayload(db, row) }
 }
 
 function adjudicationView(project: Project, instrument: AnyInstrument, row: ItemRow, payload: Record<string, unknown>): BlindView {
@@ -173,7 +146,7 @@ export function adjudicationItem(project: Project, instrumentId: string, itemId:
   const instrument = instrumentOf(instrumentId)
   const { row, payload } = loadItem(db, instrument, itemId)
   const blind = adjudicationView(project, instrument, row, payload)
-  const answers = compared(db, instrument, humanAnswersByItem(db, instrument, itemId).get(itemId) ?? [], payload)
+  const answers = compared(db, instrument, humanAnswersTo(db, instrument, itemId), payload)
   const history = adjudicationHistory(db, itemId, instrument.id)
   const head = adjudicationHead(db, itemId, instrument.id)
   return {
@@ -231,7 +204,7 @@ export function recordAdjudication(project: Project, input: RecordInput): { id: 
     throw new AssayError('invalid_answer', issues.map((i) => i.message).join('; '), issues.map((i) => ({ field: i.path, message: i.message })))
   }
   return project.write(() => {
-    const current = humanAnswersByItem(db, instrument, input.itemId).get(input.itemId) ?? []
+    const current = humanAnswersTo(db, instrument, input.itemId)
     const basedOn = input.basedOn ?? current.map((a) => a.id)
     const known = new Set(
       (db.prepare(`SELECT id FROM annotations WHERE item_id = ? AND instrument_id = ?`).all(input.itemId, instrument.id) as { id: string }[]).map((r) => r.id)

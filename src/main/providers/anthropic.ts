@@ -1,7 +1,8 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages'
+import { batchCallWithDeadline, responseOrMalformed } from './batch-calls'
 import { assertBatchIds, batchNotFinished } from './batch-ids'
-import { DEFAULT_BATCH_CALL_TIMEOUT_MS, cancelledError, genericFailureToError, httpFailureToError, malformed, redact, withDeadline } from './errors'
+import { cancelledError, genericFailureToError, httpFailureToError, malformed, redact, withDeadline } from './errors'
 import { providerFetch } from './http'
 import {
   ProviderError,
@@ -155,8 +156,7 @@ class AnthropicBatch implements BatchApi {
   ) {}
 
   private control<T>(options: BatchCallOptions | undefined, call: (o: { signal: AbortSignal; timeout: number; maxRetries: 0 }) => Promise<T>): Promise<T> {
-    const req = { timeoutMs: options?.timeoutMs ?? DEFAULT_BATCH_CALL_TIMEOUT_MS, signal: options?.signal }
-    return withDeadline('anthropic', req, this.secrets, (signal, timeout) => call({ signal, timeout, maxRetries: 0 }), mapAnthropicError)
+    return batchCallWithDeadline('anthropic', options, this.secrets, (signal, timeout) => call({ signal, timeout, maxRetries: 0 }), mapAnthropicError)
   }
 
   async submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
@@ -183,11 +183,7 @@ class AnthropicBatch implements BatchApi {
         const customId = line.custom_id
         const result = line.result
         if (result.type === 'succeeded') {
-          try {
-            out.push({ customId, response: messageToResponse(result.message) })
-          } catch (e) {
-            out.push({ customId, error: { kind: 'malformed', message: e instanceof Error ? e.message : String(e) } })
-          }
+          out.push(responseOrMalformed(customId, () => messageToResponse(result.message)))
         } else if (result.type === 'errored') {
           const err = result.error?.error
           out.push({ customId, error: { kind: errorTypeKind(err?.type), message: redact(`anthropic: ${err?.message ?? 'request failed'}`, this.secrets) } })

@@ -1,6 +1,7 @@
 import { ApiError, GoogleGenAI, ThinkingLevel, type Content, type GenerateContentConfig, type InlinedRequest, type ThinkingConfig } from '@google/genai'
+import { batchCallWithDeadline, responseOrMalformed } from './batch-calls'
 import { assertBatchIds, batchNotFinished } from './batch-ids'
-import { DEFAULT_BATCH_CALL_TIMEOUT_MS, genericFailureToError, httpFailureToError, malformed, redact, withDeadline } from './errors'
+import { genericFailureToError, httpFailureToError, malformed, redact, withDeadline } from './errors'
 import { providerFetch } from './http'
 import {
   ProviderError,
@@ -239,8 +240,7 @@ class GoogleBatch implements BatchApi {
 
   private control<T>(options: BatchCallOptions | undefined, keepJson: boolean, call: (signal: AbortSignal, httpOptions: { timeout: number; fetch: typeof fetch }, trace: CallTrace) => Promise<T>): Promise<T> {
     const trace = traceCalls(this.fetchFn, keepJson)
-    const req = { timeoutMs: options?.timeoutMs ?? DEFAULT_BATCH_CALL_TIMEOUT_MS, signal: options?.signal }
-    return withDeadline('google', req, this.secrets, (signal, timeout) => call(signal, { timeout, fetch: trace.fetch }, trace), (e) => mapGoogleError(e, trace.failureHeaders))
+    return batchCallWithDeadline('google', options, this.secrets, (signal, timeout) => call(signal, { timeout, fetch: trace.fetch }, trace), (e) => mapGoogleError(e, trace.failureHeaders))
   }
 
   async submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
@@ -282,11 +282,7 @@ class GoogleBatch implements BatchApi {
         if (item.error) {
           return { customId, error: { kind: rpcCodeKind(item.error.code), message: redact(`google: ${item.error.message ?? 'request failed'}`, this.secrets) } }
         }
-        try {
-          return { customId, response: generateContentToResponse(item.response) }
-        } catch (e) {
-          return { customId, error: { kind: 'malformed', message: e instanceof Error ? e.message : String(e) } }
-        }
+        return responseOrMalformed(customId, () => generateContentToResponse(item.response))
       })
     })
   }

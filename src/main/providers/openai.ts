@@ -1,8 +1,9 @@
 import type OpenAI from 'openai'
 import { toFile } from 'openai'
+import { batchCallWithDeadline, responseOrMalformed } from './batch-calls'
 import { assertBatchIds, batchNotFinished } from './batch-ids'
 import { chatBody, chatCompletionToResponse, createChatClient, mapChatError } from './chat-completions'
-import { DEFAULT_BATCH_CALL_TIMEOUT_MS, kindForStatus, redact, withDeadline } from './errors'
+import { kindForStatus, redact, withDeadline } from './errors'
 import {
   ProviderError,
   type BatchApi,
@@ -54,8 +55,7 @@ class OpenAIBatch implements BatchApi {
   ) {}
 
   private control<T>(options: BatchCallOptions | undefined, call: (o: { signal: AbortSignal; timeout: number; maxRetries: 0 }) => Promise<T>): Promise<T> {
-    const req = { timeoutMs: options?.timeoutMs ?? DEFAULT_BATCH_CALL_TIMEOUT_MS, signal: options?.signal }
-    return withDeadline('openai', req, this.secrets, (signal, timeout) => call({ signal, timeout, maxRetries: 0 }), (e) => mapChatError('openai', e))
+    return batchCallWithDeadline('openai', options, this.secrets, (signal, timeout) => call({ signal, timeout, maxRetries: 0 }), (e) => mapChatError('openai', e))
   }
 
   async submit(config: JudgeConfig, requests: BatchItem[], options?: BatchCallOptions): Promise<{ batchId: string }> {
@@ -136,11 +136,7 @@ function openAIBatchLine(line: string, secrets: string[]): BatchResult {
   }
   const status = typeof parsed.response?.status_code === 'number' ? parsed.response.status_code : 0
   if (status === 200) {
-    try {
-      return { customId, response: chatCompletionToResponse('openai', parsed.response?.body) }
-    } catch (e) {
-      return { customId, error: { kind: 'malformed', message: e instanceof Error ? e.message : String(e) } }
-    }
+    return responseOrMalformed(customId, () => chatCompletionToResponse('openai', parsed.response?.body))
   }
   const body = parsed.response?.body as { error?: { message?: unknown } } | undefined
   const message = typeof body?.error?.message === 'string' ? body.error.message : `HTTP ${status}`

@@ -9,3 +9,19 @@ export function logExposure(db: Db, itemId: number, kind: ExposureKind, actor: s
 export function exposedItemIds(db: Db): Set<number> {
   return new Set((db.prepare(`SELECT DISTINCT item_id FROM exposures`).all() as { item_id: number }[]).map((r) => r.item_id))
 }
+
+/**
+ * A prompt revised after its author saw labels or judge outputs of test items was tuned on them: those items stop
+ * being unbiased test items. Marks every such test item of the instrument's item kind (once per template version).
+ */
+export function markPromptRevision(db: Db, itemKind: string, templateRef: string, actor: string): number {
+  const info = db
+    .prepare(
+      `INSERT INTO exposures (item_id, kind, actor, detail)
+       SELECT DISTINCT e.item_id, 'prompt_revision', ?, ? FROM exposures e JOIN items i ON i.id = e.item_id
+       WHERE i.split = 'test' AND i.kind = ? AND e.kind IN ('label_viewed', 'judge_output_viewed', 'annotations_viewed')
+         AND NOT EXISTS (SELECT 1 FROM exposures p WHERE p.item_id = e.item_id AND p.kind = 'prompt_revision' AND p.detail = ?)`
+    )
+    .run(actor, `revised ${templateRef}`, itemKind, `revised ${templateRef}`)
+  return info.changes
+}

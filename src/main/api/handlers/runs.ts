@@ -1,4 +1,6 @@
 import type { HandlerGroup } from './types'
+import { markPromptRevision } from '../../store/exposures'
+import { getInstrument } from '../../../shared/instruments'
 import type { runOperations } from '../../../shared/contract/run-operations'
 import { AssayError } from '../../../shared/errors'
 import type { ApiContext } from '../context'
@@ -59,7 +61,11 @@ export const runHandlers: HandlerGroup<keyof typeof runOperations> = {
   },
   'templates.list': (input, ctx) => ({ templates: listTemplates(ctx.project.db, input.instrument) }),
   'templates.create': (input, ctx) => {
-    const t = ctx.project.write(() => addUserTemplate(ctx.project.db, input))
+    const t = ctx.project.write(() => {
+      const added = addUserTemplate(ctx.project.db, input)
+      markPromptRevision(ctx.project.db, getInstrument(input.instrument).itemKind, `${added.id}@${added.version}`, 'curator')
+      return added
+    })
     ctx.events.emit('project.changed', { what: 'templates' })
     return t
   },
