@@ -123,14 +123,7 @@ export function labelsCsv(records: ReadonlyArray<LabelRecord | FinalLabelRecord>
       continue
     }
     const base: Record<string, string> = {
-      item: r.item,
-      unit: '',
-      instrument: r.instrument,
-      source: r.source,
-      source_kind: r.source_kind,
-      item_kind: r.item_kind,
-      set: r.set,
-      split: r.split,
+      ...labelIdentityCells(r),
       instrument_version: String(r.instrument_version),
       created_at: r.created_at,
       active_ms: r.active_ms === null ? '' : String(r.active_ms),
@@ -143,6 +136,11 @@ export function labelsCsv(records: ReadonlyArray<LabelRecord | FinalLabelRecord>
     lines.push(...unitLines(base, r.instrument, (r.judgement ?? {}) as Record<string, unknown>, meta))
   }
   return toCsv(lines, LABEL_LEADING)
+}
+
+/** The leading cells of every label line, answer or final: which item, instrument and source it is. */
+function labelIdentityCells(r: LabelRecord | FinalLabelRecord): Record<string, string> {
+  return { item: r.item, unit: '', instrument: r.instrument, source: r.source, source_kind: r.source_kind, item_kind: r.item_kind, set: r.set, split: r.split }
 }
 
 function isFinal(r: LabelRecord | FinalLabelRecord): r is FinalLabelRecord {
@@ -166,14 +164,7 @@ function unitLines(base: Record<string, string>, instrument: string, judgement: 
 function finalCells(r: FinalLabelRecord): Record<string, string> {
   const cell = (v: string | number | null) => (v === null ? '' : String(v))
   return {
-    item: r.item,
-    unit: '',
-    instrument: r.instrument,
-    source: r.source,
-    source_kind: r.source_kind,
-    item_kind: r.item_kind,
-    set: r.set,
-    split: r.split,
+    ...labelIdentityCells(r),
     created_at: cell(r.created_at),
     canonical_label: cell(r.canonical_label),
     final_from: r.final_from,

@@ -64,6 +64,19 @@ interface AnnotationJoin {
   payload: string
 }
 
+/** The card columns an answer and a model call both take from their item. */
+function cardItem(
+  r: Pick<AnnotationJoin & CallJoin, 'item_id' | 'external_id' | 'kind' | 'split' | 'instrument_id'>,
+  payload: Record<string, unknown>
+): Pick<CardRow, 'itemId' | 'externalId' | 'itemKind' | 'split' | 'payload' | 'instrument'> {
+  return { itemId: r.item_id, externalId: r.external_id, itemKind: r.kind, split: r.split, payload, instrument: r.instrument_id }
+}
+
+/** The item's own label, where its payload carries one (a benchmark's reference answer). */
+function referenceLabel(payload: Record<string, unknown>): string | null {
+  return typeof payload.label === 'string' ? payload.label : null
+}
+
 const ITEM_FILTER = `(@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)`
 
 /**
@@ -107,15 +120,10 @@ export function readLabels(db: Db, filter: ExportFilter, pseudonymise: boolean):
       revision: revisions.get(r.id) ?? 1,
       origin: r.origin,
       annotation_id: r.id,
-      canonical_label: typeof payload.label === 'string' ? payload.label : null
+      canonical_label: referenceLabel(payload)
     })
     card.push({
-      itemId: r.item_id,
-      externalId: r.external_id,
-      itemKind: r.kind,
-      split: r.split,
-      payload,
-      instrument: r.instrument_id,
+      ...cardItem(r, payload),
       instrumentVersion: r.instrument_version,
       sourceKind: r.source_kind,
       source,
@@ -258,15 +266,10 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
       cached: r.cached === 1,
       created_at: r.created_at,
       finished_at: r.finished_at,
-      canonical_label: typeof payload.label === 'string' ? payload.label : null
+      canonical_label: referenceLabel(payload)
     })
     card.push({
-      itemId: r.item_id,
-      externalId: r.external_id,
-      itemKind: r.kind,
-      split: r.split,
-      payload,
-      instrument: r.instrument_id,
+      ...cardItem(r, payload),
       instrumentVersion: null,
       sourceKind: 'model',
       source: r.judge_name,

@@ -1,13 +1,12 @@
 import { getInstrument } from '../../shared/instruments'
 import { redact } from '../providers/errors'
-import { ProviderError, type BatchApi, type BatchResult, type JudgeConfig, type Provider } from '../providers/types'
+import { ProviderError, type BatchApi, type BatchResult } from '../providers/types'
 import type { Project } from '../store/project'
-import { cacheLookup, getRunRow, RecordWriter, runCounts, setRunBatch, type CallRecord, type WorkCall } from './calls'
-import { backoffMs, sleep, type RetryPolicy } from './gate'
-import { interpretAnswer } from './interpret'
+import { answerRecorder } from './answer-record'
+import { cacheLookup, getRunRow, RecordWriter, runCounts, setRunBatch, type WorkCall } from './calls'
+import { backoffMs, sleep } from './gate'
 import { judgementJsonSchema } from './plan'
-import { costOf, type Price } from './prices'
-import { payloadLoader, type ExecuteResult, type RunProgress } from './execute'
+import { payloadLoader, type ExecuteResult, type RunCallOptions } from './execute'
 
 // Large runs through the providers' batch APIs (about half price, answers within a day). Submitted batch ids are
 // written to the run before anything else happens, so a run stopped while a batch is out polls that batch again
@@ -25,21 +24,12 @@ export interface RunBatchState {
   jobs: BatchJob[]
 }
 
-export interface BatchOptions {
-  project: Project
-  runId: number
+export interface BatchOptions extends RunCallOptions {
   instrumentId: string
-  provider: Provider
-  config: JudgeConfig
-  price: Price | undefined
-  policy: RetryPolicy
-  signal: AbortSignal
   pollIntervalMs: number
   /** Requests per submitted batch; also bounded by `maxBatchChars` of prompt text. */
   maxBatchRequests?: number
   maxBatchChars?: number
-  onProgress?: (p: RunProgress) => void
-  secrets?: readonly string[]
 }
 
 const customIdOf = (callId: number) => `c${callId}`
@@ -104,25 +94,7 @@ export async function executeBatch(o: BatchOptions, work: readonly WorkCall[]): 
   const byId = new Map(work.map((c) => [c.id, c]))
   const payloadOf = payloadLoader(db, work)
   const cached = cacheLookup(db)
-  const record = (call: WorkCall, text: string, meta: { inputTokens: number | null; outputTokens: number | null; modelVersion: string | null; truncated: boolean }, cached: boolean): CallRecord => {
-    const i = interpretAnswer(instrument, call.prompt.format, text, call.display, payloadOf(call.itemId), meta.truncated)
-    return {
-      kind: 'answer',
-      callId: call.id,
-      hash: call.hash,
-      raw: text,
-      inputTokens: meta.inputTokens,
-      outputTokens: meta.outputTokens,
-      modelVersion: meta.modelVersion,
-      status: i.status,
-      judgement: i.judgement,
-      error: i.error,
-      costUsd: cached ? 0 : costOf(o.price, meta.inputTokens, meta.outputTokens, true),
-      latencyMs: null,
-      attempts: call.attempts + (cached ? 0 : 1),
-      cached
-    }
-  }
+  const answerRecord = answerRecorder({ instrument, price: o.price, batch: true, payloadOf })
 
   const state = batchState(o.project, o.runId, o.provider.kind)
   const saveState = () => o.project.write(() => setRunBatch(db, o.runId, state))
@@ -134,7 +106,7 @@ export async function executeBatch(o: BatchOptions, work: readonly WorkCall[]): 
   for (const call of work) {
     if (outstanding.has(call.id)) continue
     const hit = cached(call.hash)
-    if (hit) writer.push(record(call, hit.raw, { ...hit, truncated: false }, true))
+    if (hit) writer.push(answerRecord(call, hit.raw, { ...hit, truncated: false }, { latencyMs: null, attempts: call.attempts, cached: true }))
     else toSubmit.push(call)
   }
   writer.flush()
@@ -186,7 +158,7 @@ export async function executeBatch(o: BatchOptions, work: readonly WorkCall[]): 
       const call = byId.get(id) ?? workCallFromDb(id)
       if (!call || !job.callIds.includes(id)) continue
       seen.add(id)
-      if (r.response) writer.push(record(call, r.response.text, r.response, false))
+      if (r.response) writer.push(answerRecord(call, r.response.text, r.response, { latencyMs: null, attempts: call.attempts + 1, cached: false }))
       else writer.push({ kind: 'failed', callId: id, error: redact(`${r.error?.kind ?? 'server'}: ${r.error?.message ?? 'no answer'}`, secrets), latencyMs: null, attempts: call.attempts + 1 })
     }
     for (const id of job.callIds) {

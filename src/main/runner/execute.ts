@@ -5,13 +5,13 @@ import { redact } from '../providers/errors'
 import { ProviderError, type JudgeConfig, type Provider } from '../providers/types'
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
+import { answerRecorder } from './answer-record'
 import { RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
 import { openCacheView } from './shared-cache'
 import type { ProviderGate, RetryPolicy } from './gate'
 import { isFatal, sendWithRetries } from './send'
-import { interpretAnswer } from './interpret'
 import { judgementJsonSchema } from './plan'
-import { costOf, type Price } from './prices'
+import type { Price } from './prices'
 
 export interface RunProgress {
   runId: number
@@ -24,22 +24,31 @@ export interface RunProgress {
   etaMs: number | null
 }
 
-export interface ExecuteOptions {
+/** What every way of making a run's calls (one by one, in batches, as generation chains) takes. */
+export interface RunCallOptions {
   project: Project
   runId: number
-  instrumentId: string
   provider: Provider
   config: JudgeConfig
   price: Price | undefined
-  gate: ProviderGate
-  concurrency: number
   policy: RetryPolicy
   signal: AbortSignal
+  onProgress?: (p: RunProgress) => void
+  /** Keys used by this run, removed from any text that is stored. */
+  secrets?: readonly string[]
+}
+
+/** Calls sent one at a time, at most `concurrency` at once, through the provider's gate. */
+export interface GatedCallOptions extends RunCallOptions {
+  gate: ProviderGate
+  concurrency: number
+}
+
+export interface ExecuteOptions extends GatedCallOptions {
+  instrumentId: string
   /** Called at most every `progressEveryMs` while calls finish, and once at the end. */
   onProgress?: (p: RunProgress) => void
   progressEveryMs?: number
-  /** Keys used by this run, removed from any text that is stored. */
-  secrets?: readonly string[]
 }
 
 export type ExecuteOutcome = 'done' | 'cancelled' | 'failed'
@@ -131,25 +140,7 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
   let requests = 0
   let next = 0
 
-  const answerRecord = (call: WorkCall, text: string, meta: { inputTokens: number | null; outputTokens: number | null; modelVersion: string | null; truncated: boolean }, extra: { latencyMs: number | null; attempts: number; cached: boolean }): CallRecord => {
-    const interpretation = interpretAnswer(instrument, call.prompt.format, text, call.display, payloadOf(call.itemId), meta.truncated)
-    return {
-      kind: 'answer',
-      callId: call.id,
-      hash: call.hash,
-      raw: text,
-      inputTokens: meta.inputTokens,
-      outputTokens: meta.outputTokens,
-      modelVersion: meta.modelVersion,
-      status: interpretation.status,
-      judgement: interpretation.judgement,
-      error: interpretation.error,
-      costUsd: extra.cached ? 0 : costOf(o.price, meta.inputTokens, meta.outputTokens, false),
-      latencyMs: extra.latencyMs,
-      attempts: extra.attempts,
-      cached: extra.cached
-    }
-  }
+  const answerRecord = answerRecorder({ instrument, price: o.price, batch: false, payloadOf })
 
   const processCall = async (call: WorkCall): Promise<void> => {
     for (;;) {

@@ -8,6 +8,7 @@ import { ASSUMED_OUTPUT_TOKENS, estimateTokens } from './estimate'
 import type { GenerationTaskRow } from './generate'
 import { canonicalJson } from './hash'
 import type { Judge } from './judges'
+import { selectedItemsOfKind } from './plan'
 import { priceFor } from './prices'
 import { builtInTemplates, usedValues } from './templates'
 
@@ -26,18 +27,7 @@ export interface GenerationSelection {
 
 /** The rediscovery tasks a generation run works on, in id order. */
 export function selectTasks(db: Db, selection: GenerationSelection): GenerationTaskRow[] {
-  const where = [`kind = 'rediscovery-task'`]
-  const params: unknown[] = []
-  if (selection.set) {
-    where.push('set_name = ?')
-    params.push(selection.set)
-  }
-  if (selection.split) {
-    where.push('split = ?')
-    params.push(selection.split)
-  }
-  const limit = selection.limit ? ` LIMIT ${Math.floor(selection.limit)}` : ''
-  return db.prepare(`SELECT id, external_id, payload FROM items WHERE ${where.join(' AND ')} ORDER BY id${limit}`).all(...params) as GenerationTaskRow[]
+  return selectedItemsOfKind<GenerationTaskRow>(db, 'rediscovery-task', selection, 'id, external_id, payload')
 }
 
 export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null): string {

@@ -1,17 +1,16 @@
 import { setMaxListeners } from 'node:events'
 import { finishForModel, renderRequest, type TemplateSet } from '../../shared/templates'
 import { redact } from '../providers/errors'
-import { ProviderError, type JudgeConfig, type Provider } from '../providers/types'
+import { ProviderError } from '../providers/types'
 import { getItemByExternalId, insertItems } from '../store/items'
 import type { Project } from '../store/project'
 import { cacheLookup, RecordWriter, type CallRecord } from './calls'
 import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTask, type Scheme, type StepOutcome, type StepPlan } from './chain'
-import type { ExecuteResult, RunProgress } from './execute'
-import type { ProviderGate, RetryPolicy } from './gate'
+import type { ExecuteResult, GatedCallOptions } from './execute'
 import { requestHash } from './hash'
 import type { Judge } from './judges'
 import type { StoredPrompt } from './plan'
-import { costOf, type Price } from './prices'
+import { costOf } from './prices'
 import { isFatal, sendWithRetries } from './send'
 import { usedValues } from './templates'
 
@@ -25,24 +24,13 @@ export interface GenerationTaskRow {
   payload: string
 }
 
-export interface GenerationOptions {
-  project: Project
-  runId: number
+export interface GenerationOptions extends GatedCallOptions {
   scheme: Scheme
   outSet: string
   templates: TemplateSet
   /** Generated tokens per task id to approach with further requests (multi-stage), from an Omega Point run. */
   tokenBudgets: ReadonlyMap<string, number>
   judge: Judge
-  provider: Provider
-  config: JudgeConfig
-  price: Price | undefined
-  gate: ProviderGate
-  concurrency: number
-  policy: RetryPolicy
-  signal: AbortSignal
-  onProgress?: (p: RunProgress) => void
-  secrets?: readonly string[]
 }
 
 interface CallRowLite {

@@ -114,8 +114,18 @@ interface ItemRowLite {
 
 /** The items of the selection, in id order. */
 export function selectItems(db: Db, instrument: AnyInstrument, selection: RunDefinition['selection']): ItemRowLite[] {
+  return selectedItemsOfKind<ItemRowLite>(db, instrument.itemKind, selection, 'id, kind, external_id, payload')
+}
+
+/** Items of one kind in a set and split (either left open), the first `limit` in id order, with the columns named. */
+export function selectedItemsOfKind<Row>(
+  db: Db,
+  kind: string,
+  selection: { set?: string | undefined; split?: string | undefined; limit?: number | undefined },
+  columns: string
+): Row[] {
   const where = ['kind = ?']
-  const params: unknown[] = [instrument.itemKind]
+  const params: unknown[] = [kind]
   if (selection.set) {
     where.push('set_name = ?')
     params.push(selection.set)
@@ -125,7 +135,7 @@ export function selectItems(db: Db, instrument: AnyInstrument, selection: RunDef
     params.push(selection.split)
   }
   const limit = selection.limit ? ` LIMIT ${Math.floor(selection.limit)}` : ''
-  return db.prepare(`SELECT id, kind, external_id, payload FROM items WHERE ${where.join(' AND ')} ORDER BY id${limit}`).all(...params) as ItemRowLite[]
+  return db.prepare(`SELECT ${columns} FROM items WHERE ${where.join(' AND ')} ORDER BY id${limit}`).all(...params) as Row[]
 }
 
 /** Every call of a run, rendered and hashed; nothing is written or sent. */

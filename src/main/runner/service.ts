@@ -10,7 +10,7 @@ import type { Project } from '../store/project'
 import { executeBatch } from './batch'
 import { getRunRow, insertPlannedCalls, insertRun, runCounts, runOptions, runWithDefinition, setRunStatus, workOf, type RunCounts, type RunOptions } from './calls'
 import { estimatePlan } from './estimate'
-import { executeCalls, type ExecuteOutcome, type RunProgress } from './execute'
+import { executeCalls, type ExecuteOutcome, type RunCallOptions, type RunProgress } from './execute'
 import { DEFAULT_RETRY_POLICY, gateFor, type RetryPolicy } from './gate'
 import { getJudge, judgeConfig, type Judge } from './judges'
 import { definitionKey, planRun, resolveInstrument, type Plan, type RunDefinition } from './plan'
@@ -266,62 +266,39 @@ export async function executeRun(
   const price = priceFor(db, judge.provider, judge.model)
   project.write(() => setRunStatus(db, runId, 'running'))
   const work = row.instrument_id === 'generation' ? [] : workOf(db, runId)
+  // What every way of making the calls takes; the gate only where calls go out one by one.
+  const calling: RunCallOptions = { project, runId, provider, config, price, policy, signal: control.signal, secrets, ...(control.onProgress ? { onProgress: control.onProgress } : {}) }
+  const gated = () => ({ gate: gateFor(judge.provider, judge.baseUrl, options.concurrency), concurrency: options.concurrency })
   let result
   try {
     result = row.instrument_id === 'generation'
       ? await executeGeneration(
           {
-            project,
-            runId,
+            ...calling,
+            ...gated(),
             scheme: options.scheme ?? 'single',
             outSet: options.outSet ?? `generated-run${runId}`,
             templates: builtInTemplates(),
             tokenBudgets: options.tokenBudgetRun ? tokenBudgetsOf(db, options.tokenBudgetRun) : new Map(),
-            judge,
-            provider,
-            config,
-            price,
-            gate: gateFor(judge.provider, judge.baseUrl, options.concurrency),
-            concurrency: options.concurrency,
-            policy,
-            signal: control.signal,
-            secrets,
-            ...(control.onProgress ? { onProgress: control.onProgress } : {})
+            judge
           },
           selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number })
         )
       : options.batch
       ? await executeBatch(
           {
-            project,
-            runId,
+            ...calling,
             instrumentId: row.instrument_id,
-            provider,
-            config,
-            price,
-            policy,
-            signal: control.signal,
-            pollIntervalMs: options.pollIntervalMs ?? env.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-            secrets,
-            ...(control.onProgress ? { onProgress: control.onProgress } : {})
+            pollIntervalMs: options.pollIntervalMs ?? env.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS
           },
           work
         )
       : await executeCalls(
           {
-            project,
-            runId,
+            ...calling,
+            ...gated(),
             instrumentId: row.instrument_id,
-            provider,
-            config,
-            price,
-            gate: gateFor(judge.provider, judge.baseUrl, options.concurrency),
-            concurrency: options.concurrency,
-            policy,
-            signal: control.signal,
-            secrets,
-            ...(env.progressEveryMs !== undefined ? { progressEveryMs: env.progressEveryMs } : {}),
-            ...(control.onProgress ? { onProgress: control.onProgress } : {})
+            ...(env.progressEveryMs !== undefined ? { progressEveryMs: env.progressEveryMs } : {})
           },
           work
         )

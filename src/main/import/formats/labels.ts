@@ -146,13 +146,8 @@ export async function parseLabels(ctx: ImportContext, read: ReadResult): Promise
       finals.push({ group, item })
       continue
     }
-    const judgement = validate(group, csv, problems)
+    const judgement = checkedJudgement(group, item, csv, problems)
     if (judgement === null) continue
-    try {
-      for (const issue of inst.check(judgement, item.payload as never)) problems.warn(first.line, fieldOf(issue.path, csv), issue.message)
-    } catch (e) {
-      problems.warn(first.line, undefined, `the ${inst.id} checks could not run on this item: ${(e as Error).message}`)
-    }
     const sourceKind = first.sourceKind as SourceKind
     const id = known.idFor(first, item.id, judgement, problems)
     if (id === 'unchanged') {
@@ -266,13 +261,8 @@ function readFinals(
       if (!checkMajority(first, group, inst, answers, payload, problems)) result.majoritiesDiffering++
       continue
     }
-    const judgement = validate(group, csv, problems)
+    const judgement = checkedJudgement(group, item, csv, problems)
     if (judgement === null) continue
-    try {
-      for (const issue of inst.check(judgement, item.payload as never)) problems.warn(first.line, fieldOf(issue.path, csv), issue.message)
-    } catch (e) {
-      problems.warn(first.line, undefined, `the ${inst.id} checks could not run on this item: ${(e as Error).message}`)
-    }
     if (!final.curator || !final.reason) {
       if (!final.curator) problems.error(first.line, 'curator', 'an adjudicated final label needs its curator')
       if (!final.reason) problems.error(first.line, csv ? 'adjudication_reason' : 'reason', 'an adjudicated final label needs its reason')
@@ -631,6 +621,20 @@ function validate(group: LabelRow[], csv: boolean, problems: Problems): unknown 
     problems.error(line, csv ? path || undefined : ['judgement', path].filter(Boolean).join('.'), issue.message)
   }
   return null
+}
+
+/** The group's judgement when valid, with the instrument's checks on the item reported as warnings; null when invalid. */
+function checkedJudgement(group: LabelRow[], item: ImportItem, csv: boolean, problems: Problems): unknown | null {
+  const judgement = validate(group, csv, problems)
+  if (judgement === null) return null
+  const first = group[0]!
+  const inst = first.instrument
+  try {
+    for (const issue of inst.check(judgement, item.payload as never)) problems.warn(first.line, fieldOf(issue.path, csv), issue.message)
+  } catch (e) {
+    problems.warn(first.line, undefined, `the ${inst.id} checks could not run on this item: ${(e as Error).message}`)
+  }
+  return judgement
 }
 
 /** Maps a path in the assembled answer back to the row (for unit lists) and the path within that row. */
