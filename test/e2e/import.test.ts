@@ -41,13 +41,17 @@ describe.skipIf(!hasChromium)(chromiumSuite('import dialog in Chromium'), () => 
 
   it('previews a good file, then imports it', async () => {
     const good = tmp.file('cues.jsonl')
-    writeFileSync(good, '{"question_id": "q1", "question": "Why do cells age?"}\n{"question_id": "q2", "question": "What limits lifespan?"}\n')
+    writeFileSync(good, '{"question_id": "q1", "question": "Why do cells age?", "lab_note": "x"}\n{"question_id": "q2", "question": "What limits lifespan?"}\n')
     await page.getByLabel('File path').fill(good)
     await page.getByLabel('Format').selectOption('')
     await page.getByRole('button', { name: 'Preview' }).click()
     const report = page.getByTestId('import-report')
     await expect.poll(() => report.textContent()).toMatch(/Would import 2 items/)
     expect(await report.textContent()).toContain('(detected)')
+    const mapping = page.getByTestId('import-mapping')
+    expect(await mapping.textContent()).toContain('question_id')
+    expect(await mapping.textContent()).toContain('item id')
+    expect(await mapping.textContent()).toMatch(/lab_note\s*kept unchanged/)
     await page.locator('.import-form .actions button', { hasText: 'Import' }).click()
     await expect.poll(() => report.textContent()).toMatch(/Imported 2 items/)
     await page.getByRole('button', { name: 'Overview' }).click()

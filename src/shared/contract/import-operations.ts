@@ -28,7 +28,9 @@ export const importReportSchema = z.object({
   warnings: z.array(errorLocationSchema),
   errors: z.array(errorLocationSchema),
   preview: z.array(z.object({ kind: z.string(), external_id: z.string(), title: z.string() })),
-  summary: z.record(z.string(), z.unknown())
+  summary: z.record(z.string(), z.unknown()),
+  /** The first record's fields and what each becomes. */
+  mapping: z.array(z.object({ field: z.string(), to: z.string() }))
 })
 export type ImportReportView = z.infer<typeof importReportSchema>
 

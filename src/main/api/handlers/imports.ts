@@ -2,6 +2,7 @@ import { existsSync, statSync, openSync, readSync, closeSync } from 'node:fs'
 import { AssayError } from '../../../shared/errors'
 import type { importOperations } from '../../../shared/contract/import-operations'
 import { detectFormat, importFile, type ImportFormat } from '../../import'
+import { describeMapping } from '../../import/mapping'
 import type { ApiContext } from '../context'
 import type { HandlerGroup } from './types'
 
@@ -36,7 +37,17 @@ async function runImport(input: { path: string; format?: ImportFormat | undefine
     warnings: report.warnings,
     errors: report.errors,
     preview: report.preview,
-    summary: report.summary
+    summary: report.summary,
+    mapping: safeMapping(format, input.path)
+  }
+}
+
+function safeMapping(format: ImportFormat, path: string) {
+  try {
+    return describeMapping(format, path)
+  } catch {
+    // A file that cannot be read as records has its errors in the report already.
+    return []
   }
 }
 

@@ -128,6 +128,29 @@ export function ImportScreen() {
               <pre className="json">{JSON.stringify(report.summary, null, 2)}</pre>
             </>
           )}
+          {report.mapping.length > 0 && (
+            <>
+              <h2>Mapping</h2>
+              <table className="grid" data-testid="import-mapping">
+                <thead>
+                  <tr>
+                    <th>Field in the file</th>
+                    <th>Becomes</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.mapping.map((m) => (
+                    <tr key={m.field}>
+                      <td>
+                        <code>{m.field}</code>
+                      </td>
+                      <td>{m.to}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          )}
           {report.preview.length > 0 && (
             <>
               <h2>First rows</h2>

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { readRecords } from './read-records'
+import { FORMAT_ARRAY_KEYS } from './formats'
+import type { ImportFormat } from './types'
+
+/** What each known field of a format becomes; any other field is kept in the item unchanged and exported back. */
+const FIELD_ROLES: Record<ImportFormat, Record<string, string>> = {
+  pairs: {
+    pair_id: 'item id',
+    a: 'proposal A (markdown or path, origin, generator, citations)',
+    b: 'proposal B (markdown or path, origin, generator, citations)',
+    label: 'reference label (canonical or by origin)',
+    topic: 'topic',
+    cohort: 'cohort',
+    cutoff_date: 'cutoff date',
+    probe: 'probe kind (curator only)'
+  },
+  tasks: {
+    task_id: 'item id',
+    background: 'background (shown)',
+    question: 'question (shown)',
+    subject: 'subject',
+    finding: 'reference finding (hidden from generators)',
+    key_points: 'reference key points',
+    reference_b: 'second reference'
+  },
+  hypotheses: {
+    set_id: 'item id',
+    task_id: 'task (must exist)',
+    generator: 'generator (hidden from annotators)',
+    company: 'company (hidden; panel rule)',
+    scheme: 'scheme',
+    hypotheses: 'hypotheses (statement, mechanism, prediction, domain_category)'
+  },
+  questions: { question_id: 'item id', question: 'question', background: 'background', reference_answer: 'reference answer' },
+  frontierscience: {
+    problem: 'problem',
+    answer: 'reference answer (olympiad) or rubric (research; parsed into points)',
+    subject: 'subject',
+    task_group_id: 'item id (duplicates get #2, #3…)',
+    track: 'track',
+    category: 'track',
+    response: 'response to grade'
+  },
+  liveideabench: {
+    idea: 'idea text',
+    keywords: 'keywords',
+    idea_model: 'idea model (hidden from annotators)',
+    critic_model: 'critic model',
+    scores: "critic's scores (JSON or Python literal)"
+  },
+  'omega-point': { tasks: 'tasks', runs: 'runs', task_id: 'task', hypotheses: 'hypothesis candidates', selected: 'selected ids' },
+  labels: {
+    item: 'item id',
+    unit: 'unit (e.g. hypothesis id)',
+    instrument: 'instrument',
+    source: 'annotator or judge name',
+    source_kind: 'human | model | final',
+    judgement: "answer, validated against the instrument's schema"
+  },
+  'citation-pairs': { paper_id: 'paper id', cohort: 'cohort', citations: 'citation count', markdown: 'proposal text', path: 'proposal file', topic: 'topic' }
+}
+
+export interface MappingRow {
+  field: string
+  to: string
+}
+
+/** The fields of the file's first record and what the importer does with each, for the import dialog. */
+export function describeMapping(format: ImportFormat, path: string): MappingRow[] {
+  const full = resolve(path)
+  const read = readRecords(path, full, readFileSync(full, 'utf8'), FORMAT_ARRAY_KEYS[format])
+  const first = read.records[0]?.value
+  if (!first || typeof first !== 'object' || Array.isArray(first)) return []
+  const roles = FIELD_ROLES[format]
+  return Object.keys(first).map((field) => ({
+    field,
+    to: roles[field] ?? (format === 'labels' ? 'judgement field (CSV column), validated' : 'kept unchanged (exported back)')
+  }))
+}
