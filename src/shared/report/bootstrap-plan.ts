@@ -1,16 +1,41 @@
-import { clusterBootstrapMany, type BootstrapInterval, type Estimate } from '../stats'
+import { RANDOM_GENERATOR, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate } from '../stats'
+import { assertLevel } from '../stats/input-checks'
 import type { BootstrapSettings } from './intervals'
 
 /** How many times each item (by dense index) was drawn into a resample; all ones for the data as given. */
 export type Weights = Int32Array
 
-type Entry = { size: number; statistic: (weights: Weights) => Estimate[]; done: (intervals: BootstrapInterval[]) => void }
+/** One item's whole-number contribution to a sum of a `addSums` statistic. */
+export interface SumContribution {
+  item: number
+  /** Which of the statistic's sums it adds to. */
+  slot: number
+  amount: number
+}
+
+type Entry =
+  | { kind: 'weights'; size: number; statistic: (weights: Weights) => Estimate[]; done: (intervals: BootstrapInterval[]) => void }
+  | SumsEntry
+
+type SumsEntry = {
+  kind: 'sums'
+  size: number
+  slots: number
+  contributions: ReadonlyArray<SumContribution>
+  statistic: (sums: Float64Array) => Estimate[]
+  done: (intervals: BootstrapInterval[]) => void
+}
 
 /**
  * Every bootstrap interval of one report, drawn from one cluster bootstrap over the items in scope: each resample
  * draws whole items (all their units, display orders, trials and raters together) and every statistic of the report
  * is evaluated on that same resample. One draw per resample serves every figure, and differences between sources
  * are paired by construction. A statistic reads the draw as a weight per item and uses only the items it covers.
+ *
+ * Statistics that are functions of weighted sums of whole numbers per item (counts of a contingency table, of
+ * correct calls, of wins) are declared with `addSums`: their item contributions are laid out once, item by item,
+ * and every resample fills all such sums in a single pass over the items. Sums of whole numbers are exact in any
+ * order, so this gives the same figures, bit for bit, as summing each statistic on its own.
  */
 export class BootstrapPlan {
   private readonly entries: Entry[] = []
@@ -28,16 +53,43 @@ export class BootstrapPlan {
   }
 
   add(statistic: (weights: Weights) => Estimate, done: (interval: BootstrapInterval) => void): void {
-    this.entries.push({ size: 1, statistic: (w) => [statistic(w)], done: (intervals) => done(intervals[0] as BootstrapInterval) })
+    this.addMany(1, (w) => [statistic(w)], (intervals) => done(intervals[0] as BootstrapInterval))
   }
 
   /** Several statistics from one computation per resample (e.g. one strength per player of a fit). */
   addMany(size: number, statistic: (weights: Weights) => Estimate[], done: (intervals: BootstrapInterval[]) => void): void {
-    this.entries.push({ size, statistic, done })
+    this.entries.push({ kind: 'weights', size, statistic, done })
   }
 
-  /** A ratio Σ w·numerator / Σ w·denominator over per-item sums (accuracy, mean absolute difference, Brier). */
+  /**
+   * `size` statistics computed from `slots` sums, each Σ over items of (times drawn) × (the item's whole-number
+   * amounts for that slot). `statistic` receives the sums of a resample (a view it must not keep).
+   */
+  addSums(
+    slots: number,
+    contributions: ReadonlyArray<SumContribution>,
+    size: number,
+    statistic: (sums: Float64Array) => Estimate[],
+    done: (intervals: BootstrapInterval[]) => void
+  ): void {
+    for (const c of contributions) {
+      if (!Number.isSafeInteger(c.amount)) throw new RangeError(`a sum contribution must be a whole number (${c.amount})`)
+      if (!(Number.isInteger(c.slot) && c.slot >= 0 && c.slot < slots)) throw new RangeError(`slot ${c.slot} is outside 0..${slots - 1}`)
+      this.index(c.item)
+    }
+    this.entries.push({ kind: 'sums', size, slots, contributions, statistic, done })
+  }
+
+/** A ratio Σ w·numerator / Σ w·denominator over per-item sums (accuracy, mean absolute difference, Brier). */
   addRatio(items: ReadonlyArray<{ item: number; numerator: number; denominator: number }>, none: string, done: (interval: BootstrapInterval) => void): void {
+    const ratio = (num: number, den: number): Estimate => (den === 0 ? { value: null, reason: none } : { value: num / den })
+    if (items.every((u) => Number.isSafeInteger(u.numerator) && Number.isSafeInteger(u.denominator))) {
+      const contributions: SumContribution[] = []
+      for (const u of items) contributions.push({ item: u.item, slot: 0, amount: u.numerator }, { item: u.item, slot: 1, amount: u.denominator })
+      this.addSums(2, contributions, 1, (sums) => [ratio(sums[0] as number, sums[1] as number)], (intervals) => done(intervals[0] as BootstrapInterval))
+      return
+    }
+    // Fractional amounts: summed item by item in the order given, so every resample rounds the same way.
     const index = Int32Array.from(items, (u) => this.index(u.item))
     const numerator = Float64Array.from(items, (u) => u.numerator)
     const denominator = Float64Array.from(items, (u) => u.denominator)
@@ -50,7 +102,7 @@ export class BootstrapPlan {
         num += weight * (numerator[i] as number)
         den += weight * (denominator[i] as number)
       }
-      return den === 0 ? { value: null, reason: none } : { value: num / den }
+      return ratio(num, den)
     }, done)
   }
 
@@ -58,27 +110,221 @@ export class BootstrapPlan {
     return this.entries.reduce((sum, e) => sum + e.size, 0)
   }
 
+  /**
+   * Draws the resamples and hands every statistic its interval: the point on the items as given, then per resample
+   * one draw of n items with replacement (the generator's stream, item by item, exactly as a cluster bootstrap over
+   * the items draws it), and percentile intervals (type 7) of the defined replicates.
+   */
   run(settings: BootstrapSettings): void {
-    if (this.entries.length === 0) return
-    const units = Array.from({ length: this.indexOfItem.size }, (_, i) => i)
-    const weights = new Int32Array(units.length)
-    const intervals = clusterBootstrapMany(
-      units,
-      (resample) => {
-        weights.fill(0)
-        for (const unit of resample) weights[unit] = (weights[unit] as number) + 1
-        const out: Record<string, Estimate> = {}
-        this.entries.forEach((entry, k) => {
-          entry.statistic(weights).forEach((estimate, j) => {
-            out[`${k}.${j}`] = estimate
-          })
-        })
-        return out
-      },
-      settings
-    )
-    this.entries.forEach((entry, k) => {
-      entry.done(Array.from({ length: entry.size }, (_, j) => intervals[`${k}.${j}`] as BootstrapInterval))
-    })
+    const statisticCount = this.size
+    if (statisticCount === 0) return
+    if (!(Number.isInteger(settings.resamples) && settings.resamples >= 1)) throw new RangeError(`resamples must be a positive integer (${settings.resamples})`)
+    assertSeed(settings.seed)
+    assertLevel(settings.level)
+    const n = this.indexOfItem.size
+    const sums = new SumsLayout(n, this.entries, (item) => this.index(item))
+    const weights = new Int32Array(n)
+    const evaluate = (record: (k: number, estimate: Estimate) => void): void => {
+      sums.fill(weights)
+      let k = 0
+      for (const entry of this.entries) {
+        const estimates = entry.kind === 'sums' ? entry.statistic(sums.of(entry)) : entry.statistic(weights)
+        for (let j = 0; j < entry.size; j++) record(k + j, estimates[j] ?? MISSING)
+        k += entry.size
+      }
+    }
+
+    weights.fill(1)
+    const points = new Array<Estimate>(statisticCount)
+    evaluate((k, estimate) => (points[k] = estimate))
+
+    const replicates = Array.from({ length: statisticCount }, () => [] as number[])
+    const record = (k: number, estimate: Estimate): void => {
+      if (estimate.value !== null && estimate.value !== undefined) (replicates[k] as number[]).push(estimate.value)
+    }
+    const random = seededRandom(settings.seed)
+    for (let r = 0; r < settings.resamples; r++) {
+      weights.fill(0)
+      for (let j = 0; j < n; j++) {
+        const unit = random.integerBelow(n)
+        weights[unit] = (weights[unit] as number) + 1
+      }
+      evaluate(record)
+    }
+
+    let k = 0
+    for (const entry of this.entries) {
+      entry.done(Array.from({ length: entry.size }, (_, j) => percentileInterval(points[k + j] as Estimate, replicates[k + j] as number[], settings)))
+      k += entry.size
+    }
   }
+}
+
+/** A statistic a computation did not return counts as undefined on that resample. */
+const MISSING: Estimate = { value: null, reason: 'not computed' }
+
+/**
+ * The contributions of every `addSums` statistic, gathered per item into one row (global slot, amount), and items
+ * with the same row grouped into one kind: items that were judged alike add the same amounts to the same sums, and
+ * there are usually far fewer kinds than items (a few hundred among tens of thousands of pairs). A resample then
+ * costs one pass over the items to total the draws of each kind, and one pass over the kinds' rows.
+ */
+class SumsLayout {
+  /** Kind of each item (by dense index); -1 for items that add to no sum. */
+  private readonly kindOfItem: Int32Array
+  private readonly kindWeights: Float64Array
+  /** Compressed rows of the kinds: slots[offsets[k]..offsets[k+1]) with their amounts. */
+  private readonly offsets: Int32Array
+  private readonly slots: Int32Array
+  private readonly amounts: Float64Array
+  private readonly sums: Float64Array
+  private readonly firstSlot = new Map<SumsEntry, number>()
+
+  constructor(itemCount: number, entries: readonly Entry[], indexOf: (item: number) => number) {
+    // Rows of all items in one buffer (compressed by item): count, place, then sort and merge each row.
+    const rowStart = new Int32Array(itemCount + 1)
+    let slotCount = 0
+    for (const entry of entries) {
+      if (entry.kind !== 'sums') continue
+      this.firstSlot.set(entry, slotCount)
+      slotCount += entry.slots
+      for (const c of entry.contributions) {
+        if (c.amount === 0) continue
+        const next = indexOf(c.item) + 1
+        rowStart[next] = (rowStart[next] as number) + 1
+      }
+    }
+    for (let i = 0; i < itemCount; i++) rowStart[i + 1] = (rowStart[i + 1] as number) + (rowStart[i] as number)
+    const rowSlots = new Int32Array(rowStart[itemCount] as number)
+    const rowAmounts = new Float64Array(rowSlots.length)
+    const rowEnd = rowStart.slice(0, itemCount)
+    for (const entry of entries) {
+      if (entry.kind !== 'sums') continue
+      const first = this.firstSlot.get(entry) as number
+      for (const c of entry.contributions) {
+        if (c.amount === 0) continue
+        const i = indexOf(c.item)
+        const at = rowEnd[i] as number
+        rowSlots[at] = first + c.slot
+        rowAmounts[at] = c.amount
+        rowEnd[i] = at + 1
+      }
+    }
+
+    this.sums = new Float64Array(slotCount)
+    this.kindOfItem = new Int32Array(itemCount).fill(-1)
+    const kindsByHash = new Map<number, number[]>()
+    const offsets: number[] = [0]
+    const slots: number[] = []
+    const amounts: number[] = []
+    const sameAsKind = (kind: number, from: number, length: number): boolean => {
+      const start = offsets[kind] as number
+      if ((offsets[kind + 1] as number) - start !== length) return false
+      for (let p = 0; p < length; p++) {
+        if (slots[start + p] !== rowSlots[from + p] || amounts[start + p] !== rowAmounts[from + p]) return false
+      }
+      return true
+    }
+    for (let i = 0; i < itemCount; i++) {
+      const start = rowStart[i] as number
+      const end = rowEnd[i] as number
+      if (start === end) continue
+      // Whole numbers, so merging an item's amounts on one slot changes no sum.
+      const length = sortAndMerge(rowSlots, rowAmounts, start, end)
+      let hash = 0x811c9dc5
+      for (let p = start; p < start + length; p++) {
+        hash = Math.imul(hash ^ (rowSlots[p] as number), 0x01000193)
+        hash = Math.imul(hash ^ (rowAmounts[p] as number), 0x01000193)
+      }
+      const candidates = kindsByHash.get(hash)
+      let kind = candidates?.find((k) => sameAsKind(k, start, length))
+      if (kind === undefined) {
+        kind = offsets.length - 1
+        for (let p = start; p < start + length; p++) {
+          slots.push(rowSlots[p] as number)
+          amounts.push(rowAmounts[p] as number)
+        }
+        offsets.push(slots.length)
+        if (candidates) candidates.push(kind)
+        else kindsByHash.set(hash, [kind])
+      }
+      this.kindOfItem[i] = kind
+    }
+    this.kindWeights = new Float64Array(offsets.length - 1)
+    this.offsets = Int32Array.from(offsets)
+    this.slots = Int32Array.from(slots)
+    this.amounts = Float64Array.from(amounts)
+  }
+
+  /** Every sum on the items weighted by how often each was drawn. */
+  fill(weights: Weights): void {
+    const { kindOfItem, kindWeights, offsets, slots, amounts, sums } = this
+    kindWeights.fill(0)
+    for (let i = 0; i < kindOfItem.length; i++) {
+      const kind = kindOfItem[i] as number
+      if (kind >= 0) kindWeights[kind] = (kindWeights[kind] as number) + (weights[i] as number)
+    }
+    sums.fill(0)
+    for (let k = 0; k < kindWeights.length; k++) {
+      const weight = kindWeights[k] as number
+      if (weight === 0) continue
+      const end = offsets[k + 1] as number
+      for (let p = offsets[k] as number; p < end; p++) {
+        const slot = slots[p] as number
+        sums[slot] = (sums[slot] as number) + weight * (amounts[p] as number)
+      }
+    }
+  }
+
+  of(entry: SumsEntry): Float64Array {
+    const first = this.firstSlot.get(entry) as number
+    return this.sums.subarray(first, first + entry.slots)
+  }
+}
+
+/**
+ * Sorts one row (slots[start..end) with their amounts) by slot and merges repeated slots by adding their amounts;
+ * returns the merged length, left at the row's start. Rows are short (one entry per statistic an item counts in).
+ */
+function sortAndMerge(slots: Int32Array, amounts: Float64Array, start: number, end: number): number {
+  for (let p = start + 1; p < end; p++) {
+    const slot = slots[p] as number
+    const amount = amounts[p] as number
+    let q = p - 1
+    while (q >= start && (slots[q] as number) > slot) {
+      slots[q + 1] = slots[q] as number
+      amounts[q + 1] = amounts[q] as number
+      q--
+    }
+    slots[q + 1] = slot
+    amounts[q + 1] = amount
+  }
+  let last = start
+  for (let p = start + 1; p < end; p++) {
+    if (slots[p] === slots[last]) amounts[last] = (amounts[last] as number) + (amounts[p] as number)
+    else {
+      last++
+      slots[last] = slots[p] as number
+      amounts[last] = amounts[p] as number
+    }
+  }
+  return last - start + 1
+}
+
+/** The percentile interval (type 7) of the defined replicates, as the stats module's cluster bootstrap reports it. */
+function percentileInterval(point: Estimate, replicates: number[], settings: BootstrapSettings): BootstrapInterval {
+  const values = replicates.sort((a, b) => a - b)
+  const base = {
+    point,
+    level: settings.level,
+    resamples: settings.resamples,
+    undefinedResamples: settings.resamples - values.length,
+    seed: settings.seed,
+    generator: RANDOM_GENERATOR,
+    method: 'cluster bootstrap, percentile interval (type 7)' as const
+  }
+  if (point.value === null) return { ...base, lower: null, upper: null, intervalReason: `the statistic is undefined on the data: ${point.reason}` }
+  if (values.length === 0) return { ...base, lower: null, upper: null, intervalReason: 'the statistic was undefined in every resample' }
+  const tail = (1 - settings.level) / 2
+  return { ...base, lower: sortedQuantileType7(values, tail), upper: sortedQuantileType7(values, 1 - tail) }
 }

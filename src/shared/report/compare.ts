@@ -18,7 +18,7 @@ import {
   weightedKappa,
   type Category
 } from '../stats'
-import type { BootstrapPlan } from './bootstrap-plan'
+import type { BootstrapPlan, SumContribution } from './bootstrap-plan'
 import { bootstrapCi, put, proportion, wilsonCi } from './intervals'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
@@ -225,31 +225,18 @@ function compareCategories(
     const plan = options.plan
     const agreement = field.level === 'ordinal' ? 'weighted_kappa_quadratic' : 'cohen_kappa'
     const weighting = field.level === 'ordinal' ? 'quadratic' : 'identity'
-    const units = categoryUnits(raw.pairs.map((p, i) => ({ item: p.item, c: c[i] as number, s: s[i] as number })), raw.unparseableCriterion)
-    // Per item: its cells of the q×q table (criterion × source) and its unparseable units; one pass gives both
-    // the accuracy (diagonal over judged) and the agreement coefficient of a resample.
-    const index = Int32Array.from(units, (u) => plan.index(u.item))
-    const unparseable = Int32Array.from(units, (u) => u.unparseable)
-    const offsets = new Int32Array(units.length + 1)
-    units.forEach((u, i) => (offsets[i + 1] = (offsets[i] as number) + u.c.length))
-    const cells = Int32Array.from(units.flatMap((u) => u.c.map((ci, i) => ci * q + (u.s[i] as number))))
-    const flat = new Float64Array(q * q)
-    plan.addMany(
+    // Per item: its cells of the q×q table (criterion × source) and its unparseable units (the last slot); one
+    // pass gives both the accuracy (diagonal over judged) and the agreement coefficient of a resample.
+    const cells = q * q
+    const contributions: SumContribution[] = raw.pairs.map((p, i) => ({ item: p.item, slot: (c[i] as number) * q + (s[i] as number), amount: 1 }))
+    for (const u of raw.unparseableCriterion) contributions.push({ item: u.item, slot: cells, amount: 1 })
+    plan.addSums(
+      cells + 1,
+      contributions,
       2,
-      (w) => {
-        flat.fill(0)
-        let unreadable = 0
-        for (let i = 0; i < index.length; i++) {
-          const weight = w[index[i] as number] as number
-          if (weight === 0) continue
-          unreadable += weight * (unparseable[i] as number)
-          const end = offsets[i + 1] as number
-          for (let p = offsets[i] as number; p < end; p++) {
-            const at = cells[p] as number
-            flat[at] = (flat[at] as number) + weight
-          }
-        }
-        let total = unreadable
+      (sums) => {
+        const flat = sums.subarray(0, cells)
+        let total = sums[cells] as number
         let diagonal = 0
         for (let k = 0; k < flat.length; k++) total += flat[k] as number
         for (let k = 0; k < q; k++) diagonal += flat[k * q + k] as number
@@ -263,29 +250,6 @@ function compareCategories(
     )
   }
   return row
-}
-
-interface CategoryUnit {
-  item: number
-  c: number[]
-  s: number[]
-  unparseable: number
-}
-
-function categoryUnits(pairs: { item: number; c: number; s: number }[], unparseable: { item: number }[]): CategoryUnit[] {
-  const units = new Map<number, CategoryUnit>()
-  const unitOf = (item: number): CategoryUnit => {
-    let unit = units.get(item)
-    if (!unit) units.set(item, (unit = { item, c: [], s: [], unparseable: 0 }))
-    return unit
-  }
-  for (const p of pairs) {
-    const unit = unitOf(p.item)
-    unit.c.push(p.c)
-    unit.s.push(p.s)
-  }
-  for (const u of unparseable) unitOf(u.item).unparseable++
-  return [...units.values()]
 }
 
 // ---------------------------------------------------------------------------------------------------------------

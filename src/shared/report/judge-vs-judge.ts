@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import { mcnemarExact, type Estimate } from '../stats'
+import { mcnemarExact, type BootstrapInterval, type Estimate } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { bootstrapCi, put } from './intervals'
 import { itemOfUnitKey, valueKey, type ResolvedSource, type Value } from './resolve'
@@ -88,21 +88,31 @@ export function judgeVsJudge(
   put(row, reasons, 'second_value', secondValue)
   put(row, reasons, 'difference', { value: (firstValue.value as number) - (secondValue.value as number) })
   const result: ReportJudgeVsJudge = { ...(row as Omit<ReportJudgeVsJudge, 'ci' | 'reasons'>), ci: {}, reasons }
-  plan.add(
-    (w) => {
-      let a = 0
-      let b = 0
-      let count = 0
-      for (let i = 0; i < index.length; i++) {
-        const weight = w[index[i] as number] as number
-        if (weight === 0) continue
-        a += weight * (firstScores[i] as number)
-        b += weight * (secondScores[i] as number)
-        count += weight * (counts[i] as number)
-      }
-      return count === 0 ? none : { value: (a - b) / count }
-    },
-    (interval) => (result.ci.difference = bootstrapCi(interval, true))
-  )
+  const difference = (a: number, b: number, count: number): Estimate => (count === 0 ? none : { value: (a - b) / count })
+  const done = (interval: BootstrapInterval) => (result.ci.difference = bootstrapCi(interval, true))
+  if (list.every((u) => Number.isSafeInteger(u.first) && Number.isSafeInteger(u.second))) {
+    // Right/wrong counts (or whole-number distances): exact in any order, so summed with the report's other counts.
+    const contributions = list.flatMap((u) => [
+      { item: u.item, slot: 0, amount: u.first },
+      { item: u.item, slot: 1, amount: u.second },
+      { item: u.item, slot: 2, amount: u.n }
+    ])
+    plan.addSums(3, contributions, 1, (sums) => [difference(sums[0] as number, sums[1] as number, sums[2] as number)], ([interval]) => done(interval as BootstrapInterval))
+    return result
+  }
+  // Fractional distances: summed item by item in a fixed order, so every resample rounds the same way.
+  plan.add((w) => {
+    let a = 0
+    let b = 0
+    let count = 0
+    for (let i = 0; i < index.length; i++) {
+      const weight = w[index[i] as number] as number
+      if (weight === 0) continue
+      a += weight * (firstScores[i] as number)
+      b += weight * (secondScores[i] as number)
+      count += weight * (counts[i] as number)
+    }
+    return difference(a, b, count)
+  }, done)
   return result
 }

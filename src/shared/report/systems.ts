@@ -43,19 +43,18 @@ export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], p
   if (players.length >= 2) {
     // Refitted on every resample of items: a drawn item adds its comparison once per draw.
     const position = new Map(players.map((p, i) => [p, i]))
-    const index = Int32Array.from(comparisons, (c) => plan.index(c.item))
-    const winnerAt = Int32Array.from(comparisons, (c) => position.get(c.winner) as number)
-    const loserAt = Int32Array.from(comparisons, (c) => position.get(c.winner === c.first ? c.second : c.first) as number)
-    plan.addMany(
-      players.length,
-      (w) => {
-        const wins = players.map(() => new Array<number>(players.length).fill(0))
-        for (let i = 0; i < index.length; i++) {
-          const weight = w[index[i] as number] as number
-          if (weight === 0) continue
-          const row = wins[winnerAt[i] as number] as number[]
-          row[loserAt[i] as number] = (row[loserAt[i] as number] as number) + weight
-        }
+    const size = players.length
+    const contributions = comparisons.map((c) => {
+      const loser = c.winner === c.first ? c.second : c.first
+      return { item: c.item, slot: (position.get(c.winner) as number) * size + (position.get(loser) as number), amount: 1 }
+    })
+    plan.addSums(
+      size * size,
+      contributions,
+      size,
+      (sums) => {
+        // wins[i][j]: times player i beat player j in the resample.
+        const wins = players.map((_, r) => Array.from(sums.subarray(r * size, r * size + size)))
         const fit = bradleyTerry(wins, players)
         return players.map((p) => fit.logStrengths[p] ?? { value: null, reason: 'not fitted' })
       },

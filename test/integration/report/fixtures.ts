@@ -201,3 +201,67 @@ export async function demoAfterJudgeRun(path: string): Promise<Project> {
   })
   return project
 }
+
+/**
+ * Labelled human-vs-AI proposal pairs (four generating systems, eight cohorts) with three judge sources: two runs
+ * asked in both display orders with a few failed and unreadable calls, and one imported model source. The same
+ * project, at 20,000 pairs, is the report benchmark's.
+ */
+export async function syntheticPairsProject(path: string, pairs: number): Promise<Project> {
+  const { Project: ProjectClass } = await import('../../../src/main/store/project')
+  const systems = ['ai-scientist', 'idea-agent', 'proposer-v2', 'storm']
+  const verdicts = ['a_much_better', 'a_better', 'b_better', 'b_much_better'] as const
+  let state = 7
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 2 ** 32
+  }
+  const project = await ProjectClass.create(path)
+  const items: NewItem[] = Array.from({ length: pairs }, (_, i) => {
+    const humanOnA = i % 2 === 0
+    const generator = systems[i % systems.length] as string
+    return {
+      kind: 'proposal-pair',
+      externalId: `pair-${i}`,
+      set: `cohort-${i % 8}`,
+      split: i % 5 === 0 ? 'test' : 'dev',
+      payload: {
+        pair_id: `pair-${i}`,
+        cohort: `cohort-${i % 8}`,
+        a: { markdown: '# A\n\nProposal.', origin: humanOnA ? 'human' : 'ai', ...(humanOnA ? {} : { generator }) },
+        b: { markdown: '# B\n\nProposal.', origin: humanOnA ? 'ai' : 'human', ...(humanOnA ? { generator } : {}) },
+        label: verdicts[Math.floor(random() * 4)],
+        label_source: 'citations'
+      }
+    }
+  })
+  const ids = project.write(() => insertItems(project.db, items))
+  const labels = items.map((item) => (item.payload as { label: (typeof verdicts)[number] }).label)
+  const db = project.db
+  project.write(() => {
+    const judge = db.prepare(`INSERT INTO judges (name, provider, model) VALUES (?, 'openai', ?)`)
+    const run = db.prepare(`INSERT INTO runs (instrument_id, judge_id, template_id, template_version, seed, both_orders, trials, status) VALUES ('pairwise-preference', ?, 'pairwise-ranker', 1, '42', 1, 1, 'done')`)
+    const call = db.prepare(
+      `INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt, judgement, status) VALUES (?, ?, 0, ?, ?, ?, '{}', ?, ?)`
+    )
+    for (const [r, skill] of [0.7, 0.6].entries()) {
+      const judgeId = Number(judge.run(`judge-${r}`, `gpt-${r}`).lastInsertRowid)
+      const runId = Number(run.run(judgeId).lastInsertRowid)
+      ids.forEach((itemId, i) => {
+        for (const order of [0, 1]) {
+          const roll = random()
+          const status = roll < 0.02 ? 'failed' : roll < 0.03 ? 'unparseable' : 'ok'
+          const truth = labels[i] as (typeof verdicts)[number]
+          const verdict = random() < skill ? truth : verdicts[(verdicts.indexOf(truth) + 2) % 4]
+          call.run(runId, itemId, order, `h${runId}-${itemId}-${order}`, JSON.stringify({ swapped: order === 1 }), status === 'ok' ? JSON.stringify({ verdict }) : null, status)
+        }
+      })
+    }
+    ids.forEach((itemId, i) => {
+      const truth = labels[i] as (typeof verdicts)[number]
+      const verdict = random() < 0.55 ? truth : verdicts[3 - verdicts.indexOf(truth)]
+      appendAnnotation(db, { itemId, instrumentId: 'pairwise-preference', instrumentVersion: 1, annotatorId: null, sourceKind: 'model', sourceName: 'imported-judge', judgement: { verdict }, origin: 'import' })
+    })
+  })
+  return project
+}

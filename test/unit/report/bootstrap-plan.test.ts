@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { clusterBootstrap, clusterBootstrapMany, type BootstrapInterval, type Estimate } from '../../../src/shared/stats'
+import { BootstrapPlan } from '../../../src/shared/report/bootstrap-plan'
+
+// The plan must give the very intervals of the stats module's cluster bootstrap over the same items, seed and level:
+// the same draws, the same replicates, the same percentiles.
+
+const settings = { resamples: 2000, seed: 4242, level: 0.9 }
+const itemIds = Array.from({ length: 37 }, (_, i) => 100 + 3 * i)
+/** Per item: whole-number counts of right and judged calls, and a fractional distance. */
+const rows = itemIds.map((item, i) => ({ item, right: (i * 7) % 3, judged: 2 + (i % 2), distance: ((i * 13) % 11) / 7 }))
+
+function ratio(num: number, den: number): Estimate {
+  return den === 0 ? { value: null, reason: 'none' } : { value: num / den }
+}
+
+/** The statistic recomputed from the rows of a resample, as a plain cluster bootstrap sees it. */
+function reference(statistic: (resample: readonly (typeof rows)[number][]) => Estimate): BootstrapInterval {
+  return clusterBootstrap(rows, statistic, settings)
+}
+
+describe('the report’s bootstrap plan', () => {
+  it('gives a whole-number ratio the interval of a cluster bootstrap recomputing it from the drawn items', () => {
+    const plan = new BootstrapPlan(itemIds)
+    let got: BootstrapInterval | undefined
+    plan.addRatio(rows.map((r) => ({ item: r.item, numerator: r.right, denominator: r.judged })), 'none', (interval) => (got = interval))
+    plan.run(settings)
+    const expected = reference((resample) => ratio(resample.reduce((s, r) => s + r.right, 0), resample.reduce((s, r) => s + r.judged, 0)))
+    expect(got).toEqual(expected)
+    expect(got?.lower).toBeLessThan(got?.upper as number)
+  })
+
+  it('sums fractional amounts item by item in the order given, matching the cluster bootstrap bit for bit', () => {
+    const plan = new BootstrapPlan(itemIds)
+    let got: BootstrapInterval | undefined
+    plan.addRatio(rows.map((r) => ({ item: r.item, numerator: r.distance, denominator: 1 })), 'none', (interval) => (got = interval))
+    plan.run(settings)
+    // Weighted sums over items in the given order: an item drawn k times adds k·x at its place.
+    const expected = clusterBootstrap(
+      rows,
+      (resample) => {
+        const times = new Map<number, number>()
+        for (const r of resample) times.set(r.item, (times.get(r.item) ?? 0) + 1)
+        let num = 0
+        let den = 0
+        for (const r of rows) {
+          const k = times.get(r.item) ?? 0
+          if (k === 0) continue
+          num += k * r.distance
+          den += k
+        }
+        return ratio(num, den)
+      },
+      settings
+    )
+    expect(got).toEqual(expected)
+  })
+
+  it('fills several sums statistics from one pass, each as if computed alone, with undefined resamples counted', () => {
+    const plan = new BootstrapPlan(itemIds)
+    const got: BootstrapInterval[][] = []
+    // A 2×2 table (criterion × source) per item, and a share defined only when the rare cell occurs.
+    const cell = (i: number) => (i % 5 === 0 ? 3 : i % 2)
+    plan.addSums(4, rows.map((r, i) => ({ item: r.item, slot: cell(i), amount: r.judged })), 2, (sums) => {
+      const total = (sums[0] as number) + (sums[1] as number) + (sums[2] as number) + (sums[3] as number)
+      return [ratio((sums[0] as number) + (sums[3] as number), total), ratio(sums[3] as number, sums[2] as number)]
+    }, (intervals) => got.push(intervals))
+    plan.addSums(1, rows.filter((_, i) => i % 3 === 0).map((r) => ({ item: r.item, slot: 0, amount: r.right })), 1, (sums) => [{ value: sums[0] as number }], (intervals) => got.push(intervals))
+    plan.run(settings)
+    const expected = clusterBootstrapMany(
+      rows.map((r, i) => ({ ...r, cell: cell(i), third: i % 3 === 0 })),
+      (resample) => {
+        const table = [0, 0, 0, 0]
+        let third = 0
+        for (const r of resample) {
+          table[r.cell] = (table[r.cell] as number) + r.judged
+          if (r.third) third += r.right
+        }
+        const total = table.reduce((s, v) => s + v, 0)
+        return { agree: ratio((table[0] as number) + (table[3] as number), total), rare: ratio(table[3] as number, table[2] as number), third: { value: third } }
+      },
+      settings
+    )
+    expect(got).toEqual([[expected.agree, expected.rare], [expected.third]])
+    expect(expected.rare.undefinedResamples).toBeGreaterThan(0)
+  })
+
+  it('refuses fractional sum contributions, slots outside the statistic and items outside the scope', () => {
+    const plan = new BootstrapPlan([1, 2])
+    const done = () => undefined
+    expect(() => plan.addSums(1, [{ item: 1, slot: 0, amount: 0.5 }], 1, () => [], done)).toThrow(/whole number/)
+    expect(() => plan.addSums(1, [{ item: 1, slot: 1, amount: 1 }], 1, () => [], done)).toThrow(/outside 0\.\.0/)
+    expect(() => plan.addSums(1, [{ item: 3, slot: 0, amount: 1 }], 1, () => [], done)).toThrow(/outside the report's scope/)
+  })
+})
