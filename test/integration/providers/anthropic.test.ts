@@ -62,7 +62,7 @@ describe('anthropic messages request', () => {
   })
 
   it('is refused by a server that checks the key, with the key redacted', async () => {
-    const wrong = 'sk-ant-wrong-0123456789abcdef'
+    const wrong = 'ant-wrong-key-0123456789abcdef'
     const err = await providerError(providerFor(fake, 'anthropic', wrong).complete(judge('anthropic'), req))
     expect(err.kind).toBe('auth')
     expect(err.code).toBe('authentication_error')

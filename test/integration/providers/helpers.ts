@@ -4,7 +4,7 @@ import type { FakeEndpoint, FakeProviders } from '../../fakes'
 
 export const KEYS: Record<ProviderKind, string> = {
   openai: 'sk-test-openai-0123456789abcdef',
-  anthropic: 'sk-ant-test-0123456789abcdef',
+  anthropic: 'ant-test-key-0123456789abcdef',
   google: 'AIzaTest0123456789abcdefghijklmn',
   'openai-compatible': 'local-test-key-0123456789'
 }

@@ -10,7 +10,7 @@ import type { FakeProviders, Prompt } from '../../fakes'
 
 export const KEYS: Record<ProviderKind, string> = {
   openai: 'sk-test-openai-0123456789abcdef',
-  anthropic: 'sk-ant-test-0123456789abcdef',
+  anthropic: 'ant-test-key-0123456789abcdef',
   google: 'AIzaTest0123456789abcdefghijklmn',
   'openai-compatible': 'xai-test-compatible-0123456789'
 }

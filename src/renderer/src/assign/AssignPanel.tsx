@@ -4,6 +4,7 @@ import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/t
 import { INSTRUMENTS } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { api } from '../api'
+import { Choices } from '../components/Choices'
 
 type Annotator = OperationOutput<'annotators.list'>['annotators'][number]
 type AssignResult = OperationOutput<'assignments.create'>
@@ -76,23 +77,13 @@ export function AssignPanel() {
         <label>
           Set
           <select aria-label="Assign set" value={set} onChange={(e) => setSet(e.target.value)}>
-            <option value="">All sets</option>
-            {sets.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Choices values={sets} empty="All sets" />
           </select>
         </label>
         <label>
           Split
           <select aria-label="Assign split" value={split} onChange={(e) => setSplit(e.target.value as Split | '')}>
-            <option value="">All splits</option>
-            {SPLITS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Choices values={SPLITS} empty="All splits" />
           </select>
         </label>
         <button type="submit" disabled={list.length === 0}>

@@ -3,6 +3,7 @@ import { IMPORT_FORMAT_NAMES, type ImportReportView } from '../../../shared/cont
 import { formatLocation } from '../../../shared/errors'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { api } from '../api'
+import { Choices } from '../components/Choices'
 
 type Format = (typeof IMPORT_FORMAT_NAMES)[number]
 
@@ -58,12 +59,7 @@ export function ImportScreen() {
         <label>
           Format
           <select aria-label="Format" value={format} onChange={(e) => setFormat(e.target.value as Format | '')}>
-            <option value="">Detect</option>
-            {IMPORT_FORMAT_NAMES.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
+            <Choices values={IMPORT_FORMAT_NAMES} empty="Detect" />
           </select>
         </label>
         <label>
@@ -73,11 +69,7 @@ export function ImportScreen() {
         <label>
           Split
           <select aria-label="Import split" value={split} onChange={(e) => setSplit(e.target.value as Split)}>
-            {SPLITS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Choices values={SPLITS} />
           </select>
         </label>
         <div className="actions">

@@ -5,6 +5,7 @@ import { ITEM_KINDS, SPLITS, type ItemKind, type Split } from '../../../shared/i
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import { ItemView } from './ItemView'
+import { Choices } from '../components/Choices'
 
 const PAGE = 200
 
@@ -86,28 +87,13 @@ export function ItemBrowser() {
         <div className="filters" role="search">
           <input aria-label="Search items" placeholder="Search text…" value={text} onChange={(e) => setText(e.target.value)} />
           <select aria-label="Kind" value={filters.kind ?? ''} onChange={(e) => setFilters({ kind: (e.target.value || undefined) as ItemKind | undefined })}>
-            <option value="">All kinds</option>
-            {Object.keys(ITEM_KINDS).map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
+            <Choices values={Object.keys(ITEM_KINDS)} empty="All kinds" />
           </select>
           <select aria-label="Set" value={filters.set ?? ''} onChange={(e) => setFilters({ set: e.target.value || undefined })}>
-            <option value="">All sets</option>
-            {sets.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Choices values={sets} empty="All sets" />
           </select>
           <select aria-label="Split" value={filters.split ?? ''} onChange={(e) => setFilters({ split: (e.target.value || undefined) as Split | undefined })}>
-            <option value="">All splits</option>
-            {SPLITS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Choices values={SPLITS} empty="All splits" />
           </select>
         </div>
         <div className="result-count" data-testid="result-count">
