@@ -89,20 +89,23 @@ export class BootstrapPlan {
       this.addSums(2, contributions, 1, (sums) => [ratio(sums[0] as number, sums[1] as number)], (intervals) => done(intervals[0] as BootstrapInterval))
       return
     }
-    // Fractional amounts: summed item by item in the order given, so every resample rounds the same way.
     const index = Int32Array.from(items, (u) => this.index(u.item))
-    const numerator = Float64Array.from(items, (u) => u.numerator)
-    const denominator = Float64Array.from(items, (u) => u.denominator)
+    this.addOrderedSums(index, [Float64Array.from(items, (u) => u.numerator), Float64Array.from(items, (u) => u.denominator)], ([num, den]) => ratio(num as number, den as number), done)
+  }
+
+  /**
+   * A statistic of weighted column sums for fractional amounts: each resample sums row by row in the order given
+   * (`index[i]` is row i's item), so every resample rounds the same way. Whole-number amounts go through addSums.
+   */
+  addOrderedSums(index: Int32Array, columns: ReadonlyArray<Float64Array>, statistic: (sums: number[]) => Estimate, done: (interval: BootstrapInterval) => void): void {
     this.add((w) => {
-      let num = 0
-      let den = 0
+      const sums = columns.map(() => 0)
       for (let i = 0; i < index.length; i++) {
         const weight = w[index[i] as number] as number
         if (weight === 0) continue
-        num += weight * (numerator[i] as number)
-        den += weight * (denominator[i] as number)
+        for (let c = 0; c < columns.length; c++) sums[c] = (sums[c] as number) + weight * ((columns[c] as Float64Array)[i] as number)
       }
-      return ratio(num, den)
+      return statistic(sums)
     }, done)
   }
 

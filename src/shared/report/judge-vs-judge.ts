@@ -101,18 +101,6 @@ export function judgeVsJudge(
     return result
   }
   // Fractional distances: summed item by item in a fixed order, so every resample rounds the same way.
-  plan.add((w) => {
-    let a = 0
-    let b = 0
-    let count = 0
-    for (let i = 0; i < index.length; i++) {
-      const weight = w[index[i] as number] as number
-      if (weight === 0) continue
-      a += weight * (firstScores[i] as number)
-      b += weight * (secondScores[i] as number)
-      count += weight * (counts[i] as number)
-    }
-    return difference(a, b, count)
-  }, done)
+  plan.addOrderedSums(index, [firstScores, secondScores, counts], ([a, b, count]) => difference(a as number, b as number, count as number), done)
   return result
 }

@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander'
 import type { RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
 import { INSTRUMENT_IDS } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort } from '../../providers/types'
+import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
 import {
   draftJudge,
   ensureJudge,
@@ -24,16 +24,9 @@ import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 /** The exit code of a run stopped by Ctrl+C (128 + SIGINT), as shells report it. */
 export const EXIT_CANCELLED = 130
 
-interface JudgeCliOptions {
+/** The judge's own settings come straight from the flags of the same names. */
+interface JudgeCliOptions extends JudgeConfig {
   instrument: string
-  provider: ProviderKind
-  model: string
-  baseUrl?: string
-  company?: string
-  reasoningEffort?: ReasoningEffort
-  temperature?: number
-  maxTokens?: number
-  structuredOutput?: boolean
   keyName?: string
   apiKeyEnv?: string
   judgeName?: string
