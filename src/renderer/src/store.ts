@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { ItemKind, Split } from '../../shared/items/kinds'
-import type { ProjectInfo, Session } from '../../shared/contract/schemas'
+import type { ProjectView, Session } from '../../shared/contract/schemas'
 import { api } from './api'
 
 export type Screen = 'overview' | 'items' | 'annotate' | 'import' | 'adjudicate' | 'runs' | 'report'
@@ -14,7 +14,7 @@ export interface ItemFilters {
 
 interface WorkbenchState {
   session: Session | null
-  info: ProjectInfo | null
+  info: ProjectView | null
   screen: Screen
   filters: ItemFilters
   selectedItemId: number | null

@@ -5,7 +5,7 @@ import {
   itemDetailSchema,
   itemPageSchema,
   itemQuerySchema,
-  projectInfoSchema,
+  projectViewSchema,
   roleSchema,
   sessionSchema
 } from './schemas'
@@ -40,7 +40,7 @@ export const operations = {
     access: 'any',
     summary: 'Switch between curator and annotator (refused in locked sessions)'
   }),
-  'project.info': op({ input: empty, output: projectInfoSchema, access: 'any', summary: 'Counts and schema of the open project' }),
+  'project.info': op({ input: empty, output: projectViewSchema, access: 'any', summary: 'Counts and schema of the open project (less for annotators)' }),
   'items.facets': op({ input: empty, output: facetsSchema, access: 'curator', summary: 'Kinds, sets and splits present' }),
   'items.list': op({ input: itemQuerySchema.strict(), output: itemPageSchema, access: 'curator', summary: 'A page of items, filtered' }),
   'items.get': op({ input: idInput, output: itemDetailSchema, access: 'curator', summary: 'One item, labels of test items withheld' }),

@@ -23,6 +23,13 @@ export const projectInfoSchema = z.object({
 })
 export type ProjectInfo = z.infer<typeof projectInfoSchema>
 
+/**
+ * What `project.info` tells a session. An annotator's answer leaves out the file path, the seed and the project-wide
+ * counts of other people's answers, judgements, runs and exposures: annotation needs none of them.
+ */
+export const projectViewSchema = projectInfoSchema.partial({ path: true, seed: true, annotators: true, annotations: true, judgements: true, runs: true, exposures: true })
+export type ProjectView = z.infer<typeof projectViewSchema>
+
 export const itemQuerySchema = z.object({
   kind: itemKindSchema.optional(),
   set: z.string().min(1).optional(),

@@ -1,9 +1,9 @@
-import type { ProjectInfo } from '../../../shared/contract/schemas'
+import type { ProjectView } from '../../../shared/contract/schemas'
 import { useWorkbench } from '../store'
 import type { ItemKind, Split } from '../../../shared/items/kinds'
 
 /** Counts by kind, set and split; each row opens the item browser filtered to it. */
-export function Overview({ info }: { info: ProjectInfo }) {
+export function Overview({ info }: { info: ProjectView }) {
   const { setFilters, setScreen } = useWorkbench()
   const byKind = new Map<string, number>()
   for (const c of info.counts) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + c.n)
@@ -17,19 +17,19 @@ export function Overview({ info }: { info: ProjectInfo }) {
         </div>
         <div>
           <dt>Annotators</dt>
-          <dd>{info.annotators}</dd>
+          <dd>{info.annotators ?? '—'}</dd>
         </div>
         <div>
           <dt>Annotations</dt>
-          <dd>{info.annotations}</dd>
+          <dd>{info.annotations ?? '—'}</dd>
         </div>
         <div>
           <dt>Judgements</dt>
-          <dd>{info.judgements}</dd>
+          <dd>{info.judgements ?? '—'}</dd>
         </div>
         <div>
           <dt>Exposures</dt>
-          <dd>{info.exposures}</dd>
+          <dd>{info.exposures ?? '—'}</dd>
         </div>
       </dl>
       <h2>Items by kind</h2>
@@ -78,7 +78,8 @@ export function Overview({ info }: { info: ProjectInfo }) {
         </tbody>
       </table>
       <p className="muted small">
-        Schema {info.schemaVersion} · project {info.projectId} · {info.path}
+        Schema {info.schemaVersion} · project {info.projectId}
+        {info.path && ` · ${info.path}`}
       </p>
     </section>
   )
