@@ -13,6 +13,7 @@ import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportP
 import { systemsOf } from './systems'
 import { judgeVsJudge } from './judge-vs-judge'
 import { collectWarnings } from './warnings'
+import { flagSources } from './source-flags'
 
 export interface ReportOptions {
   /** Confidence level of every interval (default 0.95). */
@@ -34,6 +35,12 @@ const AGGREGATION =
   'trials of a call, display orders and annotators behind a majority are combined per unit: nominal and ordinal ' +
   'fields by vote (an even split leaves no value, counted as a tied vote), interval, ratio and probability fields by ' +
   'their mean'
+
+/** One ties policy for human majorities, applied in every table (stated in the report's settings). */
+export const TIES_POLICY =
+  'an even split among the annotators leaves the unit without a human-majority label: the unit is left out of every ' +
+  'comparison with the human majority (counted in its n_tied_votes), never counted as a wrong answer; a tie given ' +
+  'as an answer by a source is that source\'s verdict and is scored as given'
 
 /** Builds the audit report of one instrument from gathered sources. Pure: the same input gives the same report. */
 export function buildReport(input: AuditInput, options: ReportOptions = {}): Report {
@@ -101,8 +108,10 @@ export function buildReport(input: AuditInput, options: ReportOptions = {}): Rep
       min_items_for_interval: minItems,
       ece_bins: eceBins,
       aggregation: AGGREGATION,
+      ties_policy: TIES_POLICY,
       panel_rule: input.panelRule ?? null
     },
+    summary: [],
     sources,
     criteria: criteria.map((c) => c.id),
     fields: fieldSections,
@@ -111,6 +120,7 @@ export function buildReport(input: AuditInput, options: ReportOptions = {}): Rep
     judge_vs_judge: judgeVsJudgeRows,
     warnings: []
   }
+  flagSources(report, minItems)
   report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources) })
   return report
 }
@@ -275,7 +285,11 @@ function sourceSummary(source: ResolvedSource): ReportSource {
     n_unparseable: source.counts.unparseable,
     n_abstained: source.counts.abstained,
     n_pending: source.counts.pending,
-    n_tied_votes: source.counts.tiedVotes
+    n_tied_votes: source.counts.tiedVotes,
+    // Filled in by flagSources once every table is built.
+    too_few_items: false,
+    unreliable_interval: false,
+    undefined_resample_share: null
   }
 }
 

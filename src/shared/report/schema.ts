@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { SOURCE_KINDS } from './input'
+import { summaryCardSchema } from './summary-schema'
 
 /**
  * The report JSON: what `assay report --json` prints, what `audit.report` returns and what the HTML report and the
@@ -43,7 +44,12 @@ export const sourceSchema = z.object({
   n_abstained: count,
   n_pending: count,
   /** Unit values left undecided because trials (or display orders) split evenly. */
-  n_tied_votes: count
+  n_tied_votes: count,
+  /** Every comparison of this source rests on fewer than `settings.min_items_for_interval` items. */
+  too_few_items: z.boolean(),
+  /** Some bootstrap interval of this source had more than 10% undefined resamples; the largest share beside it. */
+  unreliable_interval: z.boolean(),
+  undefined_resample_share: stat
 })
 export type ReportSource = z.infer<typeof sourceSchema>
 
@@ -350,8 +356,12 @@ export const reportSchema = z.object({
     min_items_for_interval: count,
     ece_bins: count,
     aggregation: z.string(),
+    /** How an even split among people is treated in every table that scores against a human majority. */
+    ties_policy: z.string(),
     panel_rule: z.string().nullable()
   }),
+  /** One card per judge source and field, at the top of the report. */
+  summary: z.array(summaryCardSchema),
   sources: z.array(sourceSchema),
   criteria: z.array(z.string()),
   fields: z.array(fieldReportSchema),
