@@ -1,4 +1,4 @@
-export { listDisagreements, adjudicationItem, recordAdjudication, ADJUDICATION_VIEWER, type DisagreementList, type RecordInput } from './service'
+export { listDisagreements, adjudicationItem, recordAdjudication, adjudicationView, ADJUDICATION_VIEWER, type DisagreementList, type RecordInput } from './service'
 export { effectiveRule, setRule, defaultFieldRule, DEFAULT_THRESHOLDS } from './rules'
 export { disagreementsOf, type FieldDisagreement } from './disagreement'
 export { adjudicatedLabels, type AdjudicatedLabelRecord, type AdjudicatedLabelFilter } from './labels'

@@ -82,10 +82,10 @@ export function listDisagreements(db: Db, instrumentId: string, opts: ListOption
   const heads = adjudicationHeads(db, instrument.id)
   const rows: DisagreementRow[] = []
   const counts = { compared: 0, disagreements: 0, adjudicated: 0, open: 0 }
-  const itemStmt = db.prepare(`SELECT id, kind, payload FROM items WHERE id = ?`)
+  const itemStmt = db.prepare(`SELECT id, kind, external_id, title, payload FROM items WHERE id = ?`)
   for (const [itemId, answers] of currentHumanAnswers(db, instrument.id)) {
     if (answers.length < 2) continue
-    const item = itemStmt.get(itemId) as Pick<ItemRow, 'id' | 'kind' | 'payload'> | undefined
+    const item = itemStmt.get(itemId) as Pick<ItemRow, 'id' | 'kind' | 'external_id' | 'title' | 'payload'> | undefined
     if (!item) continue
     const shown = compared(db, instrument, answers, instrumentPayload(db, item))
     const fields = disagreementsOf(instrument, rule, shown.map((a) => a.observations))
@@ -101,6 +101,8 @@ export function listDisagreements(db: Db, instrumentId: string, opts: ListOption
     if (!disagree && !opts.includeAgreeing && !head) continue
     rows.push({
       itemId,
+      externalId: item.external_id,
+      title: item.title,
       kind: item.kind,
       answers: shown.length,
       annotators: shown.map((a) => a.annotator),
@@ -120,11 +122,34 @@ function loadItem(db: Db, instrument: AnyInstrument, itemId: number): { row: Ite
   return { row, payload: instrumentPayload(db, row) }
 }
 
-function adjudicationView(project: Project, instrument: AnyInstrument, row: ItemRow, payload: Record<string, unknown>): BlindView {
+/** True where a display mapping exchanges two sides (pairs): `{ swapped }`. */
+function hasSides(display: Record<string, unknown>): boolean {
+  return typeof display.swapped === 'boolean'
+}
+
+/**
+ * The item as the curator adjudicates it: blinded like any annotator's view, with pairs put back in canonical order
+ * (left is canonical A) so that sides are named in one frame on every screen and in the report.
+ */
+export function adjudicationView(project: Project, instrument: AnyInstrument, row: Pick<ItemRow, 'id' | 'external_id'>, payload: Record<string, unknown>): BlindView {
+  let blind: BlindView
   try {
-    return instrument.blind(payload as never, { seed: project.seed, viewer: ADJUDICATION_VIEWER, externalId: row.external_id })
+    blind = instrument.blind(payload as never, { seed: project.seed, viewer: ADJUDICATION_VIEWER, externalId: row.external_id })
   } catch (e) {
     throw new AssayError('invalid_input', `Item ${row.id} cannot be shown for ${instrument.id}: ${(e as Error).message}`)
+  }
+  if (blind.display.swapped !== true) return blind
+  const { a, b, ...rest } = blind.view
+  return { view: { ...rest, a: b, b: a }, display: { ...blind.display, swapped: false } }
+}
+
+/** Whether an answer was given with the sides exchanged, from the display mapping stored with it. */
+function sawSwapped(row: AnnotationRow): boolean | null {
+  try {
+    const display = JSON.parse(row.display) as Record<string, unknown>
+    return typeof display.swapped === 'boolean' ? display.swapped : null
+  } catch {
+    return null
   }
 }
 
@@ -151,9 +176,12 @@ export function adjudicationItem(project: Project, instrumentId: string, itemId:
   const head = adjudicationHead(db, itemId, instrument.id)
   return {
     itemId,
+    externalId: row.external_id,
+    title: row.title,
     instrument: instrument.id,
     kind: row.kind,
     view: blind.view,
+    sides: hasSides(blind.display) ? 'canonical' : 'none',
     answers: answers.map((a) => ({
       annotationId: a.row.id,
       annotator: a.annotator,
@@ -165,7 +193,8 @@ export function adjudicationItem(project: Project, instrumentId: string, itemId:
         id: r.id,
         createdAt: r.created_at,
         retracted: r.retracted === 1
-      }))
+      })),
+      sawSwapped: sawSwapped(a.row)
     })),
     fields: answers.length >= 2 ? disagreementsOf(instrument, effectiveRule(db, instrument), answers.map((a) => a.observations)) : [],
     current: head ? recordOut(instrument, head, blind.display) : null,

@@ -81,6 +81,9 @@ export const adjudicationRefSchema = z.object({ id: z.string(), curator: z.strin
 
 export const disagreementRowSchema = z.object({
   itemId: z.number().int(),
+  /** How people name the item: its id in the imported file and its title (never the database id). */
+  externalId: z.string(),
+  title: z.string(),
   kind: z.string(),
   answers: z.number().int(),
   annotators: z.array(z.string()),
@@ -115,7 +118,9 @@ export const sideBySideAnswerSchema = z.object({
   createdAt: z.string(),
   /** In the display order of the adjudication view. */
   judgement: z.unknown(),
-  revisions: z.array(revisionRefSchema)
+  revisions: z.array(revisionRefSchema),
+  /** For pairs: whether this annotator saw canonical B on the left (null where the item has no sides). */
+  sawSwapped: z.boolean().nullable()
 })
 
 export const adjudicationRecordSchema = z.object({
@@ -131,10 +136,18 @@ export const adjudicationRecordSchema = z.object({
 
 export const adjudicationItemSchema = z.object({
   itemId: z.number().int(),
+  externalId: z.string(),
+  title: z.string(),
   instrument: instrumentIdSchema,
   kind: z.string(),
-  /** The item blinded as for any annotator (a fixed adjudication viewer): origins and labels stay hidden here too. */
+  /**
+   * The item blinded as for any annotator: origins and labels stay hidden here too. Pairs are shown in canonical
+   * order (`a` is canonical A), the one frame of items, adjudication and the report; other reorderings (hypothesis
+   * labels) follow a fixed adjudication viewer.
+   */
   view: z.record(z.string(), z.unknown()),
+  /** 'canonical' where the item has two sides shown as canonical A and B; 'none' otherwise. */
+  sides: z.enum(['canonical', 'none']),
   answers: z.array(sideBySideAnswerSchema),
   fields: z.array(fieldDisagreementSchema),
   current: adjudicationRecordSchema.nullable(),

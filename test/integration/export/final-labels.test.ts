@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADJUDICATION_VIEWER, recordAdjudication } from '../../../src/main/adjudication'
+import { adjudicationView, recordAdjudication } from '../../../src/main/adjudication'
 import { instrumentPayload } from '../../../src/main/adjudication/labels'
 import { exportData } from '../../../src/main/export'
 import { importFile } from '../../../src/main/import'
@@ -66,7 +66,7 @@ function adjudicate(project: Project, pair: string, verdict: string, reason: str
     external_id: string
     payload: string
   }
-  const { display } = pairwise.blind(instrumentPayload(project.db, row) as never, { seed: project.seed, viewer: ADJUDICATION_VIEWER, externalId: row.external_id })
+  const { display } = adjudicationView(project, pairwise, row, instrumentPayload(project.db, row))
   return recordAdjudication(project, { instrument: 'pairwise-preference', itemId: row.id, judgement: pairwise.toDisplay({ verdict }, display), reason, curator: CURATOR }).id
 }
 

@@ -96,18 +96,28 @@ describe('adjudicating', () => {
   let first: string
   let pair2Canonical: string
 
-  it('shows the answers side by side in the order of a blinded view, with names, pseudonyms and revision times', async () => {
-    const item = await call(ctxFor(project), 'adjudication.item', { instrument: 'pairwise-preference', itemId: itemIds[1] })
-    // The curator sees the item blinded too: no origin, generator, label or id.
+  it('shows the answers side by side in canonical order, with names, pseudonyms, revision times and who saw which side where', async () => {
+    const { externalId, title, ...item } = await call(ctxFor(project), 'adjudication.item', { instrument: 'pairwise-preference', itemId: itemIds[1] })
+    // Named as people name it: by its id in the imported file and its title.
+    expect([externalId, title]).toEqual([`${TAG}-pair-1`, `${TAG}-pair-1 · Topic 1`])
+    // Otherwise the curator sees the item blinded too: no origin, generator or label.
     expect(JSON.stringify(item)).not.toContain(TAG)
+    expect(item.sides).toBe('canonical')
+    const seen = (name: string) => {
+      const session = annotatorSession(project, name)
+      const assignment = project.db.prepare(`SELECT id FROM assignments WHERE annotator_id = ? AND item_id = ?`).get(session.annotator!.id, itemIds[1]) as { id: number }
+      return assignmentContext(project, session.annotator!, assignment.id).blind.display.swapped
+    }
+    expect(item.answers.map((a: any) => a.sawSwapped)).toEqual([seen('Ada'), seen('Ben')])
     expect(item.answers.map((a: any) => [a.annotator, a.pseudonym, a.annotationId])).toEqual([
       ['Ada', 'A01', answerIds.get('Ada:1')],
       ['Ben', 'A02', answerIds.get('Ben:1')]
     ])
     expect(item.answers[0].revisions).toEqual([{ id: answerIds.get('Ada:1'), createdAt: item.answers[0].createdAt, retracted: false }])
-    const swapped = item.view.a.markdown.includes('proposal B in pair 1')
-    expect(item.view.a.markdown.includes(swapped ? 'proposal B' : 'proposal A')).toBe(true)
-    expect(item.answers.map((a: any) => a.judgement.verdict)).toEqual(swapped ? ['b_better', 'a_better'] : ['a_better', 'b_better'])
+    // Left is canonical A whatever order the annotators saw; their answers are shown in that frame.
+    expect(item.view.a.markdown).toContain('proposal A in pair 1')
+    expect(item.view.b.markdown).toContain('proposal B in pair 1')
+    expect(item.answers.map((a: any) => a.judgement.verdict)).toEqual(['a_better', 'b_better'])
     expect(item.fields).toEqual([{ field: 'winner', label: 'Better proposal', units: 1 }])
     expect(item.current).toBeNull()
   })
@@ -167,11 +177,10 @@ describe('adjudicating', () => {
 
   it('marks an adjudication stale when an answer arrives after it', async () => {
     const curator = ctxFor(project)
-    // "A better" as the adjudication screen shows pair 2: the left proposal, canonical b when the view is swapped.
+    // "A better" as the adjudication screen shows pair 2: the left proposal, which is canonical A.
     const shown = await call(curator, 'adjudication.item', { instrument: 'pairwise-preference', itemId: itemIds[2] })
-    pair2Canonical = shown.view.a.markdown.includes('proposal B in pair 2') ? 'b_better' : 'a_better'
-    // Under this seed pair 2 is shown swapped, so the mapping back is exercised.
-    expect(pair2Canonical).toBe('b_better')
+    expect(shown.view.a.markdown).toContain('proposal A in pair 2')
+    pair2Canonical = 'a_better'
     await call(curator, 'adjudication.record', { instrument: 'pairwise-preference', itemId: itemIds[2], judgement: { verdict: 'a_better' }, reason: 'majority', curator: 'Eve' })
     expect((await call(curator, 'adjudication.list', { instrument: 'pairwise-preference' })).counts).toMatchObject({ adjudicated: 2, open: 1 })
     await answer('Cy', 1, 'a_much_better')
