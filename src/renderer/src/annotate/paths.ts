@@ -58,3 +58,9 @@ export function removeAt<T>(root: T, path: string): T {
 export function isWithin(path: string, ancestor: string): boolean {
   return ancestor === '' || path === ancestor || path.startsWith(`${ancestor}.`)
 }
+
+/** The path of the object a field belongs to (a list entry or unit), '' for a top-level field. */
+export function parentPath(path: string): string {
+  const i = path.lastIndexOf('.')
+  return i < 0 ? '' : path.slice(0, i)
+}

@@ -1,0 +1,216 @@
+import { useLayoutEffect, useRef, type RefObject } from 'react'
+import { focusStopElement, isTypingTarget } from './dom'
+import { answerForKey } from './keys'
+import { getAt, parentPath } from './paths'
+import { isTextEntry, moveGroup, moveStop, type ListWidget, type Stop } from './stops'
+
+/** Everything the item's keys act on. */
+export interface ItemKeyContext {
+  /** A dialog is open: it has the keys. */
+  blocked: boolean
+  stops: ReadonlyArray<Stop>
+  cursor: string | null
+  data: unknown
+  sourceRef: RefObject<HTMLElement | null>
+  focusStop(path: string): void
+  setValue(path: string, value: unknown): void
+  addEntry(listPath: string, widget: ListWidget): void
+  removeEntry(entryPath: string): void
+  addSelection(path: string): void
+  openPicker(path: string): void
+  runCheck(path: string): void
+  submit(): void
+  navigate(step: 1 | -1): void
+  undo(): void
+  exit(): void
+  askReason(action: 'skip' | 'flag'): void
+  toggleHistory(): void
+  toggleLegend(): void
+}
+
+/**
+ * Every keyboard shortcut of an item. Keys act on the field under the cursor first, then on the item. The listener
+ * is attached while the item is committed, before it is painted: a key pressed the moment it shows is not lost.
+ */
+export function useItemKeys(ctx: ItemKeyContext): void {
+  const ref = useRef(ctx)
+  ref.current = ctx
+  useLayoutEffect(() => {
+    const listener = (e: KeyboardEvent) => onItemKey(ref.current, e)
+    window.addEventListener('keydown', listener)
+    return () => window.removeEventListener('keydown', listener)
+  }, [])
+}
+
+function scrollSource(ctx: ItemKeyContext, dy: number) {
+  ctx.sourceRef.current?.scrollBy({ top: dy })
+}
+
+/** Scrolls the text to the next or previous section row of a pair. */
+function jumpSection(ctx: ItemKeyContext, step: 1 | -1) {
+  const box = ctx.sourceRef.current
+  if (!box) return
+  const rows = [...box.querySelectorAll<HTMLElement>('[data-section-row]')]
+  if (!rows.length) return
+  const top = box.scrollTop + 8
+  let at = 0
+  rows.forEach((r, i) => {
+    if (r.offsetTop <= top) at = i
+  })
+  const target = rows[Math.max(0, Math.min(rows.length - 1, at + step))]
+  if (target) box.scrollTo({ top: target.offsetTop })
+}
+
+function onItemKey(ctx: ItemKeyContext, e: KeyboardEvent): void {
+  if (ctx.blocked || e.defaultPrevented) return
+  const { stops, cursor } = ctx
+  const stopAt = (path: string | null) => stops.find((s) => s.path === path)
+  const typing = isTypingTarget(e.target)
+  const ctrl = e.ctrlKey || e.metaKey
+  if (ctrl && e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault()
+    ctx.submit()
+    return
+  }
+  if (ctrl && e.shiftKey && e.key === 'Enter') {
+    const stop = stopAt(cursor)
+    if (stop?.kind === 'field' && stop.widget.kind === 'code') {
+      e.preventDefault()
+      ctx.runCheck(stop.path)
+    }
+    return
+  }
+  if (e.key === 'Tab' && !ctrl && !e.altKey) {
+    e.preventDefault()
+    const next = moveStop(stops, cursor, e.shiftKey ? -1 : 1)
+    if (next) ctx.focusStop(next)
+    return
+  }
+  if (e.altKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+    e.preventDefault()
+    ctx.navigate(e.key === 'ArrowRight' ? 1 : -1)
+    return
+  }
+  if (typing) {
+    if (e.key === 'Escape') {
+      e.preventDefault()
+      const holder = (e.target as HTMLElement).closest<HTMLElement>('[data-stop]')
+      if (holder) holder.focus()
+      else (e.target as HTMLElement).blur()
+    }
+    return
+  }
+  if (ctrl && !e.shiftKey && e.key.toLowerCase() === 'z') {
+    e.preventDefault()
+    ctx.undo()
+    return
+  }
+  if (ctrl || e.altKey) return
+
+  const stop = stopAt(cursor)
+  if (stop && onStopKey(ctx, stop, e)) return
+
+  const go = (path: string | null) => (path ? ctx.focusStop(path) : false)
+  const handled = (() => {
+    switch (e.key) {
+      case 'j':
+        return go(moveStop(stops, cursor, 1))
+      case 'k':
+        return go(moveStop(stops, cursor, -1))
+      case 'J':
+        return go(moveGroup(stops, cursor, 1))
+      case 'K':
+        return go(moveGroup(stops, cursor, -1))
+      case 'n':
+        return ctx.navigate(1)
+      case 'p':
+        return ctx.navigate(-1)
+      case 's':
+        return ctx.askReason('skip')
+      case 'f':
+        return ctx.askReason('flag')
+      case 'h':
+        return ctx.toggleHistory()
+      case '?':
+        return ctx.toggleLegend()
+      case 'q':
+        return ctx.exit()
+      case 'e':
+        return ctx.addSelection(cursor ?? '')
+      case '/':
+        return ctx.openPicker(cursor ?? '')
+      case '+': {
+        const add = stops.find((s): s is Extract<Stop, { kind: 'add' }> => s.kind === 'add' && (stop?.group == null || stop.group.startsWith(`${s.listPath}.`)))
+        return add ? ctx.addEntry(add.listPath, add.widget) : false
+      }
+      case ']':
+        return jumpSection(ctx, 1)
+      case '[':
+        return jumpSection(ctx, -1)
+      case 'ArrowDown':
+        return scrollSource(ctx, 120)
+      case 'ArrowUp':
+        return scrollSource(ctx, -120)
+      case 'PageDown':
+      case ' ':
+        return scrollSource(ctx, (ctx.sourceRef.current?.clientHeight ?? 600) * 0.85)
+      case 'PageUp':
+        return scrollSource(ctx, -(ctx.sourceRef.current?.clientHeight ?? 600) * 0.85)
+      default:
+        return false
+    }
+  })()
+  if (handled !== false) e.preventDefault()
+}
+
+/** Keys that answer or act on the stop under the cursor; true when the key was used. */
+function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
+  const { stops } = ctx
+  const answer = answerForKey(stop, e.key)
+  if (answer) {
+    e.preventDefault()
+    ctx.setValue(stop.path, answer.value)
+    // Move on where the next field is also answered without typing; a text box is entered with Tab.
+    const next = moveStop(stops, stop.path, 1)
+    const nextStop = stops.find((s) => s.path === next)
+    if (next && next !== stop.path && nextStop && !isTextEntry(nextStop)) ctx.focusStop(next)
+    return true
+  }
+  if (stop.kind === 'add' && (e.key === 'Enter' || e.key === '+')) {
+    e.preventDefault()
+    ctx.addEntry(stop.listPath, stop.widget)
+    return true
+  }
+  if (stop.kind === 'field' && stop.widget.kind === 'quote') {
+    if (e.key === 'Enter') {
+      e.preventDefault()
+      document.querySelector<HTMLElement>(`[data-stop="${CSS.escape(stop.path)}"] .quote-text`)?.focus()
+      return true
+    }
+    if (e.key === 'Delete' || e.key === 'Backspace') {
+      e.preventDefault()
+      const value = getAt(ctx.data, stop.path)
+      ctx.setValue(stop.path, stop.widget.many ? (Array.isArray(value) ? value.slice(0, -1) : []) : '')
+      return true
+    }
+  }
+  if (isTextEntry(stop) && e.key === 'Enter') {
+    e.preventDefault()
+    focusStopElement(stop.path)
+    return true
+  }
+  if (stop.kind === 'field' && stop.widget.kind === 'code' && e.key === 'r') {
+    e.preventDefault()
+    ctx.runCheck(stop.path)
+    return true
+  }
+  if (e.key === 'Delete' && stop.group && /\.\d+$/.test(stop.group)) {
+    const list = parentPath(stop.group)
+    if (stops.some((s) => s.kind === 'add' && s.listPath === list)) {
+      e.preventDefault()
+      ctx.removeEntry(stop.group)
+      return true
+    }
+  }
+  return false
+}
