@@ -3,7 +3,8 @@ import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { AssayError, formatLocation, type ErrorLocation } from '../../../shared/errors'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import { detectFormat, importFile, IMPORT_FORMATS, isImportFormat, type ImportFormat, type ImportReport } from '../../import'
+import type { ImportReport } from '../../import'
+import { IMPORT_FORMATS, isImportFormat, type ImportFormat } from '../../import/types'
 import { Project } from '../../store/project'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
@@ -30,7 +31,9 @@ export function registerImport(program: Command, io: CliIO): void {
       '\nErrors are listed as file:line: field: message. Nothing is written when there is any error (exit 1).'
     )
     .action(async (file: string, formatArg: string, path: string, opts: ImportCliOptions) => {
-      const format = resolveFormat(formatArg, path)
+      // The parsers load only when an import runs, so `--help` stays instant.
+      const { detectFormat, importFile } = await import('../../import')
+      const format = resolveFormat(formatArg, path, detectFormat)
       const project = await Project.open(resolve(file))
       let report: ImportReport
       try {
@@ -53,7 +56,7 @@ function parseSplit(value: string): Split {
   return value as Split
 }
 
-function resolveFormat(arg: string, path: string): ImportFormat {
+function resolveFormat(arg: string, path: string, detectFormat: (path: string, head: string[]) => ImportFormat | null): ImportFormat {
   if (isImportFormat(arg)) return arg
   if (arg === 'auto') {
     let head: string[]

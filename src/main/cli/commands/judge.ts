@@ -1,23 +1,10 @@
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import type { RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
-import { INSTRUMENT_IDS } from '../../../shared/instruments'
+import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
-import {
-  draftJudge,
-  ensureJudge,
-  estimateRun,
-  generatedSetsOf,
-  parseRunSpec,
-  prepareRun,
-  runRegistry,
-  type Judge,
-  type JudgeInput,
-  type RunProgress,
-  type RunResult
-} from '../../runner'
-import { EnvKeyStore } from '../../secrets'
+import type { Judge, JudgeInput, RunProgress, RunResult } from '../../runner'
 import { Project } from '../../store/project'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
@@ -173,6 +160,11 @@ function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
 }
 
 async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO): Promise<void> {
+  // The runner and the model SDKs load only when a judge runs.
+  const [{ draftJudge, ensureJudge, estimateRun, generatedSetsOf, parseRunSpec, prepareRun, runRegistry }, { EnvKeyStore }] = await Promise.all([
+    import('../../runner'),
+    import('../../secrets')
+  ])
   const db = project.db
   if (opts.dryRun) {
     // A judge not saved yet is planned as a draft (id 0; the spec needs a positive id to validate); nothing is written.

@@ -3,7 +3,6 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { Project } from '../../store/project'
-import { loadDemo } from '../../demo/load-demo'
 import type { CliIO } from '../run'
 
 export function registerNew(program: Command, io: CliIO): void {
@@ -18,6 +17,7 @@ export function registerNew(program: Command, io: CliIO): void {
       const project = await Project.create(path)
       try {
         if (opts.demo) {
+          const { loadDemo } = await import('../../demo/load-demo')
           const summary = await loadDemo(project)
           io.out(`Created ${path} with the demo: ${summary}`)
         } else {

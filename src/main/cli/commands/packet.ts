@@ -1,8 +1,7 @@
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
-import { INSTRUMENT_IDS, isInstrumentId } from '../../../shared/instruments'
+import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import { exportPacket, listPackets, mergePackets, offlineCheckCoverage } from '../../packets'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
@@ -20,6 +19,13 @@ function parseSplit(value: string): Split {
   if (!(SPLITS as ReadonlyArray<string>).includes(value)) throw new InvalidArgumentError(`expected one of ${SPLITS.join(', ')}`)
   return value as Split
 }
+
+function isInstrumentId(value: string): value is InstrumentId {
+  return (INSTRUMENT_IDS as ReadonlyArray<string>).includes(value)
+}
+
+/** The packet code loads only when a packet command runs. */
+const packets = () => import('../../packets')
 
 function parseInstrument(value: string): string {
   if (!isInstrumentId(value)) throw new InvalidArgumentError(`expected one of ${INSTRUMENT_IDS.join(', ')}`)
@@ -50,6 +56,7 @@ export function registerPacket(program: Command, io: CliIO): void {
     .option('--force', 'replace an existing file at --out')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, opts: ExportCliOptions) => {
+      const { exportPacket, offlineCheckCoverage } = await packets()
       const result = await withProject(file, (project) =>
         exportPacket(project, {
           annotator: opts.annotator,
@@ -77,8 +84,9 @@ export function registerPacket(program: Command, io: CliIO): void {
     .argument('<file>', 'the .assay project file')
     .argument('<packets...>', 'packet files')
     .option('--json', 'print the result as JSON')
-    .action(async (file: string, packets: string[], opts: { json?: boolean }) => {
-      const reports = await withProject(file, (project) => mergePackets(project, packets))
+    .action(async (file: string, packetFiles: string[], opts: { json?: boolean }) => {
+      const { mergePackets } = await packets()
+      const reports = await withProject(file, (project) => mergePackets(project, packetFiles))
       if (opts.json) return io.out(JSON.stringify({ packets: reports }, null, 2))
       for (const r of reports) {
         const rebased = r.rebased ? `, ${r.rebased} appended after newer revisions` : ''
@@ -94,6 +102,7 @@ export function registerPacket(program: Command, io: CliIO): void {
     .argument('<file>', 'the .assay project file')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
+      const { listPackets } = await packets()
       const rows = await withProject(file, (project) => listPackets(project.db))
       if (opts.json) return io.out(JSON.stringify(rows, null, 2))
       if (!rows.length) return io.out('No packets.')

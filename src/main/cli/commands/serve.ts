@@ -5,12 +5,8 @@ import { tmpdir } from 'node:os'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { Project } from '../../store/project'
-import { EventHub } from '../../events'
-import { startWebServer } from '../../web/server'
 import { appRoot, rendererDir } from '../../paths'
-import { curatorSession, type SessionState } from '../../api/context'
-import { ensureAnnotator } from '../../store/annotators'
-import { loadDemo } from '../../demo/load-demo'
+import type { SessionState } from '../../api/context'
 import type { CliIO } from '../run'
 
 interface ServeOptions {
@@ -39,6 +35,7 @@ export function registerServe(program: Command, io: CliIO): void {
     .action(async (opts: ServeOptions) => {
       const path = join(tmpdir(), 'assay-demo.assay')
       if (!existsSync(path)) {
+        const { loadDemo } = await import('../../demo/load-demo')
         const p = await Project.create(path)
         try {
           await loadDemo(p)
@@ -57,6 +54,13 @@ async function serve(path: string, opts: ServeOptions, io: CliIO): Promise<void>
     throw new AssayError('invalid_input', `--port must be a whole number from 0 to 65535, not "${opts.port}"`)
   }
   ensureRendererBuilt(io)
+  // The web server and the API handlers load only for this command.
+  const [{ curatorSession }, { ensureAnnotator }, { EventHub }, { startWebServer }] = await Promise.all([
+    import('../../api/context'),
+    import('../../store/annotators'),
+    import('../../events'),
+    import('../../web/server')
+  ])
   const project = await Project.open(path)
   let session: SessionState = curatorSession()
   if (project.isPacket || opts.annotator) {

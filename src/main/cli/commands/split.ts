@@ -3,7 +3,6 @@ import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { itemKindSchema } from '../../../shared/items/kinds'
 import { Project } from '../../store/project'
-import { createSplit } from '../../splits/stratified-split'
 import type { CliIO } from '../run'
 
 export function registerSplit(program: Command, io: CliIO): void {
@@ -21,6 +20,7 @@ export function registerSplit(program: Command, io: CliIO): void {
       if (!Number.isFinite(fraction)) throw new AssayError('invalid_input', `--test must be a number between 0 and 1, not "${opts.test}"`)
       const kind = opts.kind === undefined ? undefined : itemKindSchema.safeParse(opts.kind)
       if (kind && !kind.success) throw new AssayError('invalid_input', `Unknown item kind "${opts.kind}"`)
+      const { createSplit } = await import('../../splits/stratified-split')
       const project = await Project.open(resolve(file))
       try {
         const plan = createSplit(project, { testFraction: fraction, seed: opts.seed ?? project.seed, set: opts.set, kind: kind?.data })
