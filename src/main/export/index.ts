@@ -18,11 +18,12 @@ import {
   type JudgementRecord,
   type LabelRecord
 } from './rows'
-import { cardPathFor, flattenForCsv, toCsv, toJsonl, writeFileAtomic, type ExportFormat } from './table'
+import { writeOutputFiles } from './output-file'
+import { cardPathFor, flattenForCsv, toCsv, toJsonl, type ExportFormat } from './table'
 
 export type { ExportFormat, ExportFilter, LabelRecord, JudgementRecord, FinalLabelRecord }
-export const EXPORT_KINDS = ['labels', 'judgements'] as const
-export type ExportKind = (typeof EXPORT_KINDS)[number]
+import { EXPORT_KINDS, type ExportKind } from './kinds'
+export { EXPORT_KINDS, type ExportKind }
 
 export interface ExportOptions extends ExportFilter {
   out: string
@@ -30,6 +31,10 @@ export interface ExportOptions extends ExportFilter {
   format?: ExportFormat
   /** Human sources as annotator pseudonyms (A01…) instead of names. */
   pseudonymise?: boolean
+  /** Replace existing files at `out` and its card (never an SQLite file or the project itself). */
+  force?: boolean
+  /** CSV cells starting with `=`, `+`, `-`, `@`, tab or CR are written verbatim instead of escaped. */
+  rawCells?: boolean
 }
 
 export interface ExportResult {
@@ -62,8 +67,8 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
     format === 'jsonl'
       ? toJsonl(what === 'labels' ? labelRecords : read.records)
       : what === 'labels'
-        ? labelsCsv(labelRecords)
-        : judgementsCsv(read.records as JudgementRecord[])
+        ? labelsCsv(labelRecords, opts.rawCells)
+        : judgementsCsv(read.records as JudgementRecord[], opts.rawCells)
   const finalCard: FinalCardRow[] = finals.card
   const itemIds = new Set([...card.map((r) => r.itemId), ...finalCard.map((r) => r.itemId)])
   const exposures = exposuresOf(project.db, itemIds)
@@ -80,9 +85,14 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
     finals: finalCard,
     exposures
   })
-  writeFileAtomic(path, content)
   const cardPath = cardPathFor(path)
-  writeFileAtomic(cardPath, cardText)
+  writeOutputFiles(
+    [
+      { path, content },
+      { path: cardPath, content: cardText }
+    ],
+    { force: opts.force ?? false, protect: [project.path] }
+  )
   const testItems = [...new Set([...card, ...finalCard].filter((r) => r.split === 'test').map((r) => r.itemId))]
   if (testItems.length) {
     project.write(() => {
@@ -114,7 +124,7 @@ const LABEL_LEADING = ['item', 'unit', 'instrument', 'source', 'source_kind'] as
  * One CSV line per answer, or per unit for instruments that answer per unit (a hypothesis, a forecast): the
  * unit's fields plus the answer's other fields. Provenance columns come first; `labels` import reads it back.
  */
-export function labelsCsv(records: ReadonlyArray<LabelRecord | FinalLabelRecord>): string {
+export function labelsCsv(records: ReadonlyArray<LabelRecord | FinalLabelRecord>, rawCells = false): string {
   const meta = new Set<string>(LABEL_META_COLUMNS)
   const lines: Record<string, string>[] = []
   for (const r of records) {
@@ -135,7 +145,7 @@ export function labelsCsv(records: ReadonlyArray<LabelRecord | FinalLabelRecord>
     }
     lines.push(...unitLines(base, r.instrument, (r.judgement ?? {}) as Record<string, unknown>, meta))
   }
-  return toCsv(lines, LABEL_LEADING)
+  return toCsv(lines, LABEL_LEADING, rawCells)
 }
 
 /** The leading cells of every label line, answer or final: which item, instrument and source it is. */
@@ -191,7 +201,7 @@ function columns(judgement: Record<string, unknown>, meta: ReadonlySet<string>):
 const JUDGEMENT_LEADING = ['item', 'instrument', 'judge', 'run', 'trial', 'order_index', 'status'] as const
 
 /** One CSV line per model call; the parsed judgement flattened into `judgement.<field>` columns. */
-export function judgementsCsv(records: ReadonlyArray<JudgementRecord>): string {
+export function judgementsCsv(records: ReadonlyArray<JudgementRecord>, rawCells = false): string {
   const lines = records.map((r) => {
     const { judgement, display, ...rest } = r
     const flat: Record<string, string> = {}
@@ -202,5 +212,5 @@ export function judgementsCsv(records: ReadonlyArray<JudgementRecord>): string {
     }
     return flat
   })
-  return toCsv(lines, JUDGEMENT_LEADING)
+  return toCsv(lines, JUDGEMENT_LEADING, rawCells)
 }

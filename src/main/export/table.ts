@@ -1,5 +1,3 @@
-import { renameSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import Papa from 'papaparse'
 
 export type ExportFormat = 'jsonl' | 'csv'
@@ -39,20 +37,28 @@ export function columnsOf(rows: ReadonlyArray<Record<string, string>>, leading: 
   return columns
 }
 
-export function toCsv(rows: ReadonlyArray<Record<string, string>>, leading: ReadonlyArray<string>): string {
+/**
+ * Cells a spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`, tab, CR) get a leading `'`. Plain numbers
+ * (`-0.5`) are left alone, and a cell already starting with quotes before such a character gets one more, so the
+ * escape is reversible: the labels importer removes exactly one (unescapeFormulaCell).
+ */
+export const FORMULA_CELL = /^(?![-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$)'*[=+\-@\t\r]/
+
+/** Reverses the export's formula escape: `'=x` → `=x`, `''=x` → `'=x`; anything else unchanged. */
+export function unescapeFormulaCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_CELL.test(cell) ? cell.slice(1) : cell
+}
+
+/** CSV text; formula-leading cells escaped unless `rawCells`. */
+export function toCsv(rows: ReadonlyArray<Record<string, string>>, leading: ReadonlyArray<string>, rawCells = false): string {
   const columns = columnsOf(rows, leading)
-  return Papa.unparse({ fields: columns, data: rows.map((r) => columns.map((c) => r[c] ?? '')) }, { newline: '\n' }) + '\n'
+  return (
+    Papa.unparse({ fields: columns, data: rows.map((r) => columns.map((c) => r[c] ?? '')) }, { newline: '\n', escapeFormulae: rawCells ? false : FORMULA_CELL }) + '\n'
+  )
 }
 
 export function toJsonl(rows: ReadonlyArray<unknown>): string {
   return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '')
-}
-
-/** Writes through a temporary file and a rename, so a reader never sees half an export. */
-export function writeFileAtomic(path: string, content: string): void {
-  const tmp = join(dirname(path), `.${process.pid}.${Date.now()}.tmp`)
-  writeFileSync(tmp, content)
-  renameSync(tmp, path)
 }
 
 /** `labels.jsonl` → `labels.card.md`, beside the export. */

@@ -1,14 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { existsSync, renameSync, rmSync } from 'node:fs'
+import { renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import { isInstrumentId } from '../../shared/instruments'
 import type { Split } from '../../shared/items/kinds'
 import { assignmentContext } from '../annotation/blinded'
+import { checkOutputPath } from '../export/output-file'
 import { appendAnnotation, getDraft, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
 import type { AnnotatorRow } from '../store/annotators'
 import type { AssignmentRow } from '../store/assignments'
-import type { Db } from '../store/database'
+import { peekMeta, type Db } from '../store/database'
 import { setMeta } from '../store/meta'
 import { Project } from '../store/project'
 import { parentsFirst } from './chains'
@@ -63,9 +64,9 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
   }
   const out = resolve(opts.out)
   if (resolve(project.path) === out) throw new AssayError('invalid_input', 'The packet cannot be written over the project itself')
-  if (existsSync(out) && !opts.overwrite) {
-    throw new AssayError('conflict', `${out} exists; choose another file name (or overwrite it explicitly)`)
-  }
+  // An earlier packet of this project may be replaced on request; any other database (a project) never.
+  const guard = { force: opts.overwrite ?? false, protect: [project.path], replaceableDatabase: (path: string) => isPacketOf(path, project.id) }
+  checkOutputPath(out, guard)
   const db = project.db
   const annotator = db.prepare(`SELECT * FROM annotators WHERE name = ?`).get(opts.annotator.trim()) as AnnotatorRow | undefined
   if (!annotator) throw new AssayError('not_found', `No annotator named "${opts.annotator}" in this project`)
@@ -96,6 +97,7 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
       )
     )
     // A stale journal beside the target would be replayed into the new file.
+    checkOutputPath(out, guard)
     for (const suffix of ['-wal', '-shm', '-journal']) rmSync(out + suffix, { force: true })
     renameSync(temp, out)
   } catch (e) {
@@ -115,6 +117,12 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
     instruments,
     digest
   }
+}
+
+/** True for a packet file made from the project `projectId` (read-only look at its meta table). */
+function isPacketOf(path: string, projectId: string): boolean {
+  const meta = peekMeta(path, ['mode', 'project_id'])
+  return meta?.mode === 'packet' && meta.project_id === projectId
 }
 
 function describeFilter(opts: PacketExportOptions): string {

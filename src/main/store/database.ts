@@ -80,6 +80,24 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   }
 }
 
+/**
+ * Reads meta values of a project file without opening it as a project (no pragmas, no migration): read-only, for
+ * deciding about a file. Null when it is not a readable Assay file.
+ */
+export function peekMeta(path: string, keys: ReadonlyArray<string>, nativeBinding = defaultNativeBinding()): Record<string, string | undefined> | null {
+  let db: Db | undefined
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) })
+    if ((db.pragma('application_id', { simple: true }) as number) !== APPLICATION_ID) return null
+    const get = db.prepare(`SELECT value FROM meta WHERE key = ?`)
+    return Object.fromEntries(keys.map((k) => [k, (get.get(k) as { value: string } | undefined)?.value]))
+  } catch {
+    return null
+  } finally {
+    db?.close()
+  }
+}
+
 function checkIsProject(db: Db, path: string, existed: boolean): void {
   if (!existed) return
   const appId = db.pragma('application_id', { simple: true }) as number

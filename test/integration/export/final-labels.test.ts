@@ -196,7 +196,8 @@ describe('final labels in the labels export', () => {
 
   it('never writes an annotator or curator name when pseudonymised, in JSONL, CSV or the card', () => {
     for (const name of ['pseudo.jsonl', 'pseudo.csv']) {
-      const result = exportData(source, 'labels', { out: join(dir, name), pseudonymise: true })
+      // The CSV shares the JSONL's card name: replacing it is explicit.
+      const result = exportData(source, 'labels', { out: join(dir, name), pseudonymise: true, force: true })
       const text = readFileSync(result.path, 'utf8') + readFileSync(result.cardPath, 'utf8')
       for (const who of [...ANNOTATORS, CURATOR]) {
         for (const part of who.split(' ').filter((w) => w.length > 3)) expect(text).not.toContain(part)
@@ -213,7 +214,7 @@ describe('round trip of final labels', () => {
   for (const format of ['jsonl', 'csv'] as const) {
     it(`through ${format}: a new project gets the same answers, the same adjudications and the same final labels; a re-import adds nothing`, async () => {
       const out = join(dir, `round.${format}`)
-      exportData(source, 'labels', { out })
+      exportData(source, 'labels', { out, force: true })
       const target = await projectWithPairs(`target-${format}`)
       try {
         const back = await importFile(target, 'labels', out)

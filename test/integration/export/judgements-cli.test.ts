@@ -86,7 +86,8 @@ describe('judgements export and the export command', () => {
       expect(card).toContain('| judge-x | pairwise-preference | 4 | 2 | 1 | 1 |')
       expect(card).toContain('Majority-label baseline (always "a"): 1 of 2 = 50%; random: 50%.')
       const csvOut = join(dir, 'judgements.csv')
-      exportData(project, 'judgements', { out: csvOut })
+      // Same card name as the JSONL export above: replacing it is explicit.
+      exportData(project, 'judgements', { out: csvOut, force: true })
       const csv = Papa.parse<Record<string, string>>(readFileSync(csvOut, 'utf8'), { header: true, skipEmptyLines: true })
       expect(csv.meta.fields?.slice(0, 7)).toEqual(['item', 'instrument', 'judge', 'run', 'trial', 'order_index', 'status'])
       expect(csv.data.map((r) => r['judgement.verdict'])).toEqual(['a_better', '', 'b_better', ''])

@@ -121,7 +121,7 @@ describe('labels export', () => {
   }
 
   it('writes only the latest revision, with provenance', () => {
-    const out = join(dir, 'labels.jsonl')
+    const out = join(dir, 'export.jsonl')
     exportData(source, 'labels', { out })
     const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     const p1 = rows.filter((r) => r.item === 'p1' && r.source_kind !== 'final')
@@ -168,15 +168,15 @@ describe('labels export', () => {
   it('filters by split and set', () => {
     const out = join(dir, 'test.jsonl')
     expect(exportData(source, 'labels', { out, split: 'test' })).toMatchObject({ rows: 2, items: 2 })
-    expect(exportData(source, 'labels', { out, set: 'ageing' })).toMatchObject({ rows: 2, items: 1 })
-    expect(exportData(source, 'labels', { out, instrument: 'hypothesis-match' })).toMatchObject({ rows: 1, items: 1 })
+    expect(exportData(source, 'labels', { out, set: 'ageing', force: true })).toMatchObject({ rows: 2, items: 1 })
+    expect(exportData(source, 'labels', { out, instrument: 'hypothesis-match', force: true })).toMatchObject({ rows: 1, items: 1 })
   })
 
   it('writes a card with counts, balance, majority baseline, split and exposures from the rows, then logs the export', () => {
     const p2 = (source.db.prepare(`SELECT id FROM items WHERE external_id = 'p2'`).get() as { id: number }).id
     logExposure(source.db, p2, 'prompt_revision', 'curator', 'judge prompt v2')
-    const result = exportData(source, 'labels', { out: join(dir, 'labels.jsonl') })
-    expect(result.cardPath).toBe(join(dir, 'labels.card.md'))
+    const result = exportData(source, 'labels', { out: join(dir, 'export.jsonl') })
+    expect(result.cardPath).toBe(join(dir, 'export.card.md'))
     const card = readFileSync(result.cardPath, 'utf8')
     expect(card).toContain('4 items, 6 answers, 4 final labels.')
     expect(card).toContain('| hypothesis-match | 1 | 0 | 1 | 0 | 0 | 0 |')

@@ -121,6 +121,15 @@ describe('packet export', () => {
     await expect(exportPacket(project, { annotator: 'Ada', out: tmp.file('ada-1.assay') })).rejects.toMatchObject({ code: 'conflict' })
     expect(existsSync(tmp.file('x.assay'))).toBe(false)
   })
+
+  it('never replaces another project, even when told to overwrite', async () => {
+    const other = tmp.file('other-project.assay')
+    ;(await Project.create(other)).close()
+    const before = readFileSync(other)
+    await expect(exportPacket(project, { annotator: 'Ada', out: other, overwrite: true })).rejects.toThrow(/SQLite database/)
+    await expect(exportPacket(project, { annotator: 'Ada', out: project.path, overwrite: true })).rejects.toThrow(/project/)
+    expect(readFileSync(other).equals(before)).toBe(true)
+  })
 })
 
 describe('annotating in a packet', () => {

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path'
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
-import { isInstrumentId } from '../../../shared/instruments'
+import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import { exportData, EXPORT_KINDS, type ExportFormat, type ExportKind } from '../../export'
+import type { ExportFormat } from '../../export'
+import { EXPORT_KINDS, type ExportKind } from '../../export/kinds'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
@@ -14,6 +15,8 @@ interface ExportCliOptions {
   split?: Split
   instrument?: string
   pseudonymise?: boolean
+  force?: boolean
+  rawCells?: boolean
   json?: boolean
 }
 
@@ -29,12 +32,16 @@ export function registerExport(program: Command, io: CliIO): void {
     .option('--split <split>', 'only items of this split: dev | test | none', parseSplit)
     .option('--instrument <id>', 'only answers of this instrument')
     .option('--pseudonymise', 'write annotator pseudonyms (A01, …) instead of names')
+    .option('--force', 'replace existing files at --out and its card (never an SQLite file or the project)')
+    .option('--raw-cells', 'CSV: write cells starting with = + - @ tab or CR verbatim instead of escaping them with a leading \'')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, what: string, opts: ExportCliOptions) => {
       if (!(EXPORT_KINDS as ReadonlyArray<string>).includes(what)) {
         throw new AssayError('invalid_input', `cannot export "${what}"; expected ${EXPORT_KINDS.join(' or ')}`)
       }
-      if (opts.instrument && !isInstrumentId(opts.instrument)) throw new AssayError('invalid_input', `unknown instrument "${opts.instrument}"`)
+      if (opts.instrument && !(INSTRUMENT_IDS as ReadonlyArray<string>).includes(opts.instrument)) throw new AssayError('invalid_input', `unknown instrument "${opts.instrument}"`)
+      // The exporters load only when an export runs.
+      const { exportData } = await import('../../export')
       const project = await Project.open(resolve(file))
       try {
         const result = exportData(project, what as ExportKind, {
@@ -43,7 +50,9 @@ export function registerExport(program: Command, io: CliIO): void {
           set: opts.set,
           split: opts.split,
           instrument: opts.instrument,
-          pseudonymise: opts.pseudonymise ?? false
+          pseudonymise: opts.pseudonymise ?? false,
+          force: opts.force ?? false,
+          rawCells: opts.rawCells ?? false
         })
         if (opts.json) {
           io.out(JSON.stringify(result, null, 2))

@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
-import { fmtNumber, fmtPercent, MIN_BOOTSTRAP_RESAMPLES, PERCENT_STATISTICS, renderReportHtml, type Report } from '../../../shared/report'
-import { auditableInstruments, projectReport } from '../../audit'
+import type { Report } from '../../../shared/report'
+import { fmtNumber, fmtPercent, PERCENT_STATISTICS } from '../../../shared/report/format'
+import { checkOutputPath, writeOutputFile } from '../../export/output-file'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
@@ -15,6 +15,9 @@ interface ReportOptions {
   html?: string
   seed?: string
   resamples?: string
+  force?: boolean
+  source?: string[]
+  archived?: boolean
 }
 
 export function registerReport(program: Command, io: CliIO): void {
@@ -26,23 +29,41 @@ export function registerReport(program: Command, io: CliIO): void {
     .option('--split <split>', 'restrict to one split: dev, test or none')
     .option('--json', 'print the report JSON (see docs/report-json.md)')
     .option('--html <path>', 'write a self-contained HTML report (opens offline)')
+    .option('--force', 'replace an existing file at --html (never an SQLite file or the project)')
     .option('--seed <n>', 'bootstrap seed (an integer in [0, 2^32 − 1])')
     .option('--resamples <n>', 'bootstrap resamples (at least 2000)')
+    .option('--source <id>', 'keep only this judge (repeatable; a source id such as run:3 or model:<name>); people and criteria always stay', (v: string, all: string[] = []) => [...all, v])
+    .option('--archived', 'also report archived runs and runs of archived judges')
     .action(async (file: string, opts: ReportOptions) => {
+      // The statistics and report builders load only when a report is made.
+      const [{ MIN_BOOTSTRAP_RESAMPLES, renderReportHtml }, { auditableInstruments, projectReport }] = await Promise.all([
+        import('../../../shared/report'),
+        import('../../audit')
+      ])
       const split = parseSplit(opts.split)
       const seed = opts.seed === undefined ? undefined : integer(opts.seed, '--seed', 0, 0xffffffff)
       const resamples = opts.resamples === undefined ? undefined : integer(opts.resamples, '--resamples', MIN_BOOTSTRAP_RESAMPLES, 1_000_000)
-      const project = await Project.open(resolve(file), { readonly: true })
+      const projectPath = resolve(file)
+      const guard = { force: opts.force ?? false, protect: [projectPath] }
+      // Refused before the report is computed, so a wrong path costs nothing.
+      if (opts.html) checkOutputPath(opts.html, guard)
+      const project = await Project.open(projectPath, { readonly: true })
       let report: Report
       try {
-        const instrument = opts.instrument ?? onlyInstrument(project)
-        report = projectReport(project.db, { instrument, split, ...(seed !== undefined ? { seed } : {}), ...(resamples !== undefined ? { resamples } : {}) })
+        const instrument = opts.instrument ?? onlyInstrument(project, auditableInstruments)
+        report = projectReport(project.db, {
+          instrument,
+          split,
+          ...(opts.source ? { sources: opts.source } : {}),
+          ...(opts.archived ? { includeArchived: true } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          ...(resamples !== undefined ? { resamples } : {})
+        })
       } finally {
         project.close()
       }
       if (opts.html) {
-        const path = resolve(opts.html)
-        writeFileSync(path, renderReportHtml(report))
+        const path = writeOutputFile(opts.html, renderReportHtml(report), guard)
         if (!opts.json) io.out(`Wrote ${path}`)
       }
       if (opts.json) io.out(JSON.stringify(report, null, 2))
@@ -63,7 +84,7 @@ function integer(value: string, flag: string, min: number, max: number): number 
   return n
 }
 
-function onlyInstrument(project: Project): string {
+function onlyInstrument(project: Project, auditableInstruments: typeof import('../../audit').auditableInstruments): string {
   const { instruments } = auditableInstruments(project.db)
   if (instruments.length === 1) return (instruments[0] as { id: string }).id
   if (instruments.length === 0) throw new AssayError('invalid_input', 'Nothing to report: no instrument has answers, judge calls or labelled items in this project')

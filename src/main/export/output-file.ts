@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto'
+import { closeSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { AssayError } from '../../shared/errors'
+
+/**
+ * Every file the app writes at a path the user named goes through here. A project is the only copy of people's
+ * work, so an SQLite file (any, not only an Assay project) is never replaced, and neither is the open project;
+ * any other existing file only with an explicit `force`.
+ */
+export interface OutputGuard {
+  /** Replace an existing file that is not an SQLite database. */
+  force?: boolean | undefined
+  /** Paths that must never be written (the open project). */
+  protect?: ReadonlyArray<string> | undefined
+  /** An SQLite file this predicate accepts may be replaced with `force` (e.g. an earlier packet of the project). */
+  replaceableDatabase?: ((path: string) => boolean) | undefined
+  /** Names the flag that allows replacing, for the message (`--force`). */
+  forceFlag?: string | undefined
+}
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1')
+
+/** True when the file starts with the SQLite header (an Assay project, a packet, or any other database). */
+export function isSqliteFile(path: string): boolean {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch {
+    return false
+  }
+  try {
+    const head = Buffer.alloc(SQLITE_MAGIC.length)
+    const n = readSync(fd, head, 0, head.length, 0)
+    return n === head.length && head.equals(SQLITE_MAGIC)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path)
+  } catch {
+    return null
+  }
+}
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino
+}
+
+/** Refuses a target the guard does not allow; returns the absolute path. Checks every target before any is written. */
+export function checkOutputPath(target: string, guard: OutputGuard = {}): string {
+  const path = resolve(target)
+  const flag = guard.forceFlag ?? '--force'
+  const stat = statOrNull(path)
+  for (const p of guard.protect ?? []) {
+    const ps = statOrNull(p)
+    // Same inode catches symlinks and hard links to the project, not only the same spelling.
+    if (resolve(p) === path || (stat && ps && sameFile(stat, ps))) {
+      throw new AssayError('conflict', `${path} is the open project; write the output to another file`, [{ file: path, message: 'is the open project' }])
+    }
+    for (const suffix of ['-wal', '-shm', '-journal']) {
+      if (resolve(p) + suffix === path) throw new AssayError('conflict', `${path} belongs to the open project; write the output to another file`, [{ file: path, message: 'is part of the open project' }])
+    }
+  }
+  if (!stat) return path
+  if (stat.isDirectory()) throw new AssayError('conflict', `${path} is a folder; name a file to write`, [{ file: path, message: 'is a folder' }])
+  if (isSqliteFile(path)) {
+    if (guard.force && guard.replaceableDatabase?.(path)) return path
+    throw new AssayError('conflict', `${path} is an SQLite database (perhaps an Assay project); it is never written over. Choose another file name.`, [
+      { file: path, message: 'is an SQLite database' }
+    ])
+  }
+  if (!guard.force) throw new AssayError('conflict', `${path} exists; choose another file name, or give ${flag} to replace it`, [{ file: path, message: 'exists' }])
+  return path
+}
+
+/** A temporary name in the target's folder, so the final rename stays on one file system and is atomic. */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.partial`)
+}
+
+/**
+ * Writes files all together or not at all: every target is checked, each content goes to a temporary file beside
+ * its target, then all are renamed into place. A failure removes the temporary files and leaves targets untouched
+ * (a failure between two renames removes the files already renamed, unless they replaced a file).
+ */
+export function writeOutputFiles(files: ReadonlyArray<{ path: string; content: string | Uint8Array }>, guard: OutputGuard = {}): string[] {
+  const targets = files.map((f) => checkOutputPath(f.path, guard))
+  if (new Set(targets).size !== targets.length) throw new AssayError('conflict', `two outputs would go to the same file: ${targets.join(', ')}`)
+  const temps: string[] = []
+  const placed: string[] = []
+  try {
+    files.forEach((f, i) => {
+      const temp = tempPathFor(targets[i]!)
+      temps.push(temp)
+      writeFileSync(temp, f.content, { flag: 'wx' })
+    })
+    targets.forEach((target, i) => {
+      // Checked again right before the rename: another program may have created the file meanwhile.
+      const existed = statOrNull(target) !== null
+      if (existed) checkOutputPath(target, guard)
+      renameSync(temps[i]!, target)
+      if (!existed) placed.push(target)
+    })
+  } catch (e) {
+    for (const t of temps) rmSync(t, { force: true })
+    for (const p of placed) rmSync(p, { force: true })
+    throw e
+  }
+  return targets
+}
+
+/** One file, checked and written atomically. */
+export function writeOutputFile(path: string, content: string | Uint8Array, guard: OutputGuard = {}): string {
+  return writeOutputFiles([{ path, content }], guard)[0]!
+}

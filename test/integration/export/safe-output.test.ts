@@ -1,0 +1,172 @@
+import { existsSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Papa from 'papaparse'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { checkOutputPath, writeOutputFiles } from '../../../src/main/export/output-file'
+import { importFile } from '../../../src/main/import'
+import { Project } from '../../../src/main/store/project'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+
+const side = (origin: string) => ({ markdown: `A ${origin} proposal.`, origin })
+
+/** A project with two labelled pairs and answers whose comments start like spreadsheet formulas. */
+async function labelledProject(path: string, dir: string, answers = true): Promise<void> {
+  const project = await Project.create(path)
+  try {
+    const pairs = join(dir, 'pairs.jsonl')
+    writeFileSync(
+      pairs,
+      [
+        { pair_id: 'p1', a: side('human'), b: side('ai'), label: 'a_better' },
+        { pair_id: 'p2', a: side('ai'), b: side('human'), label: 'b_better' }
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n')
+    )
+    expect((await importFile(project, 'pairs', pairs)).errors).toEqual([])
+    if (!answers) return
+    const labels = join(dir, 'answers.jsonl')
+    writeFileSync(
+      labels,
+      [
+        { item: 'p1', instrument: 'pairwise-preference', source: 'Dr Ada', source_kind: 'human', judgement: { verdict: 'a_better', analysis: '=HYPERLINK("http://x.example","y")' } },
+        { item: 'p2', instrument: 'pairwise-preference', source: 'Dr Ada', source_kind: 'human', judgement: { verdict: 'b_better', analysis: "'@SUM(1)" } }
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n')
+    )
+    expect((await importFile(project, 'labels', labels)).errors).toEqual([])
+  } finally {
+    project.close()
+  }
+}
+
+describe('files written at a path the user names', () => {
+  let tmp: ReturnType<typeof tempDir>
+  let project: string
+  beforeEach(async () => {
+    tmp = tempDir('assay-safe-out-')
+    project = tmp.file('p.assay')
+    await labelledProject(project, tmp.dir)
+  })
+  afterEach(() => tmp.cleanup())
+
+  const bytes = (p: string) => readFileSync(p)
+
+  it('never writes an export over the project itself, even with --force', async () => {
+    const before = bytes(project)
+    for (const extra of [[], ['--force']]) {
+      const r = await runCli('export', project, 'labels', '--out', project, ...extra)
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(/open project|SQLite database/)
+    }
+    expect(bytes(project).equals(before)).toBe(true)
+    expect((await runCli('info', project)).code).toBe(0)
+  })
+
+  it('never writes over another project or any SQLite file, even with --force', async () => {
+    const other = tmp.file('other.assay')
+    ;(await Project.create(other)).close()
+    const before = bytes(other)
+    for (const args of [
+      ['export', project, 'labels', '--out', other, '--force'],
+      ['report', project, '--instrument', 'pairwise-preference', '--html', other, '--force']
+    ]) {
+      const r = await runCli(...args)
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain('SQLite database')
+    }
+    expect(bytes(other).equals(before)).toBe(true)
+  })
+
+  it('refuses a symlink or hard link to the open project', async () => {
+    const link = tmp.file('alias.jsonl')
+    symlinkSync(project, link)
+    const hard = tmp.file('hard.jsonl')
+    linkSync(project, hard)
+    const before = bytes(project)
+    expect(() => checkOutputPath(link, { force: true, protect: [project] })).toThrow(/open project|SQLite/)
+    expect(() => checkOutputPath(hard, { force: true, protect: [project] })).toThrow(/open project|SQLite/)
+    expect(bytes(project).equals(before)).toBe(true)
+  })
+
+  it('replaces an existing export, card or HTML report only with --force', async () => {
+    const out = tmp.file('labels.jsonl')
+    expect((await runCli('export', project, 'labels', '--out', out)).code).toBe(0)
+    writeFileSync(out, 'mine')
+    const again = await runCli('export', project, 'labels', '--out', out)
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('--force')
+    expect(readFileSync(out, 'utf8')).toBe('mine')
+    expect((await runCli('export', project, 'labels', '--out', out, '--force')).code).toBe(0)
+    expect(readFileSync(out, 'utf8')).toContain('"item":"p1"')
+
+    // The card beside a new export name is an existing file too: nothing is written, not even the export.
+    const card = tmp.file('fresh.card.md')
+    writeFileSync(card, 'my notes')
+    const blocked = await runCli('export', project, 'labels', '--out', tmp.file('fresh.jsonl'))
+    expect(blocked.code).toBe(1)
+    expect(existsSync(tmp.file('fresh.jsonl'))).toBe(false)
+    expect(readFileSync(card, 'utf8')).toBe('my notes')
+
+    const html = tmp.file('report.html')
+    writeFileSync(html, 'old')
+    const report = await runCli('report', project, '--instrument', 'pairwise-preference', '--html', html)
+    expect(report.code).toBe(1)
+    expect(readFileSync(html, 'utf8')).toBe('old')
+    expect((await runCli('report', project, '--instrument', 'pairwise-preference', '--html', html, '--force')).code).toBe(0)
+    expect(readFileSync(html, 'utf8')).toContain('<html')
+  })
+
+  it('leaves no temporary file behind when a write fails', () => {
+    const dir = tmp.file('nested')
+    expect(() =>
+      writeOutputFiles([
+        { path: tmp.file('a.txt'), content: 'a' },
+        { path: join(dir, 'missing', 'b.txt'), content: 'b' }
+      ])
+    ).toThrow()
+    expect(readdirSync(tmp.dir).filter((f) => f.includes('partial') || f === 'a.txt')).toEqual([])
+  })
+})
+
+describe('CSV exports and spreadsheet formulas', () => {
+  let tmp: ReturnType<typeof tempDir>
+  let project: string
+  beforeEach(async () => {
+    tmp = tempDir('assay-formula-')
+    project = tmp.file('p.assay')
+    await labelledProject(project, tmp.dir)
+  })
+  afterEach(() => tmp.cleanup())
+
+  const comments = (path: string) =>
+    Papa.parse<Record<string, string>>(readFileSync(path, 'utf8'), { header: true, skipEmptyLines: true })
+      .data.filter((r) => r.source_kind === 'human')
+      .map((r) => r.analysis)
+
+  it('escapes formula-leading cells by default, keeps plain numbers, and imports back unchanged', async () => {
+    const out = tmp.file('labels.csv')
+    expect((await runCli('export', project, 'labels', '--out', out)).code).toBe(0)
+    expect(comments(out)).toEqual(['\'=HYPERLINK("http://x.example","y")', "''@SUM(1)"])
+    const target = tmp.file('target.assay')
+    await labelledProject(target, tmp.dir, false)
+    const p = await Project.open(target)
+    try {
+      const back = await importFile(p, 'labels', out)
+      expect(back.errors).toEqual([])
+      expect(back.labels).toBe(2)
+      const stored = (p.db.prepare(`SELECT judgement FROM annotations ORDER BY rowid`).all() as { judgement: string }[]).map((r) => JSON.parse(r.judgement).analysis)
+      expect(stored).toEqual(['=HYPERLINK("http://x.example","y")', "'@SUM(1)"])
+    } finally {
+      p.close()
+    }
+  })
+
+  it('writes cells verbatim with --raw-cells', async () => {
+    const out = tmp.file('raw.csv')
+    expect((await runCli('export', project, 'labels', '--out', out, '--raw-cells')).code).toBe(0)
+    expect(comments(out)).toEqual(['=HYPERLINK("http://x.example","y")', "'@SUM(1)"])
+  })
+})
