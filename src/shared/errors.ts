@@ -13,6 +13,14 @@ export const ERROR_CODES = [
   'invalid_answer',
   'provider',
   'cancelled',
+  /** The project file is locked by another writer for longer than the busy timeout; nothing was written, retry. */
+  'busy',
+  /** Stored or imported data does not have what an operation needs (a bad row, not a bug). */
+  'bad_data',
+  /** A request, an answer or one of its fields is larger than the project allows. */
+  'too_large',
+  /** Too many submissions in a short time from one session. */
+  'rate_limited',
   'internal'
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -4,6 +4,10 @@ import { isOperationName, operations, type OperationName } from '../../shared/co
 import type { Envelope } from '../../shared/contract/client'
 import type { ApiContext } from './context'
 import { handlers } from './handlers'
+import { MissingContextError } from '../../shared/instruments/common'
+import { TemplateRenderError } from '../../shared/templates/render'
+import { TemplateManifestError } from '../../shared/templates/manifest'
+import { PythonLiteralError } from '../import/python-literal'
 
 /**
  * The single entry for every transport: unknown operations and invalid input become typed errors,
@@ -40,9 +44,37 @@ async function invoke(ctx: ApiContext, name: OperationName, rawInput: unknown): 
   return out.data
 }
 
-function toAssayError(e: unknown): AssayError {
+/**
+ * Gives every failure a code a client can act on: a locked file is `busy` (nothing was written; retry), a row that
+ * lacks what an operation needs is `bad_data`, a broken constraint is `conflict`. Only what is left — a defect in
+ * Assay itself — is `internal`.
+ */
+export function toAssayError(e: unknown): AssayError {
   if (e instanceof AssayError) return e
   if (e instanceof z.ZodError) return new AssayError('invalid_input', 'Invalid data', zodIssuesToLocations(e.issues))
   const message = e instanceof Error ? e.message : String(e)
+  const sqlite = sqliteCode(e)
+  if (sqlite === 'SQLITE_BUSY' || sqlite === 'SQLITE_LOCKED' || sqlite?.startsWith('SQLITE_BUSY_') || sqlite?.startsWith('SQLITE_LOCKED_')) {
+    return new AssayError('busy', `The project file is busy (another program is writing to it); nothing was changed, try again. (${message})`)
+  }
+  if (sqlite?.startsWith('SQLITE_CONSTRAINT')) return new AssayError('conflict', message)
+  if (sqlite === 'SQLITE_CORRUPT' || sqlite === 'SQLITE_NOTADB') return new AssayError('not_a_project', message)
+  if (sqlite === 'SQLITE_FULL' || sqlite === 'SQLITE_READONLY' || sqlite?.startsWith('SQLITE_READONLY_')) return new AssayError('conflict', message)
+  if (
+    e instanceof MissingContextError ||
+    e instanceof TemplateRenderError ||
+    e instanceof TemplateManifestError ||
+    e instanceof PythonLiteralError ||
+    e instanceof SyntaxError
+  ) {
+    // SyntaxError here is JSON.parse over a stored value: the row is malformed, the code reading it is not.
+    return new AssayError('bad_data', message)
+  }
   return new AssayError('internal', message)
+}
+
+function sqliteCode(e: unknown): string | null {
+  if (!(e instanceof Error) || e.name !== 'SqliteError') return null
+  const code = (e as Error & { code?: unknown }).code
+  return typeof code === 'string' ? code : null
 }

@@ -39,7 +39,14 @@ const MIME: Record<string, string> = {
 }
 
 const MAX_BODY = 8 * 1024 * 1024
-const COOKIE = 'assay_token'
+
+/**
+ * Cookies are scoped by host, not by port: the port in the name keeps two servers on 127.0.0.1 from overwriting each
+ * other's token in one browser.
+ */
+export function tokenCookieName(port: number): string {
+  return `assay_token_${port}`
+}
 
 /**
  * Browser mode: the built renderer and the contract over HTTP, on 127.0.0.1 only. Every request must carry the
@@ -60,13 +67,14 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   })
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const url = parseRequestUrl(req.url)
+    if (!url) return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'malformed request path' } })
     if (!hostAllowed(req.headers.host, port)) return send(res, 421, { ok: false, error: { code: 'forbidden', message: 'unexpected Host' } })
     const origin = req.headers.origin
     if (origin && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
       return send(res, 403, { ok: false, error: { code: 'forbidden', message: 'cross-origin requests are refused' } })
     }
-    const presented = url.searchParams.get('token') ?? bearer(req) ?? cookie(req, COOKIE)
+    const presented = url.searchParams.get('token') ?? bearer(req) ?? cookie(req, tokenCookieName(port))
     if (!presented || !safeEqual(presented, token)) {
       return send(res, 401, { ok: false, error: { code: 'forbidden', message: 'missing or wrong token: open the URL printed by `assay serve`' } })
     }
@@ -81,14 +89,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return send(res, 415, { ok: false, error: { code: 'invalid_input', message: 'send application/json' } })
     }
     const body = await readBody(req)
-    if (body === null) return send(res, 413, { ok: false, error: { code: 'invalid_input', message: 'request too large' } })
+    if (body === null) return tooLarge(req, res)
     let input: unknown
     try {
       input = body.length ? JSON.parse(body) : {}
     } catch {
       return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body is not valid JSON' } })
     }
-    const name = decodeURIComponent(url.pathname.slice('/api/'.length))
+    const name = decodePath(url.pathname.slice('/api/'.length))
+    if (name === null) return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'malformed percent-encoding in the operation name' } })
     const envelope = await dispatch(ctx, name, input)
     send(res, 200, envelope)
   }
@@ -110,7 +119,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   function staticFile(req: IncomingMessage, res: ServerResponse, url: URL, presented: string): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { ok: false, error: { code: 'invalid_input', message: 'GET only' } })
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1))
+    const rel = url.pathname === '/' ? 'index.html' : decodePath(url.pathname.slice(1))
+    if (rel === null) return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'malformed percent-encoding in the path' } })
     const full = normalize(join(opts.rendererDir, rel))
     if (!full.startsWith(normalize(opts.rendererDir) + sep)) return send(res, 404, { ok: false, error: { code: 'not_found', message: 'not found' } })
     const file = existsSync(full) && statSync(full).isFile() ? full : join(opts.rendererDir, 'index.html')
@@ -124,7 +134,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       headers['content-security-policy'] = RENDERER_CSP
       headers['x-frame-options'] = 'DENY'
       headers['referrer-policy'] = 'no-referrer'
-      headers['set-cookie'] = `${COOKIE}=${presented}; HttpOnly; SameSite=Strict; Path=/`
+      headers['set-cookie'] = `${tokenCookieName(port)}=${presented}; HttpOnly; SameSite=Strict; Path=/`
     }
     res.writeHead(200, headers)
     if (req.method === 'HEAD') return void res.end()
@@ -172,20 +182,52 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
+function parseRequestUrl(raw: string | undefined): URL | null {
+  try {
+    return new URL(raw ?? '/', 'http://127.0.0.1')
+  } catch {
+    return null
+  }
+}
+
+/** A malformed escape such as `%E0%A4%A` is the client's mistake: null, answered 400 by the caller. */
+function decodePath(s: string): string | null {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return null
+  }
+}
+
+/** Resolves null as soon as the body passes MAX_BODY (or declares it will), without buffering the rest. */
 function readBody(req: IncomingMessage): Promise<string | null> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > MAX_BODY) return Promise.resolve(null)
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length
       if (size > MAX_BODY) {
+        req.off('data', onData)
         resolveBody(null)
-        req.destroy()
       } else chunks.push(c)
-    })
+    }
+    req.on('data', onData)
     req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
+}
+
+/**
+ * The 413 is written before the connection closes (destroying the socket first would leave the client with a reset
+ * instead of the JSON error); the rest of the upload is discarded, not read into memory.
+ */
+function tooLarge(req: IncomingMessage, res: ServerResponse): void {
+  req.on('data', () => undefined)
+  res.setHeader('connection', 'close')
+  send(res, 413, { ok: false, error: { code: 'too_large', message: `request body larger than ${MAX_BODY} bytes` } })
+  res.on('finish', () => req.destroy())
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -1,4 +1,5 @@
 import { createClient, type AssayApi, type Envelope, type Transport } from '../../shared/contract/client'
+import { withBusyRetry } from '../../shared/contract/busy-retry'
 
 declare global {
   interface Window {
@@ -39,4 +40,15 @@ function httpTransport(): Transport {
   }
 }
 
-export const api: AssayApi = createClient(window.assayTransport ?? httpTransport())
+/**
+ * The token is kept in an HttpOnly cookie once the page is served: take it out of the address bar and the history
+ * entry, so it is not shown, bookmarked or copied with the URL.
+ */
+export function dropTokenFromAddress(): void {
+  const here = new URL(window.location.href)
+  if (!here.searchParams.has('token')) return
+  here.searchParams.delete('token')
+  window.history.replaceState(window.history.state, '', `${here.pathname}${here.search}${here.hash}`)
+}
+
+export const api: AssayApi = createClient(withBusyRetry(window.assayTransport ?? httpTransport()))

@@ -3,6 +3,9 @@ import { createRoot } from 'react-dom/client'
 import 'katex/dist/katex.min.css'
 import './styles.css'
 import { App } from './App'
+import { dropTokenFromAddress } from './api'
+
+dropTokenFromAddress()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
