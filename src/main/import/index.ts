@@ -6,6 +6,7 @@ import type { Project } from '../store/project'
 import { detectFormat } from './detect'
 import { FORMAT_ARRAY_KEYS, parseFormat } from './formats'
 import { readRecords } from './read-records'
+import { decodeUtf8 } from './utf8'
 import { IMPORT_FORMATS, isImportFormat, type ImportContext, type ImportFormat, type ParsedImport } from './types'
 import { writeImport, type ImportProgress } from './write'
 
@@ -20,6 +21,8 @@ export interface ImportOptions {
   dryRun?: boolean
   /** Phases and write progress, for progress bars. */
   onProgress?: (p: ImportProgress) => void
+  /** Accept invalid UTF-8, each bad sequence replaced by U+FFFD and counted (refused otherwise). */
+  lossy?: boolean
 }
 
 export interface ImportPreviewRow {
@@ -85,13 +88,22 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   })
 
   opts.onProgress?.({ phase: 'reading' })
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(fullPath, 'utf8')
+    bytes = await readFile(fullPath)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     return report(failed(path, code === 'ENOENT' ? 'file not found' : `cannot read the file: ${(e as Error).message}`), null)
   }
+  const decoded = decodeUtf8(bytes, opts.lossy ?? false)
+  if (decoded.invalid.length && !opts.lossy) {
+    const bad = decoded.invalid[0]!
+    return report(
+      { ...failed(path, ''), errors: [{ file: path, line: bad.line, message: `invalid UTF-8 at byte offset ${bad.offset}; fix the encoding, or import with --lossy to replace each invalid sequence by U+FFFD (counted)` }] },
+      null
+    )
+  }
+  const text = decoded.text
 
   const ctx: ImportContext = { path: fullPath, file: path, db: project.db }
   const read = readRecords(path, fullPath, text, FORMAT_ARRAY_KEYS[format])
@@ -101,6 +113,15 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   opts.onProgress?.({ phase: 'validating' })
   const parsed = await parseFormat(format, ctx, read)
   validateItems(ctx, parsed)
+  if (decoded.invalid.length) {
+    parsed.summary = { ...parsed.summary, invalidUtf8Replaced: decoded.invalid.length }
+    const first = decoded.invalid[0]!
+    parsed.warnings.unshift({
+      file: path,
+      line: first.line,
+      message: `${decoded.invalid.length} invalid UTF-8 sequence${decoded.invalid.length === 1 ? '' : 's'} replaced by U+FFFD (first at byte offset ${first.offset})`
+    })
+  }
   if (parsed.errors.length || opts.dryRun) return report(parsed, null)
 
   const importId = writeImport(project, {

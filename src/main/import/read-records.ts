@@ -1,5 +1,6 @@
 import Papa from 'papaparse'
 import type { ErrorLocation } from '../../shared/errors'
+import { FORBIDDEN_KEYS, scanJson } from './json-scan'
 import type { SourceRecord } from './types'
 
 export type Container = 'json' | 'jsonl' | 'csv' | 'tsv'
@@ -60,6 +61,11 @@ function readJsonl(file: string, text: string): ReadResult {
   lines.forEach((raw, i) => {
     const line = raw.trim()
     if (!line) return
+    const problem = scanJson(line, i + 1)
+    if (problem) {
+      errors.push({ file, line: i + 1, ...(problem.field ? { field: problem.field } : {}), message: problem.message })
+      return
+    }
     try {
       records.push({ line: i + 1, value: JSON.parse(line) })
     } catch (e) {
@@ -70,6 +76,10 @@ function readJsonl(file: string, text: string): ReadResult {
 }
 
 function readJson(file: string, text: string, arrayKeys: ReadonlyArray<string>): ReadResult {
+  const problem = scanJson(text)
+  if (problem) {
+    return { container: 'json', records: [], root: null, columns: [], errors: [{ file, line: problem.line, ...(problem.field ? { field: problem.field } : {}), message: problem.message }] }
+  }
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -168,12 +178,18 @@ function readCsv(file: string, text: string, container: 'csv' | 'tsv'): ReadResu
   names.forEach((n, i) => {
     if (!keep[i]) return
     if (seen.has(n)) errors.push({ file, line: 1, field: n, message: `column "${n}" appears twice` })
+    if (n.split('.').some((part) => FORBIDDEN_KEYS.has(part))) errors.push({ file, line: 1, field: n, message: `the column name "${n}" is not accepted as data (rename it)` })
     seen.add(n)
   })
   const records: SourceRecord[] = []
   for (let r = 1; r < rows.length; r++) {
     const cells = rows[r]!
     if (cells.length === 1 && cells[0]!.trim() === '') continue
+    // A row with more or fewer cells than the header has lost or shifted a value: refused, never padded or cut.
+    if (cells.length !== names.length) {
+      errors.push({ file, line: r + 1, message: `row ${r + 1} has ${cells.length} cell${cells.length === 1 ? '' : 's'}; the header has ${names.length} columns` })
+      continue
+    }
     const value: Record<string, string> = {}
     names.forEach((n, i) => {
       if (keep[i]) value[n] = cells[i] ?? ''

@@ -12,6 +12,7 @@ interface ImportCliOptions {
   set?: string
   split?: Split
   dryRun?: boolean
+  lossy?: boolean
   json?: boolean
 }
 
@@ -25,6 +26,7 @@ export function registerImport(program: Command, io: CliIO): void {
     .option('--set <name>', 'set name for the items (default: the data file name)')
     .option('--split <split>', `dev | test | none (default none)`, parseSplit)
     .option('--dry-run', 'parse and validate, print what would be imported, write nothing')
+    .option('--lossy', 'accept invalid UTF-8, replacing each invalid sequence by U+FFFD; the count is reported')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
@@ -40,7 +42,8 @@ export function registerImport(program: Command, io: CliIO): void {
         report = await importFile(project, format, path, {
           ...(opts.set ? { set: opts.set } : {}),
           ...(opts.split ? { split: opts.split } : {}),
-          dryRun: opts.dryRun ?? false
+          dryRun: opts.dryRun ?? false,
+          lossy: opts.lossy ?? false
         })
       } finally {
         project.close()
@@ -86,7 +89,8 @@ function printReport(io: CliIO, r: ImportReport, path: string): void {
   }
   const what = [`${r.items} item${r.items === 1 ? '' : 's'}`, ...(r.labels ? [`${r.labels} label${r.labels === 1 ? '' : 's'}`] : [])].join(' and ')
   const where = r.items ? ` into set "${r.set}" (split ${r.split})` : ''
-  io.out(`${r.dryRun ? 'Would import' : 'Imported'} ${what} from ${path}${where}${r.skipped ? `; ${r.skipped} skipped` : ''}`)
+  const unchanged = typeof r.summary.unchanged === 'number' && r.summary.unchanged ? `; ${r.summary.unchanged} unchanged (already in the project)` : ''
+  io.out(`${r.dryRun ? 'Would import' : 'Imported'} ${what} from ${path}${where}${r.skipped ? `; ${r.skipped} skipped` : ''}${unchanged}`)
   if (Object.keys(r.summary).length) io.out(`summary: ${JSON.stringify(r.summary)}`)
   if (r.dryRun) {
     for (const p of r.preview) io.out(`  ${p.kind}  ${p.external_id}  ${p.title}`)

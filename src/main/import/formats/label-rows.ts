@@ -10,6 +10,7 @@ import {
   type FinalFromColumn,
   type LabelSourceKind
 } from '../label-columns'
+import { parseJsonChecked } from '../json-scan'
 import { isRecord } from '../read-records'
 
 // One line (JSONL) or row (CSV) of a labels file, read into a LabelRow: provenance checked, the judgement taken from
@@ -155,23 +156,20 @@ function readFinalColumns(row: Record<string, unknown>, line: number, csv: boole
 function jsonCell(raw: unknown): unknown {
   if (raw === undefined || raw === '') return undefined
   if (typeof raw !== 'string') return raw
-  try {
-    return JSON.parse(raw) as unknown
-  } catch {
-    return raw
-  }
+  const parsed = parseJsonChecked(raw)
+  return parsed.ok ? parsed.value : raw
 }
 
 function judgementFromJson(row: Record<string, unknown>, line: number, problems: Problems, nullable: boolean): { value: Record<string, unknown> | null; raw: null } | null {
   let j = row.judgement
   if (nullable && (j === null || j === undefined)) return { value: null, raw: null }
   if (typeof j === 'string') {
-    try {
-      j = JSON.parse(j)
-    } catch {
-      problems.error(line, 'judgement', 'judgement is a string that is not JSON')
+    const parsed = parseJsonChecked(j)
+    if (!parsed.ok) {
+      problems.error(line, parsed.problem.field ? `judgement.${parsed.problem.field}` : 'judgement', `judgement is a string that is not acceptable JSON: ${parsed.problem.message}`)
       return null
     }
+    j = parsed.value
   }
   if (!isRecord(j)) {
     problems.error(line, 'judgement', j === undefined ? 'missing judgement' : 'judgement must be an object')
@@ -205,11 +203,9 @@ export function coerceCell(cell: string): unknown {
   if (t === 'null') return null
   if (/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t)
   if ((t.startsWith('[') && t.endsWith(']')) || (t.startsWith('{') && t.endsWith('}'))) {
-    try {
-      return JSON.parse(t)
-    } catch {
-      return cell
-    }
+    // Too deep, a repeated or forbidden key: kept as the text written, which the judgement's schema then refuses.
+    const parsed = parseJsonChecked(t)
+    return parsed.ok ? parsed.value : cell
   }
   return cell
 }
@@ -264,15 +260,14 @@ function readActiveMs(row: Record<string, unknown>, line: number, problems: Prob
 function readDisplay(row: Record<string, unknown>, line: number, problems: Problems): Record<string, unknown> | false {
   let raw = row.display
   if (raw === undefined || raw === null || raw === '') return {}
+  let why = ''
   if (typeof raw === 'string') {
-    try {
-      raw = JSON.parse(raw)
-    } catch {
-      raw = undefined
-    }
+    const parsed = parseJsonChecked(raw)
+    raw = parsed.ok ? parsed.value : undefined
+    if (!parsed.ok) why = `: ${parsed.problem.message}`
   }
   if (!isRecord(raw)) {
-    problems.error(line, 'display', 'display must be a JSON object')
+    problems.error(line, 'display', `display must be a JSON object${why}`)
     return false
   }
   return raw

@@ -1,0 +1,106 @@
+// JSON.parse keeps the last of two equal keys without a word, turns a `__proto__` key into something spreading and
+// assigning silently drop, and nothing after it survives a thousand levels of nesting (JSON.stringify and schema
+// checks recurse). One pass over the text finds all three, with the line, before anything is parsed.
+
+/** Deeper than any data Assay reads; deep enough to be far from the stack limit of every later recursive step. */
+export const MAX_JSON_DEPTH = 64
+
+/** Keys that would reach an object's prototype machinery instead of being data. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+
+export interface JsonScanProblem {
+  /** 1-based line within the scanned text, offset by `firstLine`. */
+  line: number
+  /** The key (dotted path of keys) the problem is about, where there is one. */
+  field?: string
+  message: string
+}
+
+interface Frame {
+  array: boolean
+  keys: Set<string> | null
+  /** The key path of this container, for messages. */
+  path: string
+  /** Object: the next string is a key. */
+  expectingKey: boolean
+  lastKey: string | null
+}
+
+/**
+ * Scans JSON text (assumed well-formed or not: malformed text is left to JSON.parse to report) for nesting deeper
+ * than `maxDepth`, a key that appears twice in one object, and forbidden keys. Returns the first problem or null.
+ */
+export function scanJson(text: string, firstLine = 1, maxDepth = MAX_JSON_DEPTH): JsonScanProblem | null {
+  const stack: Frame[] = []
+  let line = firstLine
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 10) {
+      line++
+      continue
+    }
+    if (c === 34) {
+      // A string: find its end, count newlines (only malformed JSON has raw ones), decode it only when a key.
+      let j = i + 1
+      let escaped = false
+      while (j < text.length) {
+        const d = text.charCodeAt(j)
+        if (d === 92) {
+          escaped = true
+          j += 2
+          continue
+        }
+        if (d === 34) break
+        if (d === 10) line++
+        j++
+      }
+      const top = stack[stack.length - 1]
+      if (top && !top.array && top.expectingKey) {
+        const raw = text.slice(i + 1, j)
+        let key = raw
+        if (escaped) {
+          try {
+            key = JSON.parse(`"${raw}"`) as string
+          } catch {
+            key = raw
+          }
+        }
+        const where = top.path ? `${top.path}.${key}` : key
+        if (FORBIDDEN_KEYS.has(key)) return { line, field: where, message: `the key "${key}" is not accepted as data (rename it)` }
+        if (top.keys!.has(key)) return { line, field: where, message: `the key "${key}" appears twice in one object` }
+        top.keys!.add(key)
+        top.lastKey = key
+        top.expectingKey = false
+      }
+      i = j
+      continue
+    }
+    if (c === 123 || c === 91) {
+      if (stack.length >= maxDepth) return { line, message: `nested deeper than ${maxDepth} levels` }
+      const top = stack[stack.length - 1]
+      const path = top ? (top.array ? top.path : top.path ? `${top.path}.${top.lastKey ?? ''}` : (top.lastKey ?? '')) : ''
+      stack.push({ array: c === 91, keys: c === 123 ? new Set() : null, path, expectingKey: c === 123, lastKey: null })
+      continue
+    }
+    if (c === 125 || c === 93) {
+      stack.pop()
+      continue
+    }
+    if (c === 44) {
+      const top = stack[stack.length - 1]
+      if (top && !top.array) top.expectingKey = true
+    }
+  }
+  return null
+}
+
+/** JSON.parse after the scan: the value, or the first problem (malformed JSON included) with its message. */
+export function parseJsonChecked(text: string, firstLine = 1): { ok: true; value: unknown } | { ok: false; problem: JsonScanProblem } {
+  const problem = scanJson(text, firstLine)
+  if (problem) return { ok: false, problem }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch (e) {
+    return { ok: false, problem: { line: firstLine, message: `not valid JSON: ${(e as Error).message}` } }
+  }
+}

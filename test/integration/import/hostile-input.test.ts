@@ -1,0 +1,107 @@
+import { writeFileSync } from 'node:fs'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { scanJson } from '../../../src/main/import/json-scan'
+import { findInvalidUtf8 } from '../../../src/main/import/utf8'
+import { Project } from '../../../src/main/store/project'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+
+const question = (id: string, text = `Question ${id}?`) => JSON.stringify({ question_id: id, question: text })
+
+describe('imports that would be silently altered are refused with their place', () => {
+  let tmp: ReturnType<typeof tempDir>
+  let file: string
+  const stored = async () => {
+    const p = await Project.open(file)
+    try {
+      return p.db.prepare(`SELECT external_id, payload FROM items ORDER BY id`).all() as { external_id: string; payload: string }[]
+    } finally {
+      p.close()
+    }
+  }
+  beforeEach(async () => {
+    tmp = tempDir('assay-hostile-')
+    file = tmp.file('p.assay')
+    ;(await Project.create(file)).close()
+  })
+  afterEach(() => tmp.cleanup())
+
+  it('refuses invalid UTF-8 with file, line and byte offset; --lossy accepts it and counts the replacements', async () => {
+    const data = tmp.file('q.jsonl')
+    const head = Buffer.from(`${question('Q1')}\n{"question_id":"Q2","question":"caf`)
+    writeFileSync(data, Buffer.concat([head, Buffer.from([0xe9, 0x3f]), Buffer.from('"}\n'), Buffer.from(`${question('Q3', 'ok \u00e9')}\n`)]))
+    const r = await runCli('import', file, 'questions', data)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`${data}:2: invalid UTF-8 at byte offset ${head.length}`)
+    expect(await stored()).toEqual([])
+
+    const lossy = await runCli('import', file, 'questions', data, '--lossy')
+    expect(lossy.code).toBe(0)
+    expect(lossy.stderr).toContain('1 invalid UTF-8 sequence replaced by U+FFFD')
+    expect(lossy.stdout).toContain('"invalidUtf8Replaced":1')
+    expect(JSON.parse((await stored())[1]!.payload).question).toBe('caf\ufffd?')
+  })
+
+  it('finds overlong, surrogate and cut sequences but accepts every valid one', () => {
+    const valid = Buffer.from('a é € 𝄞 \u{10ffff}')
+    expect(findInvalidUtf8(valid)).toEqual([])
+    expect(findInvalidUtf8(Buffer.from([0x61, 0xc0, 0xaf]))).toEqual([{ offset: 1, line: 1 }])
+    expect(findInvalidUtf8(Buffer.from([0x0a, 0xed, 0xa0, 0x80]))).toEqual([{ offset: 1, line: 2 }])
+    expect(findInvalidUtf8(Buffer.from([0x61, 0xe2, 0x82]))).toEqual([{ offset: 1, line: 1 }])
+    expect(findInvalidUtf8(Buffer.from([0xf4, 0x90, 0x80, 0x80]))).toEqual([{ offset: 0, line: 1 }])
+  })
+
+  it('refuses ragged CSV rows with their row number', async () => {
+    const data = tmp.file('q.csv')
+    writeFileSync(data, ['question_id,question', 'Q1,First?', 'Q2,Second?,extra', 'Q3', 'Q4,Fourth?'].join('\n'))
+    const r = await runCli('import', file, 'questions', data)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`${data}:3: row 3 has 3 cells; the header has 2 columns`)
+    expect(r.stderr).toContain(`${data}:4: row 4 has 1 cell; the header has 2 columns`)
+    expect(await stored()).toEqual([])
+  })
+
+  it('refuses duplicate keys and prototype keys with file, line and key', async () => {
+    const dup = tmp.file('dup.jsonl')
+    writeFileSync(dup, [question('Q1'), '{"question_id":"Q2","question":"kept?","question":"dropped?"}'].join('\n'))
+    const r = await runCli('import', file, 'questions', dup)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`${dup}:2: question: the key "question" appears twice in one object`)
+
+    const proto = tmp.file('proto.json')
+    writeFileSync(proto, `[\n${question('Q1')},\n{"question_id":"Q2","question":"q?","meta":{"__proto__":{"x":1}}}\n]`)
+    const p = await runCli('import', file, 'questions', proto)
+    expect(p.code).toBe(1)
+    expect(p.stderr).toContain(`${proto}:3: meta.__proto__: the key "__proto__" is not accepted as data`)
+
+    const ctor = tmp.file('ctor.csv')
+    writeFileSync(ctor, 'question_id,question,constructor\nQ1,q?,x\n')
+    const c = await runCli('import', file, 'questions', ctor)
+    expect(c.code).toBe(1)
+    expect(c.stderr).toContain('constructor')
+    expect(await stored()).toEqual([])
+  })
+
+  it('bounds nesting depth and names file and line instead of overflowing the stack', async () => {
+    const deep = tmp.file('deep.jsonl')
+    const nested = '['.repeat(100_000) + ']'.repeat(100_000)
+    writeFileSync(deep, [question('Q1'), `{"question_id":"Q2","question":"q?","extra":${nested}}`].join('\n'))
+    const r = await runCli('import', file, 'questions', deep)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`${deep}:2: nested deeper than 64 levels`)
+    expect(r.stderr).not.toContain('call stack')
+
+    const deepJson = tmp.file('deep.json')
+    writeFileSync(deepJson, `[\n${question('Q1')},\n{"question_id":"Q2","extra":\n${nested}}\n]`)
+    const j = await runCli('import', file, 'questions', deepJson)
+    expect(j.code).toBe(1)
+    expect(j.stderr).toContain(`${deepJson}:4: nested deeper than 64 levels`)
+  })
+
+  it('scans keys with escapes and ignores braces inside strings', () => {
+    expect(scanJson('{"a":"{[","b":1}')).toBeNull()
+    expect(scanJson('{"\\u005f_proto__":1}')).toMatchObject({ field: '__proto__' })
+    expect(scanJson('{"a":{"b":1},"c":{"b":2}}')).toBeNull()
+    expect(scanJson('{"a":1,\n"a":2}')).toMatchObject({ line: 2, field: 'a' })
+  })
+})
