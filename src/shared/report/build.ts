@@ -14,6 +14,9 @@ import { systemsOf } from './systems'
 import { judgeVsJudge } from './judge-vs-judge'
 import { collectWarnings } from './warnings'
 import { flagSources } from './source-flags'
+import { roundResidues } from './residue'
+import { buildSummary } from './summary'
+import { attachCalibrationSections, withCalibratedSources } from '../calibrate'
 
 export interface ReportOptions {
   /** Confidence level of every interval (default 0.95). */
@@ -43,7 +46,9 @@ export const TIES_POLICY =
   'as an answer by a source is that source\'s verdict and is scored as given'
 
 /** Builds the audit report of one instrument from gathered sources. Pure: the same input gives the same report. */
-export function buildReport(input: AuditInput, options: ReportOptions = {}): Report {
+export function buildReport(gathered: AuditInput, options: ReportOptions = {}): Report {
+  // Stored recalibrations are sources of their own, beside the raw judge.
+  const input = withCalibratedSources(gathered)
   const level = options.level ?? 0.95
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES
   if (!(Number.isInteger(resamples) && resamples >= MIN_BOOTSTRAP_RESAMPLES)) {
@@ -120,7 +125,10 @@ export function buildReport(input: AuditInput, options: ReportOptions = {}): Rep
     judge_vs_judge: judgeVsJudgeRows,
     warnings: []
   }
+  attachCalibrationSections(report, input, { level, resamples, seed: bootstrap.seed, eceBins })
+  roundResidues(report)
   flagSources(report, minItems)
+  report.summary = buildSummary(report)
   report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources) })
   return report
 }
@@ -140,7 +148,7 @@ function hasAnyValue(source: ResolvedSource): boolean {
   return false
 }
 
-const KIND_ORDER = ['item_label', 'reference_import', 'adjudicated', 'human_majority', 'panel', 'judge_run', 'model_import', 'annotator']
+const KIND_ORDER = ['item_label', 'reference_import', 'adjudicated', 'human_majority', 'panel', 'judge_run', 'model_import', 'calibrated', 'annotator']
 
 /** Criteria first, then judges, then annotators; stable within a kind. */
 function order<T extends ResolvedSource>(sources: readonly T[]): T[] {

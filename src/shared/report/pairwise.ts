@@ -10,6 +10,7 @@ import {
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
 import { bootstrapCi, proportion, put, wilsonCi } from './intervals'
+import { roundResidue } from './residue'
 import { combine, unitKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportPairwise, ReportPairwiseRow } from './schema'
 
@@ -243,46 +244,64 @@ function subsets(scored: readonly PairwiseCall<string>[], itemOfCall: readonly A
 
 /**
  * Position statistics of one source over all its calls that recorded which proposal was shown first: labels play
- * no part, so they are computed once per source, in side terms.
+ * no part, so they are computed once per source, in side terms. Null for a source never asked about a pair in both
+ * display orders: it has no position statistics, not undefined ones.
  */
 export function positionRow(sourceId: string, calls: readonly PairCall[], level: number): ReportPairwise['position'][number] | null {
   const shown: PairwiseCall<Side>[] = []
+  const orders = new Map<number, Set<Side>>()
   for (const call of calls) {
-    if (!call.shownFirst || call.status === 'abstained' || call.status === 'pending') continue
+    if (!call.shownFirst) continue
+    const seen = orders.get(call.item) ?? new Set<Side>()
+    seen.add(call.shownFirst)
+    orders.set(call.item, seen)
+    if (call.status === 'abstained' || call.status === 'pending') continue
     const verdict: PairwiseVerdict<Side> = call.status === 'choice' ? { kind: 'choice', choice: call.winner as Side } : { kind: call.status }
     // positionBias reads only the verdict and the side shown first; the label is not used.
     shown.push({ itemId: String(call.item), label: 'a', verdict, shownFirst: call.shownFirst })
   }
-  if (shown.length === 0) return null
+  if (![...orders.values()].some((s) => s.size === 2)) return null
   const reasons: Record<string, string> = {}
   let bias
   try {
     bias = positionBias(shown, 'kept')
   } catch (e) {
     const reason = `position statistics need at most one answered call per display order: ${(e as Error).message}`
+    const names = ['position_consistency', 'conflict_rate', 'mt_bench_consistency', 'biased_to_first', 'biased_to_second', 'error_rate', 'preference_fairness', 'first_position_preference']
     return {
       source: sourceId,
-      position_consistency: null,
+      ...Object.fromEntries(names.map((n) => [n, null])),
       n_compared: 0,
       n_consistent: 0,
       n_incomplete: 0,
-      first_position_preference: null,
+      n_pairs: 0,
+      n_biased_first: 0,
+      n_biased_second: 0,
+      n_error: 0,
       n_answered: 0,
       n_picked_first: 0,
       ci: {},
-      reasons: { position_consistency: reason, first_position_preference: reason }
-    }
+      reasons: Object.fromEntries(names.map((n) => [n, reason]))
+    } as ReportPairwise['position'][number]
   }
-  const row: Record<string, unknown> = {
-    source: sourceId,
+  const pairsAsked = [...orders.values()].length
+  const row: Record<string, unknown> = { source: sourceId }
+  put(row, reasons, 'position_consistency', bias.consistency)
+  put(row, reasons, 'conflict_rate', bias.consistency.value === null ? bias.consistency : { value: roundResidue(1 - bias.consistency.value) })
+  Object.assign(row, {
     n_compared: bias.consistency.compared,
     n_consistent: bias.consistency.consistent,
-    n_incomplete: bias.consistency.incomplete,
-    n_answered: bias.firstPositionPreference.answered,
-    n_picked_first: bias.firstPositionPreference.pickedFirst
-  }
-  put(row, reasons, 'position_consistency', bias.consistency)
+    n_incomplete: pairsAsked - bias.mtBench.pairs,
+    n_pairs: bias.mtBench.pairs
+  })
+  put(row, reasons, 'mt_bench_consistency', bias.mtBench.consistency)
+  put(row, reasons, 'biased_to_first', bias.mtBench.biasedToFirst)
+  put(row, reasons, 'biased_to_second', bias.mtBench.biasedToSecond)
+  put(row, reasons, 'error_rate', bias.mtBench.errorRate)
+  Object.assign(row, { n_biased_first: bias.mtBench.biasedFirst, n_biased_second: bias.mtBench.biasedSecond, n_error: bias.mtBench.error })
+  put(row, reasons, 'preference_fairness', bias.preferenceFairness)
   put(row, reasons, 'first_position_preference', bias.firstPositionPreference)
+  Object.assign(row, { n_answered: bias.firstPositionPreference.answered, n_picked_first: bias.firstPositionPreference.pickedFirst })
   const consistency = proportion(bias.consistency.consistent, bias.consistency.compared, level)
   const preference = proportion(bias.firstPositionPreference.pickedFirst, bias.firstPositionPreference.answered, level)
   return {

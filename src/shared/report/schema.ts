@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SOURCE_KINDS } from './input'
 import { summaryCardSchema } from './summary-schema'
+import { calibrationRowSchema, estimatesSectionSchema } from '../calibrate/schema'
 
 /**
  * The report JSON: what `assay report --json` prints, what `audit.report` returns and what the HTML report and the
@@ -183,12 +184,28 @@ export const subsetSchema = z.object({
   ci_high: stat
 })
 
+/** Position statistics of a source asked in both display orders (absent for one-order runs). */
 export const positionSchema = z.object({
   source: z.string(),
+  /** Shi et al. 2024 position consistency: pairs with the same verdict in both orders / pairs answered in both. */
   position_consistency: stat,
+  /** Wang et al. 2023 conflict rate = 1 − position_consistency. */
+  conflict_rate: stat,
   n_compared: count,
   n_consistent: count,
+  /** Pairs lacking an answer in one order (failed, pending, abstained or asked in one order only). */
   n_incomplete: count,
+  /** MT-Bench (Zheng et al. 2023, Table 2): over pairs with a finished answer in both orders; the four add up to 1. */
+  n_pairs: count,
+  mt_bench_consistency: stat,
+  biased_to_first: stat,
+  biased_to_second: stat,
+  error_rate: stat,
+  n_biased_first: count,
+  n_biased_second: count,
+  n_error: count,
+  /** Shi et al. 2024, §3 preference fairness in [−1, 1]: 0 fair, negative favours the first shown, positive the second. */
+  preference_fairness: stat,
   first_position_preference: stat,
   n_answered: count,
   n_picked_first: count,
@@ -368,6 +385,10 @@ export const reportSchema = z.object({
   pairwise: pairwiseSchema.nullable(),
   ceiling: z.array(ceilingSchema),
   judge_vs_judge: z.array(judgeVsJudgeSchema),
+  /** Stored recalibrations evaluated on their eval split (present when the project has fits). */
+  calibration: z.array(calibrationRowSchema).optional(),
+  /** PPI and Rogan–Gladen estimates (present when a judge labels units no criterion labels). */
+  estimates: estimatesSectionSchema.optional(),
   warnings: z.array(warningSchema)
 })
 export type Report = z.infer<typeof reportSchema>

@@ -9,40 +9,43 @@ export function undefinedShare(interval: ReportInterval | undefined): number | n
   return (interval.undefined_resamples ?? 0) / interval.resamples
 }
 
-/** The largest undefined share among intervals (null when none is a bootstrap interval). */
+/** The largest undefined share among bootstrap intervals that exist (null when there is none). */
 export function largestShare(intervals: Iterable<ReportInterval | undefined>): number | null {
   let out: number | null = null
   for (const interval of intervals) {
-    const share = undefinedShare(interval)
+    // An interval that could not be formed at all carries its reason instead; there is nothing to be unreliable.
+    const share = interval?.ci_low === null ? null : undefinedShare(interval)
     if (share !== null && (out === null || share > out)) out = share
   }
   return out
 }
 
 /**
- * The "too few items" and "unreliable interval" flags of every source, from every table it appears in (as the
- * source scored or as the criterion scored against): a source is short of items when none of its comparisons rests
- * on `minItems` items or more.
+ * The "too few items" and "unreliable interval" flags of every source, from the tables that score it (a criterion
+ * never scored against another, from the tables scored against it): a source is short of items when none of its
+ * comparisons rests on `minItems` items or more.
  */
 export function flagSources(report: Report, minItems: number): void {
-  const items = new Map<string, number>()
-  const intervals = new Map<string, ReportInterval[]>()
-  const note = (ids: readonly string[], n: number, ci: Record<string, ReportInterval>) => {
-    for (const id of ids) {
-      items.set(id, Math.max(items.get(id) ?? 0, n))
-      const list = intervals.get(id) ?? []
-      list.push(...Object.values(ci))
-      intervals.set(id, list)
-    }
+  type Seen = { items: number; intervals: ReportInterval[] }
+  const asSource = new Map<string, Seen>()
+  const asCriterion = new Map<string, Seen>()
+  const note = (map: Map<string, Seen>, id: string, n: number, ci: Record<string, ReportInterval>) => {
+    const seen = map.get(id) ?? { items: 0, intervals: [] }
+    seen.items = Math.max(seen.items, n)
+    seen.intervals.push(...Object.values(ci))
+    map.set(id, seen)
   }
-  for (const section of report.fields) for (const row of section.comparisons) note([row.source, row.criterion], row.n_items, row.ci)
-  for (const row of report.pairwise?.rows ?? []) note([row.source, row.criterion], row.n_items, row.ci)
-  for (const row of report.judge_vs_judge) note([row.first, row.second], row.n_items, row.ci)
+  const rows = [...report.fields.flatMap((f) => f.comparisons), ...(report.pairwise?.rows ?? [])]
+  for (const row of rows) {
+    note(asSource, row.source, row.n_items, row.ci)
+    note(asCriterion, row.criterion, row.n_items, row.ci)
+  }
   report.sources = report.sources.map((source): ReportSource => {
-    const share = largestShare(intervals.get(source.id) ?? [])
+    const seen = asSource.get(source.id) ?? asCriterion.get(source.id)
+    const share = largestShare(seen?.intervals ?? [])
     return {
       ...source,
-      too_few_items: (items.get(source.id) ?? source.n_items) < minItems,
+      too_few_items: (seen?.items ?? source.n_items) < minItems,
       unreliable_interval: share !== null && share > MAX_UNDEFINED_RESAMPLE_SHARE,
       undefined_resample_share: share
     }

@@ -16,11 +16,38 @@ export type FirstPositionPreference = Estimate & {
   answered: number
 }
 
+/**
+ * MT-Bench's partition of the pairs asked in both display orders (Zheng et al. 2023, §3.3 and Table 2): the same
+ * verdict in both orders, the side shown first (or second) picked in both orders or in one order with a tie in the
+ * other, or an unparseable answer in either order. The four shares add up to one.
+ */
+export type MtBenchPosition = {
+  /** Pairs with a parsed or unparseable answer in both orders (the denominator of the four shares). */
+  pairs: number
+  consistent: number
+  biasedFirst: number
+  biasedSecond: number
+  error: number
+  consistency: Estimate
+  biasedToFirst: Estimate
+  biasedToSecond: Estimate
+  errorRate: Estimate
+}
+
 export type PositionBias = {
   consistency: PositionConsistency
   firstPositionPreference: FirstPositionPreference
+  mtBench: MtBenchPosition
+  /**
+   * Shi et al., "Judging the Judges" (arXiv:2406.07791), §3 (Preference Fairness): with pcn pairs preferring the
+   * first position (primacy) and rcn the second (recency), PF_raw = rcn·rcn/(rcn+pcn) − pcn·pcn/(rcn+pcn), min–max
+   * scaled from [−n, n] to [−1, 1] over the n pairs asked in both orders: 0 is fair, > 0 favours the second shown.
+   */
+  preferenceFairness: Estimate
   tiePolicy: TiePolicy
 }
+
+type OrderVerdict = { kind: 'answer'; canonical: string; picked: 'first' | 'second' | 'neither' } | { kind: 'error' } | { kind: 'failed' }
 
 /**
  * Position statistics from runs in both display orders. Consistency: share of pairs whose canonical verdict is the
@@ -31,35 +58,65 @@ export type PositionBias = {
 export function positionBias<L extends string>(calls: readonly PairwiseCall<L>[], ties: TiePolicy = 'kept'): PositionBias {
   let answered = 0
   let pickedFirst = 0
-  const byPair = new Map<string, Map<L, string>>()
+  const byPair = new Map<string, Map<L, OrderVerdict>>()
   for (const call of calls) {
     if (call.shownFirst === undefined) throw new RangeError(`call on pair ${call.itemId} does not say which side was shown first`)
-    const orders = byPair.get(call.itemId) ?? new Map<L, string>()
+    const orders = byPair.get(call.itemId) ?? new Map<L, OrderVerdict>()
     byPair.set(call.itemId, orders)
     const verdict = call.verdict
     const isAnswer = verdict.kind === 'choice' || (verdict.kind === 'tie' && ties === 'kept')
-    if (!isAnswer) continue
+    const held = orders.get(call.shownFirst)
+    if (!isAnswer) {
+      // An answer in the same order outranks an unparseable or failed call; an unparseable one outranks a failure.
+      if (held?.kind === 'answer' || held?.kind === 'error') continue
+      if (verdict.kind === 'unparseable') orders.set(call.shownFirst, { kind: 'error' })
+      else if (!held) orders.set(call.shownFirst, { kind: 'failed' })
+      continue
+    }
     answered++
     if (verdict.kind === 'choice' && verdict.choice === call.shownFirst) pickedFirst++
-    if (orders.has(call.shownFirst)) {
+    if (held?.kind === 'answer') {
       throw new RangeError(`pair ${call.itemId} has two answered calls with ${call.shownFirst} shown first; give repeated runs distinct item ids`)
     }
     // A tie is its own canonical verdict; it cannot collide with a side because sides are keyed as 'choice:'.
-    orders.set(call.shownFirst, verdict.kind === 'choice' ? `choice:${verdict.choice}` : 'tie')
+    orders.set(
+      call.shownFirst,
+      verdict.kind === 'choice'
+        ? { kind: 'answer', canonical: `choice:${verdict.choice}`, picked: verdict.choice === call.shownFirst ? 'first' : 'second' }
+        : { kind: 'answer', canonical: 'tie', picked: 'neither' }
+    )
   }
 
   let compared = 0
   let consistent = 0
+  const mt = { pairs: 0, consistent: 0, biasedFirst: 0, biasedSecond: 0, error: 0 }
   for (const orders of byPair.values()) {
-    if (orders.size < 2) continue
     if (orders.size > 2) throw new RangeError('position consistency is defined for pairs of two sides')
+    if (orders.size < 2) continue
+    const [first, second] = [...orders.values()] as [OrderVerdict, OrderVerdict]
+    if (first.kind === 'failed' || second.kind === 'failed') continue
+    mt.pairs++
+    if (first.kind === 'error' || second.kind === 'error') {
+      mt.error++
+      continue
+    }
     compared++
-    const [first, second] = [...orders.values()]
-    if (first === second) consistent++
+    if (first.canonical === second.canonical) {
+      consistent++
+      mt.consistent++
+      continue
+    }
+    // Inconsistent: a side shown first (second) picked in both orders, or in one with a tie in the other.
+    const picks = new Set([first.picked, second.picked])
+    if (picks.has('first') && !picks.has('second')) mt.biasedFirst++
+    else if (picks.has('second') && !picks.has('first')) mt.biasedSecond++
   }
   const incomplete = byPair.size - compared
   const consistencyCounts = { consistent, compared, incomplete }
   const preferenceCounts = { pickedFirst, answered }
+  const share = (k: number): Estimate => (mt.pairs === 0 ? undefinedBecause('no pair was asked in both display orders') : defined(k / mt.pairs))
+  const valid = mt.biasedFirst + mt.biasedSecond
+  const raw = valid === 0 ? 0 : (mt.biasedSecond * mt.biasedSecond - mt.biasedFirst * mt.biasedFirst) / valid
   return {
     consistency:
       compared === 0
@@ -69,6 +126,15 @@ export function positionBias<L extends string>(calls: readonly PairwiseCall<L>[]
       answered === 0
         ? { ...undefinedBecause('no answered calls'), ...preferenceCounts }
         : { ...defined(pickedFirst / answered), ...preferenceCounts },
+    mtBench: {
+      ...mt,
+      consistency: share(mt.consistent),
+      biasedToFirst: share(mt.biasedFirst),
+      biasedToSecond: share(mt.biasedSecond),
+      errorRate: share(mt.error)
+    },
+    // (raw − (−n)) / (n − (−n)) · 2 − 1 = raw / n.
+    preferenceFairness: mt.pairs === 0 ? undefinedBecause('no pair was asked in both display orders') : defined(raw / mt.pairs),
     tiePolicy: ties
   }
 }

@@ -161,3 +161,44 @@ describe('position bias from both-order runs', () => {
     expect(() => positionBias([call('p', 'A', choice('A')), call('p', 'A', choice('B'))])).toThrow(/distinct item ids/)
   })
 })
+
+describe('position bias in the published forms', () => {
+  const call = (itemId: string, shownFirst: AB, verdict: PairwiseVerdict<AB>): PairwiseCall<AB> => ({ itemId, label: 'A', shownFirst, verdict })
+  const both = (id: string, whenAFirst: PairwiseVerdict<AB>, whenBFirst: PairwiseVerdict<AB>) => [call(id, 'A', whenAFirst), call(id, 'B', whenBFirst)]
+  // 10 pairs in both orders: 5 consistent, 3 always the first shown (one through a tie), 1 always the second, 1
+  // unparseable in one order; one more pair failed in one order and is left out.
+  const runs: PairwiseCall<AB>[] = [
+    ...both('c1', choice('A'), choice('A')),
+    ...both('c2', choice('B'), choice('B')),
+    ...both('c3', choice('A'), choice('A')),
+    ...both('c4', { kind: 'tie' }, { kind: 'tie' }),
+    ...both('c5', choice('B'), choice('B')),
+    ...both('f1', choice('A'), choice('B')),
+    ...both('f2', choice('A'), choice('B')),
+    ...both('f3', { kind: 'tie' }, choice('B')),
+    ...both('s1', choice('B'), choice('A')),
+    ...both('e1', choice('A'), { kind: 'unparseable' }),
+    ...both('x1', choice('A'), { kind: 'failed' })
+  ]
+
+  it('partitions pairs as MT-Bench does: consistent, biased to first, biased to second, error (adding up to 1)', () => {
+    const { mtBench, consistency } = positionBias(runs)
+    expect(mtBench).toMatchObject({ pairs: 10, consistent: 5, biasedFirst: 3, biasedSecond: 1, error: 1 })
+    expect(mtBench.consistency.value).toBe(0.5)
+    expect(mtBench.biasedToFirst.value).toBe(0.3)
+    expect(mtBench.biasedToSecond.value).toBe(0.1)
+    expect(mtBench.errorRate.value).toBe(0.1)
+    // Shi et al.'s position consistency leaves the unparseable pair out: 5 of 9.
+    expect(consistency).toMatchObject({ value: 5 / 9, compared: 9 })
+  })
+
+  it("computes Shi et al.'s preference fairness: (rcn²/(rcn+pcn) − pcn²/(rcn+pcn)) scaled from [−n, n] to [−1, 1]", () => {
+    // pcn = 3, rcn = 1, n = 10: raw = (1 − 9)/4 = −2, PF = (−2 + 10)/20 · 2 − 1 = −0.2 (favours the first shown).
+    expect(positionBias(runs).preferenceFairness.value).toBeCloseTo(-0.2, 12)
+    const fair = [...both('p', choice('A'), choice('B')), ...both('q', choice('B'), choice('A'))]
+    expect(positionBias(fair).preferenceFairness.value).toBe(0)
+    const recency = [...both('p', choice('B'), choice('A')), ...both('q', choice('B'), choice('A'))]
+    expect(positionBias(recency).preferenceFairness.value).toBe(1)
+    expect(positionBias([call('p', 'A', choice('A'))]).preferenceFairness).toMatchObject({ value: null })
+  })
+})

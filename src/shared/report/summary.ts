@@ -1,0 +1,249 @@
+import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
+import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
+import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
+
+/**
+ * The summary cards: one per judge source and field, each made of figures already in the report's tables (the
+ * card repeats them; it never computes its own), with the flags and a plain-language verdict.
+ */
+
+type Verdict = (typeof SUMMARY_VERDICTS)[number]
+type Figure = ReportSummaryCard['accuracy']
+
+/** The chance-corrected agreement statistic a card shows, by measurement level. */
+export function agreementStatistic(level: string): string {
+  switch (level) {
+    case 'nominal':
+      return 'cohen_kappa'
+    case 'ordinal':
+      return 'weighted_kappa_quadratic'
+    case 'ratio':
+      return 'krippendorff_alpha_ratio'
+    default:
+      return 'krippendorff_alpha_interval'
+  }
+}
+
+const HUMAN_CEILING_RULE = 'each annotator against the majority of the other annotators' as const
+
+function figure(value: number | null | undefined, ci: ReportInterval | undefined, reason?: string): Figure {
+  const v = typeof value === 'number' ? value : null
+  return {
+    value: v,
+    ci_low: ci?.ci_low ?? null,
+    ci_high: ci?.ci_high ?? null,
+    ci_method: ci && ci.ci_low !== null ? ci.method : null,
+    ...(v === null && reason ? { reason } : {})
+  }
+}
+
+/** The cluster bootstrap interval over items where it is defined, else the Wilson interval. */
+function accuracyInterval(ci: Record<string, ReportInterval>): ReportInterval | undefined {
+  const boot = ci.accuracy_bootstrap
+  return boot && boot.ci_low !== null ? boot : ci.accuracy
+}
+
+function read(row: ReportComparison, name: string): number | null {
+  const v = (row as unknown as Record<string, unknown>)[name]
+  return typeof v === 'number' ? v : null
+}
+
+export function buildSummary(report: Report): ReportSummaryCard[] {
+  const nameOf = new Map(report.sources.map((s) => [s.id, s.name]))
+  const kindOf = new Map(report.sources.map((s) => [s.id, s.kind]))
+  const judges = report.sources.filter((s) => s.role === 'judge')
+  const criterionRank = new Map(report.criteria.map((c, i) => [c, i]))
+  const minItems = report.settings.min_items_for_interval
+  const majority = report.sources.find((s) => s.kind === 'human_majority')?.id ?? null
+  const cards: ReportSummaryCard[] = []
+
+  for (const judge of judges) {
+    for (const section of report.fields) {
+      const rows = section.comparisons.filter((r) => r.source === judge.id && r.n_in_scope > 0)
+      const pairwiseRows = section.name === 'winner' ? (report.pairwise?.rows ?? []).filter((r) => r.source === judge.id) : []
+      if (rows.length === 0 && pairwiseRows.length === 0) continue
+      const first = <T extends { criterion: string }>(list: readonly T[]): T | undefined =>
+        [...list].sort((a, b) => (criterionRank.get(a.criterion) ?? 99) - (criterionRank.get(b.criterion) ?? 99))[0]
+      const headline = first(rows)
+      const pairwise: ReportPairwiseRow | undefined = first(pairwiseRows)
+      const categorical = section.level === 'nominal' || section.level === 'ordinal'
+      const criterion = pairwise?.criterion ?? headline?.criterion ?? null
+      const intervals: Array<ReportInterval | undefined> = []
+
+      let accuracy: Figure
+      let baseline: number | null = null
+      let label: ReportSummaryCard['majority_label'] = []
+      let random: number | null = null
+      let nItems = 0
+      let nUnits = 0
+      if (pairwise) {
+        accuracy = figure(pairwise.accuracy, accuracyInterval(pairwise.ci), pairwise.reasons.accuracy)
+        intervals.push(pairwise.ci.accuracy_bootstrap)
+        baseline = pairwise.majority_baseline
+        label = pairwise.majority_label
+        random = pairwise.random_baseline
+        nItems = pairwise.n_items
+        nUnits = pairwise.n_judged
+      } else if (headline && categorical) {
+        accuracy = figure(headline.accuracy, accuracyInterval(headline.ci), headline.reasons.accuracy)
+        intervals.push(headline.ci.accuracy_bootstrap)
+        baseline = headline.majority_baseline ?? null
+        label = headline.majority_label ?? []
+        random = headline.random_baseline ?? null
+        nItems = headline.n_items
+        nUnits = headline.n_judged
+      } else {
+        accuracy = figure(null, undefined, categorical ? 'no criterion labels this field' : `accuracy does not apply to a field at the ${section.level} level`)
+        nItems = headline?.n_items ?? 0
+        nUnits = headline?.n ?? 0
+      }
+
+      const statistic = agreementStatistic(section.level)
+      const withPeople = majority ? rows.find((r) => r.criterion === majority) : undefined
+      const agreementCi = withPeople?.ci[statistic]
+      intervals.push(agreementCi)
+      const agreement = {
+        ...figure(
+          withPeople ? read(withPeople, statistic) : null,
+          agreementCi,
+          withPeople ? (withPeople.reasons[statistic] ?? `${statistic} does not apply to this field`) : 'no human majority on this field'
+        ),
+        statistic,
+        against: withPeople ? majority : null
+      }
+
+      const human_ceiling = ceilingOf(report, section.name, statistic, majority)
+      const positionRow = section.name === 'winner' ? report.pairwise?.position.find((p) => p.source === judge.id) : undefined
+      const position = positionRow
+        ? {
+            n_pairs: positionRow.n_pairs,
+            consistency: positionRow.position_consistency,
+            biased_to_first: positionRow.biased_to_first,
+            biased_to_second: positionRow.biased_to_second,
+            preference_fairness: positionRow.preference_fairness
+          }
+        : null
+      const flawRow = section.name === 'winner' ? report.pairwise?.fatal_flaws.find((f) => f.source === judge.id) : undefined
+      const fatal_flaw_recall = flawRow
+        ? { ...figure(flawRow.fatal_flaw_recall, flawRow.ci.fatal_flaw_recall, flawRow.reasons.fatal_flaw_recall), n: flawRow.n_judged }
+        : null
+
+      const share = largestShare(intervals)
+      const flags = {
+        too_few_items: nItems < minItems,
+        unreliable_interval: share !== null && share > MAX_UNDEFINED_RESAMPLE_SHARE,
+        undefined_resample_share: share
+      }
+      const verdicts: Verdict[] = []
+      if (flags.too_few_items) verdicts.push('too_few_items')
+      if (accuracy.value !== null && baseline !== null) verdicts.push(accuracy.value < baseline ? 'below_majority_baseline' : 'at_or_above_majority_baseline')
+      if (human_ceiling === null || human_ceiling.min === null) verdicts.push('no_human_ceiling')
+      else if (agreement.value !== null) verdicts.push(agreement.value >= human_ceiling.min ? 'within_human_ceiling' : 'below_human_ceiling')
+      if (position && position.consistency !== null && position.consistency < 0.5) verdicts.push('position_inconsistent')
+      if (fatal_flaw_recall && fatal_flaw_recall.value !== null && fatal_flaw_recall.value < 1) verdicts.push('misses_fatal_flaws')
+      if (flags.unreliable_interval) verdicts.push('unreliable_interval')
+
+      cards.push({
+        source: judge.id,
+        source_name: judge.name,
+        field: section.name,
+        level: section.level,
+        criterion,
+        criterion_name: criterion === null ? null : (nameOf.get(criterion) ?? criterion),
+        n_items: nItems,
+        n_units: nUnits,
+        accuracy,
+        majority_baseline: baseline,
+        majority_label: label,
+        random_baseline: random,
+        agreement,
+        human_ceiling,
+        position,
+        fatal_flaw_recall,
+        flags,
+        verdicts,
+        verdict: verdictLine({ verdicts, nItems, minItems, accuracy, baseline, label, agreement, human_ceiling, position, fatal_flaw_recall, share, kind: kindOf.get(judge.id) })
+      })
+    }
+  }
+  return cards
+}
+
+/** The human ceiling on a statistic: every annotator's row against the human majority (which leaves that annotator out). */
+function ceilingOf(report: Report, field: string, statistic: string, majority: string | null): ReportSummaryCard['human_ceiling'] {
+  const annotators = new Set(report.sources.filter((s) => s.kind === 'annotator').map((s) => s.id))
+  const rows = majority
+    ? (report.fields.find((f) => f.name === field)?.comparisons ?? []).filter((r) => r.criterion === majority && annotators.has(r.source) && r.n > 0)
+    : []
+  if (rows.length < 2) return null
+  const values = rows.map((r) => read(r, statistic)).filter((v): v is number => v !== null)
+  if (values.length === 0) {
+    return { statistic, rule: HUMAN_CEILING_RULE, value: null, min: null, max: null, n_annotators: rows.length, reason: `${statistic} is undefined for every annotator` }
+  }
+  return {
+    statistic,
+    rule: HUMAN_CEILING_RULE,
+    value: values.reduce((s, v) => s + v, 0) / values.length,
+    min: Math.min(...values),
+    max: Math.max(...values),
+    n_annotators: values.length
+  }
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`
+const num = (x: number): string => x.toFixed(2)
+
+function verdictLine(c: {
+  verdicts: readonly Verdict[]
+  nItems: number
+  minItems: number
+  accuracy: Figure
+  baseline: number | null
+  label: ReportSummaryCard['majority_label']
+  agreement: ReportSummaryCard['agreement']
+  human_ceiling: ReportSummaryCard['human_ceiling']
+  position: ReportSummaryCard['position']
+  fatal_flaw_recall: ReportSummaryCard['fatal_flaw_recall']
+  share: number | null
+  kind: string | undefined
+}): string {
+  const parts: string[] = []
+  for (const v of c.verdicts) {
+    switch (v) {
+      case 'too_few_items':
+        parts.push(`too few items to say (${c.nItems}, fewer than ${c.minItems})`)
+        break
+      case 'below_majority_baseline':
+        parts.push(`below its majority baseline (${pct(c.accuracy.value as number)} < ${pct(c.baseline as number)}, always "${c.label.join('/')}")`)
+        break
+      case 'at_or_above_majority_baseline':
+        parts.push(`at or above its majority baseline (${pct(c.accuracy.value as number)} ≥ ${pct(c.baseline as number)})`)
+        break
+      case 'within_human_ceiling':
+        parts.push(`within the human ceiling (${c.agreement.statistic} ${num(c.agreement.value as number)}; annotators ${rangeOf(c.human_ceiling)})`)
+        break
+      case 'below_human_ceiling':
+        parts.push(`below the human ceiling (${c.agreement.statistic} ${num(c.agreement.value as number)}; annotators ${rangeOf(c.human_ceiling)})`)
+        break
+      case 'no_human_ceiling':
+        parts.push('no human ceiling (fewer than two annotators)')
+        break
+      case 'position_inconsistent':
+        parts.push(`position-inconsistent (same verdict in both orders on ${pct(c.position?.consistency as number)} of pairs)`)
+        break
+      case 'misses_fatal_flaws':
+        parts.push(`misses fatal flaws (ruled against ${pct(c.fatal_flaw_recall?.value as number)} of flawed proposals)`)
+        break
+      case 'unreliable_interval':
+        parts.push(`unreliable interval (${pct(c.share as number)} of resamples undefined)`)
+        break
+    }
+  }
+  const text = parts.join('; ')
+  return text.charAt(0).toUpperCase() + text.slice(1) + '.'
+}
+
+function rangeOf(ceiling: ReportSummaryCard['human_ceiling']): string {
+  if (!ceiling || ceiling.min === null || ceiling.max === null) return 'n/a'
+  return ceiling.min === ceiling.max ? num(ceiling.min) : `${num(ceiling.min)}–${num(ceiling.max)}`
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { projectReport } from '../../../src/main/audit'
+import { reportSchema, type Report } from '../../../src/shared/report'
+import { tempDir } from '../../support/tmp'
+import { demoAfterJudgeRun } from './fixtures'
+
+// The summary cards and the rules stated once, on the demo after a judge run in both orders (run:1), a judge run in
+// one order (run:2 is asked again in the other order only for some pairs), imported judges and five annotators.
+const tmp = tempDir('assay-report-summary-')
+let report: Report
+beforeAll(async () => {
+  const project = await demoAfterJudgeRun(tmp.file('demo.assay'))
+  try {
+    report = projectReport(project.db, { instrument: 'pairwise-preference', seed: 11 })
+  } finally {
+    project.close()
+  }
+})
+afterAll(() => tmp.cleanup())
+
+describe('summary cards', () => {
+  it('has one card per judge and field, each repeating the figures of the tables it summarises', () => {
+    expect(reportSchema.parse(report)).toBeTruthy()
+    const judges = report.sources.filter((s) => s.role === 'judge').map((s) => s.id)
+    const winnerCards = report.summary.filter((c) => c.field === 'winner')
+    expect(winnerCards.map((c) => c.source).sort()).toEqual([...judges].sort())
+    for (const card of winnerCards) {
+      const row = report.pairwise?.rows.find((r) => r.source === card.source && r.criterion === card.criterion)
+      expect(row, card.source).toBeTruthy()
+      expect(card.accuracy.value).toBe(row?.accuracy)
+      expect(card.majority_baseline).toBe(row?.majority_baseline)
+      expect(card.random_baseline).toBe(0.5)
+      const withPeople = report.fields
+        .find((f) => f.name === 'winner')
+        ?.comparisons.find((r) => r.source === card.source && r.criterion === 'human-majority')
+      expect(card.agreement).toMatchObject({ statistic: 'cohen_kappa', against: 'human-majority', value: withPeople?.cohen_kappa })
+    }
+  })
+
+  it('sets each judge beside the human ceiling: every annotator against the majority of the others', () => {
+    const card = report.summary.find((c) => c.field === 'winner' && c.source === 'run:1')
+    const annotatorRows = report.fields
+      .find((f) => f.name === 'winner')
+      ?.comparisons.filter((r) => r.criterion === 'human-majority' && r.source.startsWith('annotator:')) ?? []
+    const kappas = annotatorRows.map((r) => r.cohen_kappa as number)
+    expect(card?.human_ceiling).toMatchObject({
+      rule: 'each annotator against the majority of the other annotators',
+      n_annotators: kappas.length,
+      min: Math.min(...kappas),
+      max: Math.max(...kappas)
+    })
+    expect(card?.human_ceiling?.value).toBeCloseTo(kappas.reduce((s, k) => s + k, 0) / kappas.length, 12)
+  })
+
+  it('says in plain words where a judge stands, flags too few items, and carries fatal-flaw recall and position bias', () => {
+    const style = report.summary.find((c) => c.field === 'winner' && c.source === 'model:demo-style-judge')
+    expect(style?.verdicts).toEqual(expect.arrayContaining(['too_few_items', 'below_majority_baseline', 'misses_fatal_flaws']))
+    expect(style?.verdict).toMatch(/^Too few items to say \(12, fewer than 30\); below its majority baseline/)
+    expect(style?.fatal_flaw_recall).toMatchObject({ value: 0.2, n: 5, ci_method: 'wilson' })
+    const run = report.summary.find((c) => c.field === 'winner' && c.source === 'run:1')
+    expect(run?.position).toMatchObject({ n_pairs: 12, consistency: 1, biased_to_first: 0, biased_to_second: 0, preference_fairness: 0 })
+    expect(style?.position).toBeNull()
+  })
+})
+
+describe('one set of rules', () => {
+  it('states the ties policy in the settings', () => {
+    expect(report.settings.ties_policy).toMatch(/even split/)
+  })
+
+  it('gives position statistics only for sources asked in both display orders', () => {
+    // Annotators see each pair in one order only: no position row, rather than a row of zeros and "incomplete".
+    expect(report.pairwise?.position.map((p) => p.source)).toEqual(['run:1', 'run:2'])
+    const run2 = report.pairwise?.position.find((p) => p.source === 'run:2')
+    expect(run2).toMatchObject({ n_biased_first: 10, n_biased_second: 0 })
+    expect((run2?.biased_to_first ?? 0) + (run2?.biased_to_second ?? 0) + (run2?.mt_bench_consistency ?? 0) + (run2?.error_rate ?? 0)).toBeCloseTo(1, 12)
+  })
+
+  it('flags every source for too few items and unreliable intervals', () => {
+    for (const source of report.sources) {
+      expect(typeof source.too_few_items, source.id).toBe('boolean')
+      expect(typeof source.unreliable_interval, source.id).toBe('boolean')
+    }
+    expect(report.sources.find((s) => s.id === 'run:2')).toMatchObject({ too_few_items: true, unreliable_interval: true })
+  })
+
+  it('never shows a floating-point residue such as 4.8e-16', () => {
+    const residues: string[] = []
+    const walk = (v: unknown, path: string): void => {
+      if (typeof v === 'number' && v !== 0 && Math.abs(v - Math.round(v)) < 1e-12 && !/(^|_)p$/.test(path.split('.').pop() ?? '')) residues.push(`${path} = ${v}`)
+      else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`))
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`)
+    }
+    walk(report, '')
+    expect(residues.filter((r) => !/= -?\d+$/.test(r))).toEqual([])
+  })
+})
