@@ -7,6 +7,7 @@ import type { Project } from '../store/project'
 import { packetViewOf } from '../packets/format'
 import { viewIssues } from '../packets/view-checks'
 import { payloadWithContext } from './item-context'
+import { annotatorSwap, layoutViewer } from './layout'
 
 export interface AnnotatorRef {
   id: number
@@ -26,9 +27,9 @@ export interface AssignmentContext {
   packet?: boolean
 }
 
-/** The viewer key of an annotator's display orders: stable across the project and its packets. */
+/** The viewer key of an annotator's display orders: stable across the project, its packets and renames. */
 export function viewerOf(annotator: AnnotatorRef): string {
-  return `annotator:${annotator.name}`
+  return layoutViewer(annotator.id)
 }
 
 /**
@@ -45,7 +46,13 @@ export function assignmentContext(project: Project, annotator: AnnotatorRef, ass
   if (project.isPacket) {
     return { assignment, instrument, payload, blind: { view: packetViewOf(payload), display: {} }, externalId: row.external_id, packet: true }
   }
-  const blind = instrument.blind(payload as never, { seed: project.seed, viewer: viewerOf(annotator), externalId: row.external_id })
+  const swapped = instrument.itemKind === 'proposal-pair' ? annotatorSwap(project, annotator.id, row.id) : undefined
+  const blind = instrument.blind(payload as never, {
+    seed: project.seed,
+    viewer: viewerOf(annotator),
+    externalId: row.external_id,
+    ...(swapped === undefined ? {} : { swapped })
+  })
   return { assignment, instrument, payload, blind, externalId: row.external_id }
 }
 

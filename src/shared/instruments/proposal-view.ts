@@ -12,11 +12,12 @@ export function proposalMarkdownForView(proposal: Proposal): string {
 }
 
 /**
- * IdeaEval's display rule `sha256("<seed>:<key>")`, keyed by `<viewer>:<pair_id>` so that each annotator or run gets
- * an independent order; an empty viewer keys by the pair id alone, which reproduces the published runs.
+ * IdeaEval's display rule `sha256("<seed>:<key>")`, keyed by `<viewer>:<pair_id>` so that each run gets an
+ * independent order; an empty viewer keys by the pair id alone, which reproduces the published runs. Annotators get
+ * the balanced layout main computes (`ctx.swapped`).
  */
 export function blindProposalPair(pair: ProposalPair, ctx: BlindingContext): BlindView {
-  const swapped = shouldSwap(ctx.seed, viewerKey(ctx, pair.pair_id))
+  const swapped = ctx.swapped ?? shouldSwap(ctx.seed, viewerKey(ctx, pair.pair_id))
   const [left, right] = swapped ? [pair.b, pair.a] : [pair.a, pair.b]
   return {
     view: {
@@ -24,7 +25,8 @@ export function blindProposalPair(pair: ProposalPair, ctx: BlindingContext): Bli
       a: { markdown: proposalMarkdownForView(left) },
       b: { markdown: proposalMarkdownForView(right) }
     },
-    display: { swapped }
+    // Which rule placed the sides is kept with every answer and call.
+    display: { swapped, rule: ctx.swapped === undefined ? 'ideaeval-hash' : 'balanced-per-annotator' }
   }
 }
 

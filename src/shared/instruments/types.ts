@@ -48,6 +48,11 @@ export interface BlindingContext {
   /** Annotator id, or a run id for models: each gets an independent order. */
   viewer: string
   externalId: string
+  /**
+   * Left/right of a pair decided by the caller (main balances each annotator's pairs); absent, the IdeaEval hash
+   * rule of seed and viewer decides, as for judges.
+   */
+  swapped?: boolean
 }
 
 /** What the viewer sees (only allowed fields) and how display positions map back to canonical ones. */

@@ -41,3 +41,36 @@ export function canonicalVerdict(verdict: PairVerdict, swapped: boolean): PairVe
 export function preferredSide(verdict: PairVerdict): Side {
   return verdict.startsWith('A') ? 'A' : 'B'
 }
+
+/** A pair as it enters an annotator's layout: its id and whether canonical A is the human-written side. */
+export interface LayoutPair {
+  pairId: string
+  humanIsA: boolean
+}
+
+/**
+ * Left/right for one annotator's pairs, balanced: within each stratum (canonical A human or not) every second pair
+ * is swapped, so each stratum — and with it the count of swapped pairs and of pairs with the human side on the
+ * left — stays within one of half. Pairs are taken in the order given (the order they were assigned), so a pair
+ * added later never changes the layout of the earlier ones. The first pair of each two in a stratum leans against
+ * the running imbalance of the other stratum; where there is none, a coin from the seed and the viewer decides.
+ */
+export function balancedSwaps(seed: string | number, viewer: string, pairs: ReadonlyArray<LayoutPair>): Map<string, boolean> {
+  const out = new Map<string, boolean>()
+  // Per stratum: the swap of its open (first of two) pair, or null when its pairs so far come in complete twos.
+  const open: [boolean | null, boolean | null] = [null, null]
+  for (const { pairId, humanIsA } of pairs) {
+    const s = humanIsA ? 0 : 1
+    const mine = open[s]
+    if (mine !== null && mine !== undefined) {
+      out.set(pairId, !mine)
+      open[s] = null
+      continue
+    }
+    const other = open[1 - s]
+    const swapped = other !== null && other !== undefined ? !other : seededUnit(seed, `${viewer}:${pairId}`) < 0.5
+    out.set(pairId, swapped)
+    open[s] = swapped
+  }
+  return out
+}

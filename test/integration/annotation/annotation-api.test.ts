@@ -5,7 +5,7 @@ import { loadDemo } from '../../../src/main/demo/load-demo'
 import { Project } from '../../../src/main/store/project'
 import { EventHub } from '../../../src/main/events'
 import { tempDir } from '../../support/tmp'
-import { getInstrument } from '../../../src/shared/instruments'
+import { assignmentContext } from '../../../src/main/annotation/blinded'
 
 const tmp = tempDir()
 let project: Project
@@ -77,13 +77,9 @@ describe('annotation in main', () => {
     const { rows } = await call(ada, 'queue.list', { instrument: 'pairwise-preference' })
     // Find an assignment whose display is swapped (computed as main does), so the mapping is exercised.
     let swappedRow: number | undefined
+    const me = project.db.prepare(`SELECT id, name FROM annotators WHERE name = 'Ada'`).get() as { id: number; name: string }
     for (const r of rows) {
-      const row = project.db.prepare(`SELECT i.external_id, i.payload FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.id = ?`).get(r.assignmentId) as {
-        external_id: string
-        payload: string
-      }
-      const { display } = getInstrument('pairwise-preference').blind(JSON.parse(row.payload), { seed: project.seed, viewer: 'annotator:Ada', externalId: row.external_id })
-      if (display.swapped === true) {
+      if (assignmentContext(project, me, r.assignmentId).blind.display.swapped === true) {
         swappedRow = r.assignmentId
         break
       }

@@ -8,7 +8,7 @@ import { curatorSession, type ApiContext } from '../../../src/main/api/context'
 import { EventHub } from '../../../src/main/events'
 import { Project } from '../../../src/main/store/project'
 import { demoProject, KEYS } from '../runner/helpers'
-import { getInstrument } from '../../../src/shared/instruments'
+import { assignmentContext } from '../../../src/main/annotation/blinded'
 
 // The whole loop on the bundled demo: two experts annotate blind, a judge answers the same pairs in both orders
 // (through the real SDK against the loopback fake), and the report puts them side by side.
@@ -47,9 +47,8 @@ beforeAll(async () => {
       // canonical label is mapped through the annotator's own view.
       const flip = name === 'Ben' && k % 4 === 0
       const canonicalWinner = label.startsWith('a_') !== flip ? 'a' : 'b'
-      const row = project.db.prepare(`SELECT payload, external_id FROM items WHERE id = ?`).get(item.item_id) as { payload: string; external_id: string }
-      const view = getInstrument('pairwise-preference').blind(JSON.parse(row.payload), { seed: project.seed, viewer: `annotator:${name}`, externalId: row.external_id })
-      const swapped = view.display.swapped === true
+      const me = project.db.prepare(`SELECT id, name FROM annotators WHERE name = ?`).get(name) as { id: number; name: string }
+      const swapped = assignmentContext(project, me, r.assignmentId).blind.display.swapped === true
       const displayWinner = swapped ? (canonicalWinner === 'a' ? 'b' : 'a') : canonicalWinner
       await call(ctx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { verdict: `${displayWinner}_better` }, activeMs: 1000 })
     }

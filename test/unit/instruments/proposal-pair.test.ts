@@ -51,7 +51,7 @@ describe('pairwise-preference', () => {
 
   it('reproduces the published display order for the empty viewer (seed 42)', () => {
     const blind = pairwisePreference.blind(publishedPair, ctx(''))
-    expect(blind.display).toEqual({ swapped: true })
+    expect(blind.display).toEqual({ swapped: true, rule: 'ideaeval-hash' })
   })
 
   it('a swapped view really shows B on the left, without its first H1', () => {

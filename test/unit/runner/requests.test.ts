@@ -26,7 +26,7 @@ const set = {
 describe('pairwise requests', () => {
   it('show the pair in IdeaEval’s published order (seed 42 swaps this pair), titles removed', () => {
     const [unit] = requestUnits(getInstrument('pairwise-preference'), t('pairwise-ranker'), pair, { seed: '42', viewer: '', externalId: PAIR_ID }, { bothOrders: false })
-    expect(unit!.display).toEqual({ swapped: true })
+    expect(unit!.display).toEqual({ swapped: true, rule: 'ideaeval-hash' })
     expect(unit!.values).toMatchObject({ proposal_a: 'Body of B.', proposal_b: 'Body of A.' })
     const text = renderRequest(t('pairwise-ranker'), { proposal_a: unit!.values.proposal_a!, proposal_b: unit!.values.proposal_b! }).user
     expect(text).toContain('=== PROPOSAL A ===\nBody of B.\n=== END OF PROPOSAL A ===')
