@@ -1,5 +1,6 @@
 import type { FieldSpec, Observation } from '../instruments/types'
 import type { CanonicalPairLabel, Split } from '../items/kinds'
+import type { StoredFit } from '../calibrate/types'
 
 /**
  * What the audit reads from a project, as plain data: items in scope, every source's answers already flattened
@@ -16,14 +17,16 @@ export const SOURCE_KINDS = [
   'item_label',
   'adjudicated',
   'human_majority',
-  'panel'
+  'panel',
+  /** A judge recalibrated by a stored fit, evaluated on the fit's eval split only. */
+  'calibrated'
 ] as const
 export type SourceKind = (typeof SOURCE_KINDS)[number]
 
 /** Sources whose answers are taken as the truth a comparison is scored against. */
 export const CRITERION_KINDS: ReadonlySet<SourceKind> = new Set(['item_label', 'reference_import', 'adjudicated', 'human_majority'])
 /** Sources that are LLM judges (alone or as a panel): warnings and judge-vs-judge tests concern these. */
-export const JUDGE_KINDS: ReadonlySet<SourceKind> = new Set(['judge_run', 'model_import', 'panel'])
+export const JUDGE_KINDS: ReadonlySet<SourceKind> = new Set(['judge_run', 'model_import', 'panel', 'calibrated'])
 
 export type CallStatus = 'ok' | 'failed' | 'unparseable' | 'abstained' | 'pending'
 
@@ -102,4 +105,6 @@ export interface AuditInput {
   flawAudits: FlawAuditInput[]
   /** The outcome rule of a 'panel' source among the sources, in words (null when there is none). */
   panelRule?: string | null
+  /** Recalibrations fitted on this instrument (each becomes a `calibrated` source). */
+  fits?: StoredFit[]
 }

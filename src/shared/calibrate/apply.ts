@@ -1,0 +1,162 @@
+import type { FieldSpec, Observation } from '../instruments/types'
+import { originLabelFromCanonical, type CanonicalPairLabel } from '../items/kinds'
+import type { AuditInput, AuditSourceInput, SourceCall } from '../report/input'
+import { valueKey, type Value } from '../report/resolve'
+import { aggregateBothOrders, sideOf } from './both-orders'
+import { numericScores } from './data'
+import { isotonicPredict } from './isotonic'
+import { plattProbability } from './platt'
+import type { FitParameters, StoredFit, TargetSpec } from './types'
+
+export const CALIBRATED_SOURCE_PREFIX = 'fit:'
+
+export function calibratedSourceId(fitId: number): string {
+  return `${CALIBRATED_SOURCE_PREFIX}${fitId}`
+}
+
+/** A fit's output for one score: the probability of the target event (when it has one) and a value of the target field. */
+export function applyFit(parameters: FitParameters, score: number, target: TargetSpec, field: FieldSpec | undefined): { probability: number | null; value: Value | null } {
+  if (parameters.kind === 'both-orders') return { probability: null, value: null }
+  if (parameters.kind === 'isotonic' && parameters.output === 'scale') {
+    const raw = isotonicPredict(parameters, score)
+    return { probability: null, value: nearestCategory(raw, field) }
+  }
+  const probability =
+    parameters.kind === 'platt' ? plattProbability(parameters, score) : parameters.kind === 'isotonic' ? isotonicPredict(parameters, score) : null
+  const positive = parameters.kind === 'threshold' ? score >= parameters.threshold : (probability as number) >= 0.5
+  return { probability, value: decisionValue(positive, target, field) }
+}
+
+/** A fitted number on an ordinal field with numeric categories is reported as the nearest category. */
+function nearestCategory(value: number, field: FieldSpec | undefined): Value {
+  const numeric = field?.categories?.filter((c): c is number => typeof c === 'number') ?? []
+  if (field?.level !== 'ordinal' || numeric.length === 0) return value
+  return numeric.reduce((best, c) => (Math.abs(c - value) < Math.abs(best - value) ? c : best), numeric[0] as number)
+}
+
+/** The target field's value of a binary decision, where the field has two categories and the event is one of them. */
+export function decisionValue(positive: boolean, target: TargetSpec, field: FieldSpec | undefined): Value | null {
+  const categories = field?.categories
+  if (!categories || categories.length !== 2) return null
+  const wanted = target.positive === null ? true : target.positive
+  if (typeof wanted === 'object') return null
+  const index = categories.findIndex((c) => valueKey(c) === valueKey(wanted))
+  if (index < 0) return null
+  return positive ? (categories[index] as Value) : (categories[1 - index] as Value)
+}
+
+/**
+ * The report's sources with each fit added as a source of its own: the raw judge's answers transformed by the fit,
+ * on the fit's eval split only (items of other splits are left out, never evaluated on).
+ */
+export function calibratedSources(input: AuditInput, fits: readonly StoredFit[]): AuditSourceInput[] {
+  const out: AuditSourceInput[] = []
+  const splitOf = new Map(input.items.map((i) => [i.id, i.split]))
+  for (const fit of fits) {
+    const raw = input.sources.find((s) => s.id === fit.spec.source)
+    if (!raw) continue
+    const onEval = (itemId: number) => splitOf.get(itemId) === fit.spec.eval_split
+    const calls = fit.parameters.kind === 'both-orders' ? bothOrderCalls(input, raw, fit.parameters.rule, onEval) : scoreCalls(input, raw, fit, onEval)
+    out.push({
+      id: calibratedSourceId(fit.id),
+      kind: 'calibrated',
+      name: `${raw.name} · ${fitLabel(fit)}`,
+      detail: {
+        fit_id: fit.id,
+        method: fit.spec.method,
+        raw_source: raw.id,
+        criterion: fit.spec.criterion,
+        score_field: fit.spec.score_field,
+        target_field: fit.spec.target.field,
+        fit_split: fit.spec.fit_split,
+        eval_split: fit.spec.eval_split,
+        fitted_at: fit.createdAt
+      },
+      calls
+    })
+  }
+  return out
+}
+
+export function fitLabel(fit: Pick<StoredFit, 'parameters'>): string {
+  const p = fit.parameters
+  if (p.kind === 'both-orders') return `both orders (${p.rule === 'conservative' ? 'MT-Bench conservative' : 'averaged'})`
+  if (p.kind === 'threshold') return `threshold ≥ ${+p.threshold.toFixed(4)}`
+  if (p.kind === 'platt') return 'Platt scaling'
+  return p.output === 'scale' ? 'isotonic (to the human scale)' : 'isotonic (probability)'
+}
+
+function scoreCalls(input: AuditInput, raw: AuditSourceInput, fit: StoredFit, onEval: (itemId: number) => boolean): SourceCall[] {
+  const field = input.instrument.fields.find((f) => f.name === fit.spec.target.field)
+  const scores = numericScores(input, raw.id, fit.spec.score_field)
+  const byItem = new Map<number, Observation[]>()
+  for (const [key, score] of scores) {
+    const itemId = Number(key.slice(0, key.indexOf('\u0000')))
+    if (!onEval(itemId)) continue
+    const { value } = applyFit(fit.parameters, score, fit.spec.target, field)
+    const list = byItem.get(itemId) ?? []
+    list.push({ unit: key.slice(key.indexOf('\u0000') + 1), values: value === null ? {} : { [fit.spec.target.field]: value } })
+    byItem.set(itemId, list)
+  }
+  const calls: SourceCall[] = []
+  // Items the raw judge was asked about but gave no score on keep their status (failed, unparseable, abstained).
+  const statusOf = new Map<number, SourceCall['status']>()
+  for (const c of raw.calls) {
+    if (!onEval(c.itemId)) continue
+    const held = statusOf.get(c.itemId)
+    if (held !== 'ok') statusOf.set(c.itemId, c.status === 'ok' ? 'ok' : (held ?? c.status))
+  }
+  for (const [itemId, status] of statusOf) {
+    const observations = byItem.get(itemId)
+    calls.push(observations ? { itemId, trial: 0, order: 0, status: 'ok', observations } : { itemId, trial: 0, order: 0, status: status === 'ok' ? 'unparseable' : status, observations: [] })
+  }
+  return calls
+}
+
+/**
+ * Both-order aggregation as calls the report reads like any run's: one call per display order carrying the
+ * aggregated verdict, and for a tie one call for each side, which the report's vote counts as a tie.
+ */
+function bothOrderCalls(input: AuditInput, raw: AuditSourceInput, rule: 'conservative' | 'average', onEval: (itemId: number) => boolean): SourceCall[] {
+  const items = new Map(input.items.map((i) => [i.id, i]))
+  const grouped = new Map<number, SourceCall[]>()
+  for (const c of raw.calls) {
+    if (!onEval(c.itemId)) continue
+    const list = grouped.get(c.itemId) ?? []
+    list.push(c)
+    grouped.set(c.itemId, list)
+  }
+  const calls: SourceCall[] = []
+  for (const [itemId, list] of grouped) {
+    const pair = items.get(itemId)?.pair
+    const verdictsOf = (order: number) =>
+      list.filter((c) => c.order === order && c.status === 'ok').flatMap((c) => c.observations.filter((o) => o.unit === pair?.unit).map((o) => String(o.values.verdict ?? '')))
+    const aggregated = pair ? aggregateBothOrders({ first: verdictsOf(0), second: verdictsOf(1) }, rule) : null
+    if (!pair || aggregated === null) {
+      calls.push(...list.map((c) => ({ ...c, observations: c.observations.filter((o) => o.unit === pair?.unit) })))
+      continue
+    }
+    const shownFirst = (order: number) => list.find((c) => c.order === order)?.shownFirst
+    const verdicts = sideOf(aggregated) === null ? ['a_better', 'b_better'] : [aggregated, aggregated]
+    verdicts.forEach((verdict, order) => {
+      const first = shownFirst(order)
+      const origin = pair.a.origin && pair.b.origin && pair.a.origin !== pair.b.origin ? originLabelFromCanonical(verdict as CanonicalPairLabel, pair.a.origin) : null
+      calls.push({
+        itemId,
+        trial: 0,
+        order,
+        ...(first ? { shownFirst: first } : {}),
+        status: 'ok',
+        observations: [{ unit: pair.unit, values: { verdict, winner: sideOf(verdict), origin_verdict: origin, abstained: false } }]
+      })
+    })
+  }
+  return calls
+}
+
+/** The audit input with each stored fit added as a source (see calibratedSources); unchanged without fits. */
+export function withCalibratedSources(input: AuditInput): AuditInput {
+  const fits = input.fits ?? []
+  if (fits.length === 0) return input
+  return { ...input, sources: [...input.sources, ...calibratedSources(input, fits)] }
+}

@@ -1,0 +1,229 @@
+import type { FieldSpec } from '../instruments/types'
+import type { AuditInput } from '../report/input'
+import { valueKey, type Value } from '../report/resolve'
+import { brierScore, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate } from '../stats'
+import { applyFit, fitLabel } from './apply'
+import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
+import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
+import type { CalibrationRow } from './schema'
+import type { StoredFit, TargetSpec } from './types'
+import { calibratedSourceId } from './apply'
+
+export interface CalibrationSectionOptions {
+  level: number
+  resamples: number
+  seed: number
+  eceBins: number
+}
+
+/**
+ * Each fit evaluated on its eval split against the raw judge on the same units: probability scores (Brier, log loss,
+ * ECE) before and after with a paired bootstrap of the Brier difference, decisions with the exact McNemar test, and
+ * values on the human scale with a paired bootstrap of the mean absolute difference.
+ */
+export function calibrationSection(input: AuditInput, fits: readonly StoredFit[], options: CalibrationSectionOptions): CalibrationRow[] {
+  const resolved = resolveInput(input)
+  return fits.filter((f) => input.sources.some((s) => s.id === f.spec.source)).map((fit) => calibrationRow(input, resolved, fit, options))
+}
+
+function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredFit, options: CalibrationSectionOptions): CalibrationRow {
+  const field = input.instrument.fields.find((f) => f.name === fit.spec.target.field)
+  const itemsById = new Map(input.items.map((i) => [i.id, i]))
+  const reasons: Record<string, string> = {}
+  const bootstrap: BootstrapOptions = { resamples: options.resamples, seed: options.seed, level: options.level }
+  const base = {
+    fit_id: fit.id,
+    source: calibratedSourceId(fit.id),
+    raw_source: fit.spec.source,
+    method: fit.spec.method,
+    label: fitLabel(fit),
+    criterion: fit.spec.criterion,
+    score_field: fit.spec.score_field,
+    target_field: fit.spec.target.field,
+    positive: positiveText(fit.spec.target),
+    fit_split: fit.spec.fit_split,
+    eval_split: fit.spec.eval_split,
+    parameters: fit.parameters as Record<string, unknown>,
+    fitted_at: fit.createdAt,
+    n_fit_items: fit.fitItems.length,
+    n_fit_units: fit.nFitUnits
+  }
+  const warnings: string[] = []
+  const exposedOf = (itemIds: Iterable<number>) => {
+    const exposed = [...new Set(itemIds)].filter((id) => (itemsById.get(id)?.exposures.length ?? 0) > 0)
+    if (exposed.length > 0) {
+      warnings.push(
+        `${exposed.length} ${fit.spec.eval_split} item(s) this fit is evaluated on had their labels or judge outputs exposed (exposure log): the held-out figures may be optimistic`
+      )
+    }
+    return exposed.length
+  }
+
+  if (fit.parameters.kind === 'both-orders') {
+    const rule = fit.parameters.rule
+    const criterion = resolved.sources.get(fit.spec.criterion)
+    const raw = resolved.sources.get(fit.spec.source)
+    const rawInput = input.sources.find((s) => s.id === fit.spec.source)
+    const perItem = new Map<number, OrderedVerdicts & { unit: string }>()
+    for (const item of input.items) {
+      if (item.split !== fit.spec.eval_split || !item.pair) continue
+      const verdicts = (order: number) =>
+        (rawInput?.calls ?? [])
+          .filter((c) => c.itemId === item.id && c.order === order && c.status === 'ok')
+          .flatMap((c) => c.observations.filter((o) => o.unit === item.pair?.unit).map((o) => String(o.values.verdict ?? '')))
+      perItem.set(item.id, { first: verdicts(0), second: verdicts(1), unit: item.pair.unit })
+    }
+    const truth = criterion?.values.get('winner') ?? new Map<string, Value>()
+    const rawWinner = raw?.values.get('winner') ?? new Map<string, Value>()
+    const rows: Array<{ itemId: number; before: boolean; after: boolean }> = []
+    for (const [itemId, v] of perItem) {
+      const key = `${itemId}\u0000${v.unit}`
+      const t = truth.get(key)
+      if (t === undefined || (v.first.length === 0 && v.second.length === 0)) continue
+      const after = sideOf(aggregateBothOrders(v, rule))
+      const before = rawWinner.get(key)
+      rows.push({ itemId, before: before !== undefined && valueKey(before) === valueKey(t), after: after !== null && after === t })
+    }
+    return {
+      ...base,
+      n_eval_items: rows.length,
+      n_eval_units: rows.length,
+      n_exposed_eval_items: exposedOf(rows.map((r) => r.itemId)),
+      changes: bothOrderChanges([...perItem.values()], rule),
+      decision: decisionBlock(rows, "the raw judge's vote over both orders (a split vote is a tie, counted as not correct)", reasons),
+      warnings,
+      reasons
+    }
+  }
+
+  const units = scoredUnits(input, resolved, fit.spec.source, fit.spec.score_field, fit.spec.criterion, fit.spec.target.field).filter((u) => u.split === fit.spec.eval_split)
+  const row: CalibrationRow = {
+    ...base,
+    n_eval_items: new Set(units.map((u) => u.itemId)).size,
+    n_eval_units: units.length,
+    n_exposed_eval_items: exposedOf(units.map((u) => u.itemId)),
+    warnings,
+    reasons
+  }
+  if (units.length === 0) reasons.eval = `no ${fit.spec.eval_split} unit has both a score from ${fit.spec.source} and a label from ${fit.spec.criterion}`
+  const outputs = units.map((u) => applyFit(fit.parameters, u.score, fit.spec.target, field))
+
+  const hasProbability = fit.parameters.kind === 'platt' || (fit.parameters.kind === 'isotonic' && fit.parameters.output === 'probability')
+  if (hasProbability && units.length > 0) {
+    const rescale = beforeMapping(input, fit, field)
+    type Row = { itemId: number; y: number; before: number; after: number }
+    const rows: Row[] = units.map((u, i) => ({ itemId: u.itemId, y: eventOf(fit.spec.target, u.label) ?? 0, before: rescale.map(u.score), after: outputs[i]?.probability ?? 0 }))
+    const scores = (list: readonly Row[], which: 'before' | 'after') => ({
+      brier: brierScore(list.map((r) => r.y), list.map((r) => r[which])).value,
+      log_loss: logLoss(list.map((r) => r.y), list.map((r) => r[which])).value,
+      ece: expectedCalibrationError(list.map((r) => r.y), list.map((r) => r[which]), options.eceBins).value
+    })
+    const brierOf = (which: 'before' | 'after') => (resample: readonly { rows: Row[] }[]): Estimate => {
+      const flat = resample.flatMap((u) => u.rows)
+      return brierScore(flat.map((r) => r.y), flat.map((r) => r[which]))
+    }
+    const difference = pairedBootstrapDifference(groupRowsIntoUnits(rows, (r) => String(r.itemId)), brierOf('after'), brierOf('before'), bootstrap)
+    row.probability = {
+      n: rows.length,
+      before_mapping: rescale.description,
+      before: scores(rows, 'before'),
+      after: scores(rows, 'after'),
+      ece_bins: options.eceBins,
+      brier_difference: differenceOf(difference)
+    }
+  }
+
+  if (fit.parameters.kind !== 'isotonic' || fit.parameters.output === 'probability') {
+    const rawValues = resolved.sources.get(fit.spec.source)?.values.get(fit.spec.target.field)
+    const withDecision = units.map((u, i) => ({ u, after: outputs[i]?.value ?? null })).filter((r) => r.after !== null)
+    if (withDecision.length > 0) {
+      const rows = withDecision.map(({ u, after }) => {
+        const before = rawValues?.get(u.key)
+        return { itemId: u.itemId, before: before !== undefined && valueKey(before) === valueKey(u.label), after: valueKey(after as Value) === valueKey(u.label) }
+      })
+      if (!rawValues || rawValues.size === 0) reasons.decision_before = `the raw judge gives no "${fit.spec.target.field}" of its own`
+      row.decision = decisionBlock(rows, `the raw judge's own "${fit.spec.target.field}"`, reasons, !rawValues || rawValues.size === 0)
+    }
+  }
+
+  if (fit.parameters.kind === 'isotonic' && fit.parameters.output === 'scale' && units.length > 0) {
+    type Row = { itemId: number; before: number; after: number }
+    const rows: Row[] = units.flatMap((u, i) => {
+      const after = outputs[i]?.value
+      return typeof u.label === 'number' && typeof after === 'number' ? [{ itemId: u.itemId, before: Math.abs(u.score - u.label), after: Math.abs(after - u.label) }] : []
+    })
+    const mad = (which: 'before' | 'after') => (resample: readonly { rows: Row[] }[]): Estimate => {
+      const flat = resample.flatMap((u) => u.rows)
+      return flat.length ? { value: flat.reduce((s, r) => s + r[which], 0) / flat.length } : { value: null, reason: 'no units' }
+    }
+    const grouped = groupRowsIntoUnits(rows, (r) => String(r.itemId))
+    const difference = pairedBootstrapDifference(grouped, mad('after'), mad('before'), bootstrap)
+    row.scale = { n: rows.length, before_mad: difference.second.value, after_mad: difference.first.value, mad_difference: differenceOf(difference) }
+  }
+  return row
+}
+
+function positiveText(target: TargetSpec): string | null {
+  if (target.positive === null) return null
+  return typeof target.positive === 'object' ? `>= ${target.positive.at_least}` : String(target.positive)
+}
+
+function decisionBlock(rows: ReadonlyArray<{ before: boolean; after: boolean }>, before: string, reasons: Record<string, string>, noBefore = false): NonNullable<CalibrationRow['decision']> {
+  const count = (b: boolean, a: boolean) => rows.filter((r) => r.before === b && r.after === a).length
+  const onlyBefore = count(true, false)
+  const onlyAfter = count(false, true)
+  const n = rows.length
+  if (n === 0) reasons.decision = 'no eval unit has a label'
+  return {
+    n,
+    before,
+    before_accuracy: n && !noBefore ? rows.filter((r) => r.before).length / n : null,
+    after_accuracy: n ? rows.filter((r) => r.after).length / n : null,
+    both_correct: count(true, true),
+    only_before: onlyBefore,
+    only_after: onlyAfter,
+    both_wrong: count(false, false),
+    mcnemar_p: n && !noBefore ? mcnemarExact(onlyBefore, onlyAfter).value : null
+  }
+}
+
+function differenceOf(d: ReturnType<typeof pairedBootstrapDifference>): NonNullable<CalibrationRow['scale']>['mad_difference'] {
+  return {
+    difference: d.point.value,
+    method: 'paired cluster bootstrap (percentile)',
+    level: d.level,
+    ci_low: d.lower,
+    ci_high: d.upper,
+    resamples: d.resamples,
+    undefined_resamples: d.undefinedResamples,
+    seed: d.seed
+  }
+}
+
+/**
+ * The raw score as a probability for the "before" figures: a probability field as it is; otherwise rescaled
+ * linearly to [0, 1] over the field's declared numeric categories, or over the judge's observed range of scores.
+ */
+function beforeMapping(input: AuditInput, fit: StoredFit, _target: FieldSpec | undefined): { map: (score: number) => number; description: string } {
+  const scoreField = input.instrument.fields.find((f) => f.name === fit.spec.score_field)
+  if (scoreField?.level === 'probability') return { map: (s) => Math.min(1, Math.max(0, s)), description: `${fit.spec.score_field} as given (a probability)` }
+  const numeric = scoreField?.categories?.filter((c): c is number => typeof c === 'number') ?? []
+  let lo: number, hi: number, whence: string
+  if (numeric.length >= 2) {
+    lo = Math.min(...numeric)
+    hi = Math.max(...numeric)
+    whence = 'its declared scale'
+  } else {
+    const all = [...numericScores(input, fit.spec.source, fit.spec.score_field).values()]
+    lo = all.length ? Math.min(...all) : 0
+    hi = all.length ? Math.max(...all) : 1
+    whence = "the judge's observed range"
+  }
+  const span = hi - lo
+  return {
+    map: (s) => (span > 0 ? Math.min(1, Math.max(0, (s - lo) / span)) : 0.5),
+    description: `${fit.spec.score_field} rescaled linearly from ${whence} [${lo}, ${hi}] to [0, 1]`
+  }
+}
+
+export type { ScoredUnit }
