@@ -3,35 +3,43 @@ import type { AdjudicationItem } from '../../../shared/contract/packet-operation
 import { getInstrument, type InstrumentId } from '../../../shared/instruments'
 import { api } from '../api'
 import { SourceView } from '../annotate/source/SourceView'
+import { FinalLabelForm } from './FinalLabelForm'
 import { JudgementView } from './JudgementView'
-
-const CURATOR_KEY = 'assay.curator-name'
-
-function rememberedCurator(): string {
-  try {
-    return localStorage.getItem(CURATOR_KEY) ?? ''
-  } catch {
-    return ''
-  }
-}
 
 function when(iso: string): string {
   return iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
 }
 
+type Answer = AdjudicationItem['answers'][number]
+
+/** Where the annotator saw canonical A, for pairs: their screen may have shown the sides the other way round. */
+function seenAs(a: Answer): string | null {
+  if (a.sawSwapped === null) return null
+  return a.sawSwapped ? 'saw canonical B on the left' : 'saw canonical A on the left'
+}
+
+/** The one frame of sides: stated once above the answers, the form and the item. */
+export function SideFrame({ item }: { item: AdjudicationItem }) {
+  if (item.sides !== 'canonical') return null
+  return (
+    <p className="side-frame" data-testid="side-frame">
+      Sides are named in <strong>canonical A/B</strong>, as in the item browser and the audit report: <strong>A (left)</strong> is canonical A,{' '}
+      <strong>B (right)</strong> is canonical B. Answers given on a swapped screen are mapped back to this frame.
+    </p>
+  )
+}
+
 /**
- * One item: the answers side by side (in the order of the blinded view shown below them), what disagrees, earlier
- * decisions, and the form for the final label. The label starts from an annotator's answer or the current decision
- * and is edited as JSON in the same terms the answers are shown in.
+ * One item: the answers side by side, what disagrees, earlier decisions, and the final label entered with the
+ * instrument's own form (started from an answer on request), above the item in the same frame.
  */
-export function AdjudicationDetail({ instrument, itemId, onRecorded }: { instrument: InstrumentId; itemId: number; onRecorded: () => void }) {
+export function AdjudicationDetail(props: { instrument: InstrumentId; itemId: number; onRecorded: () => void; onNavigate(step: 1 | -1): void }) {
+  const { instrument, itemId, onRecorded } = props
   const [item, setItem] = useState<AdjudicationItem | null>(null)
-  const [draft, setDraft] = useState('')
-  const [reason, setReason] = useState('')
-  const [curator, setCurator] = useState(rememberedCurator)
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState<string | null>(null)
   const [generation, setGeneration] = useState(0)
+  const [start, setStart] = useState<{ judgement: unknown; from: string } | null>(null)
   const spec = getInstrument(instrument)
 
   useEffect(() => {
@@ -42,9 +50,7 @@ export function AdjudicationDetail({ instrument, itemId, onRecorded }: { instrum
       (loaded) => {
         if (!live) return
         setItem(loaded)
-        const start = loaded.current?.judgement ?? loaded.answers[0]?.judgement ?? null
-        setDraft(start === null ? '' : JSON.stringify(start, null, 2))
-        setReason('')
+        setStart(null)
       },
       (e: Error) => live && setError(e.message)
     )
@@ -53,63 +59,31 @@ export function AdjudicationDetail({ instrument, itemId, onRecorded }: { instrum
     }
   }, [instrument, itemId, generation])
 
-  const record = async () => {
-    setError(null)
-    setSaved(null)
-    let judgement: unknown
-    try {
-      judgement = JSON.parse(draft)
-    } catch {
-      return setError('The final label is not valid JSON.')
-    }
-    if (!curator.trim()) return setError('Say who decides (your name is recorded with the decision).')
-    try {
-      localStorage.setItem(CURATOR_KEY, curator.trim())
-    } catch {
-      // Private windows may refuse storage; the name is asked again next time.
-    }
-    try {
-      const r = await api['adjudication.record']({
-        instrument,
-        itemId,
-        judgement,
-        reason,
-        curator,
-        basedOn: item?.answers.map((a) => a.annotationId) ?? [],
-        expectedCurrent: item?.current?.id ?? null
-      })
-      setSaved(r.supersedes ? 'Recorded; it replaces the earlier decision (kept in the history).' : 'Recorded.')
-      setGeneration((g) => g + 1)
-      onRecorded()
-    } catch (e) {
-      setError((e as Error).message)
-    }
-  }
-
   if (error && !item) return <p className="failure">{error}</p>
   if (!item) return <p className="muted">Loading…</p>
+  const sides = item.sides === 'canonical'
   return (
-    <article data-testid="adjudication-item" data-item={item.itemId}>
+    <article data-testid="adjudication-item" data-item={item.itemId} data-external-id={item.externalId}>
       <h2>
-        Item #{item.itemId} · {spec.title}
+        {item.title || item.externalId}
+        <span className="muted small"> · {item.externalId} · {spec.title}</span>
       </h2>
       {item.fields.length > 0 ? (
-        <p>
-          Disagree on:{' '}
-          {item.fields.map((f) => `${f.label}${f.units > 1 ? ` (${f.units} units)` : ''}`).join(', ')}
-        </p>
+        <p>Disagree on: {item.fields.map((f) => `${f.label}${f.units > 1 ? ` (${f.units} units)` : ''}`).join(', ')}</p>
       ) : (
         <p className="muted">The answers agree under the current rule.</p>
       )}
+      <SideFrame item={item} />
       <div className="side-by-side" data-testid="answers">
         {item.answers.map((a) => (
-          <section key={a.annotationId} className="answer-card" data-testid="answer" data-annotator={a.annotator}>
+          <section key={a.annotationId} className="answer-card" data-testid="answer" data-annotator={a.annotator} aria-label={`Answer of ${a.annotator}`}>
             <h3>
               {a.annotator} {a.pseudonym && <span className="muted">({a.pseudonym})</span>}
             </h3>
             <div className="when">
               answered {when(a.createdAt)} · {a.origin}
               {a.revisions.length > 1 && ` · revision ${a.revisions.findIndex((r) => r.id === a.annotationId) + 1} of ${a.revisions.length}`}
+              {seenAs(a) && ` · ${seenAs(a)}`}
             </div>
             {a.revisions.length > 1 && (
               <details>
@@ -124,40 +98,31 @@ export function AdjudicationDetail({ instrument, itemId, onRecorded }: { instrum
                 </ul>
               </details>
             )}
-            <JudgementView value={a.judgement} />
-            <button type="button" onClick={() => setDraft(JSON.stringify(a.judgement, null, 2))}>
+            <JudgementView value={a.judgement} sides={sides} />
+            <button type="button" onClick={() => setStart({ judgement: a.judgement, from: `${a.annotator}'s answer` })}>
               Start from this answer
             </button>
           </section>
         ))}
       </div>
 
-      <form
-        className="final-form"
-        data-testid="final-form"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void record()
+      <FinalLabelForm
+        key={item.current?.id ?? 'none'}
+        instrument={spec}
+        item={item}
+        start={start}
+        onNavigate={props.onNavigate}
+        onRecorded={(message) => {
+          setSaved(message)
+          setGeneration((g) => g + 1)
+          onRecorded()
         }}
-      >
-        <strong>{item.current ? 'Change the final label' : 'Final label'}</strong>
-        <label>
-          Judgement (as the answers above are shown)
-          <textarea value={draft} onChange={(e) => setDraft(e.target.value)} aria-label="Final judgement" spellCheck={false} />
-        </label>
-        <label>
-          Reason
-          <textarea value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason" required />
-        </label>
-        <div className="row">
-          <label>
-            Decided by <input value={curator} onChange={(e) => setCurator(e.target.value)} aria-label="Curator" />
-          </label>
-          <button type="submit">Record</button>
-        </div>
-        {error && <p className="failure" role="alert">{error}</p>}
-        {saved && <p className="result">{saved}</p>}
-      </form>
+      />
+      {saved && (
+        <p className="result" role="status">
+          {saved}
+        </p>
+      )}
 
       {item.history.length > 0 && (
         <section className="adjudication-history">
@@ -166,15 +131,15 @@ export function AdjudicationDetail({ instrument, itemId, onRecorded }: { instrum
             {item.history.map((h) => (
               <li key={h.id}>
                 {when(h.createdAt)} · {h.curator}
-                {h.id === item.current?.id ? ' · current' : ''} — {h.reason}
-                <JudgementView value={h.judgement} />
+                {h.id === item.current?.id ? ' · current' : ''} — <span className="judgement-text">{h.reason}</span>
+                <JudgementView value={h.judgement} sides={sides} />
               </li>
             ))}
           </ol>
         </section>
       )}
 
-      <h3>The item, as the answers above refer to it</h3>
+      <h3>The item, in the frame above</h3>
       <SourceView view={item.view} widgets={spec.form.widgets} />
     </article>
   )

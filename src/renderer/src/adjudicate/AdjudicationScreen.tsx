@@ -46,6 +46,14 @@ export function AdjudicationScreen() {
 
   useEffect(() => api.on('project.changed', (e) => e.what === 'annotations' && reload()), [reload])
 
+  /** The next or previous item of the list (n/p in the form). */
+  const step = (by: 1 | -1) => {
+    const rows = list?.rows ?? []
+    const at = rows.findIndex((r) => r.itemId === selected)
+    const next = rows[Math.max(0, Math.min(rows.length - 1, at + by))]
+    if (next) setSelected(next.itemId)
+  }
+
   return (
     <div className="adjudicate" data-testid="adjudication">
       <div className="adjudicate-bar">
@@ -98,8 +106,9 @@ export function AdjudicationScreen() {
                     data-item={r.itemId}
                     onClick={() => setSelected(r.itemId)}
                   >
-                    <div>
-                      #{r.itemId} <span className={`badge ${state.className}`}>{state.label}</span>
+                    <div className="disagreement-title">{r.title || r.externalId}</div>
+                    <div className="disagreement-id">
+                      {r.externalId} <span className={`badge ${state.className}`}>{state.label}</span>
                     </div>
                     <div className="disagreement-fields">
                       {r.annotators.join(', ')}
@@ -114,7 +123,7 @@ export function AdjudicationScreen() {
             {selected === null ? (
               <p className="muted">Choose an item.</p>
             ) : (
-              <AdjudicationDetail key={`${instrument}:${selected}`} instrument={instrument} itemId={selected} onRecorded={reload} />
+              <AdjudicationDetail key={`${instrument}:${selected}`} instrument={instrument} itemId={selected} onRecorded={reload} onNavigate={step} />
             )}
           </div>
         </div>

@@ -1,14 +1,50 @@
-/** An answer as nested fields: what each annotator said, readable side by side without knowing the instrument. */
-export function JudgementView({ value }: { value: unknown }) {
+import { isCodeValue } from '../annotate/validate'
+
+/** Field values that name a side of a pair, shown in the one frame the adjudication screen uses. */
+const SIDE_FIELDS = new Set(['side', 'proposal'])
+const SIDE_VERDICT = /^(a|b)_(much_)?better$/
+
+function sideWords(key: string | null, value: string, sides: boolean): string {
+  if (!sides) return value
+  if (key !== null && SIDE_FIELDS.has(key) && (value === 'a' || value === 'b')) return `canonical ${value.toUpperCase()}`
+  const verdict = SIDE_VERDICT.exec(value)
+  if (verdict) return `canonical ${verdict[1]!.toUpperCase()} ${verdict[2] ? 'much ' : ''}better`
+  return value
+}
+
+/**
+ * An answer as nested fields: what each annotator said, readable side by side without knowing the instrument.
+ * Worked checks keep their line breaks; with `sides`, sides are named as canonical A and B.
+ */
+export function JudgementView({ value, sides = false, name = null }: { value: unknown; sides?: boolean; name?: string | null }) {
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>
+  if (typeof value === 'string') {
+    const text = sideWords(name, value, sides)
+    return text.includes('\n') ? <span className="judgement-text">{text}</span> : <span>{text}</span>
+  }
   if (typeof value !== 'object') return <span>{String(value)}</span>
+  if (isCodeValue(value)) {
+    return (
+      <div className="judgement-code" data-testid="worked-check">
+        <pre className="code-block">
+          <code>{value.code}</code>
+        </pre>
+        {value.output && (
+          <>
+            <div className="muted small">output{value.ran_at ? ` (run ${value.ran_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')})` : ''}</div>
+            <pre className="check-output">{value.output}</pre>
+          </>
+        )}
+      </div>
+    )
+  }
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="muted">none</span>
     return (
       <ol className="judgement-list">
         {value.map((v, i) => (
           <li key={i}>
-            <JudgementView value={v} />
+            <JudgementView value={v} sides={sides} name={name} />
           </li>
         ))}
       </ol>
@@ -20,7 +56,7 @@ export function JudgementView({ value }: { value: unknown }) {
         <div key={k}>
           <dt>{k.replace(/_/g, ' ')}</dt>
           <dd>
-            <JudgementView value={v} />
+            <JudgementView value={v} sides={sides} name={k} />
           </dd>
         </div>
       ))}
