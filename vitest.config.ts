@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Spawned `assay` runs the compiled command line: rebuild it when the sources are newer.
+    globalSetup: ['./test/support/cli-build.ts'],
     reporters: ['default', './test/support/summary-reporter.ts']
   }
 })

@@ -7,6 +7,7 @@ import { benchRunner } from './runner'
 import { benchReport } from './report'
 import { benchAnnotate } from './annotate'
 import { benchImport } from './import'
+import { benchCli } from './cli'
 
 const only = process.argv[2]
 const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'))
@@ -16,6 +17,7 @@ try {
   if (!only || only === 'import') results.import = await benchImport(dir)
   if (!only || only === 'runner') results.runner = await benchRunner(dir)
   if (!only || only === 'report') results.report = await benchReport(dir)
+  if (!only || only === 'cli') results.cli = await benchCli(dir)
   if (!only || only === 'annotate') results.annotate = await benchAnnotate(dir, Number(process.env.BENCH_ITEMS ?? 100_000), Number(process.env.BENCH_SUBMISSIONS ?? 500))
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -1,12 +1,33 @@
 // Compiles the command line to out/cli (ESM, split by dynamic import) so `assay` starts without transpiling
 // TypeScript. Each command's heavy modules sit behind `await import()`, so they become their own chunks and load
-// only when that command runs. Dependencies stay in node_modules (better-sqlite3 is native anyway).
-import { rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+// only when that command runs. `--if-stale` builds only when a source is newer than the build (tests use it).
+import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outdir = join(root, 'out', 'cli')
+const quiet = process.argv.includes('--quiet')
+
+/** Newest modification time under the folders the command line is built from. */
+function newestSource() {
+  let newest = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, statSync(join(root, 'package.json')).mtimeMs)
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (/\.(ts|tsx|mts|json)$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs)
+    }
+  }
+  walk(join(root, 'src', 'main'))
+  walk(join(root, 'src', 'shared'))
+  return newest
+}
+
+if (process.argv.includes('--if-stale')) {
+  const stamp = join(outdir, 'main.mjs')
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource()) process.exit(0)
+}
 
 let esbuild
 try {
@@ -17,12 +38,29 @@ try {
   process.exit(0)
 }
 
+/**
+ * zod re-exports every locale (z.locales.*), 60-odd modules that are parsed at each start; Assay's messages are
+ * English (zod's default), so only that one is kept.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js"',
+      loader: 'js',
+      resolveDir: dirname(args.path)
+    }))
+  }
+}
+
 const started = Date.now()
-rmSync(outdir, { recursive: true, force: true })
+// Built beside the old build and swapped in, so a command already running from out/cli keeps finding its chunks.
+const staging = `${outdir}.${process.pid}.tmp`
+rmSync(staging, { recursive: true, force: true })
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints: { main: 'src/main/cli/main.ts' },
-  outdir,
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -35,10 +73,20 @@ const result = await esbuild.build({
   banner: { js: "import { createRequire as __assayCreateRequire } from 'node:module'; const require = __assayCreateRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
+  // Less to read and parse at each start; the source map keeps traces readable (node --enable-source-maps).
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: 'linked',
+  plugins: [zodEnglishOnly],
   metafile: true,
   logLevel: 'warning'
 })
-// The module graph, so tests can check what loads at start (see test/unit/cli/startup-graph.test.ts).
-writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile))
-if (!process.argv.includes('--quiet')) console.log(`assay: command line built in out/cli (${Date.now() - started} ms)`)
+// The module graph, so tests can check what loads at start (test/unit/cli/startup-graph.test.ts).
+// Output paths are written as out/cli/…, where they end up.
+const stagingName = relative(root, staging).split(sep).join('/')
+writeFileSync(join(staging, 'meta.json'), JSON.stringify(result.metafile).replaceAll(stagingName, 'out/cli'))
+const old = `${outdir}.${process.pid}.old`
+if (existsSync(outdir)) renameSync(outdir, old)
+renameSync(staging, outdir)
+rmSync(old, { recursive: true, force: true })
+if (!quiet) console.log(`assay: command line built in out/cli (${Date.now() - started} ms)`)
