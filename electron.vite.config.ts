@@ -7,7 +7,8 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/shell/index.ts') },
+        // The report's worker thread is an entry of its own, loaded by src/main/audit/report-job.ts.
+        input: { index: resolve(__dirname, 'src/main/shell/index.ts'), 'report-worker': resolve(__dirname, 'src/main/audit/report-worker.ts') },
         external: ['better-sqlite3']
       }
     }

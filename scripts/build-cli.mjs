@@ -59,7 +59,8 @@ const staging = `${outdir}.${process.pid}.tmp`
 rmSync(staging, { recursive: true, force: true })
 const result = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main/cli/main.ts' },
+  // The report's worker thread is an entry of its own (src/main/audit/report-job.ts finds it beside the chunks).
+  entryPoints: { main: 'src/main/cli/main.ts', 'report-worker': 'src/main/audit/report-worker.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,

@@ -1,19 +1,25 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument, type Observation } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import type { AuditInput, AuditItem, AuditSourceInput, CallStatus, FlawAuditInput, PairFacts, SourceCall } from '../../shared/report'
+import { JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type PairFacts, type SourceCall } from '../../shared/report'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
 import { currentAnnotations, type AnnotationRow } from '../store/annotations'
+import { ACTIVE_RUN_SQL } from '../store/archive'
 import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
+import { listFits } from '../calibrate/fits-store'
 
 export interface GatherOptions {
   instrument: string
   /** Restrict to one split; all items when absent. */
   split?: Split | undefined
+  /** Also read archived runs and runs of archived judges (left out by default). */
+  includeArchived?: boolean | undefined
+  /** Keep only these judges (source ids: `run:3`, `model:<name>`, `panel`); people and criteria always stay. */
+  sources?: readonly string[] | undefined
 }
 
 interface ScopedItem {
@@ -47,9 +53,10 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
   sources.push(...annotationSources(db, instrument, payloads, versions))
   const adjudicated = adjudicationSource(db, instrument, payloads)
   if (adjudicated) sources.push(adjudicated)
-  sources.push(...runSources(db, instrument, payloads))
+  sources.push(...runSources(db, instrument, payloads, options.includeArchived ?? false))
   const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads) : null
   if (panel) sources.push(panel.source)
+  if (options.sources) keepJudges(sources, options.sources)
 
   const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
   return {
@@ -59,7 +66,8 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
     items,
     sources,
     flawAudits,
-    panelRule: panel?.rule ?? null
+    panelRule: panel?.rule ?? null,
+    fits: listFits(db, instrument.id)
   }
 }
 
@@ -250,17 +258,34 @@ interface CallRow {
   base_url: string | null
 }
 
+/**
+ * The source filter: judges not listed are dropped, people and criteria stay (they are what a judge is scored
+ * against). An id that names no judge of this report is an error, so a typo does not silently empty the report.
+ */
+function keepJudges(sources: AuditSourceInput[], keep: readonly string[]): void {
+  const judgeIds = new Set(sources.filter((s) => JUDGE_KINDS.has(s.kind)).map((s) => s.id))
+  const unknown = keep.filter((id) => !judgeIds.has(id))
+  if (unknown.length) {
+    throw new AssayError('invalid_input', `No judge source ${unknown.map((id) => `"${id}"`).join(', ')} in this report; judges: ${[...judgeIds].join(', ') || 'none'}`)
+  }
+  const wanted = new Set(keep)
+  for (let i = sources.length - 1; i >= 0; i--) {
+    const s = sources[i] as AuditSourceInput
+    if (JUDGE_KINDS.has(s.kind) && !wanted.has(s.id)) sources.splice(i, 1)
+  }
+}
+
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */
-function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): AuditSourceInput[] {
+function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): AuditSourceInput[] {
   const rows = db
     .prepare(
       `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement,
               r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
               j.name AS judge, j.provider, j.model, j.company, j.base_url
        FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id
-       WHERE r.instrument_id = ? ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
+       WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL}) ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
     )
-    .iterate(instrument.id) as IterableIterator<CallRow>
+    .iterate(instrument.id, includeArchived ? 1 : 0) as IterableIterator<CallRow>
   const byRun = new Map<number, AuditSourceInput & { invalid: number }>()
   for (const r of rows) {
     const payload = payloads.get(r.item_id)

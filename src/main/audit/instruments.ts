@@ -1,4 +1,5 @@
 import { INSTRUMENT_IDS, INSTRUMENTS } from '../../shared/instruments'
+import { ACTIVE_RUN_SQL } from '../store/archive'
 import type { Db } from '../store/database'
 
 export interface AuditableInstrument {
@@ -25,7 +26,7 @@ export function auditableInstruments(db: Db): { instruments: AuditableInstrument
         `SELECT count(*) AS n FROM annotations a WHERE a.instrument_id = ? AND a.retracted = 0 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`,
         id
       ),
-      n_calls: count(`SELECT count(*) AS n FROM model_calls c JOIN runs r ON r.id = c.run_id WHERE r.instrument_id = ?`, id),
+      n_calls: count(`SELECT count(*) AS n FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id WHERE r.instrument_id = ? AND ${ACTIVE_RUN_SQL}`, id),
       n_labelled_items: id === 'pairwise-preference' ? labelledPairs : 0
     }
   }).filter((i) => i.n_annotations + i.n_calls + i.n_labelled_items > 0)

@@ -6,10 +6,14 @@ import { gatherAuditInput } from './gather'
 export interface ProjectReportOptions extends ReportOptions {
   instrument: string
   split?: Split | undefined
+  /** Also report archived runs and runs of archived judges. */
+  includeArchived?: boolean | undefined
+  /** Keep only these judges (source ids); people and criteria always stay. */
+  sources?: readonly string[] | undefined
 }
 
-/** The audit report of one instrument of a project (read-only). */
+/** The audit report of one instrument of a project (read-only), computed on the calling thread. */
 export function projectReport(db: Db, options: ProjectReportOptions): Report {
-  const { instrument, split, ...rest } = options
-  return buildReport(gatherAuditInput(db, { instrument, split }), rest)
+  const { instrument, split, includeArchived, sources, ...rest } = options
+  return buildReport(gatherAuditInput(db, { instrument, split, includeArchived, sources }), rest)
 }

@@ -9,6 +9,7 @@ import { registerReport } from './commands/report'
 import { registerJudge } from './commands/judge'
 import { registerExport } from './commands/export'
 import { registerPacket } from './commands/packet'
+import { registerRuns } from './commands/runs'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -25,5 +26,6 @@ export function buildProgram(io: CliIO): Command {
   registerJudge(program, io)
   registerExport(program, io)
   registerPacket(program, io)
+  registerRuns(program, io)
   return program
 }

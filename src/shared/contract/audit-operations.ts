@@ -27,11 +27,32 @@ export const auditOperations = {
         instrument: z.string().min(1).max(100),
         split: splitSchema.optional(),
         seed: z.number().int().min(0).max(0xffffffff).optional(),
-        resamples: z.number().int().min(2000).max(100_000).optional()
+        resamples: z.number().int().min(2000).max(100_000).optional(),
+        /** Keep only these judges (source ids); people and criteria always stay. */
+        sources: z.array(z.string().min(1).max(300)).min(1).max(500).optional(),
+        /** Also report archived runs and runs of archived judges. */
+        includeArchived: z.boolean().optional(),
+        /** Names the computation for progress events and `audit.cancel`; a new request under the same id replaces it. */
+        requestId: z.string().min(1).max(100).optional()
       })
       .strict(),
     output: reportSchema,
     access: 'curator',
     summary: 'The audit report of one instrument: every source against every criterion, with denominators, baselines and intervals'
+  }),
+  'audit.cancel': op({
+    input: z.object({ requestId: z.string().min(1).max(100) }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
+    access: 'curator',
+    summary: 'Stop a report being computed (by its request id)'
   })
 } as const
+
+/** Progress of a report computed off the main thread (pushed as the `audit.progress` event). */
+export const auditProgressSchema = z.object({
+  requestId: z.string(),
+  phase: z.enum(['reading', 'computing']),
+  step: z.number().int(),
+  steps: z.number().int(),
+  detail: z.string()
+})

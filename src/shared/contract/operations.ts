@@ -22,7 +22,7 @@ import {
 } from './annotation-schemas'
 import { runOperations } from './run-operations'
 import { packetOperations } from './packet-operations'
-import { auditOperations } from './audit-operations'
+import { auditOperations, auditProgressSchema } from './audit-operations'
 import { importOperations } from './import-operations'
 
 const empty = z.object({}).strict()
@@ -125,7 +125,8 @@ export const events = {
     total: z.number().int(),
     costUsd: z.number(),
     etaMs: z.number().nullable()
-  })
+  }),
+  'audit.progress': auditProgressSchema
 } as const
 
 export type Operations = typeof operations

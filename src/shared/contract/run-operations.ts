@@ -193,6 +193,13 @@ export const runSummarySchema = z.object({
 })
 export type RunSummary = z.infer<typeof runSummarySchema>
 
+/** A run as lists show it: archived runs (or runs of an archived judge) are kept but left out of reports. */
+export const runListEntrySchema = runSummarySchema.extend({ archived: z.boolean(), judgeArchived: z.boolean() })
+export type RunListEntry = z.infer<typeof runListEntrySchema>
+
+export const judgeListEntrySchema = judgeSchema.extend({ archived: z.boolean() })
+export type JudgeListEntry = z.infer<typeof judgeListEntrySchema>
+
 export const callRowSchema = z.object({
   id: z.number().int(),
   itemId: z.number().int(),
@@ -239,10 +246,19 @@ export type PanelOutcome = z.infer<typeof panelOutcomeSchema>
 
 const empty = z.object({}).strict()
 const runIdInput = z.object({ runId: z.number().int().positive() }).strict()
+const judgeIdInput = z.object({ judgeId: z.number().int().positive() }).strict()
+const listInput = z.object({ includeArchived: z.boolean().optional() }).strict()
 
 /** Operations of judge configurations and model runs (merged into the one contract in operations.ts). */
 export const runOperations = {
-  'judges.list': op({ input: empty, output: z.object({ judges: z.array(judgeSchema) }), access: 'curator', summary: 'Judge configurations' }),
+  'judges.list': op({
+    input: listInput,
+    output: z.object({ judges: z.array(judgeListEntrySchema) }),
+    access: 'curator',
+    summary: 'Judge configurations (archived ones only when asked for)'
+  }),
+  'judges.archive': op({ input: judgeIdInput, output: judgeListEntrySchema, access: 'curator', summary: 'Archive a judge: kept, with its runs left out of reports and lists' }),
+  'judges.restore': op({ input: judgeIdInput, output: judgeListEntrySchema, access: 'curator', summary: 'Restore an archived judge' }),
   'judges.create': op({ input: judgeInputSchema, output: judgeSchema, access: 'curator', summary: 'Add a judge configuration (provider, model, options)' }),
   'templates.list': op({
     input: z.object({ instrument: instrumentIdSchema.optional() }).strict(),
@@ -270,7 +286,14 @@ export const runOperations = {
   }),
   'runs.resume': op({ input: runIdInput, output: z.object({ runId: z.number().int(), resumed: z.boolean() }), access: 'curator', summary: 'Resume a stopped run' }),
   'runs.cancel': op({ input: runIdInput, output: z.object({ cancelled: z.boolean() }), access: 'curator', summary: 'Cancel a running run; finished calls are kept' }),
-  'runs.list': op({ input: empty, output: z.object({ runs: z.array(runSummarySchema) }), access: 'curator', summary: 'Every run with its counts' }),
+  'runs.list': op({
+    input: listInput,
+    output: z.object({ runs: z.array(runListEntrySchema) }),
+    access: 'curator',
+    summary: 'Every run with its counts (archived ones only when asked for)'
+  }),
+  'runs.archive': op({ input: runIdInput, output: runListEntrySchema, access: 'curator', summary: 'Archive a run: kept in the file, left out of reports and lists' }),
+  'runs.restore': op({ input: runIdInput, output: runListEntrySchema, access: 'curator', summary: 'Restore an archived run' }),
   'runs.get': op({ input: runIdInput, output: runSummarySchema, access: 'curator', summary: 'One run with its counts' }),
   'runs.calls': op({
     input: z

@@ -1,14 +1,47 @@
 import type { HandlerGroup } from './types'
 import type { auditOperations } from '../../../shared/contract/audit-operations'
-import { auditableInstruments, projectReport } from '../../audit'
+import { auditableInstruments, computeReportInWorker } from '../../audit'
+import type { ApiContext } from '../context'
+
+/** Reports being computed, by project file and request id, so that a client can cancel its own. */
+const running = new Map<string, AbortController>()
+
+async function report(input: Parameters<HandlerGroup<'audit.report'>['audit.report']>[0], ctx: ApiContext) {
+  const requestId = input.requestId ?? null
+  const key = requestId === null ? null : `${ctx.project.path}\u0000${requestId}`
+  // A new request under the same id replaces the one still running (a screen that changed its filter).
+  if (key) running.get(key)?.abort()
+  const controller = new AbortController()
+  if (key) running.set(key, controller)
+  try {
+    return await computeReportInWorker(
+      {
+        path: ctx.project.path,
+        nativeBinding: process.env.ASSAY_SQLITE_BINDING || undefined,
+        instrument: input.instrument,
+        split: input.split,
+        includeArchived: input.includeArchived,
+        sources: input.sources,
+        report: { ...(input.seed !== undefined ? { seed: input.seed } : {}), ...(input.resamples !== undefined ? { resamples: input.resamples } : {}) }
+      },
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (requestId !== null) ctx.events.emit('audit.progress', { requestId, ...p })
+        }
+      }
+    )
+  } finally {
+    if (key && running.get(key) === controller) running.delete(key)
+  }
+}
 
 export const auditHandlers: HandlerGroup<keyof typeof auditOperations> = {
   'audit.instruments': (_input, ctx) => auditableInstruments(ctx.project.db),
-  'audit.report': (input, ctx) =>
-    projectReport(ctx.project.db, {
-      instrument: input.instrument,
-      split: input.split,
-      ...(input.seed !== undefined ? { seed: input.seed } : {}),
-      ...(input.resamples !== undefined ? { resamples: input.resamples } : {})
-    })
+  'audit.report': (input, ctx) => report(input, ctx),
+  'audit.cancel': (input, ctx) => {
+    const controller = running.get(`${ctx.project.path}\u0000${input.requestId}`)
+    controller?.abort()
+    return { cancelled: controller !== undefined }
+  }
 }

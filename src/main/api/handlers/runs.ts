@@ -1,7 +1,7 @@
 import type { HandlerGroup } from './types'
 import { markPromptRevision } from '../../store/exposures'
 import { getInstrument } from '../../../shared/instruments'
-import type { runOperations } from '../../../shared/contract/run-operations'
+import type { JudgeListEntry, RunListEntry, runOperations } from '../../../shared/contract/run-operations'
 import { AssayError } from '../../../shared/errors'
 import type { ApiContext } from '../context'
 import {
@@ -26,6 +26,8 @@ import {
   type RunEnvironment
 } from '../../runner'
 import { defaultKeyStore } from '../../secrets'
+import { archivedJudgeIds, runArchiveStates, setArchived } from '../../store/archive'
+import type { Db } from '../../store/database'
 
 /** How runs started from the workbench reach providers: the process's key store; tests may replace it. */
 let environment: () => RunEnvironment = () => ({ keyStore: defaultKeyStore() })
@@ -52,8 +54,45 @@ function launch(ctx: ApiContext, runId: number): void {
 
 const isActive = (ctx: ApiContext) => (id: number) => runRegistry.isActive(ctx.project, id)
 
+/** Runs with their archive marks; archived ones (or runs of an archived judge) only when asked for. */
+function runList(ctx: ApiContext, includeArchived: boolean): RunListEntry[] {
+  const states = runArchiveStates(ctx.project.db)
+  return listRunSummaries(ctx.project.db, isActive(ctx))
+    .map((r) => ({ ...r, archived: states.get(r.id)?.archived ?? false, judgeArchived: states.get(r.id)?.judgeArchived ?? false }))
+    .filter((r) => includeArchived || !(r.archived || r.judgeArchived))
+}
+
+function runEntry(ctx: ApiContext, runId: number): RunListEntry {
+  const state = runArchiveStates(ctx.project.db).get(runId)
+  return { ...getRunSummary(ctx.project.db, runId, isActive(ctx)), archived: state?.archived ?? false, judgeArchived: state?.judgeArchived ?? false }
+}
+
+function judgeList(db: Db, includeArchived: boolean): JudgeListEntry[] {
+  const archived = archivedJudgeIds(db)
+  return listJudges(db)
+    .map((j) => ({ ...j, archived: archived.has(j.id) }))
+    .filter((j) => includeArchived || !j.archived)
+}
+
+/** Archives or restores a run (an active run cannot be archived: stop it first). */
+function archiveRun(ctx: ApiContext, runId: number, archived: boolean): RunListEntry {
+  if (archived && runRegistry.isActive(ctx.project, runId)) throw new AssayError('conflict', `Run ${runId} is running; cancel it before archiving`)
+  ctx.project.write(() => setArchived(ctx.project.db, 'run', runId, archived))
+  ctx.events.emit('project.changed', { what: 'runs' })
+  return runEntry(ctx, runId)
+}
+
+function archiveJudge(ctx: ApiContext, judgeId: number, archived: boolean): JudgeListEntry {
+  ctx.project.write(() => setArchived(ctx.project.db, 'judge', judgeId, archived))
+  ctx.events.emit('project.changed', { what: 'judges' })
+  ctx.events.emit('project.changed', { what: 'runs' })
+  return { ...getJudge(ctx.project.db, judgeId), archived }
+}
+
 export const runHandlers: HandlerGroup<keyof typeof runOperations> = {
-  'judges.list': (_input, ctx) => ({ judges: listJudges(ctx.project.db) }),
+  'judges.list': (input, ctx) => ({ judges: judgeList(ctx.project.db, input.includeArchived ?? false) }),
+  'judges.archive': (input, ctx) => archiveJudge(ctx, input.judgeId, true),
+  'judges.restore': (input, ctx) => archiveJudge(ctx, input.judgeId, false),
   'judges.create': (input, ctx) => {
     const judge = ctx.project.write(() => createJudge(ctx.project.db, input))
     ctx.events.emit('project.changed', { what: 'judges' })
@@ -110,7 +149,9 @@ export const runHandlers: HandlerGroup<keyof typeof runOperations> = {
     return { runId: input.runId, resumed: true }
   },
   'runs.cancel': (input, ctx) => ({ cancelled: runRegistry.cancel(ctx.project, input.runId) }),
-  'runs.list': (_input, ctx) => ({ runs: listRunSummaries(ctx.project.db, isActive(ctx)) }),
+  'runs.list': (input, ctx) => ({ runs: runList(ctx, input.includeArchived ?? false) }),
+  'runs.archive': (input, ctx) => archiveRun(ctx, input.runId, true),
+  'runs.restore': (input, ctx) => archiveRun(ctx, input.runId, false),
   'runs.get': (input, ctx) => getRunSummary(ctx.project.db, input.runId, isActive(ctx)),
   'runs.calls': (input, ctx) => callsPage(ctx.project.db, input.runId, input.status, input.offset, input.limit),
   'runs.call': (input, ctx) => callDetail(ctx.project.db, input.callId, 'curator', (fn) => ctx.project.write(fn)),

@@ -1,0 +1,54 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import Database from 'better-sqlite3'
+import { AssayError } from '../../shared/errors'
+import { buildReport, type ReportOptions } from '../../shared/report'
+import type { Split } from '../../shared/items/kinds'
+import { gatherAuditInput } from './gather'
+
+/**
+ * The report's worker thread: opens the project file read-only on a connection of its own, gathers and computes,
+ * and posts progress, then the report (or the error). Runs off the main event loop, so the app and the browser-mode
+ * server keep answering while a large report is computed.
+ */
+
+export interface ReportJobData {
+  path: string
+  nativeBinding?: string | undefined
+  instrument: string
+  split?: Split | undefined
+  includeArchived?: boolean | undefined
+  sources?: string[] | undefined
+  report: ReportOptions
+}
+
+export type ReportJobMessage =
+  | { type: 'progress'; phase: 'reading' | 'computing'; step: number; steps: number; detail: string }
+  | { type: 'done'; report: unknown }
+  | { type: 'error'; code: string; message: string; details?: unknown }
+
+const STEPS = 2
+
+function post(message: ReportJobMessage): void {
+  parentPort?.postMessage(message)
+}
+
+function run(data: ReportJobData): void {
+  const db = new Database(data.path, { readonly: true, fileMustExist: true, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
+  try {
+    db.pragma('busy_timeout = 5000')
+    post({ type: 'progress', phase: 'reading', step: 0, steps: STEPS, detail: 'reading answers and judge calls' })
+    const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources })
+    const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
+    post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${input.items.length} items, ${input.sources.length} sources, ${calls} answers` })
+    post({ type: 'done', report: buildReport(input, data.report) })
+  } finally {
+    db.close()
+  }
+}
+
+try {
+  run(workerData as ReportJobData)
+} catch (e) {
+  if (e instanceof AssayError) post({ type: 'error', code: e.code, message: e.message, details: e.details })
+  else post({ type: 'error', code: 'internal', message: e instanceof Error ? e.message : String(e) })
+}

@@ -1,0 +1,111 @@
+import { resolve } from 'node:path'
+import { InvalidArgumentError, type Command } from 'commander'
+import type { ArchiveTarget } from '../../store/archive'
+import { Project } from '../../store/project'
+import type { CliIO } from '../run'
+
+interface ListOptions {
+  archived?: boolean
+  json?: boolean
+}
+
+function positiveId(value: string): number {
+  const n = Number(value)
+  if (!(Number.isInteger(n) && n > 0)) throw new InvalidArgumentError(`expected a positive integer id (got "${value}")`)
+  return n
+}
+
+/** The run views load only when a runs command runs (they bring the whole runner). */
+const runner = () => import('../../runner')
+const archive = () => import('../../store/archive')
+
+async function withProject<T>(file: string, readonly: boolean, fn: (project: Project) => T): Promise<T> {
+  const project = await Project.open(resolve(file), { readonly })
+  try {
+    return fn(project)
+  } finally {
+    project.close()
+  }
+}
+
+/** One line per run: id, instrument, judge, status, counts, and the archive mark. */
+async function runLines(file: string, includeArchived: boolean) {
+  const [{ listRunSummaries }, { runArchiveStates }] = await Promise.all([runner(), archive()])
+  return withProject(file, true, (project) => {
+    const states = runArchiveStates(project.db)
+    // A CLI process runs nothing in the background: no run is executing here.
+    return listRunSummaries(project.db, () => false)
+      .map((r) => ({ ...r, archived: states.get(r.id)?.archived ?? false, judgeArchived: states.get(r.id)?.judgeArchived ?? false }))
+      .filter((r) => includeArchived || !(r.archived || r.judgeArchived))
+  })
+}
+
+export function registerRuns(program: Command, io: CliIO): void {
+  const runs = program.command('runs').description('Judge runs: list them, archive a run or a judge (kept in the file, left out of reports), restore it')
+
+  runs
+    .command('list')
+    .description('Every run with its status and counts (archived runs only with --archived)')
+    .argument('<file>', 'the .assay project file')
+    .option('--archived', 'include archived runs and runs of archived judges')
+    .option('--json', 'print the runs as JSON')
+    .action(async (file: string, opts: ListOptions) => {
+      const lines = await runLines(file, opts.archived ?? false)
+      if (opts.json) {
+        io.out(JSON.stringify({ runs: lines }, null, 2))
+        return
+      }
+      if (lines.length === 0) {
+        io.out(opts.archived ? 'No runs.' : 'No runs (archived runs are listed with --archived).')
+        return
+      }
+      const rows = lines.map((r) => [
+        String(r.id),
+        r.instrument,
+        r.judge.name,
+        r.status,
+        `${r.counts.total - r.counts.pending}/${r.counts.total}`,
+        String(r.counts.ok),
+        String(r.counts.failed),
+        String(r.counts.unparseable),
+        r.archived ? 'archived' : r.judgeArchived ? 'judge archived' : ''
+      ])
+      io.out(grid(['run', 'instrument', 'judge', 'status', 'done', 'ok', 'failed', 'unparseable', 'archived'], rows))
+    })
+
+  const mark = (verb: 'archive' | 'restore', target: ArchiveTarget) =>
+    async (file: string, id: number) => {
+      const { setArchived } = await archive()
+      await withProject(file, false, (p) => p.write(() => setArchived(p.db, target, id, verb === 'archive')))
+      io.out(`${verb === 'archive' ? 'Archived' : 'Restored'} ${target} ${id}${verb === 'archive' ? ' (kept in the file; left out of reports and lists)' : ''}`)
+    }
+
+  for (const verb of ['archive', 'restore'] as const) {
+    runs
+      .command(verb)
+      .description(verb === 'archive' ? 'Archive a run, or with --judge every run of a judge: kept in the file, left out of reports and lists' : 'Restore an archived run, or with --judge an archived judge')
+      .argument('<file>', 'the .assay project file')
+      .argument('<id>', 'the run id (or the judge id with --judge)', positiveId)
+      .option('--judge', 'the id is a judge configuration, not a run')
+      .action(async (file: string, id: number, opts: { judge?: boolean }) => mark(verb, opts.judge ? 'judge' : 'run')(file, id))
+  }
+
+  runs
+    .command('judges')
+    .description('Judge configurations with their archive mark')
+    .argument('<file>', 'the .assay project file')
+    .action(async (file: string) => {
+      const [{ listJudges }, { archivedJudgeIds }] = await Promise.all([runner(), archive()])
+      const rows = await withProject(file, true, (p) => {
+        const archived = archivedJudgeIds(p.db)
+        return listJudges(p.db).map((j) => [String(j.id), j.name, j.provider, j.model, archived.has(j.id) ? 'archived' : ''])
+      })
+      io.out(rows.length ? grid(['judge', 'name', 'provider', 'model', 'archived'], rows) : 'No judges.')
+    })
+}
+
+function grid(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+  return [line(head), ...rows.map(line)].join('\n')
+}

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Report } from '../../../src/shared/report'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+import { demoAfterJudgeRun } from '../report/fixtures'
+
+const tmp = tempDir('assay-runs-cli-')
+let path: string
+
+const judgeSources = async (...extra: string[]) => {
+  const r = await runCli('report', path, '--instrument', 'pairwise-preference', '--json', ...extra)
+  expect(r.stderr).toBe('')
+  expect(r.code).toBe(0)
+  return (JSON.parse(r.stdout) as Report).sources.filter((s) => s.role === 'judge').map((s) => s.id)
+}
+
+beforeAll(async () => {
+  path = tmp.file('demo.assay')
+  const project = await demoAfterJudgeRun(path)
+  project.close()
+})
+afterAll(() => tmp.cleanup())
+
+describe('assay runs list|archive|restore', () => {
+  it('lists runs with status, counts and the archived flag', async () => {
+    const r = await runCli('runs', 'list', path)
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trim().split('\n')
+    expect(lines[0]).toMatch(/^run\s+instrument\s+judge\s+status\s+done\s+ok\s+failed\s+unparseable\s+archived$/)
+    expect(lines.find((l) => l.startsWith('1 '))).toMatch(/pairwise-preference\s+claude-judge\s+done\s+24\/24\s+24\s+0\s+0$/)
+    expect(lines.find((l) => l.startsWith('2 '))).toMatch(/gpt-judge\s+done\s+24\/24\s+22\s+1\s+1$/)
+  })
+
+  it('archives a run: kept in the file, left out of the list and the report until restored', async () => {
+    expect(await judgeSources()).toContain('run:2')
+    const archived = await runCli('runs', 'archive', path, '2')
+    expect(archived.code).toBe(0)
+    expect(archived.stdout).toMatch(/Archived run 2/)
+
+    const list = await runCli('runs', 'list', path)
+    expect(list.stdout).not.toMatch(/^2 /m)
+    const all = JSON.parse((await runCli('runs', 'list', path, '--archived', '--json')).stdout) as { runs: Array<{ id: number; archived: boolean; counts: { total: number } }> }
+    expect(all.runs.find((r) => r.id === 2)).toMatchObject({ archived: true, counts: { total: 24 } })
+    expect(all.runs.find((r) => r.id === 1)).toMatchObject({ archived: false })
+
+    expect(await judgeSources()).not.toContain('run:2')
+    expect(await judgeSources('--archived')).toContain('run:2')
+
+    expect((await runCli('runs', 'restore', path, '2')).code).toBe(0)
+    expect(await judgeSources()).toContain('run:2')
+  })
+
+  it('archives a judge, which hides all its runs', async () => {
+    expect((await runCli('runs', 'archive', path, '1', '--judge')).code).toBe(0)
+    const list = await runCli('runs', 'list', path, '--archived')
+    expect(list.stdout.split('\n').find((l) => l.startsWith('1 '))).toMatch(/judge archived$/)
+    expect(await judgeSources()).not.toContain('run:1')
+    expect((await runCli('runs', 'judges', path)).stdout).toMatch(/1\s+claude-judge\s+anthropic\s+claude-sonnet-4\s+archived/)
+    expect((await runCli('runs', 'restore', path, '1', '--judge')).code).toBe(0)
+    expect(await judgeSources()).toContain('run:1')
+  })
+
+  it('refuses an id that names no run, and a bad id as a usage error', async () => {
+    const missing = await runCli('runs', 'archive', path, '99')
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/No run 99/)
+    expect((await runCli('runs', 'archive', path, 'two')).code).toBe(2)
+  })
+})
+
+describe('assay report --source', () => {
+  it('keeps only the named judges; people and criteria stay', async () => {
+    const all = await judgeSources()
+    expect(all.length).toBeGreaterThan(2)
+    expect(await judgeSources('--source', 'run:1')).toEqual(['run:1'])
+    expect((await judgeSources('--source', 'run:1', '--source', 'run:2')).sort()).toEqual(['run:1', 'run:2'])
+    const r = await runCli('report', path, '--instrument', 'pairwise-preference', '--json', '--source', 'run:1')
+    const report = JSON.parse(r.stdout) as Report
+    expect(report.sources.some((s) => s.kind === 'annotator')).toBe(true)
+    expect(report.criteria.length).toBeGreaterThan(0)
+  })
+
+  it('names an unknown source and the ones there are', async () => {
+    const r = await runCli('report', path, '--instrument', 'pairwise-preference', '--source', 'run:9')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/No judge source "run:9" in this report; judges: .*run:1, run:2/)
+  })
+})
