@@ -24,3 +24,27 @@ export function ensureAnnotator(project: Project, name: string, expertise?: stri
 export function listAnnotators(project: Project): AnnotatorRow[] {
   return project.db.prepare(`SELECT * FROM annotators ORDER BY id`).all() as AnnotatorRow[]
 }
+
+export interface AnnotatorSummary {
+  id: number
+  name: string
+  expertise: string | null
+  pseudonym: string
+  assignments: number
+  done: number
+}
+
+/** Each annotator with how many assignments they have and how many are done. */
+export function annotatorSummaries(project: Project): AnnotatorSummary[] {
+  return project.db
+    .prepare(
+      `SELECT a.id, a.name, a.expertise, a.pseudonym, count(s.id) AS assignments, coalesce(sum(s.status = 'done'), 0) AS done
+       FROM annotators a LEFT JOIN assignments s ON s.annotator_id = a.id GROUP BY a.id ORDER BY a.id`
+    )
+    .all() as AnnotatorSummary[]
+}
+
+/** An annotator by exact name, if there is one. */
+export function findAnnotator(project: Project, name: string): AnnotatorRow | undefined {
+  return project.db.prepare(`SELECT * FROM annotators WHERE name = ?`).get(name) as AnnotatorRow | undefined
+}
