@@ -1,4 +1,4 @@
-import { wilsonInterval, type BootstrapInterval, type Estimate, type IntervalEstimate } from '../stats'
+import { wilsonInterval, wilsonIntervalOfShare, type BootstrapInterval, type Estimate, type IntervalEstimate } from '../stats'
 import type { ReportInterval } from './schema'
 
 /** Bootstrap settings shared by every interval of one report (recorded in the report's settings). */
@@ -16,6 +16,16 @@ export function wilsonCi(interval: IntervalEstimate): ReportInterval {
     ci_high: interval.upper,
     ...(interval.value === null ? { reason: interval.reason } : {})
   }
+}
+
+/**
+ * Wilson interval of a share over the items it rests on, when an item contributes several calls (both display
+ * orders): the items, not the calls, are the independent observations. `n` in the interval says so.
+ */
+export function wilsonOverItems(share: number | null, items: number, level: number, none = 'no judged calls'): ReportInterval {
+  if (share === null || items === 0) return { method: 'wilson', level, ci_low: null, ci_high: null, reason: none }
+  const interval = wilsonIntervalOfShare(share, items, level)
+  return { method: 'wilson', level, ci_low: interval.lower, ci_high: interval.upper, n: items }
 }
 
 /** A proportion with its Wilson interval; undefined (with the reason) when there are no trials. */

@@ -9,7 +9,7 @@ import {
 } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
-import { bootstrapCi, proportion, put, wilsonCi } from './intervals'
+import { bootstrapCi, proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
 import { combine, unitKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportPairwise, ReportPairwiseRow } from './schema'
@@ -56,7 +56,8 @@ export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, A
       if (!item?.pair) continue
       if (status === 'answered') {
         const winner = itemWinner(source, item)
-        calls.push(winner ? { item: itemId, order: 0, status: 'choice', winner } : { item: itemId, order: 0, status: 'tie' })
+        // The ties policy: a majority split evenly has no label on this pair; it is left out, never scored as wrong.
+        if (winner) calls.push({ item: itemId, order: 0, status: 'choice', winner })
       } else calls.push({ item: itemId, order: 0, status })
     }
     return calls
@@ -168,17 +169,20 @@ export function pairwiseRow(
     reasons
   } as unknown as ReportPairwiseRow
   const record = row as unknown as Record<string, unknown>
+  // Point estimates count calls (IdeaEval); their Wilson intervals count items, one observation per item.
+  const judgedItemCount = new Set(scored.filter((c) => c.verdict.kind !== 'failed').map((c) => c.itemId)).size
   const accuracy = proportion(tally.correct, tally.judged, level, 'no judged calls')
   put(record, reasons, 'accuracy', accuracy)
-  row.ci.accuracy = wilsonCi(accuracy)
+  row.ci.accuracy = wilsonOverItems(accuracy.value, judgedItemCount, level)
   const ofAll = proportion(tally.correct, row.n_in_scope, level, 'no calls in scope')
   put(record, reasons, 'accuracy_of_all', ofAll)
-  row.ci.accuracy_of_all = wilsonCi(ofAll)
+  row.ci.accuracy_of_all = wilsonOverItems(ofAll.value, row.n_items, level, 'no calls in scope')
   if (tally.ties > 0) {
     const dropped = tallyPairwise(scored, 'dropped')
     const share = proportion(dropped.correct, dropped.judged, level, 'no judged calls once ties are dropped')
     put(record, reasons, 'accuracy_ties_dropped', share)
-    row.ci.accuracy_ties_dropped = wilsonCi(share)
+    const droppedItems = new Set(scored.filter((c) => c.verdict.kind !== 'failed' && c.verdict.kind !== 'tie').map((c) => c.itemId)).size
+    row.ci.accuracy_ties_dropped = wilsonOverItems(share.value, droppedItems, level, 'no judged calls once ties are dropped')
   }
 
   // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata.
@@ -191,14 +195,17 @@ export function pairwiseRow(
   put(record, reasons, 'random_baseline', randomBaseline(2))
   row.below_majority_baseline = accuracy.value !== null && baseline.value !== null ? accuracy.value < baseline.value : null
 
-  row.per_label = accuracyByLabel(scored, options.labels, { level }).map((s) => ({
-    label: s.label,
-    n: s.judged,
-    correct: s.correct,
-    accuracy: s.ofJudged.value,
-    ci_low: s.ofJudged.lower,
-    ci_high: s.ofJudged.upper
-  }))
+  row.per_label = perLabel(scored, options.labels, level)
+  const inFrame = (frame: LabelTerms) =>
+    scored.map((call, i) => {
+      const item = itemOfCall[i] as AuditItem
+      const side = (l: string): Side => (terms === frame ? (l as Side) : sideOfLabel(item, l, terms))
+      const relabel = (l: string) => labelOf(item, side(l), frame)
+      const verdict: PairwiseVerdict<string> = call.verdict.kind === 'choice' ? { kind: 'choice', choice: relabel(call.verdict.choice) } : call.verdict
+      return { ...call, label: relabel(call.label), verdict }
+    })
+  row.per_label_side = terms === 'side' ? row.per_label : perLabel(inFrame('side'), ['a', 'b'], level)
+  row.per_label_origin = terms === 'origin' ? row.per_label : []
   row.subsets = subsets(scored, itemOfCall, options)
 
   const perItem = new Map<string, { item: number; numerator: number; denominator: number }>()
@@ -211,6 +218,23 @@ export function pairwiseRow(
   options.plan?.addRatio([...perItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
   const { ci, reasons: why, ...rest } = row
   return { ...rest, ci, reasons: why }
+}
+
+function perLabel(scored: readonly PairwiseCall<string>[], labels: readonly string[], level: number): ReportPairwiseRow['per_label'] {
+  return accuracyByLabel(scored, labels, { level }).map((s) => ({
+    label: s.label,
+    n: s.judged,
+    correct: s.correct,
+    accuracy: s.ofJudged.value,
+    ci_low: s.ofJudged.lower,
+    ci_high: s.ofJudged.upper
+  }))
+}
+
+/** The canonical side a label in `terms` names on an item. */
+function sideOfLabel(item: AuditItem, label: string, terms: LabelTerms): Side {
+  if (terms === 'side') return label as Side
+  return item.pair?.a.origin === label ? 'a' : 'b'
 }
 
 function subsets(scored: readonly PairwiseCall<string>[], itemOfCall: readonly AuditItem[], options: PairwiseRowOptions): ReportPairwiseRow['subsets'] {

@@ -22,6 +22,8 @@ export const intervalSchema = z.object({
   level: z.number(),
   ci_low: stat,
   ci_high: stat,
+  /** Wilson intervals over items of a share averaged over several calls per item: the items counted as independent. */
+  n: count.optional(),
   /** Bootstrap only: resamples drawn, resamples where the statistic was undefined (left out), seed. */
   resamples: count.optional(),
   undefined_resamples: count.optional(),
@@ -235,7 +237,12 @@ export const pairwiseRowSchema = z.object({
   label_counts: z.record(z.string(), count),
   random_baseline: stat,
   below_majority_baseline: z.boolean().nullable(),
+  /** Per label in the report's label_terms (kept for tables); the two frames below never switch with the data. */
   per_label: z.array(perLabelSchema),
+  /** Per canonical side: always a, then b. */
+  per_label_side: z.array(perLabelSchema),
+  /** Per origin: always human, then ai; empty unless every labelled pair sets a human proposal against an AI one. */
+  per_label_origin: z.array(perLabelSchema),
   subsets: z.array(subsetSchema),
   ci: z.record(z.string(), intervalSchema),
   reasons

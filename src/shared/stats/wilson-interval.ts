@@ -28,3 +28,19 @@ export function wilsonInterval(successes: number, trials: number, level = 0.95):
     level
   }
 }
+
+/**
+ * Wilson score interval for a share observed over `units` independent units (for example items, when each item's
+ * share averages both display orders): the same formula with the share in place of successes / trials.
+ */
+export function wilsonIntervalOfShare(share: number, units: number, level = 0.95): IntervalEstimate {
+  assertNonNegativeInteger(units, 'units')
+  if (!(share >= 0 && share <= 1)) throw new RangeError(`share (${share}) must lie in [0, 1]`)
+  const z = normalCriticalValue(level)
+  if (units === 0) return { ...undefinedBecause('no units'), lower: null, upper: null, level }
+  const z2 = z * z
+  const denominator = 1 + z2 / units
+  const centre = (share + z2 / (2 * units)) / denominator
+  const halfWidth = (z / denominator) * Math.sqrt((share * (1 - share)) / units + z2 / (4 * units * units))
+  return { value: share, lower: share === 0 ? 0 : Math.max(0, centre - halfWidth), upper: share === 1 ? 1 : Math.min(1, centre + halfWidth), level }
+}

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/audit'
+import { Project } from '../../../src/main/store/project'
 import { reportSchema, type Report } from '../../../src/shared/report'
+import { wilsonInterval } from '../../../src/shared/stats'
 import { tempDir } from '../../support/tmp'
-import { demoAfterJudgeRun } from './fixtures'
+import { addPairs, annotate, demoAfterJudgeRun, verdictFor } from './fixtures'
 
 // The summary cards and the rules stated once, on the demo after a judge run in both orders (run:1), a judge run in
 // one order (run:2 is asked again in the other order only for some pairs), imported judges and five annotators.
@@ -93,5 +95,42 @@ describe('one set of rules', () => {
     }
     walk(report, '')
     expect(residues.filter((r) => !/= -?\d+$/.test(r))).toEqual([])
+  })
+})
+
+describe('intervals over the unit the question is about', () => {
+  it('counts items, not calls, in the Wilson interval of a judge asked in both display orders', () => {
+    const row = report.pairwise?.rows.find((r) => r.source === 'run:1' && r.criterion === 'label')
+    expect(row).toMatchObject({ n_judged: 24, n_items: 12, accuracy: 0.75 })
+    const items = wilsonInterval(9, 12)
+    expect(row?.ci.accuracy).toMatchObject({ method: 'wilson', n: 12, ci_low: items.lower, ci_high: items.upper })
+  })
+
+  it('gives per-label accuracy in both frames, sides and origins, whatever the data', () => {
+    const row = report.pairwise?.rows.find((r) => r.source === 'run:1' && r.criterion === 'label')
+    expect(row?.per_label_side.map((l) => l.label)).toEqual(['a', 'b'])
+    expect(row?.per_label_origin.map((l) => l.label)).toEqual(['human', 'ai'])
+    const total = (list: ReadonlyArray<{ n: number; correct: number }> = []) => list.reduce((s, l) => [s[0] + l.n, s[1] + l.correct], [0, 0])
+    expect(total(row?.per_label_side)).toEqual(total(row?.per_label_origin))
+  })
+})
+
+describe('one ties policy for human majorities', () => {
+  it('leaves a pair the annotators split on out of the majority, in the pairwise table and the field table alike', async () => {
+    const project = await Project.create(tmp.file('ties.assay'))
+    try {
+      const ids = addPairs(project, Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, label: verdictFor('a') })))
+      const item = (i: number) => ids.get(`p${i}`) as number
+      annotate(project, 'pairwise-preference', [0, 1, 2, 3].map((i) => ({ item: item(i), judgement: { verdict: verdictFor('a') } })), { human: 'Ada' })
+      annotate(project, 'pairwise-preference', [0, 1, 2, 3].map((i) => ({ item: item(i), judgement: { verdict: verdictFor(i === 0 ? 'b' : 'a') } })), { human: 'Ben' })
+      const ties = projectReport(project.db, { instrument: 'pairwise-preference', seed: 1 })
+      const row = ties.pairwise?.rows.find((r) => r.source === 'human-majority')
+      const field = ties.fields.find((f) => f.name === 'winner')?.comparisons.find((r) => r.source === 'human-majority')
+      // 3 of 3, never 3 of 4 with the split pair counted as wrong.
+      expect(row).toMatchObject({ n_judged: 3, correct: 3, accuracy: 1 })
+      expect(field).toMatchObject({ n: 3, correct: 3, accuracy: 1 })
+    } finally {
+      project.close()
+    }
   })
 })
