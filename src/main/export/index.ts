@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path'
+import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId } from '../../shared/instruments'
 import type { FinalLabelRecord } from '../adjudication/labels'
 import { unitsFieldOf } from '../import/formats/labels'
@@ -86,6 +87,13 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
     exposures
   })
   const cardPath = cardPathFor(path)
+  const testItems = [...new Set([...card, ...finalCard].filter((r) => r.split === 'test').map((r) => r.itemId))]
+  if (testItems.length && project.readonly) {
+    throw new AssayError(
+      'conflict',
+      `${project.path} is open read-only, so exporting its ${testItems.length} test-split item${testItems.length === 1 ? '' : 's'} could not be recorded in the exposure log; export with --split dev (or none), or make the file writable`
+    )
+  }
   writeOutputFiles(
     [
       { path, content },
@@ -93,7 +101,6 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
     ],
     { force: opts.force ?? false, protect: [project.path] }
   )
-  const testItems = [...new Set([...card, ...finalCard].filter((r) => r.split === 'test').map((r) => r.itemId))]
   if (testItems.length) {
     project.write(() => {
       for (const id of testItems) logExposure(project.db, id, 'exported', 'export', JSON.stringify({ what, file: basename(path) }))

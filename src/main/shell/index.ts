@@ -35,7 +35,7 @@ async function openInWindow(path: string, create = false): Promise<void> {
   let project: Project
   try {
     const nativeBinding = electronSqliteBinding()
-    project = await (create ? Project.create(path, nativeBinding ? { nativeBinding } : {}) : Project.open(path, nativeBinding ? { nativeBinding } : {}))
+    project = await (create ? Project.create(path, nativeBinding ? { nativeBinding } : {}) : Project.open(path, { verify: true, ...(nativeBinding ? { nativeBinding } : {}) }))
   } catch (e) {
     dialog.showErrorBox('Cannot open project', (e as Error).message)
     return

@@ -1,4 +1,5 @@
-import { existsSync, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { AssayError } from '../../shared/errors'
 import { MIGRATIONS, type Migration } from './migrations'
@@ -18,6 +19,22 @@ export interface OpenOptions {
   onBackup?: (path: string) => void
   /** The migration list; tests pass their own to exercise upgrades. */
   migrations?: ReadonlyArray<Migration>
+  /** Run `PRAGMA quick_check` first and refuse a damaged file (a long-lived session: serve, the app). */
+  verify?: boolean
+}
+
+/**
+ * True when the file and its folder can be written: a project in WAL mode writes its `-wal` and `-shm` beside it, so
+ * a writable file in a read-only folder cannot be opened for writing either.
+ */
+export function isWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK)
+    accessSync(dirname(path), constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 function defaultNativeBinding(): string | undefined {
@@ -31,18 +48,25 @@ function defaultNativeBinding(): string | undefined {
 export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<Db> {
   const existed = existsSync(path) && statSync(path).size > 0
   if (!existed && !opts.create) throw new AssayError('not_found', `No project file at ${path}`)
+  if (existed && !opts.readonly && !isWritable(path)) {
+    throw new AssayError('conflict', `${path} is read-only (no permission to write it or its folder); this command needs to write to the project`, [
+      { file: path, message: 'read-only' }
+    ])
+  }
   const nativeBinding = opts.nativeBinding ?? defaultNativeBinding()
   let db: Db
   try {
-    db = new Database(path, { readonly: opts.readonly ?? false, ...(nativeBinding ? { nativeBinding } : {}) })
+    db = opts.readonly && existed ? openReadonly(path, nativeBinding) : new Database(path, { readonly: opts.readonly ?? false, ...(nativeBinding ? { nativeBinding } : {}) })
   } catch (e) {
-    throw new AssayError('not_a_project', `Cannot open ${path}: ${(e as Error).message}`)
+    if (e instanceof AssayError) throw e
+    throw new AssayError('not_a_project', `Cannot open ${path}: ${(e as Error).message}`, [{ file: path, message: 'cannot be opened' }])
   }
   const migrations = opts.migrations ?? MIGRATIONS
   const latest = migrations[migrations.length - 1]?.version ?? 0
   try {
     db.pragma('busy_timeout = 5000')
     checkIsProject(db, path, existed)
+    if (opts.verify && existed) verifyIntegrity(db, path)
     // Read the version before anything writes to the file, so a refused file is left byte for byte as it was.
     const version = db.pragma('user_version', { simple: true }) as number
     if (version > latest) {
@@ -76,6 +100,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     if (/file is not a database|SQLITE_NOTADB/i.test((e as Error).message)) {
       throw new AssayError('not_a_project', `${path} is not an Assay project (not a SQLite database)`)
     }
+    if (/malformed|SQLITE_CORRUPT/i.test((e as Error).message)) throw corrupt(path, (e as Error).message)
     throw e
   }
 }
@@ -96,6 +121,52 @@ export function peekMeta(path: string, keys: ReadonlyArray<string>, nativeBindin
   } finally {
     db?.close()
   }
+}
+
+/**
+ * A read-only connection. SQLite reads a WAL-mode file only where it can create the `-shm` index beside it; in a
+ * folder the user cannot write, the file's bytes are read into memory instead (the journal-mode bytes set to
+ * rollback, which an in-memory copy needs), unless its write-ahead log holds changes the file does not.
+ */
+function openReadonly(path: string, nativeBinding: string | undefined): Db {
+  const binding = nativeBinding ? { nativeBinding } : {}
+  const db = new Database(path, { readonly: true, ...binding })
+  try {
+    db.pragma('application_id', { simple: true })
+    return db
+  } catch (e) {
+    db.close()
+    if (!/readonly|read-only|SQLITE_READONLY/i.test((e as Error).message)) throw e
+  }
+  const wal = `${path}-wal`
+  if (existsSync(wal) && statSync(wal).size > 0) {
+    throw new AssayError(
+      'conflict',
+      `${path} cannot be read here: its write-ahead log (${wal}) holds changes not yet in the file, and the folder cannot be written. Open it once where it can be written, or copy the folder.`,
+      [{ file: path, message: 'unmerged write-ahead log in a read-only folder' }]
+    )
+  }
+  const bytes = readFileSync(path)
+  if (bytes.length > 19 && bytes[18] === 2 && bytes[19] === 2) {
+    bytes[18] = 1
+    bytes[19] = 1
+  }
+  return new Database(bytes, { readonly: true, ...binding })
+}
+
+function corrupt(path: string, detail: string): AssayError {
+  return new AssayError(
+    'not_a_project',
+    `${path} is damaged (${detail}); it was not opened or changed. Restore it from a backup (a .bak-v* copy beside it, if there is one).`,
+    [{ file: path, message: 'damaged' }]
+  )
+}
+
+/** `PRAGMA quick_check`: page structure, indexes against tables, NOT NULL and CHECK; O(file size), no writes. */
+function verifyIntegrity(db: Db, path: string): void {
+  const rows = db.pragma('quick_check(5)') as Array<{ quick_check: string }>
+  const problems = rows.map((r) => r.quick_check).filter((m) => m !== 'ok')
+  if (problems.length) throw corrupt(path, `integrity check: ${problems.join('; ')}`)
 }
 
 function checkIsProject(db: Db, path: string, existed: boolean): void {

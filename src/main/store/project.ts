@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
-import { openDatabase, type Db, type OpenOptions } from './database'
+import { AssayError } from '../../shared/errors'
+import { isWritable, openDatabase, type Db, type OpenOptions } from './database'
 import { ensureProjectIdentity, getMeta } from './meta'
 import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
@@ -9,13 +10,32 @@ import type { ProjectInfo } from '../../shared/contract/schemas'
 export class Project {
   private constructor(
     readonly db: Db,
-    readonly path: string
+    readonly path: string,
+    /** Opened read-only: nothing can be written through this connection. */
+    readonly readonly: boolean
   ) {}
 
   static async open(path: string, opts: OpenOptions = {}): Promise<Project> {
     const db = await openDatabase(path, opts)
     if (!opts.readonly) ensureProjectIdentity(db, basename(path).replace(/\.assay$/, ''))
-    return new Project(db, path)
+    return new Project(db, path, opts.readonly ?? false)
+  }
+
+  /**
+   * For commands that only read: opens read-only, so a file without write permission can still be read and nothing
+   * (not even the journal mode) changes. A file of an older schema is upgraded first when it can be written;
+   * `notWritable` says when the file could not be written (commands say so).
+   */
+  static async openForReading(path: string, opts: Omit<OpenOptions, 'readonly' | 'create'> = {}): Promise<{ project: Project; notWritable: boolean }> {
+    const writable = isWritable(path)
+    try {
+      return { project: await Project.open(path, { ...opts, readonly: true }), notWritable: !writable }
+    } catch (e) {
+      // Only a pending migration stops a read-only open of a good file; it needs one writing open.
+      if (!(e instanceof AssayError && e.code === 'conflict' && /needs a migration/.test(e.message)) || !writable) throw e
+      ;(await Project.open(path, opts)).close()
+      return { project: await Project.open(path, { ...opts, readonly: true }), notWritable: false }
+    }
   }
 
   static create(path: string, opts: Omit<OpenOptions, 'create'> = {}): Promise<Project> {

@@ -5,6 +5,7 @@ import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import type { ExportFormat } from '../../export'
 import { EXPORT_KINDS, type ExportKind } from '../../export/kinds'
+import { isWritable } from '../../store/database'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
@@ -42,7 +43,10 @@ export function registerExport(program: Command, io: CliIO): void {
       if (opts.instrument && !(INSTRUMENT_IDS as ReadonlyArray<string>).includes(opts.instrument)) throw new AssayError('invalid_input', `unknown instrument "${opts.instrument}"`)
       // The exporters load only when an export runs.
       const { exportData } = await import('../../export')
-      const project = await Project.open(resolve(file))
+      const path = resolve(file)
+      // An export records which test items it exposed, so it writes when it can; a read-only file is still exported.
+      const project = isWritable(path) ? await Project.open(path) : (await Project.openForReading(path)).project
+      if (project.readonly) io.err(`note: ${path} is read-only; opened for reading (test-split items cannot be exported, as their exposure could not be recorded)`)
       try {
         const result = exportData(project, what as ExportKind, {
           out: opts.out,

@@ -10,7 +10,8 @@ export function registerInfo(program: Command, io: CliIO): void {
     .argument('<file>', 'the .assay project file')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
-      const project = await Project.open(resolve(file), { readonly: false })
+      const { project, notWritable } = await Project.openForReading(resolve(file))
+      if (notWritable) io.err(`note: ${project.path} is read-only; opened for reading`)
       try {
         const info = project.info()
         if (opts.json) {

@@ -47,7 +47,8 @@ export function registerReport(program: Command, io: CliIO): void {
       const guard = { force: opts.force ?? false, protect: [projectPath] }
       // Refused before the report is computed, so a wrong path costs nothing.
       if (opts.html) checkOutputPath(opts.html, guard)
-      const project = await Project.open(projectPath, { readonly: true })
+      const { project, notWritable } = await Project.openForReading(projectPath)
+      if (notWritable) io.err(`note: ${projectPath} is read-only; opened for reading`)
       let report: Report
       try {
         const instrument = opts.instrument ?? onlyInstrument(project, auditableInstruments)

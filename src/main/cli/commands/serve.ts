@@ -61,7 +61,8 @@ async function serve(path: string, opts: ServeOptions, io: CliIO): Promise<void>
     import('../../events'),
     import('../../web/server')
   ])
-  const project = await Project.open(path)
+  // A long-lived session checks the file's integrity first: a damaged project is refused, not served.
+  const project = await Project.open(path, { verify: true })
   let session: SessionState = curatorSession()
   if (project.isPacket || opts.annotator) {
     const name = opts.annotator ?? project.meta('packet_annotator')
