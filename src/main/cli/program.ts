@@ -10,6 +10,8 @@ import { registerJudge } from './commands/judge'
 import { registerExport } from './commands/export'
 import { registerPacket } from './commands/packet'
 import { registerRuns } from './commands/runs'
+import { registerAnnotators } from './commands/annotators'
+import { registerAssign } from './commands/assign'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -27,5 +29,7 @@ export function buildProgram(io: CliIO): Command {
   registerExport(program, io)
   registerPacket(program, io)
   registerRuns(program, io)
+  registerAnnotators(program, io)
+  registerAssign(program, io)
   return program
 }

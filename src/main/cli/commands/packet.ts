@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander'
 import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { Project } from '../../store/project'
+import { requireAnnotators, requireAssignments } from '../hints'
 import type { CliIO } from '../run'
 
 interface ExportCliOptions {
@@ -57,8 +58,9 @@ export function registerPacket(program: Command, io: CliIO): void {
     .option('--json', 'print the result as JSON')
     .action(async (file: string, opts: ExportCliOptions) => {
       const { exportPacket, offlineCheckCoverage } = await packets()
-      const result = await withProject(file, (project) =>
-        exportPacket(project, {
+      const result = await withProject(file, (project) => {
+        if (!project.isPacket) requireAssignments(project, file, requireAnnotators(project, file, [opts.annotator])[0]!)
+        return exportPacket(project, {
           annotator: opts.annotator,
           out: opts.out,
           set: opts.set,
@@ -66,7 +68,7 @@ export function registerPacket(program: Command, io: CliIO): void {
           instrument: opts.instrument,
           overwrite: opts.force ?? false
         })
-      )
+      })
       if (opts.json) return io.out(JSON.stringify(result, null, 2))
       io.out(`Packet ${result.packetId} for ${result.annotator}: ${result.assignments} assignment${result.assignments === 1 ? '' : 's'} → ${result.path}`)
       for (const [instrument, n] of Object.entries(result.instruments)) {

@@ -1,0 +1,57 @@
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { AssayError } from '../../../shared/errors'
+import { annotatorSummaries, ensureAnnotator, findAnnotator } from '../../store/annotators'
+import { Project } from '../../store/project'
+import type { CliIO } from '../run'
+
+/** The same limits as the workbench's "add annotator" form (annotators.create in the contract). */
+const MAX_NAME = 200
+const MAX_EXPERTISE = 500
+
+export function registerAnnotators(program: Command, io: CliIO): void {
+  const annotators = program.command('annotators').description('Annotator profiles: add them, list them with their progress')
+
+  annotators
+    .command('add')
+    .description('Add annotators (a name that exists already is left as it is)')
+    .argument('<file>', 'the .assay project file')
+    .argument('<names...>', 'one or more annotator names')
+    .option('--expertise <text>', 'their field of expertise, stored with each new profile')
+    .option('--json', 'print JSON')
+    .action(async (file: string, names: string[], opts: { expertise?: string; json?: boolean }) => {
+      const clean = names.map((n) => n.trim())
+      const bad = clean.findIndex((n) => n.length === 0 || n.length > MAX_NAME)
+      if (bad >= 0) throw new AssayError('invalid_input', `An annotator name must have 1 to ${MAX_NAME} characters (got "${names[bad]}")`)
+      if (opts.expertise !== undefined && opts.expertise.length > MAX_EXPERTISE) throw new AssayError('invalid_input', `--expertise has at most ${MAX_EXPERTISE} characters`)
+      const project = await Project.open(resolve(file))
+      try {
+        const rows = clean.map((name) => {
+          const existed = findAnnotator(project, name) !== undefined
+          const a = ensureAnnotator(project, name, opts.expertise)
+          return { id: a.id, name: a.name, pseudonym: a.pseudonym, added: !existed }
+        })
+        if (opts.json) return io.out(JSON.stringify({ annotators: rows }, null, 2))
+        for (const r of rows) io.out(`${r.added ? 'Added' : 'Exists'}: ${r.name} (${r.pseudonym})`)
+      } finally {
+        project.close()
+      }
+    })
+
+  annotators
+    .command('list')
+    .description('Annotators with their pseudonym, expertise and progress')
+    .argument('<file>', 'the .assay project file')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const project = await Project.open(resolve(file), { readonly: true })
+      try {
+        const rows = annotatorSummaries(project)
+        if (opts.json) return io.out(JSON.stringify({ annotators: rows }, null, 2))
+        if (!rows.length) return io.out(`No annotators yet. Add them with: assay annotators add ${file} <name>…`)
+        for (const r of rows) io.out(`${r.pseudonym}  ${r.name}${r.expertise ? ` (${r.expertise})` : ''}  ${r.done}/${r.assignments} done`)
+      } finally {
+        project.close()
+      }
+    })
+}
