@@ -14,10 +14,14 @@ export interface EventSink {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void
 }
 
+/** A native open dialog, where the client has one (the desktop app); resolves null when the person cancels. */
+export type FileChooser = (options: { title: string }) => Promise<string | null>
+
 export interface ApiContext {
   project: Project
   session: SessionState
   events: EventSink
+  chooseFile?: FileChooser
 }
 
 export function curatorSession(): SessionState {

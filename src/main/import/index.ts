@@ -23,6 +23,8 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void
   /** Accept invalid UTF-8, each bad sequence replaced by U+FFFD and counted (refused otherwise). */
   lossy?: boolean
+  /** The name errors and the import record give the file, where `path` is a copy (an uploaded file). */
+  sourceName?: string
 }
 
 export interface ImportPreviewRow {
@@ -69,6 +71,7 @@ const ID_FIELD: Partial<Record<ItemKind, string>> = {
  */
 export async function importFile(project: Project, format: ImportFormat, path: string, opts: ImportOptions = {}): Promise<ImportReport> {
   const fullPath = resolve(path)
+  const shown = opts.sourceName ?? path
   const set = opts.set?.trim() || basename(fullPath, extname(fullPath)) || 'default'
   const split: Split = opts.split ?? 'none'
   const report = (parsed: ParsedImport, importId: number | null): ImportReport => ({
@@ -93,31 +96,34 @@ export async function importFile(project: Project, format: ImportFormat, path: s
     bytes = await readFile(fullPath)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    return report(failed(path, code === 'ENOENT' ? 'file not found' : `cannot read the file: ${(e as Error).message}`), null)
+    return report(failed(shown, code === 'ENOENT' ? 'file not found' : `cannot read the file: ${(e as Error).message}`), null)
   }
   const decoded = decodeUtf8(bytes, opts.lossy ?? false)
   if (decoded.invalid.length && !opts.lossy) {
     const bad = decoded.invalid[0]!
     return report(
-      { ...failed(path, ''), errors: [{ file: path, line: bad.line, message: `invalid UTF-8 at byte offset ${bad.offset}; fix the encoding, or import with --lossy to replace each invalid sequence by U+FFFD (counted)` }] },
+      { ...failed(shown, ''), errors: [{ file: shown, line: bad.line, message: `invalid UTF-8 at byte offset ${bad.offset}; fix the encoding, or import with --lossy to replace each invalid sequence by U+FFFD (counted)` }] },
       null
     )
   }
   const text = decoded.text
 
-  const ctx: ImportContext = { path: fullPath, file: path, db: project.db }
-  const read = readRecords(path, fullPath, text, FORMAT_ARRAY_KEYS[format])
-  if (read.errors.length) return report({ ...failed(path, ''), errors: read.errors }, null)
-  if (read.records.length === 0) return report(failed(path, 'the file has no records'), null)
+  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db }
+  const read = readRecords(shown, fullPath, text, FORMAT_ARRAY_KEYS[format])
+  if (read.errors.length && read.records.length === 0) return report({ ...failed(shown, ''), errors: read.errors }, null)
+  if (read.records.length === 0) return report(failed(shown, 'the file has no records'), null)
 
   opts.onProgress?.({ phase: 'validating' })
   const parsed = await parseFormat(format, ctx, read)
+  // Lines that could not be read are reported together with the problems of the lines that could, so one preview
+  // lists every problem of the file instead of stopping at the first bad line.
+  parsed.errors.unshift(...read.errors)
   validateItems(ctx, parsed)
   if (decoded.invalid.length) {
     parsed.summary = { ...parsed.summary, invalidUtf8Replaced: decoded.invalid.length }
     const first = decoded.invalid[0]!
     parsed.warnings.unshift({
-      file: path,
+      file: shown,
       line: first.line,
       message: `${decoded.invalid.length} invalid UTF-8 sequence${decoded.invalid.length === 1 ? '' : 's'} replaced by U+FFFD (first at byte offset ${first.offset})`
     })
@@ -126,7 +132,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
 
   const importId = writeImport(project, {
     format,
-    source: fullPath,
+    source: opts.sourceName !== undefined ? `upload:${opts.sourceName}` : fullPath,
     set,
     split,
     items: parsed.items,

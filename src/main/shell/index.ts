@@ -44,7 +44,16 @@ async function openInWindow(path: string, create = false): Promise<void> {
   const packetName = project.isPacket ? project.meta('packet_annotator') : undefined
   const annotator = packetName ? ensureAnnotator(project, packetName) : undefined
   const sessionState = annotator ? { role: 'annotator' as const, annotator: { id: annotator.id, name: annotator.name }, locked: true } : curatorSession()
-  contexts.set(win.webContents.id, { project, session: sessionState, events: hub })
+  contexts.set(win.webContents.id, {
+    project,
+    session: sessionState,
+    events: hub,
+    // The import screen asks for a file with the native open dialog, attached to this window.
+    chooseFile: async ({ title }) => {
+      const r = await dialog.showOpenDialog(win, { title, properties: ['openFile'] })
+      return r.canceled ? null : (r.filePaths[0] ?? null)
+    }
+  })
   const unsubscribe = hub.subscribe((event, payload) => {
     if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event, payload)
   })

@@ -15,6 +15,25 @@ const importInput = z
   })
   .strict()
 
+/** The largest uploaded file (characters of text); bigger files are imported by path or with `assay import`. */
+export const MAX_UPLOAD_CHARS = 5_000_000
+
+const uploadInput = z
+  .object({
+    /** The file's own name (no folders): it names the set by default and the file in every error. */
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .refine((n) => !n.includes('/') && !n.includes('\\') && !n.includes('\0') && n !== '.' && n !== '..', 'a file name without folders'),
+    content: z.string().max(MAX_UPLOAD_CHARS, `files over ${MAX_UPLOAD_CHARS.toLocaleString('en')} characters are imported by path or with assay import`),
+    format: z.enum(IMPORT_FORMAT_NAMES).optional(),
+    set: z.string().min(1).max(200).optional(),
+    split: splitSchema.optional()
+  })
+  .strict()
+
 export const importReportSchema = z.object({
   format: z.enum(IMPORT_FORMAT_NAMES),
   detected: z.boolean(),
@@ -34,8 +53,24 @@ export const importReportSchema = z.object({
 })
 export type ImportReportView = z.infer<typeof importReportSchema>
 
-/** Imports from a path on this machine (main reads it; the browser never uploads project data anywhere). */
+/**
+ * Imports from a path on this machine, or from a file's content sent by the page (browser mode: the workbench server
+ * runs on this machine too; nothing goes anywhere else). Both go through the same all-or-nothing pipeline.
+ */
 export const importOperations = {
   'import.preview': op({ input: importInput, output: importReportSchema, access: 'curator', summary: 'Detect, parse and validate a file; write nothing' }),
-  'import.run': op({ input: importInput, output: importReportSchema, access: 'curator', summary: 'Import a file, all or nothing' })
+  'import.run': op({ input: importInput, output: importReportSchema, access: 'curator', summary: 'Import a file, all or nothing' }),
+  'import.previewUpload': op({
+    input: uploadInput,
+    output: importReportSchema,
+    access: 'curator',
+    summary: "Detect, parse and validate an uploaded file's content; write nothing"
+  }),
+  'import.runUpload': op({ input: uploadInput, output: importReportSchema, access: 'curator', summary: "Import an uploaded file's content, all or nothing" }),
+  'import.chooseFile': op({
+    input: z.object({}).strict(),
+    output: z.object({ available: z.boolean(), path: z.string().nullable() }),
+    access: 'curator',
+    summary: "Ask for a file with the desktop app's open dialog (not available in browser mode)"
+  })
 } as const

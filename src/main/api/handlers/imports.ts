@@ -1,4 +1,6 @@
-import { existsSync, statSync, openSync, readSync, closeSync } from 'node:fs'
+import { existsSync, statSync, openSync, readSync, closeSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { AssayError } from '../../../shared/errors'
 import type { importOperations } from '../../../shared/contract/import-operations'
 import { detectFormat, importFile, type ImportFormat } from '../../import'
@@ -17,12 +19,27 @@ function firstLines(path: string, n = 5): string[] {
   }
 }
 
-async function runImport(input: { path: string; format?: ImportFormat | undefined; set?: string | undefined; split?: 'dev' | 'test' | 'none' | undefined }, ctx: ApiContext, dryRun: boolean) {
-  if (!existsSync(input.path) || !statSync(input.path).isFile()) throw new AssayError('not_found', `No file at ${input.path}`, [{ file: input.path, message: 'not found' }])
+interface ImportRequest {
+  path: string
+  format?: ImportFormat | undefined
+  set?: string | undefined
+  split?: 'dev' | 'test' | 'none' | undefined
+  /** The name shown for the file where `path` is a copy of an uploaded file. */
+  sourceName?: string | undefined
+}
+
+async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean) {
+  const shown = input.sourceName ?? input.path
+  if (!existsSync(input.path) || !statSync(input.path).isFile()) throw new AssayError('not_found', `No file at ${shown}`, [{ file: shown, message: 'not found' }])
   const detected = input.format === undefined
   const format = input.format ?? detectFormat(input.path, firstLines(input.path))
-  if (!format) throw new AssayError('invalid_input', `Cannot tell the format of ${input.path}; choose one`, [{ file: input.path, field: 'format', message: 'not detected' }])
-  const report = await importFile(ctx.project, format, input.path, { dryRun, ...(input.set ? { set: input.set } : {}), ...(input.split ? { split: input.split } : {}) })
+  if (!format) throw new AssayError('invalid_input', `Cannot tell the format of ${shown}; choose one`, [{ file: shown, field: 'format', message: 'not detected' }])
+  const report = await importFile(ctx.project, format, input.path, {
+    dryRun,
+    ...(input.set ? { set: input.set } : {}),
+    ...(input.split ? { split: input.split } : {}),
+    ...(input.sourceName !== undefined ? { sourceName: input.sourceName } : {})
+  })
   if (!dryRun && report.errors.length === 0) ctx.events.emit('project.changed', { what: 'items' })
   return {
     format: report.format,
@@ -51,8 +68,33 @@ function safeMapping(format: ImportFormat, path: string) {
   }
 }
 
+type Upload = { name: string; content: string } & Omit<ImportRequest, 'path' | 'sourceName'>
+
+/**
+ * An uploaded file goes through the same pipeline as a path: its content is written under its own name into a
+ * private temporary folder (so detection by name and the default set name work as for a path), imported, and the
+ * folder removed whatever happens. Relative references inside it (Markdown by path) cannot resolve there and are
+ * reported as errors like any missing file.
+ */
+async function runUpload(input: Upload, ctx: ApiContext, dryRun: boolean) {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-upload-'))
+  try {
+    const path = join(dir, input.name)
+    writeFileSync(path, input.content, { encoding: 'utf8', mode: 0o600 })
+    return await runImport({ path, sourceName: input.name, format: input.format, set: input.set, split: input.split }, ctx, dryRun)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 export const importHandlers: HandlerGroup<keyof typeof importOperations> = {
   'import.preview': (input, ctx) => runImport(input, ctx, true),
-  'import.run': (input, ctx) => runImport(input, ctx, false)
+  'import.run': (input, ctx) => runImport(input, ctx, false),
+  'import.previewUpload': (input, ctx) => runUpload(input, ctx, true),
+  'import.runUpload': (input, ctx) => runUpload(input, ctx, false),
+  'import.chooseFile': async (_input, ctx) => {
+    if (!ctx.chooseFile) return { available: false, path: null }
+    return { available: true, path: await ctx.chooseFile({ title: 'Import a file into the project' }) }
+  }
 }
 

@@ -4,34 +4,47 @@ import { formatLocation } from '../../../shared/errors'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
+import { FileSource, type ChosenFile } from './FileSource'
+import { ImportReport } from './ImportReport'
 
 type Format = (typeof IMPORT_FORMAT_NAMES)[number]
 
+interface Settings {
+  format: Format | ''
+  set: string
+  split: Split
+}
+
+function request(file: ChosenFile, s: Settings) {
+  const common = { ...(s.format ? { format: s.format } : {}), ...(s.set.trim() ? { set: s.set.trim() } : {}), split: s.split }
+  return file.kind === 'upload' ? { ...common, name: file.name, content: file.content } : { ...common, path: file.path }
+}
+
 /**
- * Import a file from this machine: a dry run first (detected format, first rows, counts, warnings and errors with
- * their lines), then the import itself, all or nothing.
+ * Import a file: chosen with the native dialog (desktop), dropped or picked (browser), or by path. Each new file is
+ * previewed at once with its format detected afresh (a dry run: counts, every error with its line and field, the
+ * mapping, the first rows); the import itself is all or nothing.
  */
 export function ImportScreen() {
-  const [path, setPath] = useState('')
-  const [format, setFormat] = useState<Format | ''>('')
-  const [set, setSet] = useState('')
-  const [split, setSplit] = useState<Split>('none')
-  const [preview, setPreview] = useState<ImportReportView | null>(null)
+  const [file, setFile] = useState<ChosenFile | null>(null)
+  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none' })
+  const [preview, setPreview] = useState<{ report: ImportReportView; of: Settings } | null>(null)
   const [done, setDone] = useState<ImportReportView | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
-  const input = () => ({ path: path.trim(), ...(format ? { format } : {}), ...(set.trim() ? { set: set.trim() } : {}), split })
-
-  async function run(kind: 'import.preview' | 'import.run') {
+  async function run(kind: 'preview' | 'import', chosen: ChosenFile, s: Settings) {
     setBusy(true)
     setError(null)
     try {
-      const report = await api[kind](input())
-      if (kind === 'import.preview') {
-        setPreview(report)
+      const input = request(chosen, s)
+      const report =
+        'content' in input
+          ? await api[kind === 'preview' ? 'import.previewUpload' : 'import.runUpload'](input)
+          : await api[kind === 'preview' ? 'import.preview' : 'import.run'](input)
+      if (kind === 'preview') {
+        setPreview({ report, of: s })
         setDone(null)
-        if (!format) setFormat(report.format)
       } else setDone(report)
     } catch (e) {
       const err = e as Error & { details?: Array<{ file?: string; line?: number; field?: string; message: string }> }
@@ -41,133 +54,80 @@ export function ImportScreen() {
     }
   }
 
-  const report = done ?? preview
+  const choose = (chosen: ChosenFile) => {
+    // A new file starts over: its format is detected again, not carried over from the last one.
+    const fresh: Settings = { ...settings, format: '' }
+    setFile(chosen)
+    setSettings(fresh)
+    setPreview(null)
+    setDone(null)
+    void run('preview', chosen, fresh)
+  }
+
+  const change = (patch: Partial<Settings>) => setSettings((s) => ({ ...s, ...patch }))
+  const current = preview !== null && JSON.stringify(preview.of) === JSON.stringify(settings)
+  const report = done ?? preview?.report ?? null
+
   return (
     <section className="import-screen">
       <h1>Import</h1>
-      <form
-        className="import-form"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void run('import.preview')
-        }}
-      >
-        <label>
-          File on this machine
-          <input aria-label="File path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/pairs.jsonl" required />
-        </label>
-        <label>
-          Format
-          <select aria-label="Format" value={format} onChange={(e) => setFormat(e.target.value as Format | '')}>
-            <Choices values={IMPORT_FORMAT_NAMES} empty="Detect" />
-          </select>
-        </label>
-        <label>
-          Set
-          <input aria-label="Set name" value={set} onChange={(e) => setSet(e.target.value)} placeholder="file name" />
-        </label>
-        <label>
-          Split
-          <select aria-label="Import split" value={split} onChange={(e) => setSplit(e.target.value as Split)}>
-            <Choices values={SPLITS} />
-          </select>
-        </label>
-        <div className="actions">
-          <button type="submit" disabled={busy || !path.trim()}>
-            Preview
-          </button>
-          <button type="button" disabled={busy || !preview || preview.errors.length > 0 || done !== null} onClick={() => void run('import.run')}>
-            Import
-          </button>
-        </div>
-      </form>
+      <FileSource onChosen={choose} disabled={busy} />
+      {file && (
+        <form
+          className="import-form"
+          aria-label="Import settings"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void run('preview', file, settings)
+          }}
+        >
+          <p className="chosen-file">
+            File: <code data-testid="chosen-file">{file.name}</code>
+          </p>
+          <label>
+            Format
+            <select aria-label="Format" value={settings.format} onChange={(e) => change({ format: e.target.value as Format | '' })}>
+              <Choices values={IMPORT_FORMAT_NAMES} empty={preview?.report.detected && !settings.format ? `Detect (${preview.report.format})` : 'Detect'} />
+            </select>
+          </label>
+          <label>
+            Set
+            <input aria-label="Set name" value={settings.set} onChange={(e) => change({ set: e.target.value })} placeholder="file name" />
+          </label>
+          <label>
+            Split
+            <select aria-label="Import split" value={settings.split} onChange={(e) => change({ split: e.target.value as Split })}>
+              <Choices values={SPLITS} />
+            </select>
+          </label>
+          <div className="actions">
+            <button type="submit" disabled={busy}>
+              {preview ? 'Preview again' : 'Preview'}
+            </button>
+            <button
+              type="button"
+              className="primary"
+              data-testid="run-import"
+              disabled={busy || !current || (preview?.report.errors.length ?? 1) > 0 || done !== null}
+              onClick={() => void run('import', file, settings)}
+            >
+              Import
+            </button>
+            {preview && !current && <span className="muted small">Settings changed: preview again before importing.</span>}
+            {busy && (
+              <span className="muted small" role="status">
+                Working…
+              </span>
+            )}
+          </div>
+        </form>
+      )}
       {error && (
         <pre className="error-box" role="alert">
           {error}
         </pre>
       )}
-      {report && (
-        <div className="import-report" data-testid="import-report">
-          <p>
-            {done ? 'Imported' : 'Would import'} <strong>{report.items}</strong> items and <strong>{report.labels}</strong> labels as{' '}
-            <code>{report.format}</code>
-            {report.detected ? ' (detected)' : ''} into set <code>{report.set}</code>, split <code>{report.split}</code>
-            {report.skipped ? `; ${report.skipped} skipped` : ''}.
-          </p>
-          {report.errors.length > 0 && (
-            <>
-              <h2>Errors — nothing will be imported</h2>
-              <ul className="problems errors">
-                {report.errors.map((d, i) => (
-                  <li key={i}>{formatLocation(d)}</li>
-                ))}
-              </ul>
-            </>
-          )}
-          {report.warnings.length > 0 && (
-            <>
-              <h2>Warnings</h2>
-              <ul className="problems">
-                {report.warnings.map((d, i) => (
-                  <li key={i}>{formatLocation(d)}</li>
-                ))}
-              </ul>
-            </>
-          )}
-          {Object.keys(report.summary).length > 0 && (
-            <>
-              <h2>Counts from the rows</h2>
-              <pre className="json">{JSON.stringify(report.summary, null, 2)}</pre>
-            </>
-          )}
-          {report.mapping.length > 0 && (
-            <>
-              <h2>Mapping</h2>
-              <table className="grid" data-testid="import-mapping">
-                <thead>
-                  <tr>
-                    <th>Field in the file</th>
-                    <th>Becomes</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.mapping.map((m) => (
-                    <tr key={m.field}>
-                      <td>
-                        <code>{m.field}</code>
-                      </td>
-                      <td>{m.to}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </>
-          )}
-          {report.preview.length > 0 && (
-            <>
-              <h2>First rows</h2>
-              <table className="grid">
-                <thead>
-                  <tr>
-                    <th>Kind</th>
-                    <th>Id</th>
-                    <th>Title</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.preview.map((r) => (
-                    <tr key={`${r.kind}/${r.external_id}`}>
-                      <td>{r.kind}</td>
-                      <td>{r.external_id}</td>
-                      <td>{r.title}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </>
-          )}
-        </div>
-      )}
+      {report && file && <ImportReport report={report} done={done !== null} fileName={file.name} />}
     </section>
   )
 }

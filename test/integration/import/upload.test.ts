@@ -1,0 +1,88 @@
+import { readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dispatch } from '../../../src/main/api/dispatch'
+import type { ApiContext } from '../../../src/main/api/context'
+import { MAX_UPLOAD_CHARS } from '../../../src/shared/contract/import-operations'
+import { Project } from '../../../src/main/store/project'
+import { contextFor } from '../../support/project'
+import { tempDir } from '../../support/tmp'
+
+// Importing a file's content sent by the page (browser mode) and choosing a file with the desktop's open dialog.
+
+const tmp = tempDir()
+let project: Project
+let ctx: ApiContext
+
+async function call(op: string, input: unknown): Promise<any> {
+  const env = await dispatch(ctx, op, input)
+  if (!env.ok) throw Object.assign(new Error(env.error.message), env.error)
+  return env.value
+}
+
+const uploadDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('assay-upload-'))
+const question = (id: string) => JSON.stringify({ question_id: id, question: `Question ${id}?` })
+
+beforeAll(async () => {
+  project = await Project.create(tmp.file('p.assay'))
+  ctx = contextFor(project)
+})
+afterAll(() => {
+  project.close()
+  tmp.cleanup()
+})
+
+describe('import of an uploaded file', () => {
+  it('lists every problem of the file — unreadable lines and invalid ones — under the uploaded name, and writes nothing', async () => {
+    const before = uploadDirs()
+    const content = [question('q1'), '{"question_id": "q2"}', '{not json', '{"question_id": "q4", "question": 5}', question('q5')].join('\n')
+    const report = await call('import.previewUpload', { name: 'cues.jsonl', content })
+    expect(report.format).toBe('questions')
+    expect(report.detected).toBe(true)
+    expect(report.errors.map((e: any) => [e.file, e.line])).toEqual([
+      ['cues.jsonl', 2],
+      ['cues.jsonl', 3],
+      ['cues.jsonl', 4]
+    ])
+    expect(report.errors[0].field).toBe('question')
+    const run = await call('import.runUpload', { name: 'cues.jsonl', content })
+    expect(run.imported).toBe(0)
+    expect(project.info().items).toBe(0)
+    // The private copy is gone either way.
+    expect(uploadDirs()).toEqual(before)
+  })
+
+  it('imports all of a good file in one go, named after the upload and recorded as an upload', async () => {
+    const report = await call('import.runUpload', { name: 'cues.jsonl', content: [question('q1'), question('q2')].join('\n'), split: 'dev' })
+    expect(report).toMatchObject({ imported: 2, items: 2, set: 'cues', split: 'dev', errors: [] })
+    expect(project.db.prepare(`SELECT source FROM imports`).all()).toEqual([{ source: 'upload:cues.jsonl' }])
+  })
+
+  it('detects the format of each file by its own content', async () => {
+    const pairs = JSON.stringify({ pair_id: 'p1', a: { markdown: '# A\n\ntext' }, b: { markdown: '# B\n\ntext' } })
+    expect((await call('import.previewUpload', { name: 'data.jsonl', content: pairs })).format).toBe('pairs')
+    expect((await call('import.previewUpload', { name: 'data.jsonl', content: question('q7') })).format).toBe('questions')
+  })
+
+  it('refuses names with folders and content over the bound, before writing anything', async () => {
+    await expect(call('import.previewUpload', { name: '../escape.jsonl', content: question('q1') })).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(call('import.previewUpload', { name: 'big.jsonl', content: 'x'.repeat(MAX_UPLOAD_CHARS + 1) })).rejects.toMatchObject({ code: 'invalid_input' })
+  })
+})
+
+describe('choosing a file with the open dialog', () => {
+  it('is unavailable where the client has no dialog (browser mode)', async () => {
+    expect(await call('import.chooseFile', {})).toEqual({ available: false, path: null })
+  })
+
+  it("returns the desktop dialog's choice, or null when cancelled", async () => {
+    const answers = ['/data/pairs.jsonl', null]
+    const desktop: ApiContext = { ...ctx, chooseFile: async () => answers.shift() ?? null }
+    const ask = async () => {
+      const env = await dispatch(desktop, 'import.chooseFile', {})
+      return env.ok ? env.value : env.error
+    }
+    expect(await ask()).toEqual({ available: true, path: '/data/pairs.jsonl' })
+    expect(await ask()).toEqual({ available: true, path: null })
+  })
+})
