@@ -4,6 +4,7 @@ import type { CDPSession } from 'playwright-core'
 import { Project } from '../src/main/store/project'
 import { insertItems, type NewItem } from '../src/main/store/items'
 import { assignItems } from '../src/main/annotation/assign'
+import { writeAnswerLimits } from '../src/main/annotation/answer-limits'
 import { launchChromium, chromiumPath } from '../test/support/browser'
 import { serveProject } from '../test/support/serve'
 import { median, quantile, type BenchFigures } from './measure'
@@ -25,6 +26,8 @@ export async function benchAnnotate(dir: string, items = 100_000, submissions = 
   }))
   project.write(() => insertItems(project.db, rows))
   assignItems(project, { instrumentId: 'idea-review', annotators: ['Bench'], overlap: 1 })
+  // A scripted annotator submits far faster than a person: lift the per-session rate limit for this project.
+  project.write(() => writeAnswerLimits(project.db, { submissions_burst: submissions + 10, submissions_per_minute: 60_000 }))
   project.close()
 
   const served = await serveProject(path, ['--annotator', 'Bench'])

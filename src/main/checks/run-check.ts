@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads'
+import { AssayError } from '../../shared/errors'
+import { runInCheckProcess, type CheckLimits } from './check-process'
 
 export interface CheckResult {
   output: string
@@ -8,65 +9,42 @@ export interface CheckResult {
 }
 
 const MAX_CODE = 20_000
-const MAX_OUTPUT = 20_000
+export const CHECK_LIMITS: Omit<CheckLimits, 'timeoutMs'> = { maxOutput: 20_000, heapMb: 64, addressSpaceMb: 1024 }
+/** Each check is a process of up to CHECK_LIMITS.addressSpaceMb: these bound how many exist at once. */
+export const MAX_CHECKS_PER_SESSION = 2
+export const MAX_CHECKS_OVERALL = 4
 
-// The worker evaluates the snippet in a fresh V8 context that holds only `console` and the language's own
-// built-ins: no require, process, fetch, timers or file access. The worker thread itself is killed at the time
-// limit, which also stops code that loops forever inside the context.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads')
-const vm = require('node:vm')
-const lines = []
-let size = 0
-const push = (line) => {
-  size += line.length
-  if (size <= ${MAX_OUTPUT}) lines.push(line)
-}
-const context = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false } })
-// console is built inside the context: the snippet only ever holds the context's own functions, and the host
-// callback stays in a closure it cannot reach, so no outer Function constructor is exposed.
-vm.runInContext(\`(function (emit) {
-  const show = (a) => { if (typeof a === 'string') return a; try { return JSON.stringify(a) } catch (e) { return String(a) } }
-  const log = (...args) => { emit(String(args.map(show).join(' '))) }
-  globalThis.console = Object.freeze({ log, info: log, warn: log, error: log })
-})\`, context)(push)
-try {
-  vm.runInContext(workerData.code, context, { timeout: workerData.timeoutMs, filename: 'check.js' })
-  parentPort.postMessage({ output: lines.join('\\n'), error: null })
-} catch (e) {
-  parentPort.postMessage({ output: lines.join('\\n'), error: String(e && e.message ? e.message : e) })
-}
-`
+let running = 0
+const perSession = new WeakMap<object, number>()
 
 /**
- * Runs a worked check (a short JavaScript snippet that prints with console.log) in an isolated worker with a time
- * and memory limit. Deterministic snippets give the same output for anyone who re-runs them.
+ * Runs a worked check (a short JavaScript snippet that prints with console.log) in its own process with a time,
+ * memory and output limit. Deterministic snippets give the same output for anyone who re-runs them. `session` is
+ * whoever asked (one count per session); when it or the whole app is at its cap the answer is `busy`, which
+ * clients retry after a pause.
  */
-export function runCheck(code: string, timeoutMs = 2000): Promise<CheckResult> {
-  if (code.length > MAX_CODE) return Promise.resolve({ output: '', error: `the check is longer than ${MAX_CODE} characters`, ms: 0, timedOut: false })
+export async function runCheck(code: string, timeoutMs = 2000, session: object = anonymous): Promise<CheckResult> {
+  if (code.length > MAX_CODE) return { output: '', error: `the check is longer than ${MAX_CODE} characters`, ms: 0, timedOut: false }
+  const mine = perSession.get(session) ?? 0
+  if (mine >= MAX_CHECKS_PER_SESSION) {
+    throw new AssayError('busy', `${MAX_CHECKS_PER_SESSION} checks of yours are already running; try again when one has finished`)
+  }
+  if (running >= MAX_CHECKS_OVERALL) throw new AssayError('busy', `${MAX_CHECKS_OVERALL} checks are already running; try again when one has finished`)
+  running++
+  perSession.set(session, mine + 1)
   const started = performance.now()
-  return new Promise((resolve) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { code, timeoutMs },
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-      env: {},
-      stdout: true,
-      stderr: true
-    })
-    let settled = false
-    const finish = (r: Omit<CheckResult, 'ms'>) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      void worker.terminate()
-      resolve({ ...r, ms: Math.round(performance.now() - started) })
-    }
-    const timer = setTimeout(() => finish({ output: '', error: `stopped after ${timeoutMs} ms`, timedOut: true }), timeoutMs + 1000)
-    worker.once('message', (m: { output: string; error: string | null }) =>
-      finish({ output: m.output, error: m.error, timedOut: m.error?.includes('timed out') ?? false })
-    )
-    worker.once('error', (e) => finish({ output: '', error: e.message, timedOut: false }))
-    worker.once('exit', (code) => finish({ output: '', error: code === 0 ? null : `the check stopped (exit ${code})`, timedOut: false }))
-  })
+  try {
+    const r = await runInCheckProcess(code, { ...CHECK_LIMITS, timeoutMs })
+    return { ...r, ms: Math.round(performance.now() - started) }
+  } finally {
+    running--
+    perSession.set(session, (perSession.get(session) ?? 1) - 1)
+  }
+}
+
+const anonymous = {}
+
+/** Checks running now, overall (for tests and diagnostics). */
+export function runningChecks(): number {
+  return running
 }

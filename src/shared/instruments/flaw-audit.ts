@@ -37,7 +37,12 @@ const FLAW_TYPE_LABELS: Record<FlawType, string> = {
 const flawCheckSchema = z.object({
   code: z.string().min(1),
   output: z.string(),
-  ran_at: z.iso.datetime({ offset: true })
+  ran_at: z.iso.datetime({ offset: true }),
+  // Set by main on submit, never taken from the client: whether main's re-run gave this output (`verified`), gave
+  // another one (`mismatch`: main's is in `output`, the client's in `client_output`) or could not be done.
+  verification: z.enum(['verified', 'mismatch', 'unverified']).optional(),
+  client_output: z.string().optional(),
+  verify_note: z.string().optional()
 })
 
 const flawSchema = z.object({

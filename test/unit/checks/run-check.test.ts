@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCheck } from '../../../src/main/checks/run-check'
+import { CHECK_LIMITS, MAX_CHECKS_OVERALL, runCheck, runningChecks } from '../../../src/main/checks/run-check'
 import { repoRoot } from '../../support/tmp'
 
 describe('worked checks', () => {
@@ -38,5 +38,39 @@ describe('worked checks', () => {
   it('reports a syntax error as an error, not a crash', async () => {
     const r = await runCheck('console.log(')
     expect(r.error).toMatch(/SyntaxError|Unexpected/i)
+  })
+})
+
+describe('worked check limits', () => {
+  it('stops a check that allocates ArrayBuffers outside the V8 heap', async () => {
+    const r = await runCheck('const keep = []; for (let i = 0; i < 64; i++) { const b = new Uint8Array(64 * 1024 * 1024); b.fill(1); keep.push(b) } console.log("allocated", keep.length)', 8000)
+    expect(r.output).not.toContain('allocated 64')
+    expect(r.error).toMatch(/allocation failed|memory/i)
+  })
+
+  it('stops a check that fills the V8 heap', async () => {
+    const r = await runCheck('const keep = []; for (;;) keep.push({ a: [1, 2, 3, 4], s: "x" + keep.length })', 8000)
+    expect(r.error).toMatch(/memory/i)
+  })
+
+  it('caps the output and says so at its end', async () => {
+    const r = await runCheck('for (let i = 0; i < 10000; i++) console.log("line " + i + " ".repeat(20))')
+    expect(r.error).toBeNull()
+    expect(r.output.length).toBeLessThan(CHECK_LIMITS.maxOutput + 200)
+    expect(r.output).toMatch(/\[output truncated: \d+ more characters not shown; at most 20000 are kept\]$/)
+  })
+
+  it('caps the checks running at once, per session and overall', async () => {
+    const slow = 'const t = Date.now(); while (Date.now() - t < 1500) {} console.log("done")'
+    const session = {}
+    const first = [runCheck(slow, 3000, session), runCheck(slow, 3000, session)]
+    await expect(runCheck(slow, 3000, session)).rejects.toMatchObject({ code: 'busy' })
+    const others = [runCheck(slow, 3000, {}), runCheck(slow, 3000, {})]
+    expect(runningChecks()).toBe(MAX_CHECKS_OVERALL)
+    await expect(runCheck(slow, 3000, {})).rejects.toMatchObject({ code: 'busy' })
+    const all = await Promise.all([...first, ...others])
+    expect(all.map((r) => r.output)).toEqual(['done', 'done', 'done', 'done'])
+    expect(runningChecks()).toBe(0)
+    expect((await runCheck('console.log(1)', 2000, session)).output).toBe('1')
   })
 })

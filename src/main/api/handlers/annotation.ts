@@ -2,7 +2,7 @@ import { AssayError } from '../../../shared/errors'
 import { INSTRUMENTS } from '../../../shared/instruments'
 import { assignItems } from '../../annotation/assign'
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../../annotation/blinded'
-import { ensureAnnotator } from '../../store/annotators'
+import { annotatorSummaries, ensureAnnotator } from '../../store/annotators'
 import {
   appendAnnotation,
   deleteDraft,
@@ -14,6 +14,8 @@ import {
 import { queueFor, queuePosition, queueSummaries, setAssignmentStatus } from '../../store/assignments'
 import type { ApiContext } from '../context'
 import { runCheck } from '../../checks/run-check'
+import { verifyChecks } from '../../checks/verify'
+import { checkAnswerSize, readAnswerLimits, takeSubmissionToken } from '../../annotation/answer-limits'
 import type { HandlerGroup } from './types'
 
 function annotatorOf(ctx: ApiContext): AnnotatorRef {
@@ -46,15 +48,6 @@ function appendRevision(
   })
 }
 
-function annotatorSummaries(ctx: ApiContext) {
-  return ctx.project.db
-    .prepare(
-      `SELECT a.id, a.name, a.expertise, a.pseudonym, count(s.id) AS assignments, coalesce(sum(s.status = 'done'), 0) AS done
-       FROM annotators a LEFT JOIN assignments s ON s.annotator_id = a.id GROUP BY a.id ORDER BY a.id`
-    )
-    .all() as Array<{ id: number; name: string; expertise: string | null; pseudonym: string; assignments: number; done: number }>
-}
-
 type AnnotationOps =
   | 'annotators.list'
   | 'annotators.create'
@@ -70,11 +63,11 @@ type AnnotationOps =
   | 'checks.run'
 
 export const annotationHandlers: HandlerGroup<AnnotationOps> = {
-  'annotators.list': (_input, ctx) => ({ annotators: annotatorSummaries(ctx) }),
+  'annotators.list': (_input, ctx) => ({ annotators: annotatorSummaries(ctx.project) }),
   'annotators.create': (input, ctx) => {
     const a = ensureAnnotator(ctx.project, input.name, input.expertise)
     ctx.events.emit('project.changed', { what: 'assignments' })
-    return annotatorSummaries(ctx).find((s) => s.id === a.id)!
+    return annotatorSummaries(ctx.project).find((s) => s.id === a.id)!
   },
   'assignments.create': (input, ctx) => {
     const result = assignItems(ctx.project, {
@@ -141,13 +134,19 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
   'annotations.saveDraft': (input, ctx) => {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)
+    checkAnswerSize(input.data, readAnswerLimits(ctx.project.db))
     ctx.project.write(() => saveDraft(ctx.project.db, me.id, c.assignment.item_id, c.assignment.instrument_id, input.data, input.activeMs))
     return { savedAt: new Date().toISOString() }
   },
-  'annotations.submit': (input, ctx) => {
+  'annotations.submit': async (input, ctx) => {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)
-    const canonical = canonicalAnswer(c, input.judgement)
+    const limits = readAnswerLimits(ctx.project.db)
+    checkAnswerSize(input.judgement, limits)
+    takeSubmissionToken(ctx.session, limits)
+    // Worked checks are re-run here, so the stored output is main's (or marked unverified), never only the client's.
+    const canonical = await verifyChecks(canonicalAnswer(c, input.judgement), ctx.session)
+    checkAnswerSize(canonical, limits)
     const db = ctx.project.db
     const result = ctx.project.write(() => {
       const head = headForAssignment(db, c.assignment.id)
@@ -178,7 +177,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     ctx.events.emit('project.changed', { what: 'annotations' })
     return { assignmentId: c.assignment.id }
   },
-  'checks.run': (input) => runCheck(input.code, input.timeoutMs),
+  'checks.run': (input, ctx) => runCheck(input.code, input.timeoutMs, ctx.session),
   'annotations.history': (input, ctx) => {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)

@@ -1,0 +1,57 @@
+import { runCheck, type CheckResult } from './run-check'
+
+/**
+ * How a stored check's output came about: `verified` — main re-ran the code on submit and got the output the client
+ * sent; `mismatch` — main's output differs, and main's is stored (the client's beside it); `unverified` — main could
+ * not re-run it (at capacity, or it did not finish), and the client's output is stored as sent.
+ */
+export type CheckVerification = 'verified' | 'mismatch' | 'unverified'
+
+/** The text stored as a check's output: what it printed, then its error or the time-limit note, as the form shows it. */
+export function checkOutputText(r: Pick<CheckResult, 'output' | 'error' | 'timedOut'>): string {
+  return [r.output, r.error ? `Error: ${r.error}` : '', r.timedOut ? '(stopped at the time limit)' : ''].filter(Boolean).join('\n')
+}
+
+interface StoredCheck {
+  code: string
+  output: string
+  ran_at: string
+  verification?: CheckVerification
+  client_output?: string
+  verify_note?: string
+}
+
+function isCheck(v: unknown): v is StoredCheck {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false
+  const o = v as Record<string, unknown>
+  return typeof o.code === 'string' && typeof o.output === 'string' && typeof o.ran_at === 'string'
+}
+
+/**
+ * Re-runs every worked check in a judgement (any `{ code, output, ran_at }` object, wherever the form put it) and
+ * returns a copy with each check's provenance set by main. Whatever verification fields the client sent are
+ * replaced: only main says a check is verified.
+ */
+export async function verifyChecks(judgement: unknown, session: object, run: typeof runCheck = runCheck): Promise<unknown> {
+  if (Array.isArray(judgement)) return Promise.all(judgement.map((v) => verifyChecks(v, session, run)))
+  if (!judgement || typeof judgement !== 'object') return judgement
+  if (isCheck(judgement)) return verifyOne(judgement, session, run)
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(judgement)) out[k] = await verifyChecks(v, session, run)
+  return out
+}
+
+async function verifyOne(check: StoredCheck, session: object, run: typeof runCheck): Promise<StoredCheck> {
+  const base = { code: check.code, ran_at: check.ran_at }
+  let result: CheckResult
+  try {
+    result = await run(check.code, undefined, session)
+  } catch (e) {
+    return { ...base, output: check.output, verification: 'unverified', verify_note: `not re-run: ${(e as Error).message}` }
+  }
+  // A check stopped by its time limit may be slow here and fast there: its output proves nothing either way.
+  if (result.timedOut) return { ...base, output: check.output, verification: 'unverified', verify_note: 'the re-run stopped at the time limit' }
+  const mainOutput = checkOutputText(result)
+  if (mainOutput === check.output) return { ...base, output: mainOutput, verification: 'verified' }
+  return { ...base, output: mainOutput, verification: 'mismatch', client_output: check.output }
+}
