@@ -126,7 +126,34 @@ function planMerge(project: Project, packet: PacketContent): MergePlan {
   if (problems.length) refuse(packet, 'conflict', 'items changed since the packet was made, so its answers cannot be mapped back.', problems)
 
   const planned = planRevisions(db, packet, byLocal, contexts)
+  const forged = packet.annotations.flatMap((row) => (db.prepare(`SELECT 1 FROM annotations WHERE id = ?`).get(row.id) ? [] : revisionTimeProblems(row, record.created_at, Date.now())))
+  if (forged.length) refuse(packet, 'invalid_answer', 'some answers carry impossible times.', forged)
   return { packet, annotator, assignments: planned }
+}
+
+/** How far an annotator's clock may run ahead of this one, or behind it when the packet was made. */
+export const CLOCK_SKEW_MS = 15 * 60_000
+/** Active time of one revision: a day of work on one item is already far beyond any real session. */
+export const MAX_ACTIVE_MS = 24 * 3_600_000
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * A new revision's `created_at` must be a real ISO 8601 time, not before the packet was made nor in the future (each
+ * beyond a small clock skew); its `active_ms` a whole number from 0 to a day. Revisions the project already holds
+ * are compared as they are elsewhere.
+ */
+export function revisionTimeProblems(row: Pick<AnnotationRow, 'id' | 'created_at' | 'active_ms'>, packetMadeAt: string, now: number): string[] {
+  const problems: string[] = []
+  const at = ISO_TIME.test(row.created_at) ? Date.parse(row.created_at) : Number.NaN
+  const made = Date.parse(/[zZ]|[+-]\d{2}:\d{2}$/.test(packetMadeAt) ? packetMadeAt : `${packetMadeAt.replace(' ', 'T')}Z`)
+  if (Number.isNaN(at)) problems.push(`answer ${row.id}: created_at ${JSON.stringify(row.created_at)} is not an ISO 8601 time`)
+  else if (at > now + CLOCK_SKEW_MS) problems.push(`answer ${row.id}: created_at ${row.created_at} is in the future`)
+  else if (!Number.isNaN(made) && at < made - CLOCK_SKEW_MS) problems.push(`answer ${row.id}: created_at ${row.created_at} is before the packet was made (${packetMadeAt})`)
+  const ms = row.active_ms
+  if (ms !== null && !(Number.isInteger(ms) && ms >= 0 && ms <= MAX_ACTIVE_MS)) {
+    problems.push(`answer ${row.id}: active_ms ${JSON.stringify(ms)} must be a whole number of milliseconds from 0 to ${MAX_ACTIVE_MS}`)
+  }
+  return problems
 }
 
 function planRevisions(

@@ -41,15 +41,27 @@ export interface PacketContent {
  */
 async function openReadOnly(path: string): Promise<{ packet: Project; cleanup: () => void }> {
   try {
-    return { packet: await Project.open(path, { readonly: true }), cleanup: () => {} }
+    // A packet travels by mail and USB sticks: its integrity is checked before anything is read from it.
+    return { packet: await Project.open(path, { readonly: true, verify: true }), cleanup: () => {} }
   } catch (e) {
     if (!(e instanceof AssayError) || e.code !== 'conflict') throw e
     const dir = mkdtempSync(join(tmpdir(), 'assay-packet-'))
     const copy = join(dir, 'packet.assay')
     copyFileSync(path, copy)
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`)
-    const packet = await Project.open(copy)
+    const packet = await Project.open(copy, { verify: true })
     return { packet, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+  }
+}
+
+/** An item's view, or an error naming the packet file and the item when the packet is damaged. */
+function viewIn(path: string, opaqueId: string, payload: string): Record<string, unknown> {
+  try {
+    return packetViewOf(JSON.parse(payload) as Record<string, unknown>)
+  } catch (e) {
+    throw new AssayError('not_a_project', `${path}: item ${opaqueId} has no readable view (${(e as Error).message}); the packet file is damaged. Nothing was merged.`, [
+      { file: path, field: opaqueId, message: 'damaged view' }
+    ])
   }
 }
 
@@ -86,7 +98,7 @@ export async function readPacket(path: string): Promise<PacketContent> {
       instrumentId: r.instrument_id,
       status: r.status,
       statusReason: r.status_reason,
-      view: packetViewOf(JSON.parse(r.payload) as Record<string, unknown>)
+      view: viewIn(path, r.external_id, r.payload)
     }))
     return {
       path,

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AssayError } from '../../../src/shared/errors'
@@ -371,6 +371,36 @@ describe('merge refusals (nothing partial)', () => {
       db.prepare(`UPDATE annotations SET judgement = '{"flaws":[]}'`).run()
     })
     await refusedWithoutChange([rewritten], /differs from the answer with the same id in this project/)
+  })
+
+  it('refuses answers with forged times: not a date, in the future, before the packet, negative or huge active time', async () => {
+    const good = await benPacket('ben-times.assay')
+    const variant = (name: string, sql: string): string => {
+      const path = tmp.file(name)
+      copyFileSync(good, path)
+      withFile(path, (db) => {
+        db.exec(`DROP TRIGGER annotations_no_update`)
+        db.exec(sql)
+      })
+      return path
+    }
+    // The newest answer: earlier ones of Ben's may be carried revisions the project already holds.
+    const newest = `WHERE rowid = (SELECT max(rowid) FROM annotations)`
+    await refusedWithoutChange([variant('ben-nodate.assay', `UPDATE annotations SET created_at = 'not-a-date' ${newest}`)], /created_at "not-a-date" is not an ISO 8601 time/)
+    await refusedWithoutChange([variant('ben-2099.assay', `UPDATE annotations SET created_at = '2099-01-01T00:00:00.000Z' ${newest}`)], /created_at 2099-01-01T00:00:00.000Z is in the future/)
+    await refusedWithoutChange([variant('ben-1999.assay', `UPDATE annotations SET created_at = '1999-01-01T00:00:00.000Z' ${newest}`)], /is before the packet was made/)
+    await refusedWithoutChange([variant('ben-negative.assay', `UPDATE annotations SET active_ms = -5 ${newest}`)], /active_ms -5 must be a whole number/)
+    await refusedWithoutChange([variant('ben-huge.assay', `UPDATE annotations SET active_ms = 9000000000000 ${newest}`)], /active_ms 9000000000000 must be a whole number/)
+  })
+
+  it('names the packet file when it is damaged', async () => {
+    const broken = tmp.file('ada-broken.assay')
+    copyFileSync(tmp.file('ada-3.assay'), broken)
+    withFile(broken, (db) => db.prepare(`UPDATE items SET payload = '{"$view": [' WHERE id = (SELECT min(id) FROM items)`).run())
+    await refusedWithoutChange([broken], new RegExp(`${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: item .* the packet file is damaged`))
+    const junk = tmp.file('junk-packet.assay')
+    writeFileSync(junk, Buffer.alloc(8192, 0x41))
+    await refusedWithoutChange([junk], new RegExp(junk.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
   })
 
   it('refuses a packet the project did not make, and a file that is not a packet', async () => {
