@@ -1,5 +1,6 @@
 import type { FieldSpec } from '../instruments/types'
-import { fleissKappa, krippendorffAlpha, observedCategories, type Category, type MeasurementLevel } from '../stats'
+import { fleissKappa, observedCategories, type Category } from '../stats'
+import { putAlphas } from './alpha-levels'
 import { compareField, type CompareOptions } from './compare'
 import { put } from './intervals'
 import { valueKey, type ResolvedSource, type Value } from './resolve'
@@ -85,7 +86,7 @@ export function ceilingFor(
 }
 
 /** Every annotator at once, missing ratings allowed. */
-function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Pick<ReportCeiling['human_human'], 'fleiss_kappa' | 'krippendorff_alpha' | 'n_items' | 'reasons'> {
+function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Omit<ReportCeiling['human_human'], 'n_pairs' | 'mean' | 'pairs'> {
   const units = new Set<string>()
   for (const a of annotators) for (const key of a.values.get(field.name)?.keys() ?? []) units.add(key)
   const keys = [...units]
@@ -103,12 +104,9 @@ function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Pi
     const domain = scale.map((_, i) => i)
     const byItem = keys.map((_, u) => indexed.map((row) => row[u] ?? null))
     if (field.level === 'nominal') put(out, reasons, 'fleiss_kappa', fleissKappa(byItem, domain))
-    put(out, reasons, 'krippendorff_alpha', krippendorffAlpha(indexed, field.level as MeasurementLevel, { domain }))
+    putAlphas(out, reasons, indexed, field.level, domain)
   } else {
-    const numeric = rows.map((row) => row.map((v) => (typeof v === 'number' ? v : null)))
-    const level: MeasurementLevel = field.level === 'ratio' ? 'ratio' : 'interval'
-    const negative = level === 'ratio' && numeric.flat().some((v) => v !== null && v < 0)
-    put(out, reasons, 'krippendorff_alpha', negative ? { value: null, reason: 'ratio data cannot be negative' } : krippendorffAlpha(numeric, level))
+    putAlphas(out, reasons, rows.map((row) => row.map((v) => (typeof v === 'number' ? v : null))), field.level)
   }
-  return { ...(out as { n_items: number; krippendorff_alpha: number | null; fleiss_kappa?: number | null }), reasons }
+  return { ...(out as Omit<ReportCeiling['human_human'], 'n_pairs' | 'mean' | 'pairs' | 'reasons'>), reasons }
 }

@@ -7,7 +7,6 @@ import {
   confusionMatrix,
   expectedCalibrationError,
   gwetAc1,
-  krippendorffAlpha,
   logLoss,
   majorityLabelBaseline,
   meanAbsoluteDifference,
@@ -20,6 +19,7 @@ import {
 } from '../stats'
 import type { BootstrapPlan, SumContribution } from './bootstrap-plan'
 import { bootstrapCi, put, proportion, wilsonCi } from './intervals'
+import { putAlphas } from './alpha-levels'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
 import { itemOfUnitKey, valueKey, type ResolvedSource, type Value } from './resolve'
@@ -197,16 +197,15 @@ function compareCategories(
   put(record, reasons, 'cohen_kappa', cohenKappa(c, s, scale))
   if (field.level === 'nominal') {
     put(record, reasons, 'gwet_ac1', gwetAc1(c, s, scale))
-    put(record, reasons, 'krippendorff_alpha_nominal', krippendorffAlpha([c, s], 'nominal', { domain: scale }))
   } else {
     put(record, reasons, 'weighted_kappa_linear', weightedKappa(c, s, scale, 'linear'))
     put(record, reasons, 'weighted_kappa_quadratic', weightedKappa(c, s, scale, 'quadratic'))
-    put(record, reasons, 'krippendorff_alpha_ordinal', krippendorffAlpha([c, s], 'ordinal', { domain: scale }))
     put(record, reasons, 'spearman', spearman(c, s))
     const tau = kendallTauBOrdinal(c, s, q)
     put(record, reasons, 'kendall_tau_b', tau)
     row.kendall_p = tau.pValue
   }
+  putAlphas(record, reasons, [c, s], field.level, scale)
   row.confusion = { categories, counts: confusionMatrix(c, s, scale).counts }
   row.per_label = categories.map((label, k) => {
     let n = 0
@@ -280,12 +279,7 @@ function compareNumbers(
   put(record, reasons, 'mean_abs_diff', meanAbsoluteDifference(s, c))
   put(record, reasons, 'mean_diff', c.length === 0 ? { value: null, reason: 'no units scored by both sources' } : { value: s.reduce((t, x, i) => t + x - (c[i] as number), 0) / c.length })
   put(record, reasons, 'pearson', pearson(c, s))
-  if (field.level === 'ratio') {
-    const negative = [...c, ...s].some((v) => v < 0)
-    put(record, reasons, 'krippendorff_alpha_ratio', negative ? { value: null, reason: 'ratio data cannot be negative' } : krippendorffAlpha([c, s], 'ratio'))
-  } else {
-    put(record, reasons, 'krippendorff_alpha_interval', krippendorffAlpha([c, s], 'interval'))
-  }
+  putAlphas(record, reasons, [c, s], field.level)
   if (field.level === 'probability') row.outcome = 'none: the criterion gives a probability too, so probabilities are compared as numbers'
   if (options.plan) {
     const sums = new Map<number, { item: number; numerator: number; denominator: number }>()

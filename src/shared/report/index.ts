@@ -5,4 +5,6 @@ export { PROBABILITY_OUTCOMES, outcomeRuleFor, type OutcomeRule } from './outcom
 export { combine, aggregationOf, type Value } from './resolve'
 export { renderReportHtml } from './html'
 export * from './format'
+export { alphaKey, declaredAlpha } from './alpha-levels'
+export * from './summary-schema'
 export * from './plots'

@@ -159,9 +159,12 @@ export const ceilingSchema = z.object({
     n_pairs: count,
     mean: z.record(z.string(), meanOverPairsSchema),
     pairs: z.array(pairAgreementSchema),
-    /** Every annotator at once: Fleiss' kappa (missing raters allowed) and Krippendorff's alpha at the field's level. */
+    /** Every annotator at once: Fleiss' kappa (missing raters allowed) and Krippendorff's alpha at the field's level and each lower one. */
     fleiss_kappa: stat.optional(),
-    krippendorff_alpha: stat,
+    krippendorff_alpha_nominal: stat.optional(),
+    krippendorff_alpha_ordinal: stat.optional(),
+    krippendorff_alpha_interval: stat.optional(),
+    krippendorff_alpha_ratio: stat.optional(),
     n_items: count,
     reasons
   }),

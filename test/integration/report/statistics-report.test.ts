@@ -119,7 +119,7 @@ describe('human ceiling: Krippendorff (2011) reliability data from four annotato
     p.close()
     const ceiling = report.ceiling.find((c) => c.field === 'originality')
     expect(ceiling?.n_annotators).toBe(4)
-    expect(ceiling?.human_human.krippendorff_alpha).toBeCloseTo(expected.ordinal, 12)
+    expect(ceiling?.human_human.krippendorff_alpha_ordinal).toBeCloseTo(expected.ordinal, 12)
     expect(ceiling?.human_human.n_pairs).toBe(6)
   })
 
@@ -133,7 +133,12 @@ describe('human ceiling: Krippendorff (2011) reliability data from four annotato
     })
     const report = projectReport(p.db, { instrument: 'fs-research-grade', generatedAt: GENERATED_AT })
     p.close()
-    expect(report.ceiling.find((c) => c.field === 'total')?.human_human.krippendorff_alpha).toBeCloseTo(expected.interval, 12)
+    const human = report.ceiling.find((c) => c.field === 'total')?.human_human
+    expect(human?.krippendorff_alpha_interval).toBeCloseTo(expected.interval, 12)
+    // The lower levels that are meaningful for an interval field, under the same key names as in the comparisons.
+    expect(human?.krippendorff_alpha_ordinal).toBeCloseTo(expected.ordinal, 12)
+    expect(human?.krippendorff_alpha_nominal).toBeCloseTo(expected.nominal, 12)
+    expect(human?.krippendorff_alpha_ratio).toBeUndefined()
   })
 })
 

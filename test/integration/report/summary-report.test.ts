@@ -110,7 +110,7 @@ describe('intervals over the unit the question is about', () => {
     const row = report.pairwise?.rows.find((r) => r.source === 'run:1' && r.criterion === 'label')
     expect(row?.per_label_side.map((l) => l.label)).toEqual(['a', 'b'])
     expect(row?.per_label_origin.map((l) => l.label)).toEqual(['human', 'ai'])
-    const total = (list: ReadonlyArray<{ n: number; correct: number }> = []) => list.reduce((s, l) => [s[0] + l.n, s[1] + l.correct], [0, 0])
+    const total = (list: ReadonlyArray<{ n: number; correct: number }> = []) => list.reduce((s, l) => ({ n: s.n + l.n, correct: s.correct + l.correct }), { n: 0, correct: 0 })
     expect(total(row?.per_label_side)).toEqual(total(row?.per_label_origin))
   })
 })

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import {
   comparisonColumns,
+  declaredAlpha,
   fmtInterval,
   fmtNumber,
   fmtP,
@@ -229,7 +230,7 @@ export function CeilingTable({ ceiling, name }: { ceiling: Report['ceiling'][num
   return (
     <>
       <p className="small">
-        All annotators at once: {h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)} · ` : ''}Krippendorff&apos;s α ({ceiling.level}) {fmtNumber(h.krippendorff_alpha)} ·{' '}
+        All annotators at once: {h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)} · ` : ''}Krippendorff&apos;s α ({ceiling.level}) {fmtNumber(declaredAlpha(h, ceiling.level))} ·{' '}
         {ceiling.n_annotators} annotators, {h.n_items} items
       </p>
       <Table head={['Who', 'Rater pairs', ...ceiling.statistics.map(statisticLabel)]} numericFrom={1}>
