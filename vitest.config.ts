@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { MARKER, runMarker } from './test/support/leftover-processes'
 
 export default defineConfig({
   test: {
@@ -6,8 +7,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Spawned `assay` runs the compiled command line: rebuild it when the sources are newer.
-    globalSetup: ['./test/support/cli-build.ts'],
+    // Spawned `assay` runs the compiled command line: rebuild it when the sources are newer. Then the leftover check:
+    // the run fails when a process started by a test is still running after the tests.
+    globalSetup: ['./test/support/cli-build.ts', './test/support/leftover-processes.ts'],
+    env: { [MARKER]: runMarker() },
     reporters: ['default', './test/support/summary-reporter.ts']
   }
 })

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Project } from '../../../src/main/store/project'
@@ -7,11 +9,22 @@ import { repoRoot, tempDir } from '../../support/tmp'
 
 const tmp = tempDir()
 afterAll(() => tmp.cleanup())
-const tsx = join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs')
+// tsx as a loader of this very process (not tsx's CLI, which runs the script in a second node process): the pid we
+// SIGKILL is the process that writes.
+const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
 const writer = join(repoRoot, 'test', 'support', 'writer.ts')
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 function startWriter(path: string, prefix: string, count?: number) {
-  const child = spawn(process.execPath, [tsx, writer, path, prefix, ...(count ? [String(count)] : [])], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', tsxLoader, writer, path, prefix, ...(count ? [String(count)] : [])], { stdio: ['ignore', 'pipe', 'pipe'] })
   const acked: string[] = []
   let stderr = ''
   let buffer = ''
@@ -47,6 +60,12 @@ describe('crash safety', () => {
     await w.exited
     const acked = [...w.acked]
     expect(acked.length).toBeGreaterThanOrEqual(300)
+    // The writer itself is gone, and nothing goes on writing to the file after the kill.
+    expect(isAlive(w.child.pid!)).toBe(false)
+    const size = () => statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0)
+    const sizeAfterKill = size()
+    await new Promise((r) => setTimeout(r, 500))
+    expect(size()).toBe(sizeAfterKill)
     const db = new Database(path)
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     const present = new Set((db.prepare(`SELECT external_id FROM items`).all() as { external_id: string }[]).map((r) => r.external_id))
