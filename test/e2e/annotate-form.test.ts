@@ -119,7 +119,7 @@ describe('form validation before submitting', () => {
       { path: 'cue_excerpt', message: 'Not an exact quote of question.' }
     ])
     const empty = validateForm(cue, cue.form.empty(cueView), cueView).issues
-    expect(empty.map((i) => i.path).sort()).toEqual(['alternative_score', 'input_score', 'score'])
+    expect(empty.map((i) => i.path).sort()).toEqual(['alternative_score', 'hidden', 'input_score', 'rationale', 'score'])
     expect(new Set(empty.map((i) => i.message))).toEqual(new Set(['Required.']))
   })
 

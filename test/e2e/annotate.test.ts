@@ -462,10 +462,12 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await page.keyboard.press('Tab')
     await typeText('The mediator.')
 
-    // No excerpt: only main knows this rule; its message comes back with the field and is shown beside it.
+    // No excerpt although a cue is rated present: the form says so beside the field (and main would refuse it).
+    expect(await page.locator('[data-stop="cue_excerpt"] [data-requirement=when]').innerText()).toContain('required when a cue is present')
+    expect(await page.locator('[data-stop="rationale"] [data-requirement]').count()).toBe(0)
     await page.keyboard.press('Control+Enter')
     await page.locator('[data-testid=form-error]').waitFor()
-    expect(await issuesAt('cue_excerpt')).toEqual(['A score above 0 needs the cue excerpt.'])
+    expect(await issuesAt('cue_excerpt')).toEqual(['Required when a cue is present (score 1 or 2).'])
     expect(await cursor()).toBe('cue_excerpt')
     expect(await shown()).toBe(id)
 

@@ -1,5 +1,6 @@
 import { AssayError, zodIssuesToLocations } from '../../shared/errors'
 import { getInstrument, type AnyInstrument, type BlindView } from '../../shared/instruments'
+import { missingRequired } from '../../shared/instruments/requirements'
 import type { ItemKind } from '../../shared/items/kinds'
 import { getAssignment, type AssignmentRow } from '../store/assignments'
 import { getItem } from '../store/items'
@@ -64,6 +65,15 @@ export function canonicalAnswer(ctx: AssignmentContext, displayJudgement: unknow
   const parsed = ctx.instrument.judgement.safeParse(displayJudgement)
   if (!parsed.success) {
     throw new AssayError('invalid_answer', 'The answer is incomplete or out of range', zodIssuesToLocations(parsed.error.issues))
+  }
+  // What the form requires of a person (reasons, excerpts), in the display terms the answer was given in.
+  const missing = missingRequired(ctx.instrument, parsed.data)
+  if (missing.length) {
+    throw new AssayError(
+      'invalid_answer',
+      missing.map((i) => `${i.path}: ${i.message}`).join('; '),
+      missing.map((i) => ({ field: i.path, message: i.message }))
+    )
   }
   const canonical = ctx.instrument.toCanonical(parsed.data, ctx.blind.display)
   const issues = ctx.packet ? viewIssues(ctx.instrument, canonical, ctx.blind.view) : ctx.instrument.check(canonical, ctx.payload as never)

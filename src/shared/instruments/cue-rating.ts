@@ -36,7 +36,8 @@ export type CueRatingJudgement = z.infer<typeof cueRatingJudgement>
 
 export const cueRating: Instrument<'research-question', CueRatingJudgement> = {
   id: 'cue-rating',
-  version: 1,
+  // 2: rationale and what remains hidden are required of raters, the excerpt whenever a cue is rated present.
+  version: 2,
   title: 'Cue in the research question',
   description: 'Rate how much the question, and the background plus the question, constrain the search for the hidden finding.',
   itemKind: 'research-question',
@@ -50,7 +51,14 @@ export const cueRating: Instrument<'research-question', CueRatingJudgement> = {
     rubric: `${CUE_RUBRIC}\n\n${CUE_RECORDING}`,
     widgets: [
       { kind: 'scale', field: 'score', label: 'Score (question)', min: 0, max: 2, anchors: CUE_ANCHORS },
-      { kind: 'quote', field: 'cue_excerpt', label: 'Cue excerpt (exact words of the question)', source: ['question'], optional: true },
+      {
+        kind: 'quote',
+        field: 'cue_excerpt',
+        label: 'Cue excerpt (exact words of the question)',
+        source: ['question'],
+        // The protocol records the excerpt whenever a cue is present; a score of 0 means there is none to quote.
+        requiredWhen: { field: 'score', in: [1, 2], says: 'required when a cue is present (score 1 or 2)' }
+      },
       { kind: 'scale', field: 'input_score', label: 'Input score (background + question)', min: 0, max: 2, anchors: CUE_ANCHORS },
       { kind: 'scale', field: 'alternative_score', label: 'Alternative score', min: 0, max: 2, anchors: CUE_ANCHORS },
       { kind: 'text', field: 'rationale', label: 'Rationale (one sentence)' },

@@ -84,7 +84,13 @@ export const pairwisePreference: Instrument<'proposal-pair', PairwisePreferenceJ
           { value: 'abstain', label: 'Abstain', key: 'x' }
         ]
       },
-      { kind: 'text', field: 'abstain_reason', label: 'Why you abstain', multiline: true, optional: true },
+      {
+        kind: 'text',
+        field: 'abstain_reason',
+        label: 'Why you abstain',
+        multiline: true,
+        requiredWhen: { field: 'verdict', in: ['abstain'], says: 'required when you abstain' }
+      },
       { kind: 'text', field: 'analysis', label: 'Notes', multiline: true, optional: true }
     ],
     empty: () => ({ verdict: null, analysis: '' })

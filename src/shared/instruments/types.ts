@@ -64,6 +64,16 @@ export interface BlindView {
 }
 
 /**
+ * A field required only when another answer of the same entry takes one of the listed values (`field` is relative
+ * to the entry); `says` is the condition in words, shown beside the field ("required when you abstain").
+ */
+export interface RequiredWhen {
+  field: string
+  in: ReadonlyArray<string | number | boolean>
+  says: string
+}
+
+/**
  * The human form, declared as data so one renderer serves every instrument and keyboard keys are uniform.
  * `field` is a dotted path into the judgement; `source` a dotted path into the blinded view.
  */
@@ -72,8 +82,8 @@ export type Widget =
   | { kind: 'scale'; field: string; label: string; min: number; max: number; anchors?: Record<number, string> }
   | { kind: 'boolean'; field: string; label: string; trueKey?: string; falseKey?: string }
   | { kind: 'number'; field: string; label: string; min?: number; max?: number; step?: number; nullable?: boolean }
-  | { kind: 'text'; field: string; label: string; multiline?: boolean; optional?: boolean }
-  | { kind: 'quote'; field: string; label: string; source: ReadonlyArray<string>; many?: boolean; optional?: boolean }
+  | { kind: 'text'; field: string; label: string; multiline?: boolean; optional?: boolean; requiredWhen?: RequiredWhen }
+  | { kind: 'quote'; field: string; label: string; source: ReadonlyArray<string>; many?: boolean; optional?: boolean; requiredWhen?: RequiredWhen }
   | { kind: 'units'; field: string; label: string; unitsFrom: string; unitIdField: string; widgets: ReadonlyArray<Widget> }
   | { kind: 'list'; field: string; label: string; itemLabel: string; widgets: ReadonlyArray<Widget> }
   | { kind: 'rubric'; field: string; label: string; source: string; maxTotal: number; passAt?: number }

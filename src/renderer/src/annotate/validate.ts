@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { missingRequired } from '../../../shared/instruments/requirements'
 import type { AnyInstrument, Widget } from '../../../shared/instruments/types'
 import { getAt, isWithin, joinPath, removeAt, setAt } from './paths'
 import { quoteProblem, quoteSources } from './quotes'
@@ -118,6 +119,8 @@ export function validateForm(instrument: AnyInstrument, data: unknown, view: Rec
       if (!unrun.some((u) => isWithin(path, u))) issues.push({ path, message: friendly(i, judgement) })
     }
   }
+  // Required fields left empty, by the same rule main applies (the schema alone accepts an empty reason).
+  for (const i of missingRequired(instrument, judgement)) issues.push({ path: i.path, message: i.message })
   issues.push(...own)
   const seen = new Set<string>()
   return {

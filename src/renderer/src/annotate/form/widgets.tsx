@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
+import { requirementOf } from '../../../../shared/instruments/requirements'
 import type { Widget } from '../../../../shared/instruments/types'
 import { Markdown } from '../../components/Markdown'
 import { scaleKey } from '../keys'
@@ -40,6 +41,22 @@ export function StopFrame(props: { path: string; label: ReactNode; children: Rea
 
 function Key({ k }: { k: string }) {
   return <kbd>{k}</kbd>
+}
+
+/** A field's label with what it requires: "optional", or the condition that makes it required. */
+function RequirementLabel({ widget }: { widget: Widget }) {
+  const rule = requirementOf(widget)
+  return (
+    <>
+      {widget.label}
+      {rule.kind !== 'required' && (
+        <span className="requirement" data-requirement={rule.kind}>
+          {' '}
+          ({rule.kind === 'optional' ? 'optional' : rule.says})
+        </span>
+      )}
+    </>
+  )
 }
 
 export function ChoiceWidget({ widget, path }: { widget: Leaf<'choice'>; path: string }) {
@@ -176,7 +193,7 @@ export function TextWidget({ widget, path }: { widget: Leaf<'text'>; path: strin
     onChange: (e: { target: { value: string } }) => form.setValue(path, e.target.value)
   }
   return (
-    <StopFrame path={path} label={widget.label} hint={widget.optional ? 'optional' : undefined}>
+    <StopFrame path={path} label={<RequirementLabel widget={widget} />}>
       {widget.multiline ? <textarea rows={3} {...common} /> : <input {...common} />}
     </StopFrame>
   )
@@ -195,7 +212,7 @@ export function QuoteWidget({ widget, path, entry }: { widget: Leaf<'quote'>; pa
   if (widget.many) {
     const quotes = Array.isArray(value) ? (value as unknown[]) : []
     return (
-      <StopFrame path={path} label={widget.label} hint={hint} className="quote">
+      <StopFrame path={path} label={<RequirementLabel widget={widget} />} hint={hint} className="quote">
         <ul className="quotes">
           {quotes.map((q, i) => (
             <li key={i} data-stop-child={`${path}.${i}`}>
@@ -217,7 +234,7 @@ export function QuoteWidget({ widget, path, entry }: { widget: Leaf<'quote'>; pa
     )
   }
   return (
-    <StopFrame path={path} label={widget.label} hint={hint} className="quote">
+    <StopFrame path={path} label={<RequirementLabel widget={widget} />} hint={hint} className="quote">
       <textarea
         rows={2}
         className="quote-text"
@@ -254,7 +271,7 @@ export function CodeWidget({ widget, path }: { widget: Leaf<'code'>; path: strin
   const code = isCodeValue(value) ? value : { code: '', output: '', ran_at: '' }
   const running = form.running.has(path)
   return (
-    <StopFrame path={path} label={widget.label} hint={widget.optional ? 'optional' : undefined} className="code">
+    <StopFrame path={path} label={<RequirementLabel widget={widget} />} className="code">
       <textarea
         rows={4}
         className="code-text"

@@ -1,0 +1,64 @@
+import type { AnyInstrument, JudgementIssue, Widget } from './types'
+
+// What a person's form must hold before it is accepted. Every text and quote field is required unless it is
+// declared optional, or required only when another answer makes it so (`requiredWhen`: a reason to abstain, a cue
+// excerpt once a cue is rated present). The form shows the same rule beside each field, and main applies it to
+// every human answer, so an answer that reached main another way is refused as well. Model answers are held to the
+// judgement schema only: they follow the published prompt, not the form.
+
+type Requirable = Extract<Widget, { kind: 'text' | 'quote' | 'code' }>
+
+/** 'required', 'optional', or the condition under which the field is required, in words. */
+export function requirementOf(widget: Widget): { kind: 'required' } | { kind: 'optional' } | { kind: 'when'; says: string } {
+  if (widget.kind !== 'text' && widget.kind !== 'quote' && widget.kind !== 'code') return { kind: 'required' }
+  if (widget.kind !== 'code' && widget.requiredWhen) return { kind: 'when', says: widget.requiredWhen.says }
+  if (widget.kind === 'code' || widget.optional) return { kind: 'optional' }
+  return { kind: 'required' }
+}
+
+function valueAt(root: unknown, path: string): unknown {
+  let node = root
+  for (const key of path === '' ? [] : path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[key]
+  }
+  return node
+}
+
+function join(prefix: string, field: string): string {
+  return [prefix, field].filter((p) => p !== '').join('.')
+}
+
+function isEmpty(widget: Requirable, value: unknown): boolean {
+  if (widget.kind === 'quote' && widget.many) return !Array.isArray(value) || !value.some((q) => typeof q === 'string' && q.trim())
+  if (widget.kind === 'code') return value === undefined || value === null
+  return typeof value !== 'string' || !value.trim()
+}
+
+function isRequired(widget: Requirable, entry: unknown): boolean {
+  if (widget.kind === 'code') return false
+  const when = widget.requiredWhen
+  if (when) return when.in.includes(valueAt(entry, when.field) as never)
+  return !widget.optional
+}
+
+/** Fields a human answer leaves empty although the form requires them, with display-order paths. */
+export function missingRequired(instrument: AnyInstrument, answer: unknown): JudgementIssue[] {
+  const issues: JudgementIssue[] = []
+  const walk = (widgets: ReadonlyArray<Widget>, prefix: string, entry: unknown) => {
+    for (const w of widgets) {
+      const path = join(prefix, w.field)
+      if (w.kind === 'units' || w.kind === 'list') {
+        const items = valueAt(answer, path)
+        if (Array.isArray(items)) items.forEach((item, i) => walk(w.widgets, join(path, String(i)), item))
+        continue
+      }
+      if (w.kind !== 'text' && w.kind !== 'quote' && w.kind !== 'code') continue
+      if (!isRequired(w, entry) || !isEmpty(w, valueAt(answer, path))) continue
+      const when = w.kind !== 'code' ? w.requiredWhen : undefined
+      issues.push({ path, message: when ? `Required ${when.says.replace(/^required\s+/i, '')}.` : 'Required.' })
+    }
+  }
+  walk(instrument.form.widgets, '', answer)
+  return issues
+}

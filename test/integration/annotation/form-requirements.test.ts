@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dispatch } from '../../../src/main/api/dispatch'
+import { curatorSession, type ApiContext } from '../../../src/main/api/context'
+import { loadDemo } from '../../../src/main/demo/load-demo'
+import { EventHub } from '../../../src/main/events'
+import { Project } from '../../../src/main/store/project'
+import { tempDir } from '../../support/tmp'
+
+// Main refuses a human answer that leaves a required field empty, whatever sent it, naming the field.
+
+const tmp = tempDir()
+let project: Project
+const hub = new EventHub()
+
+async function call<T = any>(ctx: ApiContext, op: string, input: unknown): Promise<T> {
+  const env = await dispatch(ctx, op, input)
+  if (!env.ok) throw Object.assign(new Error(env.error.message), env.error)
+  return env.value as T
+}
+
+async function firstAssignment(instrument: string): Promise<{ ctx: ApiContext; id: number; question: string }> {
+  const ctx: ApiContext = { project, session: curatorSession(), events: hub }
+  await call(ctx, 'assignments.create', { instrument, annotators: ['Rae'], overlap: 1 })
+  await call(ctx, 'session.setRole', { role: 'annotator', annotator: 'Rae' })
+  const { rows } = await call(ctx, 'queue.list', { instrument })
+  const item = await call(ctx, 'queue.item', { assignmentId: rows[0].assignmentId })
+  return { ctx, id: rows[0].assignmentId, question: String(item.view.question ?? '') }
+}
+
+beforeAll(async () => {
+  project = await Project.create(tmp.file('req.assay'))
+  await loadDemo(project)
+})
+afterAll(() => {
+  project.close()
+  tmp.cleanup()
+})
+
+describe('required fields, enforced in main', () => {
+  it('refuses a cue rating without rationale, what remains hidden, or an excerpt for a present cue', async () => {
+    const { ctx, id, question } = await firstAssignment('cue-rating')
+    const base = { score: 0, input_score: 0, alternative_score: 1, cue_excerpt: '', rationale: '', hidden: '' }
+    await expect(call(ctx, 'annotations.submit', { assignmentId: id, judgement: base, activeMs: 10 })).rejects.toMatchObject({
+      code: 'invalid_answer',
+      details: [
+        { field: 'rationale', message: 'Required.' },
+        { field: 'hidden', message: 'Required.' }
+      ]
+    })
+    const filled = { ...base, rationale: 'Names only the phenomenon.', hidden: 'The mediator.' }
+    await expect(call(ctx, 'annotations.submit', { assignmentId: id, judgement: { ...filled, score: 1 }, activeMs: 10 })).rejects.toMatchObject({
+      details: [{ field: 'cue_excerpt', message: 'Required when a cue is present (score 1 or 2).' }]
+    })
+    const excerpt = question.split(' ').slice(0, 3).join(' ')
+    const ok = await call(ctx, 'annotations.submit', { assignmentId: id, judgement: { ...filled, score: 1, cue_excerpt: excerpt }, activeMs: 10 })
+    expect(ok.annotationId).toBeTruthy()
+  })
+
+  it('refuses an abstention without its reason and takes one with it', async () => {
+    const { ctx, id } = await firstAssignment('pairwise-preference')
+    await expect(call(ctx, 'annotations.submit', { assignmentId: id, judgement: { verdict: 'abstain', abstain_reason: ' ' }, activeMs: 10 })).rejects.toMatchObject({
+      code: 'invalid_answer'
+    })
+    const ok = await call(ctx, 'annotations.submit', { assignmentId: id, judgement: { verdict: 'abstain', abstain_reason: 'Outside my field.' }, activeMs: 10 })
+    expect(ok.annotationId).toBeTruthy()
+  })
+})
