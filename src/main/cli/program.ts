@@ -12,6 +12,7 @@ import { registerPacket } from './commands/packet'
 import { registerRuns } from './commands/runs'
 import { registerAnnotators } from './commands/annotators'
 import { registerAssign } from './commands/assign'
+import { registerCalibrate } from './commands/calibrate'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -31,5 +32,6 @@ export function buildProgram(io: CliIO): Command {
   registerRuns(program, io)
   registerAnnotators(program, io)
   registerAssign(program, io)
+  registerCalibrate(program, io)
   return program
 }

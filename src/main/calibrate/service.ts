@@ -1,0 +1,146 @@
+import {
+  calibrationSection,
+  fitCalibration,
+  resolveInput,
+  type BothOrderRule,
+  type CalibrationMethod,
+  type CalibrationRow,
+  type FitSpec,
+  type TargetSpec,
+  type ThresholdMetric
+} from '../../shared/calibrate'
+import { AssayError } from '../../shared/errors'
+import type { FieldSpec } from '../../shared/instruments/types'
+import type { Split } from '../../shared/items/kinds'
+import type { AuditInput } from '../../shared/report'
+import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
+import { gatherAuditInput } from '../audit/gather'
+import type { Project } from '../store/project'
+import { insertFit, listFits } from './fits-store'
+
+export interface CalibrateOptions {
+  instrument: string
+  /** `run:<id>`, a run id, `model:<name>`, or a judge's name (its latest run). */
+  source: string
+  method: CalibrationMethod
+  criterion?: string | undefined
+  scoreField?: string | undefined
+  targetField?: string | undefined
+  /** The positive outcome: a category, `true`/`false`, or `>=k`. */
+  positive?: string | undefined
+  rule?: BothOrderRule | undefined
+  metric?: ThresholdMetric | undefined
+  fitSplit?: Split | undefined
+  evalSplit?: Split | undefined
+  level?: number
+  resamples?: number
+  seed?: number
+}
+
+export interface CalibrateResult {
+  fits: CalibrationRow[]
+}
+
+/**
+ * Fits a recalibration of one judge on the fit split, stores it (method, parameters, fit items, time) in one
+ * transaction, and evaluates it on the eval split against the raw judge. Both-orders without a rule stores one fit
+ * per rule (MT-Bench conservative and averaging), so the two can be compared.
+ */
+export function calibrate(project: Project, options: CalibrateOptions): CalibrateResult {
+  const input = gatherAuditInput(project.db, { instrument: options.instrument })
+  const resolved = resolveInput(input)
+  const source = resolveSourceId(input, options.source)
+  const fitSplit = options.fitSplit ?? 'dev'
+  const evalSplit = options.evalSplit ?? 'test'
+  const { scoreField, target } = fieldsFor(input, options)
+  const criterion = options.criterion ?? defaultCriterion(resolved, target.field)
+  const rules: Array<BothOrderRule | undefined> = options.method === 'both-orders' ? (options.rule ? [options.rule] : ['conservative', 'average']) : [undefined]
+  const specs: FitSpec[] = rules.map((rule) => ({
+    method: options.method,
+    instrument: options.instrument,
+    source,
+    criterion,
+    score_field: scoreField,
+    target,
+    fit_split: fitSplit,
+    eval_split: evalSplit,
+    ...(rule ? { rule } : {}),
+    ...(options.metric ? { metric: options.metric } : {})
+  }))
+  // Fit everything first: nothing is stored unless every fit succeeds.
+  const fitted = specs.map((spec) => ({ spec, result: fitCalibration(input, spec, resolved) }))
+  const ids = project.write(() => fitted.map(({ spec, result }) => insertFit(project.db, spec, result.parameters, result.fitItems, result.nFitUnits)))
+  const stored = listFits(project.db, options.instrument).filter((f) => ids.includes(f.id))
+  const rows = calibrationSection({ ...input, fits: stored }, stored, {
+    level: options.level ?? 0.95,
+    resamples: options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
+    eceBins: 10
+  })
+  return { fits: rows }
+}
+
+/** A source named the ways people name judges: its report id, a run id, a model import, or a judge's latest run. */
+export function resolveSourceId(input: AuditInput, given: string): string {
+  const judges = input.sources.filter((s) => s.kind === 'judge_run' || s.kind === 'model_import')
+  if (judges.some((s) => s.id === given)) return given
+  if (/^\d+$/.test(given) && judges.some((s) => s.id === `run:${given}`)) return `run:${given}`
+  if (judges.some((s) => s.id === `model:${given}`)) return `model:${given}`
+  const runs = judges.filter((s) => s.kind === 'judge_run' && s.detail.judge === given).sort((a, b) => Number(b.detail.run_id) - Number(a.detail.run_id))
+  if (runs[0]) return runs[0].id
+  throw new AssayError(
+    'not_found',
+    `No judge "${given}" answers ${input.instrument.id}; sources: ${judges.map((s) => s.id).join(', ') || 'none'}`,
+    [{ field: 'source', message: 'unknown judge or run' }]
+  )
+}
+
+function isNumericField(f: FieldSpec): boolean {
+  if (f.level === 'interval' || f.level === 'ratio' || f.level === 'probability') return true
+  return f.level === 'ordinal' && !!f.categories?.length && f.categories.every((c) => typeof c === 'number')
+}
+
+const isBooleanField = (f: FieldSpec) => !!f.categories?.length && f.categories.every((c) => typeof c === 'boolean')
+
+/** The score and target fields: given, or the instrument's first numeric field and first yes/no field. */
+function fieldsFor(input: AuditInput, options: CalibrateOptions): { scoreField: string; target: TargetSpec } {
+  const fields = input.instrument.fields
+  const field = (name: string, flag: string) => {
+    const f = fields.find((x) => x.name === name)
+    if (!f) throw new AssayError('invalid_input', `${input.instrument.id} has no field "${name}"; fields: ${fields.map((x) => x.name).join(', ')}`, [{ field: flag, message: 'unknown field' }])
+    return f
+  }
+  if (options.method === 'both-orders') {
+    if (!fields.some((f) => f.name === 'verdict') || !fields.some((f) => f.name === 'winner')) {
+      throw new AssayError('invalid_input', `both-orders aggregates pairwise verdicts; ${input.instrument.id} has none`, [{ field: 'method', message: 'not a pairwise instrument' }])
+    }
+    return { scoreField: 'verdict', target: { field: 'winner', positive: null } }
+  }
+  const score = options.scoreField ? field(options.scoreField, '--field') : fields.find(isNumericField)
+  if (!score) throw new AssayError('invalid_input', `${input.instrument.id} has no numeric field to calibrate; name one with --field`, [{ field: '--field', message: 'needed' }])
+  let target: FieldSpec | undefined
+  if (options.targetField) target = field(options.targetField, '--target')
+  else if (options.method === 'isotonic' && options.positive === undefined) target = score
+  else target = fields.find((f) => isBooleanField(f) && f.name !== score.name && f.name !== 'abstained') ?? score
+  return { scoreField: score.name, target: { field: target.name, positive: parsePositive(options.positive, target) } }
+}
+
+function parsePositive(given: string | undefined, field: FieldSpec): TargetSpec['positive'] {
+  // Without --positive a yes/no field counts `true`, and a numeric field is its own scale.
+  if (given === undefined) return null
+  const bound = /^>=\s*(-?\d+(?:\.\d+)?)$/.exec(given.trim())
+  if (bound) return { at_least: Number(bound[1]) }
+  if (given === 'true' || given === 'false') return given === 'true'
+  const numeric = Number(given)
+  if (field.categories?.some((c) => c === numeric)) return numeric
+  if (field.categories && !field.categories.some((c) => String(c) === given)) {
+    throw new AssayError('invalid_input', `--positive "${given}" is not a category of ${field.name} (${field.categories.map(String).join(', ')})`, [{ field: '--positive', message: 'unknown category' }])
+  }
+  return given
+}
+
+function defaultCriterion(resolved: ReturnType<typeof resolveInput>, field: string): string {
+  const withField = resolved.criteria.find((c) => (c.values.get(field)?.size ?? 0) > 0)
+  if (!withField) throw new AssayError('bad_data', `No human label or reference gives "${field}"; nothing to calibrate against`, [{ field: '--criterion', message: 'no criterion' }])
+  return withField.id
+}

@@ -1,0 +1,116 @@
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { AssayError } from '../../../shared/errors'
+import { splitSchema, type Split } from '../../../shared/items/kinds'
+import type { CalibrationRow } from '../../../shared/calibrate/schema'
+import { Project } from '../../store/project'
+import type { CliIO } from '../run'
+
+const METHODS = ['both-orders', 'platt', 'isotonic', 'threshold'] as const
+const RULES = ['conservative', 'average'] as const
+const METRICS = ['balanced_accuracy', 'accuracy', 'f1', 'youden'] as const
+
+interface CalibrateFlags {
+  instrument: string
+  source: string
+  method: string
+  criterion?: string
+  field?: string
+  target?: string
+  positive?: string
+  rule?: string
+  metric?: string
+  fitSplit: string
+  evalSplit: string
+  seed?: string
+  json?: boolean
+}
+
+export function registerCalibrate(program: Command, io: CliIO): void {
+  program
+    .command('calibrate')
+    .description('Recalibrate a judge from expert labels: fit on the dev split, store the fit, evaluate it on held-out test items')
+    .argument('<file>', 'the .assay project file')
+    .requiredOption('--instrument <id>', 'the instrument the judge answered')
+    .requiredOption('--source <run-or-judge>', 'the judge: run:<id>, a run id, model:<name>, or a judge name (its latest run)')
+    .requiredOption('--method <method>', `one of ${METHODS.join(', ')}`)
+    .option('--criterion <id>', 'the labels to aim at, as the report names them (default: the first criterion giving the target field)')
+    .option('--field <name>', "the judge's numeric score field (default: the instrument's first numeric field)")
+    .option('--target <name>', 'the criterion field to aim at (default: a yes/no field for platt and threshold, the score field for isotonic)')
+    .option('--positive <value>', 'the positive outcome of the target: a category, true/false, or >=k')
+    .option('--rule <rule>', `both-orders only: ${RULES.join(' or ')} (default: store one fit for each)`)
+    .option('--metric <metric>', `threshold only: what the threshold maximises on dev, one of ${METRICS.join(', ')}`, 'balanced_accuracy')
+    .option('--fit-split <split>', 'the split the fit learns from (never test)', 'dev')
+    .option('--eval-split <split>', 'the split the fit is evaluated on', 'test')
+    .option('--seed <n>', 'bootstrap seed of the paired intervals')
+    .option('--json', 'print the stored fits with their evaluation as JSON')
+    .action(async (file: string, opts: CalibrateFlags) => {
+      const method = choice(opts.method, METHODS, '--method')
+      const rule = opts.rule === undefined ? undefined : choice(opts.rule, RULES, '--rule')
+      const metric = choice(opts.metric ?? 'balanced_accuracy', METRICS, '--metric')
+      const seed = opts.seed === undefined ? undefined : Number(opts.seed)
+      if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff)) {
+        throw new AssayError('invalid_input', `--seed must be an integer in [0, 2^32 − 1] (got "${opts.seed}")`)
+      }
+      const { calibrate } = await import('../../calibrate/service')
+      const project = await Project.open(resolve(file))
+      let fits: CalibrationRow[]
+      try {
+        fits = calibrate(project, {
+          instrument: opts.instrument,
+          source: opts.source,
+          method,
+          criterion: opts.criterion,
+          scoreField: opts.field,
+          targetField: opts.target,
+          positive: opts.positive,
+          rule,
+          metric,
+          fitSplit: split(opts.fitSplit, '--fit-split'),
+          evalSplit: split(opts.evalSplit, '--eval-split'),
+          ...(seed !== undefined ? { seed } : {})
+        }).fits
+      } finally {
+        project.close()
+      }
+      if (opts.json) return io.out(JSON.stringify({ fits }, null, 2))
+      for (const fit of fits) printFit(fit, io)
+      io.out('The fits appear as sources in `assay report` beside the raw judge, evaluated on the eval split only.')
+    })
+}
+
+function choice<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T
+  throw new AssayError('invalid_input', `${flag} must be one of ${allowed.join(', ')} (got "${value}")`)
+}
+
+function split(value: string, flag: string): Split {
+  const parsed = splitSchema.safeParse(value)
+  if (!parsed.success) throw new AssayError('invalid_input', `${flag} must be one of dev, test, none (got "${value}")`)
+  return parsed.data
+}
+
+const num = (v: number | null | undefined, digits = 4) => (v === null || v === undefined ? '—' : String(+v.toFixed(digits)))
+
+function printFit(fit: CalibrationRow, io: CliIO): void {
+  io.out(`fit ${fit.fit_id} (${fit.source}): ${fit.raw_source} · ${fit.label}, aimed at ${fit.target_field}${fit.positive ? ` = ${fit.positive}` : ''} of ${fit.criterion}`)
+  io.out(`  fitted on ${fit.fit_split}: ${fit.n_fit_items} items, ${fit.n_fit_units} units; evaluated on ${fit.eval_split}: ${fit.n_eval_items} items, ${fit.n_eval_units} units`)
+  if (fit.changes) {
+    io.out(`  verdicts changed: ${fit.changes.changed_first_order} of the first order, ${fit.changes.changed_second_order} of the second, ${fit.changes.n_ties} ties of ${fit.changes.n_pairs} pairs`)
+  }
+  if (fit.probability) {
+    const p = fit.probability
+    io.out(`  Brier ${num(p.before.brier)} → ${num(p.after.brier)}, log loss ${num(p.before.log_loss)} → ${num(p.after.log_loss)}, ECE ${num(p.before.ece)} → ${num(p.after.ece)}`)
+    io.out(`  Brier difference ${num(p.brier_difference.difference)} [${num(p.brier_difference.ci_low)}, ${num(p.brier_difference.ci_high)}] (paired bootstrap)`)
+  }
+  if (fit.decision) {
+    const d = fit.decision
+    io.out(`  accuracy ${num(d.before_accuracy)} → ${num(d.after_accuracy)} on ${d.n} units; exact McNemar p = ${num(d.mcnemar_p)} (${d.only_before} right only before, ${d.only_after} only after)`)
+  }
+  if (fit.scale) {
+    const s = fit.scale
+    io.out(`  mean absolute difference ${num(s.before_mad)} → ${num(s.after_mad)}; difference ${num(s.mad_difference.difference)} [${num(s.mad_difference.ci_low)}, ${num(s.mad_difference.ci_high)}] (paired bootstrap)`)
+  }
+  for (const [key, reason] of Object.entries(fit.reasons)) io.out(`  ${key}: ${reason}`)
+  for (const w of fit.warnings) io.out(`  warning: ${w}`)
+}

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeProviders, type FakeProviders } from '../../fakes'
+import { KEYS } from '../runner/helpers'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+import { Project } from '../../../src/main/store/project'
+import { logExposure } from '../../../src/main/store/exposures'
+import { normalCriticalValue } from '../../../src/shared/stats'
+
+// The whole recalibration loop on the bundled demo: a split, an expert's and a score judge's answers on the
+// hypothesis sets (imported as answers made elsewhere), a pairwise judge run in both display orders through the real
+// SDK against the loopback fake; every method fitted on dev and evaluated on test, and the fits read back in the report.
+const tmp = tempDir('assay-calibrate-')
+const path = tmp.file('demo.assay')
+let fake: FakeProviders
+const saved = { ...process.env }
+
+const SETS: Record<string, string[]> = {
+  'demo-task-01.model-x.single': ['C1', 'C2', 'C3', 'C4', 'C5'],
+  'demo-task-01.model-y.multi-stage': ['C4', 'C11', 'C2', 'C9', 'C14'],
+  'demo-task-02.model-x.omega-point': ['C3', 'C12', 'C7', 'C1', 'C16'],
+  'demo-task-02.model-y.single': ['C1', 'C2', 'C3', 'C4', 'C5'],
+  'demo-task-03.model-x.multi-stage': ['C2', 'C8', 'C5', 'C13', 'C10'],
+  'demo-task-03.model-y.omega-point': ['C6', 'C1', 'C14', 'C9', 'C3']
+}
+/** The expert's match per position in each set; the judge says one more, capped at 5 (an inflating judge). */
+const EXPERT = [[5, 4, 2, 1, 0], [4, 1, 3, 0, 2], [3, 0, 1, 4, 2], [2, 5, 0, 3, 1], [1, 3, 4, 2, 0], [0, 2, 5, 1, 3]]
+const judgeOf = (m: number) => Math.min(5, m + 1)
+let splitOf: Map<string, string>
+let unlabelledSet: string
+
+const json = (r: { code: number; stdout: string; stderr: string }) => {
+  expect(r.stderr).toBe('')
+  expect(r.code).toBe(0)
+  return JSON.parse(r.stdout)
+}
+
+beforeAll(async () => {
+  expect((await runCli('new', path, '--demo')).code).toBe(0)
+  expect((await runCli('split', path, '--test', '0.5', '--kind', 'hypothesis-set', '--seed', 'calibrate')).code).toBe(0)
+  expect((await runCli('split', path, '--test', '0.5', '--kind', 'proposal-pair', '--seed', 'calibrate')).code).toBe(0)
+  const project = await Project.open(path)
+  splitOf = new Map((project.db.prepare(`SELECT external_id, split FROM items WHERE kind = 'hypothesis-set'`).all() as Array<{ external_id: string; split: string }>).map((r) => [r.external_id, r.split]))
+  project.close()
+  // The expert labels every test set and all dev sets but one; the judge scores all six.
+  unlabelledSet = Object.keys(SETS).find((s) => splitOf.get(s) === 'dev') as string
+  const rows: string[] = []
+  Object.entries(SETS).forEach(([set, ids], k) => {
+    const scores = (f: (m: number) => number) => ids.map((id, i) => ({ id, match: f(EXPERT[k]![i]!), compatible: EXPERT[k]![i]! >= 2, plausibility: 3, reason: 'r' }))
+    if (set !== unlabelledSet) rows.push(JSON.stringify({ item: set, instrument: 'hypothesis-match', source: 'Expert H', source_kind: 'human', judgement: { scores: scores((m) => m) } }))
+    rows.push(JSON.stringify({ item: set, instrument: 'hypothesis-match', source: 'score-judge', source_kind: 'model', judgement: { scores: scores(judgeOf) } }))
+  })
+  writeFileSync(tmp.file('match.jsonl'), `${rows.join('\n')}\n`)
+  expect((await runCli('import', path, 'labels', tmp.file('match.jsonl'))).code).toBe(0)
+
+  // A pairwise judge whose verdict depends on the prompt, so the two display orders sometimes disagree.
+  fake = await startFakeProviders({
+    apiKeys: { openai: KEYS.openai },
+    responder: (p) => {
+      const verdict = ['A_better', 'B_better', 'A_much_better'][createHash('sha256').update(p.user).digest()[0]! % 3]
+      return `\`\`\`json\n{"analysis":"compared","verdict":"${verdict}","fatal_flaws":[]}\n\`\`\``
+    }
+  })
+  process.env.OPENAI_API_KEY = KEYS.openai
+  const run = await runCli('judge', path, '--instrument', 'pairwise-preference', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--both-orders', '--seed', 'demo')
+  expect(run.code).toBe(0)
+}, 120_000)
+
+afterAll(async () => {
+  process.env = { ...saved }
+  await fake?.close()
+  tmp.cleanup()
+})
+
+describe('assay calibrate on the demo', () => {
+  it('refuses to fit on test items and stores nothing', async () => {
+    const r = await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--fit-split', 'test', '--eval-split', 'dev')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/never fitted on test items/)
+    const project = await Project.open(path)
+    expect((project.db.prepare(`SELECT count(*) AS n FROM calibration_fits`).get() as { n: number }).n).toBe(0)
+    // The storage refuses a test item too.
+    const testItem = project.db.prepare(`SELECT id FROM items WHERE split = 'test' LIMIT 1`).get() as { id: number }
+    const fit = project.db.prepare(`INSERT INTO calibration_fits (instrument_id, method, source, spec, parameters, n_fit_units) VALUES ('x', 'platt', 's', '{}', '{}', 0)`).run()
+    expect(() => project.db.prepare(`INSERT INTO calibration_fit_items (fit_id, item_id) VALUES (?, ?)`).run(fit.lastInsertRowid, testItem.id)).toThrow(/cannot use test items/)
+    project.db.prepare(`DELETE FROM calibration_fits`).run()
+    project.close()
+  })
+
+  it('fits a threshold on dev that beats the judge’s own cut on test (exact McNemar beside it)', async () => {
+    const out = json(await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--json'))
+    const [fit] = out.fits
+    expect(fit.parameters).toMatchObject({ kind: 'threshold', threshold: 4, metric: 'balanced_accuracy' })
+    expect(fit.target_field).toBe('matched')
+    expect(fit.n_fit_items).toBe(2)
+    expect(fit.n_eval_units).toBe(15)
+    // The judge inflates by one: its own match ≥ 3 is wrong wherever the expert says 2; the fitted cut is never wrong.
+    expect(fit.decision.after_accuracy).toBe(1)
+    expect(fit.decision.before_accuracy).toBeLessThan(1)
+    expect(fit.decision.only_before).toBe(0)
+    expect(fit.decision.mcnemar_p).toBeGreaterThan(0)
+  })
+
+  it('Platt scaling and isotonic regression report Brier, log loss, ECE and mean absolute difference before and after', async () => {
+    const platt = json(await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'platt', '--json')).fits[0]
+    expect(platt.probability.n).toBe(15)
+    expect(platt.probability.after.brier).toBeLessThan(platt.probability.before.brier)
+    expect(platt.probability.brier_difference.difference).toBeCloseTo(platt.probability.after.brier - platt.probability.before.brier, 12)
+    expect(platt.probability.before_mapping).toMatch(/declared scale \[0, 5\]/)
+    const iso = json(await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'isotonic', '--json')).fits[0]
+    expect(iso.parameters.output).toBe('scale')
+    expect(iso.scale.before_mad).toBeGreaterThan(iso.scale.after_mad)
+  })
+
+  it('aggregates the both-order run by the MT-Bench rule and by averaging, counting changed verdicts', async () => {
+    const r = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', 'run:1', '--method', 'both-orders')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/MT-Bench conservative/)
+    expect(r.stdout).toMatch(/averaged/)
+    expect(r.stdout).toMatch(/verdicts changed: \d+ of the first order/)
+  })
+
+  it('shows each fit as a source beside the raw judge, on the eval split only, and warns of exposed eval items', async () => {
+    const project = await Project.open(path)
+    const exposed = project.db.prepare(`SELECT id FROM items WHERE kind = 'hypothesis-set' AND split = 'test' ORDER BY id LIMIT 1`).get() as { id: number }
+    logExposure(project.db, exposed.id, 'label_viewed', 'curator')
+    project.close()
+    const report = json(await runCli('report', path, '--instrument', 'hypothesis-match', '--json'))
+    const calibrated = report.sources.filter((s: { kind: string }) => s.kind === 'calibrated')
+    expect(calibrated.map((s: { detail: { method: string } }) => s.detail.method).sort()).toEqual(['isotonic', 'platt', 'threshold'])
+    for (const s of calibrated) expect(s.n_items).toBe(3)
+    const matched = report.fields.find((f: { name: string }) => f.name === 'matched')
+    const threshold = calibrated.find((s: { detail: { method: string } }) => s.detail.method === 'threshold')
+    const row = matched.comparisons.find((c: { source: string }) => c.source === threshold.id)
+    expect(row.accuracy).toBe(1)
+    expect(row.n).toBe(15)
+    expect(report.calibration).toHaveLength(3)
+    for (const c of report.calibration) {
+      expect(c.n_exposed_eval_items).toBe(1)
+      expect(c.warnings.join(' ')).toMatch(/exposed/)
+    }
+    const pairwise = json(await runCli('report', path, '--instrument', 'pairwise-preference', '--json'))
+    const rules = pairwise.calibration.map((c: { parameters: { rule: string } }) => c.parameters.rule).sort()
+    expect(rules).toEqual(['average', 'conservative'])
+    expect(pairwise.pairwise.rows.some((r: { source: string }) => r.source.startsWith('fit:'))).toBe(true)
+  })
+
+  it('corrects the judge-only share with PPI, PPI++ and Rogan–Gladen, equal to the formulas on the same units', async () => {
+    const report = json(await runCli('report', path, '--instrument', 'hypothesis-match', '--json'))
+    const row = report.estimates.rows.find((r: { source: string; field: string }) => r.source === 'model:score-judge' && r.field === 'matched')
+    // The reference, computed here from the answers written above: Y the expert's matched (≥ 3), F the judge's on
+    // the same units, U the judge's on the set the expert left unlabelled.
+    const Y: number[] = [], F: number[] = [], U: number[] = []
+    Object.keys(SETS).forEach((set, k) => {
+      EXPERT[k]!.forEach((m) => {
+        const f = judgeOf(m) >= 3 ? 1 : 0
+        if (set === unlabelledSet) U.push(f)
+        else {
+          Y.push(m >= 3 ? 1 : 0)
+          F.push(f)
+        }
+      })
+    })
+    const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length
+    const var0 = (x: number[]) => mean(x.map((v) => (v - mean(x)) ** 2))
+    const n = Y.length, N = U.length
+    const z = normalCriticalValue(0.95)
+    const rect = Y.map((y, i) => y - F[i]!)
+    const theta = mean(U) + mean(rect)
+    const se = Math.sqrt(var0(U) / N + var0(rect) / n)
+    expect([row.n_labelled, row.n_unlabelled]).toEqual([25, 5])
+    expect(row.ppi.value).toBeCloseTo(theta, 12)
+    expect(row.ppi.se).toBeCloseTo(se, 12)
+    expect(row.ppi.ci_low).toBeCloseTo(theta - z * se, 12)
+    expect(row.human_only.value).toBeCloseTo(mean(Y), 12)
+    expect(row.judge_only.value).toBeCloseTo(mean([...F, ...U]), 12)
+    // Rogan–Gladen: p̂ on the unlabelled set, sensitivity and specificity on the labelled units.
+    const p = mean(U)
+    const q1 = Y.filter((y, i) => y === 1 && F[i] === 1).length / Y.filter((y) => y === 1).length
+    const q0 = Y.filter((y, i) => y === 0 && F[i] === 0).length / Y.filter((y) => y === 0).length
+    const rg = Math.min(1, Math.max(0, (p + q0 - 1) / (q0 + q1 - 1)))
+    expect(row.rogan_gladen.sensitivity).toBeCloseTo(q1, 12)
+    expect(row.rogan_gladen.specificity).toBeCloseTo(q0, 12)
+    expect(row.rogan_gladen.value).toBeCloseTo(rg, 12)
+    expect(report.estimates.method).toMatch(/ppi_py/)
+  })
+})
