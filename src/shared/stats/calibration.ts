@@ -1,3 +1,4 @@
+import { sortedQuantileType7 } from './quantile'
 import { assertProbabilities, assertSameLength, binaryOutcomes } from './input-checks'
 import { defined, undefinedBecause, type Estimate } from './types'
 
@@ -65,3 +66,38 @@ export function expectedCalibrationError(
   const error = bins.reduce((total, bin) => total + (bin.count / y.length) * Math.abs(bin.observedFrequency - bin.meanPredicted), 0)
   return { ...defined(error), bins, binCount }
 }
+
+/**
+ * Expected calibration error with quantile bins (sklearn `calibration_curve(strategy="quantile")`): bin edges at
+ * the type-7 quantiles 0, 1/B, …, 1 of the predicted probabilities, each probability in the bin found by searching
+ * the inner edges (side left); bins left empty by repeated edges are skipped. Each bin holds about n/B forecasts,
+ * so sparse regions of [0, 1] do not leave single-forecast bins.
+ */
+export function quantileCalibrationError(outcomes: readonly (number | boolean)[], probabilities: readonly number[], binCount = 10): CalibrationError {
+  if (!(Number.isInteger(binCount) && binCount >= 1)) throw new RangeError(`bin count must be a positive integer (${binCount})`)
+  assertSameLength(outcomes, probabilities, 'calibration error')
+  const y = binaryOutcomes(outcomes, 'calibration error')
+  assertProbabilities(probabilities, 'calibration error')
+  if (y.length === 0) return { ...undefinedBecause('no forecasts'), bins: [], binCount }
+  const sorted = [...probabilities].sort((a, b) => a - b)
+  const edges = Array.from({ length: binCount + 1 }, (_, i) => sortedQuantileType7(sorted, i / binCount))
+  const inner = edges.slice(1, -1)
+  const sums = Array.from({ length: binCount }, () => ({ count: 0, predicted: 0, observed: 0 }))
+  probabilities.forEach((p, i) => {
+    // searchsorted(inner, p, side='left'): the number of inner edges strictly below p.
+    let index = 0
+    while (index < inner.length && (inner[index] as number) < p) index++
+    const bin = sums[index] as { count: number; predicted: number; observed: number }
+    bin.count++
+    bin.predicted += p
+    bin.observed += y[i] as number
+  })
+  const bins: ReliabilityBin[] = []
+  sums.forEach((sum, index) => {
+    if (sum.count === 0) return
+    bins.push({ lower: edges[index] as number, upper: edges[index + 1] as number, count: sum.count, meanPredicted: sum.predicted / sum.count, observedFrequency: sum.observed / sum.count })
+  })
+  const error = bins.reduce((total, bin) => total + (bin.count / y.length) * Math.abs(bin.observedFrequency - bin.meanPredicted), 0)
+  return { ...defined(error), bins, binCount }
+}
+

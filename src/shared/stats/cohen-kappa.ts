@@ -1,3 +1,4 @@
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { observedCategories } from './categories'
 import { confusionMatrix } from './confusion-matrix'
 import { assertCountTable } from './input-checks'
@@ -36,4 +37,51 @@ export function cohenKappaFromTable(table: readonly (readonly number[])[], weigh
 export function cohenKappa<C extends Category>(first: readonly C[], second: readonly C[], categories?: readonly C[]): Estimate {
   const declared = categories ?? observedCategories(first, second)
   return cohenKappaFromTable(confusionMatrix(first, second, declared).counts, 'identity')
+}
+
+export type KappaWithSe = Estimate & {
+  /** Asymptotic standard error (Fleiss, Cohen & Everitt 1969), null where kappa is undefined. */
+  se: number | null
+  lower: number | null
+  upper: number | null
+  level: number
+}
+
+/**
+ * Cohen's kappa (weighted or not) with its large-sample standard error and normal interval, as statsmodels
+ * `cohens_kappa` computes them (`std_kappa`, `kappa_low`, `kappa_upp`), from Fleiss, Cohen & Everitt (1969):
+ * var = [Σ_ij p_ij (w_ij − (w̄_i· + w̄_·j)(1 − κ))² − (κ − p_e(1 − κ))²] / (n (1 − p_e)²), with agreement weights
+ * w, w̄_i· = Σ_j p_·j w_ij and w̄_·j = Σ_i p_i· w_ij.
+ */
+export function cohenKappaWithSe(table: readonly (readonly number[])[], weighting: Weighting = 'identity', level = 0.95): KappaWithSe {
+  const kappa = cohenKappaFromTable(table, weighting)
+  if (kappa.value === null) return { ...kappa, se: null, lower: null, upper: null, level }
+  const { total, rows, columns } = tableMargins(table)
+  const weights = agreementWeights(table.length, weighting)
+  const pRow = rows.map((r) => r / total)
+  const pCol = columns.map((c) => c / total)
+  const w = (i: number, j: number) => weights[i]?.[j] ?? 0
+  const q = table.length
+  let expected = 0
+  const rowMean = new Array<number>(q).fill(0)
+  const colMean = new Array<number>(q).fill(0)
+  for (let i = 0; i < q; i++) {
+    for (let j = 0; j < q; j++) {
+      expected += w(i, j) * (pRow[i] as number) * (pCol[j] as number)
+      rowMean[i] = (rowMean[i] as number) + (pCol[j] as number) * w(i, j)
+      colMean[j] = (colMean[j] as number) + (pRow[i] as number) * w(i, j)
+    }
+  }
+  const k = kappa.value
+  let sum = 0
+  for (let i = 0; i < q; i++) {
+    for (let j = 0; j < q; j++) {
+      const p = ((table[i] as readonly number[])[j] as number) / total
+      sum += p * (w(i, j) - ((rowMean[i] as number) + (colMean[j] as number)) * (1 - k)) ** 2
+    }
+  }
+  const variance = Math.max(0, (sum - (k - expected * (1 - k)) ** 2) / (total * (1 - expected) ** 2))
+  const se = Math.sqrt(variance)
+  const z = normalQuantile(1 - (1 - level) / 2, 0, 1)
+  return { value: k, se, lower: k - z * se, upper: k + z * se, level }
 }

@@ -3,62 +3,86 @@ import { CHANCE_AGREEMENT_TOLERANCE } from './table-margins'
 import { defined, undefinedBecause, type Category, type Estimate } from './types'
 
 export type FleissKappa = Estimate & {
-  /** Items with at least 2 ratings, which the coefficient is computed on. */
+  /** Items with at least 2 ratings: the observed agreement p_a averages over these. */
   itemsUsed: number
-  /** Items with fewer than 2 ratings: they carry no agreement information and are left out. */
+  /** Items with fewer than 2 ratings: no agreement information (their shares still count in π_k when rated once). */
   itemsDropped: number
+  /** Observed and chance agreement (null when undefined). */
+  pA: number | null
+  pE: number | null
+}
+
+/**
+ * The parts every multi-rater chance-corrected coefficient shares (Gwet 2014, as irrCAC computes them): p_a, the
+ * mean over items with r_i ≥ 2 ratings of Σ_k n_ik(n_ik − 1) / (r_i(r_i − 1)); and the category shares π_k, the
+ * mean over all rated items (r_i ≥ 1) of n_ik / r_i.
+ */
+export function multiRaterParts(counts: readonly (readonly number[])[], what: string): { pA: number | null; shares: number[]; itemsUsed: number; itemsDropped: number; itemsRated: number } {
+  const categoryCount = counts[0]?.length ?? 0
+  counts.forEach((row, item) => {
+    if (row.length !== categoryCount) throw new RangeError(`${what}: item ${item} has ${row.length} category counts, expected ${categoryCount}`)
+    row.forEach((count, k) => {
+      if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`${what}: count [${item}][${k}] must be a non-negative integer (${count})`)
+    })
+  })
+  let observed = 0
+  let itemsUsed = 0
+  let itemsRated = 0
+  const shares = new Array<number>(categoryCount).fill(0)
+  for (const row of counts) {
+    const raters = row.reduce((sum, count) => sum + count, 0)
+    if (raters === 0) continue
+    itemsRated++
+    row.forEach((count, k) => {
+      shares[k] = (shares[k] ?? 0) + count / raters
+    })
+    if (raters < 2) continue
+    itemsUsed++
+    observed += row.reduce((sum, count) => sum + count * (count - 1), 0) / (raters * (raters - 1))
+  }
+  return {
+    pA: itemsUsed === 0 ? null : observed / itemsUsed,
+    shares: shares.map((share) => (itemsRated === 0 ? 0 : share / itemsRated)),
+    itemsUsed,
+    itemsDropped: counts.length - itemsUsed,
+    itemsRated
+  }
 }
 
 /**
  * Fleiss' kappa from per-item category counts (items × declared categories), allowing a different number of
- * raters per item. For item i with r_i ≥ 2 ratings: P_i = Σ_k n_ik(n_ik − 1) / (r_i(r_i − 1)); observed
- * agreement is the mean P_i; category shares p_k are the mean over items of n_ik / r_i; chance agreement is
- * Σ p_k². With the same number of raters everywhere this is Fleiss (1971); with missing raters it is the
- * generalisation in Gwet's Handbook of Inter-Rater Reliability (irrCAC), restricted to the retained items.
+ * raters per item: (p_a − p_e) / (1 − p_e) with p_e = Σ π_k² and p_a, π_k as in `multiRaterParts`. With the same
+ * number of raters everywhere this is Fleiss (1971); with missing raters it is Gwet's generalisation as in irrCAC
+ * (`fleiss.kappa.raw`), where the shares average over every rated item. For two raters it is Scott's pi.
  */
 export function fleissKappaFromCounts(counts: readonly (readonly number[])[]): FleissKappa {
-  const categoryCount = counts[0]?.length ?? 0
-  counts.forEach((row, item) => {
-    if (row.length !== categoryCount) throw new RangeError(`Fleiss' kappa: item ${item} has ${row.length} category counts, expected ${categoryCount}`)
-    row.forEach((count, k) => {
-      if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`Fleiss' kappa: count [${item}][${k}] must be a non-negative integer (${count})`)
-    })
-  })
-  const retained = counts.filter((row) => row.reduce((sum, count) => sum + count, 0) >= 2)
-  const itemsDropped = counts.length - retained.length
-  const tally = { itemsUsed: retained.length, itemsDropped }
-  if (retained.length === 0) return { ...undefinedBecause('no item has at least 2 ratings'), ...tally }
-
-  let observed = 0
-  const shares = new Array<number>(categoryCount).fill(0)
-  for (const row of retained) {
-    const raters = row.reduce((sum, count) => sum + count, 0)
-    observed += row.reduce((sum, count) => sum + count * (count - 1), 0) / (raters * (raters - 1))
-    row.forEach((count, k) => {
-      shares[k] = (shares[k] ?? 0) + count / raters
-    })
-  }
-  observed /= retained.length
-  const expected = shares.reduce((sum, share) => sum + (share / retained.length) ** 2, 0)
+  const parts = multiRaterParts(counts, "Fleiss' kappa")
+  const tally = { itemsUsed: parts.itemsUsed, itemsDropped: parts.itemsDropped }
+  if (parts.pA === null) return { ...undefinedBecause('no item has at least 2 ratings'), ...tally, pA: null, pE: null }
+  const expected = parts.shares.reduce((sum, share) => sum + share * share, 0)
   if (1 - expected <= CHANCE_AGREEMENT_TOLERANCE) {
-    return { ...undefinedBecause('expected agreement is 1 (every rating is in a single category)'), ...tally }
+    return { ...undefinedBecause('expected agreement is 1 (every rating is in a single category)'), ...tally, pA: parts.pA, pE: expected }
   }
-  return { ...defined((observed - expected) / (1 - expected)), ...tally }
+  return { ...defined((parts.pA - expected) / (1 - expected)), ...tally, pA: parts.pA, pE: expected }
+}
+
+/** Rater × item ratings (null where missing) as items × categories counts over declared categories. */
+export function countsByItem<C extends Category>(ratings: readonly (readonly (C | null)[])[], categories: readonly C[], what: string): number[][] {
+  const positions = indexCategories(categories, what)
+  return ratings.map((row) => {
+    const itemCounts = new Array<number>(categories.length).fill(0)
+    for (const label of row) {
+      if (label === null) continue
+      const k = positionOf(positions, label, what)
+      itemCounts[k] = (itemCounts[k] ?? 0) + 1
+    }
+    return itemCounts
+  })
 }
 
 /**
  * Fleiss' kappa from raw ratings (items × raters, null where a rater did not rate the item) over declared categories.
  */
 export function fleissKappa<C extends Category>(ratings: readonly (readonly (C | null)[])[], categories: readonly C[]): FleissKappa {
-  const positions = indexCategories(categories, "Fleiss' kappa")
-  const counts = ratings.map((row) => {
-    const itemCounts = new Array<number>(categories.length).fill(0)
-    for (const label of row) {
-      if (label === null) continue
-      const k = positionOf(positions, label, "Fleiss' kappa")
-      itemCounts[k] = (itemCounts[k] ?? 0) + 1
-    }
-    return itemCounts
-  })
-  return fleissKappaFromCounts(counts)
+  return fleissKappaFromCounts(countsByItem(ratings, categories, "Fleiss' kappa"))
 }

@@ -1,4 +1,5 @@
 import { confusionMatrix } from './confusion-matrix'
+import { countsByItem, multiRaterParts } from './fleiss-kappa'
 import { assertCountTable } from './input-checks'
 import { CHANCE_AGREEMENT_TOLERANCE, tableMargins } from './table-margins'
 import { defined, undefinedBecause, type Category, type Estimate, type Weighting } from './types'
@@ -46,4 +47,26 @@ export function gwetAc2<C extends Category>(
   weighting: 'linear' | 'quadratic'
 ): Estimate {
   return gwetFromTable(confusionMatrix(first, second, scale).counts, weighting)
+}
+
+export type MultiRaterAc1 = Estimate & { pA: number | null; pE: number | null; itemsUsed: number; itemsDropped: number }
+
+/**
+ * Gwet's AC1 for any number of raters with missing ratings (Gwet 2014; irrCAC `gwet.ac1.raw`): p_a and π_k as for
+ * Fleiss' kappa, chance agreement p_e = Σ π_k(1 − π_k) / (q − 1) over the q declared categories.
+ */
+export function gwetAc1FromCounts(counts: readonly (readonly number[])[]): MultiRaterAc1 {
+  const parts = multiRaterParts(counts, "Gwet's AC1")
+  const tally = { itemsUsed: parts.itemsUsed, itemsDropped: parts.itemsDropped }
+  const q = parts.shares.length
+  if (q < 2) return { ...undefinedBecause('fewer than 2 declared categories: chance agreement is undefined'), ...tally, pA: parts.pA, pE: null }
+  if (parts.pA === null) return { ...undefinedBecause('no item has at least 2 ratings'), ...tally, pA: null, pE: null }
+  const expected = parts.shares.reduce((sum, share) => sum + share * (1 - share), 0) / (q - 1)
+  if (1 - expected <= CHANCE_AGREEMENT_TOLERANCE) return { ...undefinedBecause('expected agreement is 1'), ...tally, pA: parts.pA, pE: expected }
+  return { ...defined((parts.pA - expected) / (1 - expected)), ...tally, pA: parts.pA, pE: expected }
+}
+
+/** Gwet's AC1 from raw ratings (items × raters, null where a rater did not rate the item) over declared categories. */
+export function gwetAc1Raters<C extends Category>(ratings: readonly (readonly (C | null)[])[], categories: readonly C[]): MultiRaterAc1 {
+  return gwetAc1FromCounts(countsByItem(ratings, categories, "Gwet's AC1"))
 }

@@ -23,8 +23,10 @@ describe("Fleiss' kappa", () => {
     expect(Math.abs((fleissKappa(diagnoses, [1, 2, 3, 4, 5]).value ?? NaN) - 0.4302445)).toBeLessThan(1e-7)
   })
 
-  it('handles missing raters and drops items with fewer than 2 ratings (hand-worked)', () => {
-    // Retained items: P = 1, 0, 1 → observed 2/3; shares (mean of n_ik / r_i) 0.5 and 0.5 → expected 0.5; kappa = 1/3.
+  it('handles missing raters as irrCAC does (hand-worked)', () => {
+    // Observed agreement over items with ≥ 2 ratings: P = 1, 0, 1 → 2/3. Category shares over every rated item
+    // (the single-rated one too): (1 + 0.5 + 0 + 1)/4 and (0 + 0.5 + 1 + 0)/4 → expected 0.625² + 0.375² = 17/32;
+    // kappa = (2/3 − 17/32) / (15/32) = 13/45.
     const ratings = [
       ['x', 'x', null],
       ['x', 'y', null],
@@ -32,18 +34,18 @@ describe("Fleiss' kappa", () => {
       ['x', null, null],
       [null, null, null]
     ]
-    expect(fleissKappa(ratings, ['x', 'y'])).toEqual({ value: expect.closeTo(1 / 3, 12), itemsUsed: 3, itemsDropped: 2 })
-    expect(fleissKappaFromCounts([[2, 0], [1, 1], [0, 3], [1, 0]])).toMatchObject({ value: expect.closeTo(1 / 3, 12), itemsDropped: 1 })
+    expect(fleissKappa(ratings, ['x', 'y'])).toMatchObject({ value: expect.closeTo(13 / 45, 12), itemsUsed: 3, itemsDropped: 2 })
+    expect(fleissKappaFromCounts([[2, 0], [1, 1], [0, 3], [1, 0]])).toMatchObject({ value: expect.closeTo(13 / 45, 12), itemsDropped: 1 })
   })
 
   it('is undefined when every rating is in one category, or no item has two ratings', () => {
-    expect(fleissKappa([['x', 'x'], ['x', 'x', 'x']], ['x', 'y'])).toEqual({
+    expect(fleissKappa([['x', 'x'], ['x', 'x', 'x']], ['x', 'y'])).toMatchObject({
       value: null,
       reason: 'expected agreement is 1 (every rating is in a single category)',
       itemsUsed: 2,
       itemsDropped: 0
     })
-    expect(fleissKappa([['x', null], [null, 'y']], ['x', 'y'])).toEqual({
+    expect(fleissKappa([['x', null], [null, 'y']], ['x', 'y'])).toMatchObject({
       value: null,
       reason: 'no item has at least 2 ratings',
       itemsUsed: 0,
