@@ -407,7 +407,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await page.keyboard.press('q')
   })
 
-  it('grades a hypothesis set unit by unit; a reload mid-item restores the draft', async () => {
+  it('grades a hypothesis set unit by unit; a reload mid-item returns to the item with its draft', async () => {
     const id = await openQueue('hypothesis-match')
     const answerUnit = async (i: number) => {
       await page.keyboard.press(String(i)) // match = label index
@@ -422,9 +422,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     expect(await cursor()).toBe('scores.2.match')
     await page.locator('[data-testid=save-state][data-state=saved]').waitFor()
 
+    // A reload returns to the item being worked on, not the queue list, with the draft in place.
     await page.reload()
-    await page.locator('[data-testid=queue]').first().waitFor()
-    expect(await openQueue('hypothesis-match')).toBe(id)
+    await page.locator(`[data-testid=item][data-assignment="${id}"]`).waitFor()
+    expect(await page.locator('[data-testid=queue]').count()).toBe(0)
     expect(await page.locator('[data-stop="scores.0.match"] .scale').getAttribute('data-value')).toBe('0')
     expect(await page.locator('[data-stop="scores.1.match"] .scale').getAttribute('data-value')).toBe('1')
     expect(await page.locator('[data-stop="scores.1.compatible"] .options').getAttribute('data-value')).toBe('false')

@@ -1,5 +1,6 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { useWorkbench } from '../store'
+import { clearLastItem, lastItemKey, readLastItem } from './last-item'
 import { QueueList } from './QueueList'
 import { QueueRunner } from './QueueRunner'
 import { useAnnotate } from './store'
@@ -12,6 +13,22 @@ export function AnnotateScreen() {
   const open = useAnnotate((s) => s.open)
   const notice = useAnnotate((s) => s.notice)
   const clearNotice = useAnnotate((s) => s.clearNotice)
+  const openQueue = useAnnotate((s) => s.openQueue)
+  const projectId = useWorkbench((s) => s.info?.projectId ?? 'project')
+  const restored = useRef(false)
+
+  // A reload returns to the item this tab was working on; leaving the queue forgets it.
+  const annotatorId = session?.role === 'annotator' ? (session.annotator?.id ?? null) : null
+  useEffect(() => {
+    if (annotatorId === null) return
+    const key = lastItemKey(projectId, annotatorId)
+    if (!restored.current) {
+      restored.current = true
+      const last = readLastItem(key)
+      if (last && !open) return openQueue(last.instrument, last.assignmentId)
+    }
+    if (!open) clearLastItem(key)
+  }, [annotatorId, projectId, open, openQueue])
 
   useEffect(() => {
     if (!notice) return

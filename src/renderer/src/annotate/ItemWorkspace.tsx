@@ -14,6 +14,7 @@ import { FormRenderer } from './form/FormRenderer'
 import { HistoryPanel } from './HistoryPanel'
 import { ItemBar } from './ItemBar'
 import { initialForm } from './item-initial'
+import { lastItemKey, writeLastItem } from './last-item'
 import { Legend } from './Legend'
 import { getAt, isWithin, joinPath, parentPath, removeAt, setAt } from './paths'
 import type { QuoteSource } from './quotes'
@@ -90,6 +91,8 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   })
 
   useActiveInput(clock)
+
+  useEffect(() => writeLastItem(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId }), [projectId, annotatorId, item.instrument, item.assignmentId])
 
   const update = useCallback((change: (d: unknown) => unknown) => setData((d: unknown) => change(d)), [])
 
