@@ -65,9 +65,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen in Chromium'), ()
   it('asks for the first instrument’s report and shows its tables and warnings', async () => {
     await expect.poll(() => page.locator('[data-plot-id]').count()).toBeGreaterThan(5)
     const calls = await page.evaluate(() => (window as unknown as { assayCalls: Array<{ operation: string; input: unknown }> }).assayCalls)
-    expect(calls).toContainEqual({ operation: 'audit.report', input: { instrument: 'pairwise-preference' } })
-    expect(await page.getByTestId('report-warnings').innerText()).toContain('below majority baseline')
-    expect(await page.locator('.report-table').first().innerText()).toContain('claude-judge · run 1')
+    expect(calls).toContainEqual({ operation: 'audit.report', input: { instrument: 'pairwise-preference', requestId: expect.stringMatching(/^report-/) } })
+    expect(await page.getByTestId('report-warnings').textContent()).toContain('below majority baseline')
+    expect(await page.locator('.report-table').first().textContent()).toContain('claude-judge · run 1')
+    expect(await page.getByTestId('report-summary').locator('.summary-card').count()).toBeGreaterThan(1)
     expect(outside).toEqual([])
   })
 
@@ -77,11 +78,13 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen in Chromium'), ()
       .poll(() => page.evaluate(() => (window as unknown as { assayCalls: Array<{ operation: string; input: unknown }> }).assayCalls.length))
       .toBeGreaterThanOrEqual(3)
     const calls = await page.evaluate(() => (window as unknown as { assayCalls: Array<{ operation: string; input: unknown }> }).assayCalls)
-    expect(calls.at(-1)).toEqual({ operation: 'audit.report', input: { instrument: 'pairwise-preference', split: 'test' } })
+    expect(calls.at(-1)).toEqual({ operation: 'audit.report', input: { instrument: 'pairwise-preference', split: 'test', requestId: expect.stringMatching(/^report-/) } })
     await expect.poll(() => page.locator('[data-plot-id]').count()).toBeGreaterThan(5)
   })
 
   it('exports a plot as SVG and as PNG', async () => {
+    // Sections start closed under the summary cards.
+    await page.getByRole('button', { name: 'Expand all' }).click()
     const figure = page.locator('[data-plot-id="position-pairwise"]')
     const [svgDownload] = await Promise.all([page.waitForEvent('download'), figure.getByRole('button', { name: /as SVG/ }).click()])
     expect(svgDownload.suggestedFilename()).toBe('assay-pairwise-preference-all-position-pairwise.svg')

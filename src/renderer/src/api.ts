@@ -1,5 +1,6 @@
 import { createClient, type AssayApi, type Envelope, type Transport } from '../../shared/contract/client'
 import { withBusyRetry } from '../../shared/contract/busy-retry'
+import { EVENT_NAMES } from '../../shared/contract/operations'
 
 declare global {
   interface Window {
@@ -26,7 +27,7 @@ function httpTransport(): Transport {
     },
     subscribe(listener) {
       const source = new EventSource('/api/events', { withCredentials: true })
-      const names = ['project.changed', 'run.progress']
+      const names = [...EVENT_NAMES]
       const handlers = names.map((name) => {
         const h = (e: MessageEvent<string>) => listener(name, JSON.parse(e.data))
         source.addEventListener(name, h)

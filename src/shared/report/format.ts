@@ -33,6 +33,11 @@ export const PERCENT_STATISTICS: ReadonlySet<string> = new Set([
   'majority_baseline',
   'random_baseline',
   'position_consistency',
+  'conflict_rate',
+  'mt_bench_consistency',
+  'biased_to_first',
+  'biased_to_second',
+  'error_rate',
   'first_position_preference',
   'fatal_flaw_recall',
   'fatal_flaw_named_recall',
@@ -64,6 +69,7 @@ export const STATISTIC_LABELS: Readonly<Record<string, string>> = {
   log_loss: 'Log loss',
   ece: 'ECE',
   auroc: 'AUROC',
+  preference_fairness: 'Preference fairness',
   fleiss_kappa: "Fleiss' κ",
   krippendorff_alpha: "Krippendorff's α"
 }

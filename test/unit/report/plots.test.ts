@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
   accuracyChart,
@@ -132,7 +133,11 @@ describe('the report’s plots and HTML', () => {
 
   it('is one self-contained page that requests nothing and cannot be broken out of by a name', () => {
     const html = renderReportHtml(report)
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`)
+    // Nothing may be fetched; the one inline script (sorting the summary cards) runs only because its hash is listed.
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-[A-Za-z0-9+/]{43}='">/)
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
+    const listed = /script-src 'sha256-([^']+)'/.exec(html)?.[1]
+    expect(listed).toBe(createHash('sha256').update(script).digest('base64'))
     // The SVG namespace is a name, not a request; nothing else may point outside the file.
     expect(html.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, '')).not.toMatch(/https?:\/\//)
     expect(html).not.toMatch(/<(link|img|iframe)\b/)
@@ -140,6 +145,7 @@ describe('the report’s plots and HTML', () => {
     expect(html).toContain('Judge &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;')
     const json = /<script type="application\/json" id="assay-report">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
     expect(JSON.parse(json)).toEqual(report)
-    expect(count(html, /<svg /g)).toBe(reportPlots(report).length)
+    // Every plot, and one accuracy gauge per summary card with an accuracy.
+    expect(count(html, /<svg /g)).toBe(reportPlots(report).length + new Set(report.summary.filter((c) => c.field === 'winner' && c.accuracy.value !== null).map((c) => c.source)).size)
   })
 })

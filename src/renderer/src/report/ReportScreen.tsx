@@ -1,22 +1,32 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { AuditableInstrument } from '../../../shared/contract/audit-operations'
+import type { EventPayload } from '../../../shared/contract/operations'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import { renderReportHtml, reportPlots, type Report, type ReportPlot } from '../../../shared/report'
+import { renderReportHtml, reportPlots, sourceColour, type Report } from '../../../shared/report'
 import { api } from '../api'
 import { downloadText } from './export'
-import { PlotFigure } from './PlotFigure'
-import { CeilingTable, FatalFlawTable, FieldTable, JudgeVsJudgeTable, PairwiseTable, PositionTable, SourcesTable, SystemsTable, Warnings } from './ReportTables'
+import { ReportBody } from './ReportBody'
+import { SourceFilter, type JudgeOption } from './SourceFilter'
 import './report.css'
 
-type Load = { state: 'idle' } | { state: 'loading' } | { state: 'done'; report: Report } | { state: 'error'; message: string }
+type Progress = EventPayload<'audit.progress'>
+type Load = { state: 'idle' } | { state: 'loading'; progress: Progress | null } | { state: 'done'; report: Report } | { state: 'error'; message: string }
 
-/** The audit: choose an instrument and a split; tables and plots of every source against every criterion. */
+/**
+ * The audit: choose an instrument, a split and the judges; summary cards first, then collapsible sections of tables
+ * and plots. The report is computed in a worker in main, so the screen shows its progress and can cancel it.
+ */
 export function ReportScreen() {
   const [instruments, setInstruments] = useState<AuditableInstrument[] | null>(null)
   const [splits, setSplits] = useState<string[]>([])
   const [instrument, setInstrument] = useState<string>('')
   const [split, setSplit] = useState<Split | ''>('')
+  const [includeArchived, setIncludeArchived] = useState(false)
+  const [selected, setSelected] = useState<ReadonlySet<string> | null>(null)
+  const [judgeOptions, setJudgeOptions] = useState<JudgeOption[]>([])
   const [load, setLoad] = useState<Load>({ state: 'idle' })
+  // One id per screen: a new request replaces the one still computing, and progress events are matched to it.
+  const requestId = useRef(`report-${Math.random().toString(36).slice(2)}`).current
 
   useEffect(() => {
     api['audit.instruments']({}).then(
@@ -29,18 +39,46 @@ export function ReportScreen() {
     )
   }, [])
 
+  useEffect(
+    () =>
+      api.on('audit.progress', (p) => {
+        if (p.requestId === requestId) setLoad((l) => (l.state === 'loading' ? { state: 'loading', progress: p } : l))
+      }),
+    [requestId]
+  )
+
+  // A different instrument or the archived runs bring other judges: the filter starts again from all of them.
+  useEffect(() => {
+    setSelected(null)
+    setJudgeOptions([])
+  }, [instrument, includeArchived])
+
   useEffect(() => {
     if (!instrument) return
     let current = true
-    setLoad({ state: 'loading' })
-    api['audit.report']({ instrument, ...(split ? { split } : {}) }).then(
-      (report) => current && setLoad({ state: 'done', report }),
-      (e: Error) => current && setLoad({ state: 'error', message: e.message })
+    setLoad({ state: 'loading', progress: null })
+    const input = {
+      instrument,
+      ...(split ? { split } : {}),
+      ...(selected ? { sources: [...selected] } : {}),
+      ...(includeArchived ? { includeArchived: true } : {}),
+      requestId
+    }
+    api['audit.report'](input).then(
+      (report) => {
+        if (!current) return
+        setLoad({ state: 'done', report })
+        // The filter lists the judges of the unfiltered report; a filtered one keeps the list it had.
+        if (!selected) setJudgeOptions(report.sources.filter((s) => s.role === 'judge').map((s) => ({ id: s.id, name: s.name, colour: sourceColour(s.id, s.role) })))
+      },
+      (e: Error & { code?: string }) => {
+        if (current && e.code !== 'cancelled') setLoad({ state: 'error', message: e.message })
+      }
     )
     return () => {
       current = false
     }
-  }, [instrument, split])
+  }, [instrument, split, selected, includeArchived, requestId])
 
   const report = load.state === 'done' ? load.report : null
   const plots = useMemo(() => (report ? reportPlots(report) : []), [report])
@@ -71,6 +109,10 @@ export function ReportScreen() {
             ))}
           </select>
         </label>
+        <SourceFilter options={judgeOptions} selected={selected} onChange={setSelected} />
+        <label className="small">
+          <input type="checkbox" checked={includeArchived} onChange={(e) => setIncludeArchived(e.target.checked)} /> Archived runs
+        </label>
         {report && (
           <span className="report-downloads">
             <button type="button" onClick={() => downloadText(`${fileStem}.json`, JSON.stringify(report, null, 2), 'application/json')}>
@@ -83,7 +125,16 @@ export function ReportScreen() {
         )}
       </header>
       {instruments?.length === 0 && <p className="muted">Nothing to report yet: no instrument has answers, judge calls or labelled items.</p>}
-      {load.state === 'loading' && <p className="muted" role="status">Computing the report (2,000 bootstrap resamples)…</p>}
+      {load.state === 'loading' && (
+        <p className="muted report-progress" role="status">
+          {load.progress
+            ? `Computing the report: ${load.progress.phase === 'reading' ? 'reading answers' : `computing (${load.progress.detail})`}… step ${load.progress.step + 1} of ${load.progress.steps}`
+            : 'Computing the report…'}{' '}
+          <button type="button" onClick={() => void api['audit.cancel']({ requestId })}>
+            Cancel
+          </button>
+        </p>
+      )}
       {load.state === 'error' && (
         <p role="alert" className="report-error">
           {load.message}
@@ -91,78 +142,5 @@ export function ReportScreen() {
       )}
       {report && <ReportBody report={report} plots={plots} fileStem={fileStem} />}
     </section>
-  )
-}
-
-function Plots({ plots, fileStem }: { plots: readonly ReportPlot[]; fileStem: string }) {
-  if (plots.length === 0) return null
-  return (
-    <div className="report-plots">
-      {plots.map((p) => (
-        <PlotFigure key={p.id} plot={p} fileStem={fileStem} />
-      ))}
-    </div>
-  )
-}
-
-function ReportBody({ report, plots, fileStem }: { report: Report; plots: readonly ReportPlot[]; fileStem: string }) {
-  const names = new Map(report.sources.map((s) => [s.id, s.name]))
-  const name = (id: string) => names.get(id) ?? id
-  const b = report.settings.bootstrap
-  return (
-    <div className="report-body">
-      <p className="muted small">
-        {report.instrument.title} · split {report.scope.split} · {report.scope.n_items} items · criteria {report.criteria.map(name).join(', ') || 'none'} ·{' '}
-        {Math.round(report.settings.level * 100)}% intervals, {b.resamples} cluster-bootstrap resamples over items (seed {b.seed})
-      </p>
-      <h2>Warnings</h2>
-      <Warnings report={report} />
-      <h2>Sources and denominators</h2>
-      <SourcesTable report={report} />
-      {report.pairwise && (
-        <>
-          <h2>Pairwise verdicts</h2>
-          <p className="muted small">
-            Accuracy = correct / judged (an unparseable answer counts as wrong; failed calls are listed and left out); &quot;of all in scope&quot; counts them as not
-            correct. Labels in {report.pairwise.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms.
-          </p>
-          <PairwiseTable pairwise={report.pairwise} name={name} />
-          <Plots plots={plots.filter((p) => p.section === 'pairwise' && p.kind !== 'position')} fileStem={fileStem} />
-          {report.pairwise.position.length > 0 && <h3>Position bias</h3>}
-          <PositionTable pairwise={report.pairwise} name={name} />
-          <Plots plots={plots.filter((p) => p.kind === 'position')} fileStem={fileStem} />
-          {report.pairwise.systems.length > 0 && <h3>Ideation systems</h3>}
-          <SystemsTable pairwise={report.pairwise} name={name} />
-          {report.pairwise.fatal_flaws.length > 0 && <h3>Fatal-flaw recall</h3>}
-          <FatalFlawTable pairwise={report.pairwise} name={name} />
-        </>
-      )}
-      {report.fields.map((f) => (
-        <section key={f.name} className="report-field">
-          <h2>
-            {f.label} <span className="muted small">{f.name} · {f.level}</span>
-          </h2>
-          <FieldTable field={f} name={name} />
-          <Plots plots={plots.filter((p) => p.section === f.name)} fileStem={fileStem} />
-        </section>
-      ))}
-      {report.ceiling.length > 0 && (
-        <>
-          <h2>Human ceiling</h2>
-          {report.ceiling.map((c) => (
-            <section key={c.field}>
-              <h3>{c.field}</h3>
-              <CeilingTable ceiling={c} name={name} />
-            </section>
-          ))}
-        </>
-      )}
-      {report.judge_vs_judge.length > 0 && (
-        <>
-          <h2>Judge against judge</h2>
-          <JudgeVsJudgeTable report={report} name={name} />
-        </>
-      )}
-    </div>
   )
 }

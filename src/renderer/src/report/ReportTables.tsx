@@ -10,6 +10,7 @@ import {
   intervalKeyOf,
   NONE,
   PERCENT_STATISTICS,
+  sourceColour,
   statisticLabel,
   type Report,
   type ReportComparison,
@@ -55,13 +56,40 @@ function Table({ head, numericFrom, children }: { head: string[]; numericFrom: n
   )
 }
 
+/** A source's name with its swatch: the colour the source has in every plot. */
+function Who({ report, id }: { report: Report; id: string }) {
+  const source = report.sources.find((s) => s.id === id)
+  return (
+    <td data-source={id} className="report-who">
+      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
+      {source?.name ?? id}
+    </td>
+  )
+}
+
+/** Warnings grouped by kind, so a repeated warning reads once with its instances beneath. */
 export function Warnings({ report }: { report: Report }) {
   if (report.warnings.length === 0) return <p className="muted">No warnings.</p>
+  const byCode = new Map<string, string[]>()
+  for (const w of report.warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), w.message])
   return (
     <ul className="report-warnings" data-testid="report-warnings">
-      {report.warnings.map((w, i) => (
-        <li key={i} data-code={w.code}>
-          <strong>{w.code.replace(/_/g, ' ')}</strong>: {w.message}
+      {[...byCode.entries()].map(([code, messages]) => (
+        <li key={code} data-code={code}>
+          <strong>{code.replace(/_/g, ' ')}</strong>
+          {messages.length === 1 ? (
+            <>: {messages[0]}</>
+          ) : (
+            <>
+              {' '}
+              ({messages.length})
+              <ul>
+                {messages.map((m, i) => (
+                  <li key={i}>{m}</li>
+                ))}
+              </ul>
+            </>
+          )}
         </li>
       ))}
     </ul>
@@ -73,7 +101,7 @@ export function SourcesTable({ report }: { report: Report }) {
     <Table head={['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes']} numericFrom={3}>
       {report.sources.map((s) => (
         <tr key={s.id}>
-          <td title={Object.entries(s.detail).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}>{s.name}</td>
+          <Who report={report} id={s.id} />
           <td>{s.kind.replace(/_/g, ' ')}</td>
           <td>{s.role}</td>
           <td className="num">{s.n_items}</td>
@@ -90,12 +118,14 @@ export function SourcesTable({ report }: { report: Report }) {
   )
 }
 
-export function PairwiseTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
+export function PairwiseTable({ report, name }: { report: Report; name: Name }) {
+  const pairwise = report.pairwise
+  if (!pairwise) return null
   return (
     <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'Failed', 'Unparseable', 'Abstained', 'Ties', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
       {pairwise.rows.map((r) => (
         <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
-          <td>{name(r.source)}</td>
+          <Who report={report} id={r.source} />
           <td>{name(r.criterion)}</td>
           <td className="num">{r.n_in_scope}</td>
           <td className="num">{r.n_judged}</td>
@@ -118,18 +148,21 @@ export function PairwiseTable({ pairwise, name }: { pairwise: NonNullable<Report
   )
 }
 
-export function PositionTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
-  if (pairwise.position.length === 0) return null
+export function PositionTable({ report }: { report: Report }) {
+  const pairwise = report.pairwise
+  if (!pairwise || pairwise.position.length === 0) return null
+  const value = (p: NonNullable<Report['pairwise']>['position'][number], key: string) => (p as unknown as Record<string, number | null | undefined>)[key]
   return (
-    <Table head={['Source', 'Pairs in both orders', 'Consistent', 'Consistency', 'Answered calls', 'Picked first', 'First-position preference']} numericFrom={1}>
+    <Table head={['Source', 'Pairs in both orders', 'Consistency', 'Biased to first', 'Biased to second', 'Error', 'Preference fairness', 'Picked the first shown']} numericFrom={1}>
       {pairwise.position.map((p) => (
         <tr key={p.source}>
-          <td>{name(p.source)}</td>
-          <td className="num">{p.n_compared}</td>
-          <td className="num">{p.n_consistent}</td>
+          <Who report={report} id={p.source} />
+          <td className="num">{value(p, 'n_pairs') ?? p.n_compared}</td>
           <Stat name="position_consistency" value={p.position_consistency} ci={p.ci.position_consistency} reason={p.reasons.position_consistency} />
-          <td className="num">{p.n_answered}</td>
-          <td className="num">{p.n_picked_first}</td>
+          <Stat name="biased_to_first" value={value(p, 'biased_to_first')} ci={p.ci.biased_to_first} reason={p.reasons.biased_to_first} />
+          <Stat name="biased_to_second" value={value(p, 'biased_to_second')} ci={p.ci.biased_to_second} reason={p.reasons.biased_to_second} />
+          <Stat name="error_rate" value={value(p, 'error_rate')} reason={p.reasons.error_rate} />
+          <Stat name="preference_fairness" value={value(p, 'preference_fairness')} ci={p.ci.preference_fairness} reason={p.reasons.preference_fairness} />
           <Stat name="first_position_preference" value={p.first_position_preference} ci={p.ci.first_position_preference} reason={p.reasons.first_position_preference} />
         </tr>
       ))}
@@ -137,13 +170,46 @@ export function PositionTable({ pairwise, name }: { pairwise: NonNullable<Report
   )
 }
 
-export function FatalFlawTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
-  if (pairwise.fatal_flaws.length === 0) return null
+/** Accuracy per subset (label, set, probe), one column per subset. */
+export function SubsetTable({ report, name }: { report: Report; name: Name }) {
+  const rows = report.pairwise?.rows ?? []
+  const keys: string[] = []
+  for (const r of rows) for (const sub of r.subsets) if (!keys.includes(`${sub.by}\u0000${sub.value}`)) keys.push(`${sub.by}\u0000${sub.value}`)
+  if (keys.length === 0) return null
+  const heading = (k: string) => {
+    const [by, value] = k.split('\u0000') as [string, string]
+    return by === 'label' ? `${value} better` : `${by.replace(/_/g, ' ')}: ${value}`
+  }
+  return (
+    <Table head={['Source', 'Criterion', ...keys.map(heading)]} numericFrom={2}>
+      {rows.map((r) => (
+        <tr key={`${r.source}|${r.criterion}`}>
+          <Who report={report} id={r.source} />
+          <td>{name(r.criterion)}</td>
+          {keys.map((k) => {
+            const sub = r.subsets.find((x) => `${x.by}\u0000${x.value}` === k)
+            if (!sub || sub.accuracy === null) return <td key={k} className="num undefined">{NONE}</td>
+            return (
+              <td key={k} className="num">
+                {fmtPercent(sub.accuracy)} ({sub.correct}/{sub.n_judged})
+                <span className="ci">{fmtInterval({ method: 'wilson', level: 0.95, ci_low: sub.ci_low, ci_high: sub.ci_high }, true)}</span>
+              </td>
+            )
+          })}
+        </tr>
+      ))}
+    </Table>
+  )
+}
+
+export function FatalFlawTable({ report }: { report: Report }) {
+  const pairwise = report.pairwise
+  if (!pairwise || pairwise.fatal_flaws.length === 0) return null
   return (
     <Table head={['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'Both sides fatal', 'Named recall']} numericFrom={1}>
       {pairwise.fatal_flaws.map((f) => (
         <tr key={f.source}>
-          <td>{name(f.source)}</td>
+          <Who report={report} id={f.source} />
           <td className="num">{f.n_fatal}</td>
           <td className="num">{f.n_judged}</td>
           <td className="num">{f.n_ruled_against}</td>
@@ -156,8 +222,8 @@ export function FatalFlawTable({ pairwise, name }: { pairwise: NonNullable<Repor
   )
 }
 
-export function SystemsTable({ pairwise, name }: { pairwise: NonNullable<Report['pairwise']>; name: Name }) {
-  const rows = pairwise.systems.flatMap((s) =>
+export function SystemsTable({ report }: { report: Report }) {
+  const rows = (report.pairwise?.systems ?? []).flatMap((s) =>
     s.bradley_terry.map((b) => {
       const rate = s.win_rates.find((w) => w.system === b.player)
       return { source: s.source, player: b.player, b, rate, reason: s.reasons[`bradley_terry.${b.player}`] }
@@ -168,7 +234,7 @@ export function SystemsTable({ pairwise, name }: { pairwise: NonNullable<Report[
     <Table head={['Source', 'System', 'Bradley–Terry log-strength', 'Win rate vs human (of m)', 'm']} numericFrom={2}>
       {rows.map((r) => (
         <tr key={`${r.source}|${r.player}`}>
-          <td>{name(r.source)}</td>
+          <Who report={report} id={r.source} />
           <td>{r.player}</td>
           <Stat name="bradley_terry" value={r.b.strength} ci={{ method: 'cluster bootstrap (percentile)', level: 0.95, ci_low: r.b.ci_low, ci_high: r.b.ci_high }} reason={r.reason} />
           <Stat name="win_rate" value={r.rate?.win_rate ?? null} reason={r.rate ? undefined : 'not paired with human proposals'} />
@@ -202,7 +268,7 @@ function comparisonCell(c: ReportComparison, statistic: string) {
   return <Stat key={statistic} name={statistic} value={value} ci={ci} reason={c.reasons[statistic]} below={statistic === 'accuracy' && c.below_majority_baseline === true} />
 }
 
-export function FieldTable({ field, name }: { field: Report['fields'][number]; name: Name }) {
+export function FieldTable({ report, field, name }: { report: Report; field: Report['fields'][number]; name: Name }) {
   if (field.comparisons.length === 0) return <p className="muted">No source could be scored on this field against a criterion.</p>
   const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
   const columns = comparisonColumns(field.level, hasOutcome)
@@ -210,7 +276,7 @@ export function FieldTable({ field, name }: { field: Report['fields'][number]; n
     <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
       {field.comparisons.map((c) => (
         <tr key={`${c.source}|${c.criterion}`}>
-          <td>{name(c.source)}</td>
+          <Who report={report} id={c.source} />
           <td>{name(c.criterion)}</td>
           <td className="num">{c.n_in_scope}</td>
           <td className="num">{c.n_judged}</td>
@@ -225,7 +291,7 @@ export function FieldTable({ field, name }: { field: Report['fields'][number]; n
   )
 }
 
-export function CeilingTable({ ceiling, name }: { ceiling: Report['ceiling'][number]; name: Name }) {
+export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Report['ceiling'][number] }) {
   const h = ceiling.human_human
   return (
     <>
@@ -243,7 +309,7 @@ export function CeilingTable({ ceiling, name }: { ceiling: Report['ceiling'][num
         </tr>
         {ceiling.judge_human.map((j) => (
           <tr key={j.source}>
-            <td>{name(j.source)} – human</td>
+            <Who report={report} id={j.source} />
             <td className="num">{j.n_pairs}</td>
             {ceiling.statistics.map((s) => (
               <Stat key={s} name={s} value={j.mean[s]?.value} reason={j.mean[s]?.reason} />
@@ -263,8 +329,8 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
         <tr key={i}>
           <td>{r.field}</td>
           <td>{name(r.criterion)}</td>
-          <td>{name(r.first)}</td>
-          <td>{name(r.second)}</td>
+          <Who report={report} id={r.first} />
+          <Who report={report} id={r.second} />
           <td className="num">{r.n}</td>
           <Stat name={r.statistic} value={r.first_value} reason={r.reasons.first_value} />
           <Stat name={r.statistic} value={r.second_value} reason={r.reasons.second_value} />

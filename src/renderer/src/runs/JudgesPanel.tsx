@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { JudgeSummary } from '../../../shared/contract/run-operations'
+import type { JudgeListEntry } from '../../../shared/contract/run-operations'
 import { api } from '../api'
 import { useWorkbench } from '../store'
 
@@ -7,7 +7,7 @@ const PROVIDERS = ['openai', 'anthropic', 'google', 'openai-compatible'] as cons
 const EFFORTS = ['', 'minimal', 'low', 'medium', 'high'] as const
 
 /** Judge configurations: the list, and a form to add one. */
-export function JudgesPanel({ judges, onChange }: { judges: JudgeSummary[]; onChange: () => void }) {
+export function JudgesPanel({ judges, onChange }: { judges: JudgeListEntry[]; onChange: () => void }) {
   const setError = useWorkbench((s) => s.setError)
   const [provider, setProvider] = useState<(typeof PROVIDERS)[number]>('openai')
   const [model, setModel] = useState('')
@@ -55,21 +55,34 @@ export function JudgesPanel({ judges, onChange }: { judges: JudgeSummary[]; onCh
             <th>Model</th>
             <th>Company</th>
             <th>Options</th>
+            <th />
           </tr>
         </thead>
         <tbody>
           {judges.map((j) => (
-            <tr key={j.id}>
-              <td>{j.name}</td>
+            <tr key={j.id} data-archived={j.archived ? 'true' : undefined} className={j.archived ? 'archived' : undefined}>
+              <td>
+                {j.name}
+                {j.archived && <span className="badge runs-archived">archived</span>}
+              </td>
               <td>{j.provider}</td>
               <td>{j.model}{j.baseUrl ? <div className="muted small">{j.baseUrl}</div> : null}</td>
               <td>{j.effectiveCompany}</td>
               <td className="small">{Object.entries(j.options).map(([k, v]) => `${k}=${String(v)}`).join(', ') || '—'}</td>
+              <td>
+                {j.archived ? (
+                  <button onClick={() => void api['judges.restore']({ judgeId: j.id }).then(onChange, (e: Error) => setError(e.message))}>Restore</button>
+                ) : (
+                  <button title="Keep the judge and its runs in the file but leave them out of reports and lists" onClick={() => void api['judges.archive']({ judgeId: j.id }).then(onChange, (e: Error) => setError(e.message))}>
+                    Archive
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
           {judges.length === 0 && (
             <tr>
-              <td colSpan={5} className="muted">No judge yet.</td>
+              <td colSpan={6} className="muted">No judge yet.</td>
             </tr>
           )}
         </tbody>

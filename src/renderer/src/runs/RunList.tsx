@@ -1,4 +1,4 @@
-import type { RunSummary } from '../../../shared/contract/run-operations'
+import type { RunListEntry } from '../../../shared/contract/run-operations'
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import { formatDuration, formatUsd } from './format'
@@ -11,26 +11,35 @@ export interface LiveProgress {
   etaMs: number | null
 }
 
-/** Every run with its counts; live progress for the ones executing; cancel and resume. */
+/** Every run with its counts; live progress for the ones executing; cancel, resume, archive and restore. */
 export function RunList({
   runs,
   live,
   selected,
   onSelect,
-  onChange
+  onChange,
+  showArchived,
+  onShowArchived
 }: {
-  runs: RunSummary[]
+  runs: RunListEntry[]
   live: ReadonlyMap<number, LiveProgress>
   selected: number | null
   onSelect: (id: number) => void
   onChange: () => void
+  showArchived: boolean
+  onShowArchived: (show: boolean) => void
 }) {
   const setError = useWorkbench((s) => s.setError)
   const act = (p: Promise<unknown>) => p.then(onChange, (e: Error) => setError(e.message))
 
   return (
     <section className="runs-panel" aria-label="Runs">
-      <h2>Runs</h2>
+      <div className="runs-head">
+        <h2>Runs</h2>
+        <label className="small">
+          <input type="checkbox" checked={showArchived} onChange={(e) => onShowArchived(e.target.checked)} /> Show archived
+        </label>
+      </div>
       <table className="grid" data-testid="run-list">
         <thead>
           <tr>
@@ -53,7 +62,13 @@ export function RunList({
             const failed = p ? p.failed : r.counts.failed
             const interrupted = r.status === 'running' && !r.active
             return (
-              <tr key={r.id} className={selected === r.id ? 'clickable selected' : 'clickable'} onClick={() => onSelect(r.id)} data-run-id={r.id}>
+              <tr
+                key={r.id}
+                className={`clickable${selected === r.id ? ' selected' : ''}${r.archived || r.judgeArchived ? ' archived' : ''}`}
+                onClick={() => onSelect(r.id)}
+                data-run-id={r.id}
+                data-archived={r.archived || r.judgeArchived ? 'true' : undefined}
+              >
                 <td>{r.id}</td>
                 <td>
                   {r.instrument}
@@ -72,6 +87,7 @@ export function RunList({
                   <span className={`badge status-${r.status}`} data-testid={`run-status-${r.id}`}>
                     {interrupted ? 'interrupted' : r.status}
                   </span>
+                  {(r.archived || r.judgeArchived) && <span className="badge runs-archived">{r.archived ? 'archived' : 'judge archived'}</span>}
                   {r.lastError && <div className="small muted">{r.lastError}</div>}
                 </td>
                 <td>
@@ -94,6 +110,14 @@ export function RunList({
                   ) : r.counts.pending > 0 || r.counts.failed > 0 ? (
                     <button onClick={() => void act(api['runs.resume']({ runId: r.id }))}>{r.counts.failed > 0 && r.counts.pending === 0 ? 'Retry failed' : 'Resume'}</button>
                   ) : null}
+                  {!r.active &&
+                    (r.archived ? (
+                      <button onClick={() => void act(api['runs.restore']({ runId: r.id }))}>Restore</button>
+                    ) : (
+                      <button title="Keep the run in the file but leave it out of reports and lists" onClick={() => void act(api['runs.archive']({ runId: r.id }))}>
+                        Archive
+                      </button>
+                    ))}
                 </td>
               </tr>
             )
@@ -101,7 +125,7 @@ export function RunList({
           {runs.length === 0 && (
             <tr>
               <td colSpan={9} className="muted">
-                No runs yet.
+                {showArchived ? 'No runs yet.' : 'No runs (archived runs are shown with “Show archived”).'}
               </td>
             </tr>
           )}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { JudgeSummary, RunSummary } from '../../../shared/contract/run-operations'
+import type { JudgeListEntry, RunListEntry } from '../../../shared/contract/run-operations'
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import { CallInspector } from './CallInspector'
@@ -12,24 +12,26 @@ import './runs.css'
 /** Model runs: judge configurations, keys, a launcher with the dry-run estimate, live progress, and a call inspector. */
 export function RunsScreen() {
   const setError = useWorkbench((s) => s.setError)
-  const [judges, setJudges] = useState<JudgeSummary[]>([])
-  const [runs, setRuns] = useState<RunSummary[]>([])
+  const [judges, setJudges] = useState<JudgeListEntry[]>([])
+  const [runs, setRuns] = useState<RunListEntry[]>([])
+  // Archived runs and judges stay in the file; they are listed only on request.
+  const [showArchived, setShowArchived] = useState(false)
   const [live, setLive] = useState<Map<number, LiveProgress>>(new Map())
   const [selected, setSelected] = useState<number | null>(null)
   const [version, setVersion] = useState(0)
 
   const loadJudges = useCallback(() => {
-    void api['judges.list']({}).then((r) => setJudges(r.judges), (e: Error) => setError(e.message))
-  }, [setError])
+    void api['judges.list']({ includeArchived: showArchived }).then((r) => setJudges(r.judges), (e: Error) => setError(e.message))
+  }, [setError, showArchived])
   const loadRuns = useCallback(() => {
-    void api['runs.list']({}).then(
+    void api['runs.list']({ includeArchived: showArchived }).then(
       (r) => {
         setRuns(r.runs)
         setVersion((v) => v + 1)
       },
       (e: Error) => setError(e.message)
     )
-  }, [setError])
+  }, [setError, showArchived])
 
   useEffect(() => {
     loadJudges()
@@ -53,13 +55,13 @@ export function RunsScreen() {
   return (
     <div className="runs-screen" data-testid="runs-screen">
       <RunLauncher
-        judges={judges}
+        judges={judges.filter((j) => !j.archived)}
         onStarted={(id) => {
           setSelected(id)
           loadRuns()
         }}
       />
-      <RunList runs={runs} live={live} selected={selected} onSelect={setSelected} onChange={loadRuns} />
+      <RunList runs={runs} live={live} selected={selected} onSelect={setSelected} onChange={loadRuns} showArchived={showArchived} onShowArchived={setShowArchived} />
       {selected !== null && <CallInspector runId={selected} version={version} />}
       <JudgesPanel judges={judges} onChange={loadJudges} />
       <KeysPanel />

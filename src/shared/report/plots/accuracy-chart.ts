@@ -11,6 +11,9 @@ export interface AccuracyBar {
   randomBaseline: number | null
   /** Shown beside the value, e.g. "95/152". */
   note?: string
+  /** The source's id and its fixed colour (see colours.ts). */
+  source?: string
+  colour?: string
 }
 
 const WARN = '#a4452c'
@@ -44,7 +47,7 @@ export function accuracyChart(bars: readonly AccuracyBar[], options: { title: st
     body.push(mark, text(lx + 20, legendY, label, { fill: MUTED }))
     lx += 20 + labelWidth([label]) + 18
   }
-  entry(rect(lx, legendY - 8, 14, 9, { fill: PALETTE[0], opacity: 0.75 }), 'accuracy')
+  entry(rect(lx, legendY - 8, 14, 9, { fill: MUTED, opacity: 0.85 }), 'accuracy (colour: source)')
   entry(line(lx, legendY - 4, lx + 14, legendY - 4, { stroke: INK, 'stroke-width': 1.5 }), options.intervalLabel ?? '95% interval')
   entry(line(lx + 7, legendY - 10, lx + 7, legendY + 2, { stroke: INK, 'stroke-width': 2.5 }), 'majority baseline')
   entry(line(lx + 7, legendY - 10, lx + 7, legendY + 2, { stroke: INK, 'stroke-dasharray': '3 2', 'stroke-width': 1.5 }), 'random baseline')
@@ -52,17 +55,17 @@ export function accuracyChart(bars: readonly AccuracyBar[], options: { title: st
   const plotBottom = top + bars.length * rowHeight
   for (const tick of x.ticks(5)) {
     body.push(line(x(tick), top - 4, x(tick), plotBottom, { stroke: GRID }))
-    body.push(text(x(tick), plotBottom + 16, percent(tick, 0), { 'text-anchor': 'middle', fill: MUTED }))
+    body.push(text(x(tick), plotBottom + 16, percent(tick, 0), { 'text-anchor': 'middle', fill: MUTED, class: 'axis-label' }))
   }
   bars.forEach((bar, i) => {
     const y = top + i * rowHeight + rowHeight / 2
-    const colour = PALETTE[i % PALETTE.length] as string
-    body.push(text(left - 8, y + 4, truncate(bar.label), { 'text-anchor': 'end' }))
+    const colour = bar.colour ?? (PALETTE[i % PALETTE.length] as string)
+    body.push(text(left - 8, y + 4, truncate(bar.label), { 'text-anchor': 'end', class: 'axis-label' }))
     if (bar.value === null) {
       body.push(text(x(0) + 4, y + 4, 'undefined', { fill: MUTED, 'font-style': 'italic' }))
       return
     }
-    body.push(rect(x(0), y - 7, x(bar.value) - x(0), 14, { fill: colour, opacity: 0.75, 'data-value': bar.value }))
+    body.push(rect(x(0), y - 7, x(bar.value) - x(0), 14, { fill: colour, opacity: 0.85, 'data-value': bar.value, 'data-source': bar.source }))
     if (bar.ciLow !== null && bar.ciHigh !== null) {
       body.push(line(x(bar.ciLow), y, x(bar.ciHigh), y, { 'stroke-width': 1.5 }))
       body.push(line(x(bar.ciLow), y - 4, x(bar.ciLow), y + 4), line(x(bar.ciHigh), y - 4, x(bar.ciHigh), y + 4))

@@ -8,10 +8,10 @@ export interface ConfusionData {
   columnTitle: string
 }
 
-/** Shade of a cell by its share of its row: white at 0, the accent at 1. */
-function shade(share: number): string {
+/** Shade of a cell by its share of its row: white at 0, the source's colour at 1. */
+function shade(share: number, colour: string): string {
   const from = [255, 255, 255]
-  const to = [0, 114, 178]
+  const to = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16))
   const mix = from.map((f, k) => Math.round(f + (((to[k] as number) - f) * share)))
   return `rgb(${mix.join(',')})`
 }
@@ -20,7 +20,7 @@ function shade(share: number): string {
  * Confusion matrix as a heatmap: rows are the criterion's categories, columns the source's; each cell shows its
  * count and is shaded by its share of the row (the recall of that category), so rare categories stay readable.
  */
-export function confusionHeatmap(data: ConfusionData, options: { title: string; cell?: number }): string {
+export function confusionHeatmap(data: ConfusionData, options: { title: string; cell?: number; colour?: string }): string {
   const n = data.categories.length
   const total = data.counts.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0)
   if (n === 0 || total === 0) return emptyPlot(options.title, 'No units rated by both to cross-tabulate.')
@@ -41,18 +41,18 @@ export function confusionHeatmap(data: ConfusionData, options: { title: string; 
     const cx = left + j * cell + cell / 2
     body.push(
       slanted
-        ? text(cx, top - 8, label, { 'text-anchor': 'start', 'font-size': 10, transform: `rotate(-35 ${round(cx)} ${round(top - 8)})` })
-        : text(cx, top - 8, label, { 'text-anchor': 'middle', 'font-size': 10 })
+        ? text(cx, top - 8, label, { 'text-anchor': 'start', 'font-size': 10, class: 'axis-label', transform: `rotate(-35 ${round(cx)} ${round(top - 8)})` })
+        : text(cx, top - 8, label, { 'text-anchor': 'middle', 'font-size': 10, class: 'axis-label' })
     )
   })
   data.counts.forEach((row, i) => {
     const rowTotal = row.reduce((a, b) => a + b, 0)
-    body.push(text(left - 6, top + i * cell + cell / 2 + 4, labels[i] ?? '', { 'text-anchor': 'end', 'font-size': 10 }))
+    body.push(text(left - 6, top + i * cell + cell / 2 + 4, labels[i] ?? '', { 'text-anchor': 'end', 'font-size': 10, class: 'axis-label' }))
     row.forEach((count, j) => {
       const share = rowTotal === 0 ? 0 : count / rowTotal
       body.push(
         rect(left + j * cell, top + i * cell, cell, cell, {
-          fill: shade(share),
+          fill: shade(share, options.colour ?? '#0072B2'),
           stroke: i === j ? INK : GRID,
           'stroke-width': i === j ? 1.5 : 1,
           'data-count': count

@@ -4,6 +4,7 @@ import { confusionHeatmap } from './confusion-heatmap'
 import { positionBiasChart } from './position-chart'
 import { reliabilityDiagram } from './reliability-diagram'
 import { subsetBars, type SubsetBar } from './subset-bars'
+import { sourceColour } from './colours'
 
 export { accuracyChart, type AccuracyBar } from './accuracy-chart'
 export { confusionHeatmap, type ConfusionData } from './confusion-heatmap'
@@ -11,6 +12,7 @@ export { positionBiasChart, type PositionRow } from './position-chart'
 export { reliabilityDiagram, type ReliabilityBinData } from './reliability-diagram'
 export { subsetBars, type SubsetBar } from './subset-bars'
 export { escapeXml } from './svg'
+export { sourceColour, JUDGE_COLOURS, PEOPLE_COLOURS } from './colours'
 
 export type PlotKind = 'accuracy' | 'confusion' | 'reliability' | 'position' | 'subsets'
 
@@ -36,6 +38,7 @@ export function reportPlots(report: Report): ReportPlot[] {
   const nameOf = new Map(report.sources.map((s) => [s.id, s.name]))
   const roleOf = new Map(report.sources.map((s) => [s.id, s.role]))
   const name = (id: string) => nameOf.get(id) ?? id
+  const colour = (id: string) => sourceColour(id, roleOf.get(id))
   const plots: ReportPlot[] = []
   const level = `${Math.round(report.settings.level * 100)}%`
 
@@ -50,26 +53,34 @@ export function reportPlots(report: Report): ReportPlot[] {
         ciHigh: r.ci.accuracy_bootstrap?.ci_high ?? null,
         majorityBaseline: r.majority_baseline,
         randomBaseline: r.random_baseline,
-        note: `${r.correct}/${r.n_judged}`
+        note: `${r.correct}/${r.n_judged}`,
+        source: r.source,
+        colour: colour(r.source)
       }))
       const title = `Pairwise accuracy against ${name(criterion)}`
       plots.push({ id: `accuracy-pairwise-${slug(criterion)}`, kind: 'accuracy', section: 'pairwise', title, svg: accuracyChart(bars, { title, intervalLabel: `${level} cluster bootstrap` }) })
-      const subsetRows: SubsetBar[] = []
-      for (const r of rows) {
-        if (roleOf.get(r.source) === 'human') continue
-        for (const s of r.subsets) {
-          subsetRows.push({
+      // Every source gets its subsets drawn: the judges in one plot, the people (and the majority and labels they
+      // make) in a second, so neither crowds the other and a judge's weak subset can be read against the people's.
+      const subsetBarsOf = (sources: readonly typeof rows[number][]): SubsetBar[] =>
+        sources.flatMap((r) =>
+          r.subsets.map((s) => ({
             label: s.by === 'label' ? `${s.value} better` : `${s.by} ${s.value}`,
             series: name(r.source),
             value: s.accuracy,
             ciLow: s.ci_low,
             ciHigh: s.ci_high,
-            note: `${s.correct}/${s.n_judged}`
-          })
-        }
+            note: `${s.correct}/${s.n_judged}`,
+            source: r.source,
+            colour: colour(r.source)
+          }))
+        )
+      const groups = [
+        { id: `subsets-pairwise-${slug(criterion)}`, title: `Judges: accuracy per subset against ${name(criterion)}`, bars: subsetBarsOf(rows.filter((r) => roleOf.get(r.source) === 'judge')) },
+        { id: `subsets-people-pairwise-${slug(criterion)}`, title: `People: accuracy per subset against ${name(criterion)}`, bars: subsetBarsOf(rows.filter((r) => roleOf.get(r.source) !== 'judge')) }
+      ]
+      for (const g of groups) {
+        if (g.bars.length) plots.push({ id: g.id, kind: 'subsets', section: 'pairwise', title: g.title, svg: subsetBars(g.bars, { title: g.title, reference: 0.5, referenceLabel: 'random 50%' }) })
       }
-      const subsetTitle = `Accuracy per subset against ${name(criterion)}`
-      if (subsetRows.length) plots.push({ id: `subsets-pairwise-${slug(criterion)}`, kind: 'subsets', section: 'pairwise', title: subsetTitle, svg: subsetBars(subsetRows, { title: subsetTitle, reference: 0.5, referenceLabel: 'random 50%' }) })
     }
     if (pairwise.position.length) {
       const title = 'Position bias'
@@ -86,7 +97,9 @@ export function reportPlots(report: Report): ReportPlot[] {
             firstHigh: p.ci.first_position_preference?.ci_high ?? null,
             consistency: p.position_consistency,
             consistencyLow: p.ci.position_consistency?.ci_low ?? null,
-            consistencyHigh: p.ci.position_consistency?.ci_high ?? null
+            consistencyHigh: p.ci.position_consistency?.ci_high ?? null,
+            source: p.source,
+            colour: colour(p.source)
           })),
           { title }
         )
@@ -109,7 +122,9 @@ export function reportPlots(report: Report): ReportPlot[] {
           ciHigh: r.ci.accuracy_bootstrap?.ci_high ?? null,
           majorityBaseline: r.majority_baseline ?? null,
           randomBaseline: r.random_baseline ?? null,
-          note: `${r.correct ?? 0}/${r.n_judged}`
+          note: `${r.correct ?? 0}/${r.n_judged}`,
+          source: r.source,
+          colour: colour(r.source)
         }))
         plots.push({ id: `accuracy-${slug(field.name)}-${slug(criterion)}`, kind: 'accuracy', section: field.name, title, svg: accuracyChart(bars, { title, intervalLabel: `${level} cluster bootstrap` }) })
       }
@@ -124,7 +139,7 @@ export function reportPlots(report: Report): ReportPlot[] {
             kind: 'confusion',
             section: field.name,
             title,
-            svg: confusionHeatmap({ categories: r.confusion.categories, counts: r.confusion.counts, rowTitle: name(criterion), columnTitle: name(r.source) }, { title })
+            svg: confusionHeatmap({ categories: r.confusion.categories, counts: r.confusion.counts, rowTitle: name(criterion), columnTitle: name(r.source) }, { title, colour: colour(r.source) })
           })
         }
       }
@@ -138,7 +153,7 @@ export function reportPlots(report: Report): ReportPlot[] {
           title,
           svg: reliabilityDiagram(
             r.reliability.map((b) => ({ lower: b.lower, upper: b.upper, count: b.count, meanPredicted: b.mean_predicted, observedFrequency: b.observed_frequency })),
-            { title, ece: r.ece ?? null }
+            { title, ece: r.ece ?? null, source: r.source, colour: colour(r.source) }
           )
         })
       }

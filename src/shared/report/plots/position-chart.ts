@@ -11,6 +11,8 @@ export interface PositionRow {
   consistency: number | null
   consistencyLow: number | null
   consistencyHigh: number | null
+  source?: string
+  colour?: string
 }
 
 /**
@@ -35,20 +37,20 @@ export function positionBiasChart(rows: readonly PositionRow[], options: { title
   for (const scale of [first, consistent]) {
     for (const t of scale.ticks(4)) {
       body.push(line(scale(t), top - 4, scale(t), bottom, { stroke: GRID }))
-      body.push(text(scale(t), bottom + 16, percent(t, 0), { 'text-anchor': 'middle', fill: MUTED, 'font-size': 10 }))
+      body.push(text(scale(t), bottom + 16, percent(t, 0), { 'text-anchor': 'middle', fill: MUTED, 'font-size': 10, class: 'axis-label' }))
     }
   }
   body.push(line(first(0.5), top - 6, first(0.5), bottom + 2, { stroke: INK, 'stroke-dasharray': '4 3' }))
   rows.forEach((row, i) => {
     const y = top + i * rowHeight + rowHeight / 2
-    body.push(text(left - 8, y + 4, truncate(row.label), { 'text-anchor': 'end' }))
+    body.push(text(left - 8, y + 4, truncate(row.label), { 'text-anchor': 'end', class: 'axis-label' }))
     if (row.firstPreference !== null) {
-      body.push(el('circle', { cx: first(row.firstPreference), cy: y, r: 5, fill: PALETTE[3], 'data-value': row.firstPreference }))
+      body.push(el('circle', { cx: first(row.firstPreference), cy: y, r: 5, fill: row.colour ?? PALETTE[3], 'data-value': row.firstPreference, 'data-source': row.source }))
       if (row.firstLow !== null && row.firstHigh !== null) body.push(line(first(row.firstLow), y, first(row.firstHigh), y, { 'stroke-width': 1.5 }))
       body.push(text(first(row.firstPreference), y - 7, percent(row.firstPreference), { 'text-anchor': 'middle', 'font-size': 9 }))
     } else body.push(text(first(0) + 4, y + 4, 'undefined', { fill: MUTED, 'font-style': 'italic', 'font-size': 10 }))
     if (row.consistency !== null) {
-      body.push(rect(consistent(0), y - 7, consistent(row.consistency) - consistent(0), 14, { fill: PALETTE[2], opacity: 0.8, 'data-value': row.consistency }))
+      body.push(rect(consistent(0), y - 7, consistent(row.consistency) - consistent(0), 14, { fill: row.colour ?? PALETTE[2], opacity: 0.85, 'data-value': row.consistency, 'data-source': row.source }))
       if (row.consistencyLow !== null && row.consistencyHigh !== null) {
         body.push(line(consistent(row.consistencyLow), y, consistent(row.consistencyHigh), y, { 'stroke-width': 1.5 }))
       }

@@ -1,0 +1,141 @@
+import { useState, type ReactNode } from 'react'
+import type { Report, ReportPlot } from '../../../shared/report'
+import { PlotFigure } from './PlotFigure'
+import { CeilingTable, FatalFlawTable, FieldTable, JudgeVsJudgeTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, SystemsTable, Warnings } from './ReportTables'
+import { SummaryCards } from './SummaryCards'
+
+function Plots({ plots, fileStem }: { plots: readonly ReportPlot[]; fileStem: string }) {
+  if (plots.length === 0) return null
+  return (
+    <div className="report-plots">
+      {plots.map((p) => (
+        <PlotFigure key={p.id} plot={p} fileStem={fileStem} />
+      ))}
+    </div>
+  )
+}
+
+interface Part {
+  id: string
+  title: string
+  note?: string
+  body: ReactNode
+}
+
+/**
+ * The report under its controls: the summary cards, then a table of contents and one collapsible section per part.
+ * Sections start closed, so the page opens on the cards; a contents link opens the section it points to.
+ */
+export function ReportBody({ report, plots, fileStem }: { report: Report; plots: readonly ReportPlot[]; fileStem: string }) {
+  const names = new Map(report.sources.map((s) => [s.id, s.name]))
+  const name = (id: string) => names.get(id) ?? id
+  const b = report.settings.bootstrap
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
+  const parts: Part[] = [
+    { id: 'warnings', title: 'Warnings', note: String(report.warnings.length), body: <Warnings report={report} /> },
+    { id: 'sources', title: 'Sources and denominators', body: <SourcesTable report={report} /> }
+  ]
+  const pairwise = report.pairwise
+  if (pairwise) {
+    parts.push({
+      id: 'pairwise',
+      title: 'Pairwise verdicts',
+      body: (
+        <>
+          <p className="muted small">
+            Accuracy = correct / judged (an unparseable answer counts as wrong; failed calls are listed and left out); &quot;of all in scope&quot; counts them as not
+            correct. Labels in {pairwise.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms.
+          </p>
+          <PairwiseTable report={report} name={name} />
+          <Plots plots={plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy')} fileStem={fileStem} />
+          <h3>Accuracy per subset</h3>
+          <SubsetTable report={report} name={name} />
+          <Plots plots={plots.filter((p) => p.section === 'pairwise' && p.kind === 'subsets')} fileStem={fileStem} />
+          {pairwise.position.length > 0 && <h3>Position bias</h3>}
+          <PositionTable report={report} />
+          <Plots plots={plots.filter((p) => p.kind === 'position')} fileStem={fileStem} />
+          {pairwise.systems.length > 0 && <h3>Ideation systems</h3>}
+          <SystemsTable report={report} />
+          {pairwise.fatal_flaws.length > 0 && <h3>Fatal-flaw recall</h3>}
+          <FatalFlawTable report={report} />
+        </>
+      )
+    })
+  }
+  for (const f of report.fields) {
+    parts.push({
+      id: `field-${f.name}`,
+      title: f.label,
+      note: `${f.name} · ${f.level}`,
+      body: (
+        <>
+          <FieldTable report={report} field={f} name={name} />
+          <Plots plots={plots.filter((p) => p.section === f.name)} fileStem={fileStem} />
+        </>
+      )
+    })
+  }
+  if (report.ceiling.length > 0) {
+    parts.push({
+      id: 'ceiling',
+      title: 'Human ceiling',
+      body: report.ceiling.map((c) => (
+        <section key={c.field}>
+          <h3>{c.field}</h3>
+          <CeilingTable report={report} ceiling={c} />
+        </section>
+      ))
+    })
+  }
+  if (report.judge_vs_judge.length > 0) parts.push({ id: 'judge-vs-judge', title: 'Judge against judge', body: <JudgeVsJudgeTable report={report} name={name} /> })
+
+  const toggle = (id: string, isOpen: boolean) =>
+    setOpen((prev) => {
+      const next = new Set(prev)
+      if (isOpen) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  const settings = report.settings as Report['settings'] & { ties_policy?: string }
+
+  return (
+    <div className="report-body">
+      <p className="muted small">
+        {report.instrument.title} · split {report.scope.split} · {report.scope.n_items} items · criteria {report.criteria.map(name).join(', ') || 'none'} ·{' '}
+        {Math.round(report.settings.level * 100)}% intervals, {b.resamples} cluster-bootstrap resamples over items (seed {b.seed})
+      </p>
+      {settings.ties_policy && <p className="muted small">Ties: {settings.ties_policy}</p>}
+      <SummaryCards report={report} />
+      <nav className="report-contents" aria-label="Contents">
+        <strong>Contents</strong>
+        <ol>
+          {parts.map((p) => (
+            <li key={p.id}>
+              <a href={`#${p.id}`} onClick={() => toggle(p.id, true)}>
+                {p.title}
+              </a>
+            </li>
+          ))}
+        </ol>
+        <span className="report-contents-actions">
+          <button type="button" onClick={() => setOpen(new Set(parts.map((p) => p.id)))}>
+            Expand all
+          </button>
+          <button type="button" onClick={() => setOpen(new Set())}>
+            Collapse all
+          </button>
+        </span>
+      </nav>
+      {parts.map((p) => (
+        <details key={p.id} id={p.id} className="report-section" open={open.has(p.id)} onToggle={(e) => toggle(p.id, (e.currentTarget as HTMLDetailsElement).open)}>
+          <summary>
+            <h2>
+              {p.title} {p.note && <span className="muted small">{p.note}</span>}
+            </h2>
+          </summary>
+          {p.body}
+        </details>
+      ))}
+    </div>
+  )
+}

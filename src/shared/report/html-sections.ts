@@ -1,0 +1,208 @@
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, intervalKeyOf, NONE, statisticLabel } from './format'
+import { numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
+import type { ReportPlot } from './plots'
+import { escapeXml as esc } from './plots/svg'
+import type { Report, ReportComparison, ReportPairwise } from './schema'
+
+/** The drill-down sections of the HTML report, after the summary cards. */
+
+type Who = (id: string) => string
+
+export function sourcesSection(report: Report, who: Who): string {
+  const rows = report.sources.map((s) => {
+    const detail = Object.entries(s.detail)
+      .filter(([k, v]) => v !== null && v !== '' && !(k === 'n_invalid_stored' && v === 0))
+      .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${String(v)}`)
+      .join(' · ')
+    return [who(s.id), td(s.kind.replace(/_/g, ' ')), td(s.role), num(s.n_items), num(s.n_calls), num(s.n_answered), num(s.n_failed), num(s.n_unparseable), num(s.n_abstained), num(s.n_pending), num(s.n_tied_votes), `<td class="small detail">${esc(detail)}</td>`]
+  })
+  const headings = ['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes', 'Detail']
+  return section(
+    'sources',
+    'Sources and denominators',
+    `<p class="muted small">Items: items of the scope the source was asked about. Calls: answers on record (one per item, trial and display order; one per item for annotators and derived sources). Tied votes: units left without a value because trials, orders or annotators split evenly. The colour beside a name is the source's colour in every plot.</p>
+${table(headings, rows, new Set([3, 4, 5, 6, 7, 8, 9, 10]))}`
+  )
+}
+
+export function pairwiseSection(pairwise: ReportPairwise, plots: readonly ReportPlot[], name: Name, who: Who): string {
+  const rows = pairwise.rows.map((r) => [
+    who(r.source),
+    td(name(r.criterion)),
+    num(r.n_in_scope),
+    num(r.n_judged),
+    num(r.n_failed),
+    num(r.n_unparseable),
+    num(r.n_abstained),
+    num(r.n_ties),
+    num(r.correct),
+    statCell('accuracy', r.accuracy, r.ci.accuracy, r.reasons.accuracy, r.below_majority_baseline === true),
+    `<td class="num">${esc(fmtInterval(r.ci.accuracy_bootstrap, true) || NONE)}</td>`,
+    statCell('accuracy_of_all', r.accuracy_of_all, r.ci.accuracy_of_all, r.reasons.accuracy_of_all),
+    `<td class="num">${esc(fmtPercent(r.majority_baseline))}<span class="ci">always ${esc(r.majority_label.join('/') || NONE)}</span></td>`,
+    statCell('random_baseline', r.random_baseline, undefined, r.reasons.random_baseline)
+  ])
+  // Subsets pivoted: one row per source and criterion, one column per subset (label first, then set, probe, ...).
+  const subsetKeys: string[] = []
+  for (const r of pairwise.rows) for (const sub of r.subsets) if (!subsetKeys.includes(`${sub.by}\u0000${sub.value}`)) subsetKeys.push(`${sub.by}\u0000${sub.value}`)
+  const subsetHeadings = subsetKeys.map((k) => {
+    const [by, value] = k.split('\u0000') as [string, string]
+    return by === 'label' ? `${value} better` : `${by.replace(/_/g, ' ')}: ${value}`
+  })
+  const perSubset = pairwise.rows.map((r) => [
+    who(r.source),
+    td(name(r.criterion)),
+    ...subsetKeys.map((k) => {
+      const sub = r.subsets.find((x) => `${x.by}\u0000${x.value}` === k)
+      if (!sub) return td(NONE)
+      const ci = fmtInterval({ method: 'wilson', level: 0.95, ci_low: sub.ci_low, ci_high: sub.ci_high }, true)
+      return sub.accuracy === null
+        ? `<td class="num undefined" title="no judged calls">${NONE}</td>`
+        : `<td class="num">${esc(`${fmtPercent(sub.accuracy)} (${sub.correct}/${sub.n_judged})`)}<span class="ci">${esc(ci)}</span></td>`
+    })
+  ])
+  const headings = ['Source', 'Criterion', 'In scope', 'Judged', 'Failed', 'Unparseable', 'Abstained', 'Ties', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
+  const body = `<p class="muted small">One call per item and display order (trials voted). Accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}; baselines are counted from the labels of the judged items.</p>
+${table(headings, rows, numericFrom(headings, 2))}
+${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy'))}
+<h3 id="subsets">Accuracy per subset</h3>
+${table(['Source', 'Criterion', ...subsetHeadings], perSubset, new Set(subsetHeadings.map((_, i) => i + 2)))}
+${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'subsets'))}
+${positionPart(pairwise, plots, who)}
+${systemsPart(pairwise, who)}
+${fatalPart(pairwise, who)}
+${reasonsList(pairwise.rows.map((r) => ({ who: `${name(r.source)} vs ${name(r.criterion)}`, reasons: r.reasons })))}`
+  return section('pairwise', 'Pairwise verdicts', body)
+}
+
+function positionPart(pairwise: ReportPairwise, plots: readonly ReportPlot[], who: Who): string {
+  if (pairwise.position.length === 0) return ''
+  const record = (p: ReportPairwise['position'][number]) => p as unknown as Record<string, number | null | undefined>
+  const rows = pairwise.position.map((p) => [
+    who(p.source),
+    num(record(p).n_pairs ?? p.n_compared),
+    statCell('position_consistency', p.position_consistency, p.ci.position_consistency, p.reasons.position_consistency),
+    statCell('biased_to_first', record(p).biased_to_first, p.ci.biased_to_first, p.reasons.biased_to_first),
+    statCell('biased_to_second', record(p).biased_to_second, p.ci.biased_to_second, p.reasons.biased_to_second),
+    statCell('error_rate', record(p).error_rate, undefined, p.reasons.error_rate),
+    statCell('preference_fairness', record(p).preference_fairness, p.ci.preference_fairness, p.reasons.preference_fairness),
+    num(p.n_incomplete),
+    statCell('first_position_preference', p.first_position_preference, p.ci.first_position_preference, p.reasons.first_position_preference)
+  ])
+  const headings = ['Source', 'Pairs in both orders', 'Consistency', 'Biased to first', 'Biased to second', 'Error', 'Preference fairness', 'Incomplete pairs', 'Picked the first shown']
+  return `<h3 id="position">Position bias</h3><p class="muted small">Runs asked in both display orders only. Consistency: pairs with the same verdict in both orders (MT-Bench, Zheng et al. 2023; conflict rate = 1 − consistency, Wang et al. 2023). Biased to first / second: pairs where the judge picked whichever proposal was shown first / second in both orders; error: unparseable in either order; with consistency these add up to 100%. Preference fairness (Shi et al. 2024) runs from −1 (always the first shown) to 1 (always the second); 0 is fair.</p>${table(headings, rows, numericFrom(headings, 1))}${plotFigures(plots.filter((p) => p.kind === 'position'))}`
+}
+
+function systemsPart(pairwise: ReportPairwise, who: Who): string {
+  const strengths = pairwise.systems.flatMap((s) =>
+    s.bradley_terry.map((b) => [who(s.source), td(b.player), statCell('bradley_terry', b.strength, { method: 'cluster bootstrap (percentile)', level: 0.95, ci_low: b.ci_low, ci_high: b.ci_high }, s.reasons[`bradley_terry.${b.player}`]), num(b.undefined_resamples)])
+  )
+  const winRates = pairwise.systems.flatMap((s) =>
+    s.win_rates.map((w) => [who(s.source), td(w.system), num(w.m), num(w.wins), num(w.ties), num(w.losses), num(w.missing), statCell('win_rate', w.win_rate, undefined, s.reasons[`win_rate.${w.system}`]), statCell('win_rate_of_judged', w.win_rate_of_judged, undefined, undefined), num(w.cohorts)])
+  )
+  return `${strengths.length ? `<h3>Bradley–Terry strengths of ideation systems</h3><p class="muted small">Log-strengths centred at 0: P(i beats j) = 1 / (1 + exp(s_j − s_i)); intervals refit on each resample of items.</p>${table(['Source', 'System', 'Log-strength', 'Undefined resamples'], strengths, new Set([2, 3]))}` : ''}
+${winRates.length ? `<h3>Win rates against human proposals</h3>${table(['Source', 'System', 'm', 'Wins', 'Ties', 'Losses', 'Missing', 'Win rate (of m)', 'Of judged', 'Cohorts'], winRates, new Set([2, 3, 4, 5, 6, 7, 8, 9]))}` : ''}`
+}
+
+function fatalPart(pairwise: ReportPairwise, who: Who): string {
+  if (pairwise.fatal_flaws.length === 0) return ''
+  const rows = pairwise.fatal_flaws.map((f) => [
+    who(f.source),
+    num(f.n_fatal),
+    num(f.n_judged),
+    num(f.n_ruled_against),
+    statCell('fatal_flaw_recall', f.fatal_flaw_recall, f.ci.fatal_flaw_recall, f.reasons.fatal_flaw_recall),
+    num(f.n_both_fatal),
+    f.n_named_judged === undefined ? td(NONE) : num(`${f.n_named}/${f.n_named_judged}`),
+    statCell('fatal_flaw_named_recall', f.fatal_flaw_named_recall, f.ci.fatal_flaw_named_recall, f.reasons.fatal_flaw_named_recall)
+  ])
+  return `<h3 id="fatal-flaws">Fatal-flaw recall</h3><p class="muted small">Of the proposals people marked with a fatal flaw (the other proposal not so marked), how often the source's verdict went against that proposal; ${pairwise.n_fatal_flaw_audits} human flaw audits.</p>${table(['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'Both sides fatal (left out)', 'Named a fatal flaw', 'Named recall'], rows, new Set([1, 2, 3, 4, 5, 6, 7]))}`
+}
+
+export function fieldSection(field: Report['fields'][number], plots: readonly ReportPlot[], name: Name, who: Who): string {
+  const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
+  const columns = comparisonColumns(field.level, hasOutcome)
+  const headings = ['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'Abstained', 'No value', ...columns.map(statisticLabel)]
+  const rows = field.comparisons.map((c) => [
+    who(c.source),
+    td(name(c.criterion)),
+    num(c.n_in_scope),
+    num(c.n_judged),
+    num(c.n),
+    num(c.n_failed),
+    num(c.n_unparseable),
+    num(c.n_abstained),
+    num(c.n_no_value),
+    ...columns.map((s) => statOf(c, s))
+  ])
+  const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}` : ''
+  const body = `${field.comparisons.length === 0 ? '<p class="muted">No source could be scored on this field against a criterion.</p>' : table(headings, rows, numericFrom(headings, 2))}
+${plotFigures(plots.filter((p) => p.section === field.name))}
+${reasonsList(field.comparisons.map((c) => ({ who: `${name(c.source)} vs ${name(c.criterion)}`, reasons: c.reasons })))}`
+  return section(`field-${field.name}`, field.label, body, `${field.name} · ${field.level}${categories}`)
+}
+
+function statOf(c: ReportComparison, statistic: string): string {
+  const record = c as unknown as Record<string, unknown>
+  const value = record[statistic] as number | null | undefined
+  if (statistic === 'majority_baseline' && typeof value === 'number') {
+    return `<td class="num">${esc(fmtPercent(value))}<span class="ci">always ${esc((c.majority_label ?? []).map(String).join('/'))}</span></td>`
+  }
+  if (statistic === 'kendall_tau_b' && typeof value === 'number') {
+    return `<td class="num" data-statistic="kendall_tau_b">${esc(fmtNumber(value))}<span class="ci">p = ${esc(fmtP(c.kendall_p))}</span></td>`
+  }
+  if (statistic === 'accuracy' && typeof value === 'number') {
+    // Both intervals: Wilson (units independent) and the cluster bootstrap over items where the row has one.
+    const wilson = fmtInterval(c.ci.accuracy, true)
+    const boot = fmtInterval(c.ci.accuracy_bootstrap, true)
+    return `<td class="num${c.below_majority_baseline ? ' below' : ''}" data-statistic="accuracy">${esc(fmtPercent(value))}${wilson ? `<span class="ci">W ${esc(wilson)}</span>` : ''}${boot ? `<span class="ci">B ${esc(boot)}</span>` : ''}</td>`
+  }
+  return statCell(statistic, value, c.ci[intervalKeyOf(statistic)], c.reasons[statistic])
+}
+
+export function ceilingSection(report: Report, who: Who): string {
+  if (report.ceiling.length === 0) return ''
+  const blocks = report.ceiling.map((c) => {
+    const headings = ['Who', 'Rater pairs', ...c.statistics.map(statisticLabel)]
+    const human = [td('Human – human'), num(c.human_human.n_pairs), ...c.statistics.map((s) => statCell(s, c.human_human.mean[s]?.value, undefined, c.human_human.mean[s]?.reason))]
+    const judges = c.judge_human.map((j) => [who(j.source), num(j.n_pairs), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))])
+    const hh = c.human_human as unknown as Record<string, number | null | undefined>
+    const alphas = ['nominal', 'ordinal', 'interval', 'ratio']
+      .filter((level) => hh[`krippendorff_alpha_${level}`] !== undefined)
+      .map((level) => `Krippendorff's α (${level}) ${fmtNumber(hh[`krippendorff_alpha_${level}`])}`)
+    if (alphas.length === 0 && hh.krippendorff_alpha !== undefined) alphas.push(`Krippendorff's α (${c.level}) ${fmtNumber(hh.krippendorff_alpha)}`)
+    const multi = [c.human_human.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(c.human_human.fleiss_kappa)}` : '', ...alphas, `${c.n_annotators} annotators, ${c.human_human.n_items} items`].filter(Boolean)
+    return `<h3>${esc(c.field)} <span class="muted small">${esc(c.level)}</span></h3>
+<p class="small">All annotators at once: ${esc(multi.join(' · '))}</p>
+${table(headings, [human, ...judges], numericFrom(headings, 1))}
+${reasonsList([{ who: 'Human – human (all annotators)', reasons: c.human_human.reasons }])}`
+  })
+  return section(
+    'ceiling',
+    'Human ceiling',
+    `<p class="muted small">The same statistics averaged over pairs of annotators, and over each judge paired with each annotator: a judge is not expected to agree with a person more than people agree with each other.</p>
+${blocks.join('\n')}`
+  )
+}
+
+export function judgeVsJudgeSection(report: Report, name: Name, who: Who): string {
+  if (report.judge_vs_judge.length === 0) return ''
+  const rows = report.judge_vs_judge.map((r) => [
+    td(r.field),
+    td(name(r.criterion)),
+    who(r.first),
+    who(r.second),
+    num(r.n),
+    td(r.statistic === 'accuracy' ? `${r.both_correct ?? 0} / ${r.only_first ?? 0} / ${r.only_second ?? 0} / ${r.both_wrong ?? 0}` : NONE),
+    statCell(r.statistic, r.first_value, undefined, r.reasons.first_value),
+    statCell(r.statistic, r.second_value, undefined, r.reasons.second_value),
+    statCell(r.statistic === 'accuracy' ? 'accuracy' : 'difference', r.difference, r.ci.difference, r.reasons.difference),
+    r.mcnemar_p === undefined ? td(NONE) : `<td class="num" title="${esc(r.reasons.mcnemar_p ?? 'exact binomial, two-sided')}">${esc(fmtP(r.mcnemar_p))}</td>`
+  ])
+  return section(
+    'judge-vs-judge',
+    'Judge against judge',
+    `<p class="muted small">On the units both judges answered and the criterion labels. Right/wrong table: both right / only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second) with a paired cluster-bootstrap interval.</p>
+${table(['Field', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p'], rows, new Set([4, 6, 7, 8, 9]))}`
+  )
+}

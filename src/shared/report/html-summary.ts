@@ -1,0 +1,244 @@
+import { fmtInterval, fmtNumber, fmtPercent, NONE, statisticLabel } from './format'
+import { accuracyGauge } from './plots/card-gauge'
+import { sourceColour } from './plots/colours'
+import { escapeXml as esc } from './plots/svg'
+import type { Report } from './schema'
+import type { ReportSummaryCard } from './summary-schema'
+
+/**
+ * The summary cards at the top of the report, one per judge, written once as HTML for both the exported report and
+ * the report screen (which sorts them with the same keys). A card leads with the judge's main field (the pairwise
+ * winner, else the first field); its other fields follow as one compact row each, so a verdict is said once.
+ */
+
+export interface JudgeSummary {
+  source: string
+  name: string
+  colour: string
+  main: ReportSummaryCard
+  others: ReportSummaryCard[]
+}
+
+export const SUMMARY_SORT_KEYS = [
+  { key: 'report', label: 'report order' },
+  { key: 'accuracy', label: 'accuracy' },
+  { key: 'margin', label: 'accuracy above majority baseline' },
+  { key: 'agreement', label: 'agreement with people' },
+  { key: 'ceiling', label: 'agreement against the human ceiling' },
+  { key: 'position', label: 'position consistency' },
+  { key: 'fatal', label: 'fatal-flaw recall' },
+  { key: 'items', label: 'items' },
+  { key: 'name', label: 'name' }
+] as const
+export type SummarySortKey = (typeof SUMMARY_SORT_KEYS)[number]['key']
+
+/** The value a card is sorted by (higher first; names alphabetically; undefined values last). */
+export function sortValue(judge: JudgeSummary, key: SummarySortKey, index: number): number | string | null {
+  const c = judge.main
+  switch (key) {
+    case 'report':
+      return -index
+    case 'name':
+      return judge.name
+    case 'accuracy':
+      return c.accuracy.value
+    case 'margin':
+      return c.accuracy.value !== null && c.majority_baseline !== null ? c.accuracy.value - c.majority_baseline : null
+    case 'agreement':
+      return c.agreement.value
+    case 'ceiling':
+      return c.agreement.value !== null && typeof c.human_ceiling?.value === 'number' ? c.agreement.value - c.human_ceiling.value : null
+    case 'position':
+      return c.position?.consistency ?? null
+    case 'fatal':
+      return c.fatal_flaw_recall?.value ?? null
+    case 'items':
+      return c.n_items
+  }
+}
+
+export function summaryJudges(report: Report): JudgeSummary[] {
+  const roleOf = new Map(report.sources.map((s) => [s.id, s.role]))
+  const bySource = new Map<string, ReportSummaryCard[]>()
+  for (const card of report.summary) bySource.set(card.source, [...(bySource.get(card.source) ?? []), card])
+  return [...bySource.entries()].map(([source, cards]) => {
+    const main = cards.find((c) => c.field === 'winner') ?? (cards[0] as ReportSummaryCard)
+    return { source, name: main.source_name, colour: sourceColour(source, roleOf.get(source) ?? 'judge'), main, others: cards.filter((c) => c !== main) }
+  })
+}
+
+export function sortJudges(judges: readonly JudgeSummary[], key: SummarySortKey): JudgeSummary[] {
+  const keyed = judges.map((j, i) => ({ j, v: sortValue(j, key, i) }))
+  keyed.sort((a, b) => {
+    if (a.v === null || b.v === null) return a.v === null ? (b.v === null ? 0 : 1) : -1
+    if (typeof a.v === 'string' || typeof b.v === 'string') return String(a.v).localeCompare(String(b.v))
+    return b.v - a.v
+  })
+  return keyed.map((k) => k.j)
+}
+
+/** Plain words for the verdict codes, in the order the report gives them; the figures stand beside them. */
+const VERDICT_WORDS: Readonly<Record<string, string>> = {
+  too_few_items: 'too few items to say',
+  unreliable_interval: 'interval unreliable',
+  below_majority_baseline: 'below its majority baseline',
+  at_or_above_majority_baseline: 'at or above its majority baseline',
+  below_human_ceiling: 'below the human ceiling',
+  within_human_ceiling: 'within the human ceiling',
+  no_human_ceiling: 'no human ceiling to compare with',
+  position_inconsistent: 'changes its verdict when the order is swapped',
+  misses_fatal_flaws: 'misses fatal flaws'
+}
+const WARNING_VERDICTS: ReadonlySet<string> = new Set(['too_few_items', 'unreliable_interval', 'below_majority_baseline', 'below_human_ceiling', 'position_inconsistent', 'misses_fatal_flaws'])
+
+/** Flags are shown as chips with their figures, so the sentence leaves them out. */
+const FLAG_VERDICTS: ReadonlySet<string> = new Set(['too_few_items', 'unreliable_interval'])
+
+function verdictLine(card: ReportSummaryCard): string {
+  const words = card.verdicts.filter((v) => !FLAG_VERDICTS.has(v)).map((v) => VERDICT_WORDS[v] ?? v.replace(/_/g, ' '))
+  const line = words.join('; ')
+  return line ? `${line.charAt(0).toUpperCase()}${line.slice(1)}.` : ''
+}
+
+function tags(card: ReportSummaryCard): string {
+  return card.verdicts
+    .map((v) => `<span class="tag${WARNING_VERDICTS.has(v) ? ' warn' : ''}" data-verdict="${esc(v)}">${esc(VERDICT_WORDS[v] ?? v)}</span>`)
+    .join(' ')
+}
+
+const interval = (f: { ci_low: number | null; ci_high: number | null }, asPercent: boolean) =>
+  fmtInterval({ method: 'wilson', level: 0.95, ci_low: f.ci_low, ci_high: f.ci_high }, asPercent, asPercent ? 1 : 2)
+
+function agreementName(card: ReportSummaryCard): string {
+  const s = card.agreement.statistic
+  return s.startsWith('krippendorff_alpha') ? `Krippendorff's α (${s.replace('krippendorff_alpha_', '')})` : statisticLabel(s)
+}
+
+function figure(label: string, main: string, sub: string, attrs = ''): string {
+  return `<div class="figure"${attrs}><dt>${esc(label)}</dt><dd class="value">${main}</dd>${sub ? `<dd class="sub">${sub}</dd>` : ''}</div>`
+}
+
+function accuracyFigure(c: ReportSummaryCard): string {
+  if (c.accuracy.value === null) return figure('Accuracy', NONE, esc(c.accuracy.reason ?? 'not defined for this field'))
+  const ci = interval(c.accuracy, true)
+  const always = c.majority_label.length ? ` (always ${c.majority_label.map(String).join('/')})` : ''
+  const below = c.majority_baseline !== null && c.accuracy.value < c.majority_baseline
+  return figure(
+    'Accuracy',
+    `<strong class="${below ? 'below' : ''}">${esc(fmtPercent(c.accuracy.value))}</strong> <span class="ci">${esc(ci)}</span>`,
+    `majority baseline ${esc(fmtPercent(c.majority_baseline))}${esc(always)} · random ${esc(fmtPercent(c.random_baseline))}`
+  )
+}
+
+function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): string {
+  const a = c.agreement
+  const against = a.against ? ` with ${name(a.against)}` : ' with people'
+  const ceiling = c.human_ceiling
+  const sub = !ceiling
+    ? 'no human ceiling: fewer than two annotators'
+    : ceiling.value === null
+      ? `human ceiling undefined${ceiling.reason ? `: ${ceiling.reason}` : ''}`
+      : `human ceiling ${fmtNumber(ceiling.value, 2)}${ceiling.min !== null && ceiling.max !== null && ceiling.max - ceiling.min > 0.005 ? ` (${fmtNumber(ceiling.min, 2)}–${fmtNumber(ceiling.max, 2)})` : ''} · each annotator against the majority of the others, ${ceiling.n_annotators} annotators`
+  const main = a.value === null ? `<span title="${esc(a.reason ?? '')}">${NONE}</span>` : `<strong>${esc(fmtNumber(a.value, 2))}</strong> <span class="ci">${esc(interval(a, false))}</span>`
+  return figure(`${agreementName(c)}${against}`, main, esc(sub))
+}
+
+function positionFigure(c: ReportSummaryCard): string {
+  const p = c.position
+  if (!p) return figure('Position bias', `<span class="muted">${NONE}</span>`, 'not asked in both display orders')
+  return figure(
+    'Position consistency',
+    `<strong>${esc(fmtPercent(p.consistency))}</strong>`,
+    esc(`biased to first ${fmtPercent(p.biased_to_first)} · to second ${fmtPercent(p.biased_to_second)} · preference fairness ${fmtNumber(p.preference_fairness, 2)} · ${p.n_pairs} pairs`)
+  )
+}
+
+function fatalFigure(c: ReportSummaryCard): string {
+  const f = c.fatal_flaw_recall
+  if (!f) return figure('Fatal-flaw recall', `<span class="muted">${NONE}</span>`, 'no fatal flaws marked by people')
+  return figure(
+    'Fatal-flaw recall',
+    f.value === null ? NONE : `<strong>${esc(fmtPercent(f.value))}</strong> <span class="ci">${esc(interval(f, true))}</span>`,
+    esc(f.n === 0 ? 'no judged proposal people marked fatal' : `of ${f.n} proposal${f.n === 1 ? '' : 's'} people marked fatal`)
+  )
+}
+
+function otherFields(others: readonly ReportSummaryCard[], label: (field: string) => string): string {
+  if (others.length === 0) return ''
+  const rows = others.map(
+    (c) =>
+      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num">${esc(fmtPercent(c.accuracy.value))}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num">${esc(fmtNumber(c.agreement.value, 2))}</td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null, 2))}</td><td>${tags(c)}</td></tr>`
+  )
+  return `<details class="other-fields"><summary>Other fields (${others.length})</summary><table><thead><tr><th>Field</th><th class="num">Accuracy</th><th class="num">Majority</th><th class="num">Agreement</th><th class="num">Ceiling</th><th>Verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`
+}
+
+function flags(c: ReportSummaryCard, minItems: number): string {
+  const out: string[] = []
+  if (c.flags.too_few_items) out.push(`too few items to say: ${c.n_items}, below ${minItems}`)
+  if (c.flags.unreliable_interval) out.push(`unreliable interval: ${fmtPercent(c.flags.undefined_resample_share)} of resamples undefined`)
+  return out.length ? `<p class="flags">${out.map((f) => `<span class="flag">${esc(f)}</span>`).join(' ')}</p>` : ''
+}
+
+function card(report: Report, j: JudgeSummary, index: number): string {
+  const names = new Map(report.sources.map((s) => [s.id, s.name]))
+  const name = (id: string) => names.get(id) ?? id
+  const labels = new Map(report.fields.map((f) => [f.name, f.label]))
+  const label = (field: string) => labels.get(field) ?? field
+  const kind = report.sources.find((s) => s.id === j.source)?.kind.replace(/_/g, ' ') ?? 'judge'
+  const c = j.main
+  const sortAttrs = SUMMARY_SORT_KEYS.map(({ key }) => {
+    const v = sortValue(j, key, index)
+    return v === null ? '' : ` data-sort-${key}="${esc(String(v))}"`
+  }).join('')
+  const gauge = accuracyGauge(
+    { value: c.accuracy.value, ciLow: c.accuracy.ci_low, ciHigh: c.accuracy.ci_high, majorityBaseline: c.majority_baseline, randomBaseline: c.random_baseline, source: j.source, colour: j.colour },
+    { title: `Accuracy of ${j.name} with its majority (solid) and random (dashed) baselines` }
+  )
+  return `<article class="summary-card" data-source="${esc(j.source)}" style="--source-colour: ${esc(j.colour)}"${sortAttrs}>
+<header><span class="swatch" style="background: ${esc(j.colour)}" data-source="${esc(j.source)}"></span><h3>${esc(j.name)}</h3><span class="muted small">${esc(kind)} · ${esc(label(c.field))} (${esc(c.level)}) against ${esc(c.criterion_name ?? 'no criterion')} · ${c.n_items} items</span></header>
+${flags(c, report.settings.min_items_for_interval)}
+<p class="verdict" title="${esc(c.verdict)}">${esc(verdictLine(c))}</p>
+${c.accuracy.value !== null ? `<div class="gauge">${gauge}</div>` : ''}
+<dl class="figures">${accuracyFigure(c)}${agreementFigure(c, name)}${report.pairwise ? positionFigure(c) + fatalFigure(c) : ''}</dl>
+${otherFields(j.others, label)}
+</article>`
+}
+
+/** The cards, in the given order (the report's own order by default). */
+export function summaryCardsHtml(report: Report, key: SummarySortKey = 'report'): string {
+  const judges = summaryJudges(report)
+  if (judges.length === 0) return `<p class="muted">No judge to summarise: the report has no judge run, imported model answers or panel.</p>`
+  const index = new Map(judges.map((j, i) => [j.source, i]))
+  return `<div class="summary-cards" id="summary-cards">${sortJudges(judges, key)
+    .map((j) => card(report, j, index.get(j.source) ?? 0))
+    .join('\n')}</div>`
+}
+
+/** Styles of the cards, shared by the exported report and the report screen. */
+export const SUMMARY_CSS = `
+.summary-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 14px; margin: 10px 0 8px; }
+.summary-card { border: 1px solid #dedcd5; border-top: 4px solid var(--source-colour, #6b6f73); border-radius: 6px; padding: 10px 14px 12px; background: #fff; color: #1d1f21; }
+.summary-card header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 8px; }
+.summary-card h3 { font-size: 15px; margin: 0; }
+.summary-card .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; }
+.summary-card .verdict { margin: 6px 0 4px; font-size: 13px; }
+.summary-card .gauge svg { display: block; max-width: 100%; height: auto; }
+.summary-card dl.figures { display: grid; grid-template-columns: 1fr 1fr; gap: 8px 14px; margin: 6px 0 0; }
+.summary-card .figure { min-width: 0; }
+.summary-card dt { font-size: 11px; color: #6b6f73; text-transform: uppercase; letter-spacing: 0.03em; }
+.summary-card dd { margin: 0; }
+.summary-card dd.value { font-size: 15px; font-variant-numeric: tabular-nums; }
+.summary-card dd.sub { font-size: 11px; color: #6b6f73; }
+.summary-card .ci { font-size: 11px; color: #6b6f73; }
+.summary-card strong.below { color: #a4452c; }
+.summary-card .flags { margin: 6px 0 0; }
+.summary-card .flag { display: inline-block; font-size: 11px; border: 1px solid #e3b7a8; background: #fbeae5; color: #7a3420; border-radius: 10px; padding: 0 7px; margin: 0 4px 2px 0; }
+.summary-card .tag { display: inline-block; font-size: 10px; border: 1px solid #dedcd5; border-radius: 8px; padding: 0 5px; margin: 0 2px 2px 0; }
+.summary-card .tag.warn { border-color: #e3b7a8; color: #7a3420; }
+.summary-card .other-fields { margin-top: 8px; font-size: 12px; }
+.summary-card .other-fields table { border-collapse: collapse; margin-top: 4px; width: 100%; }
+.summary-card .other-fields th, .summary-card .other-fields td { border-bottom: 1px solid #eceae4; padding: 2px 4px; text-align: left; vertical-align: top; }
+.summary-card .other-fields .num { text-align: right; font-variant-numeric: tabular-nums; }
+.swatch { display: inline-block; width: 9px; height: 9px; border-radius: 2px; margin-right: 5px; vertical-align: baseline; }
+@media print { .summary-cards { grid-template-columns: 1fr 1fr; } .summary-card { break-inside: avoid; } }
+`
