@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 
 /**
- * Reference values in shared/docs/stats-vectors.json. The shared folder sits beside the repository
- * (<repo root>/../shared), wherever the repository is cloned.
+ * Reference values: a copy of shared/docs/stats-vectors.json kept beside this file, so the statistics are tested on
+ * any clone. vectors-copy.test.ts checks the copy against shared/ where that folder sits beside the repository.
  */
-const vectorsUrl = new URL('../../../../shared/docs/stats-vectors.json', import.meta.url)
+export const vectorsUrl = new URL('./stats-vectors.json', import.meta.url)
+export const sharedVectorsUrl = new URL('../../../../shared/docs/stats-vectors.json', import.meta.url)
 
 type Table = number[][]
 

@@ -9,16 +9,22 @@ import {
 } from '../../../src/shared/templates'
 import { builtIn, loadBuiltInTemplates } from './support/load-templates'
 import { grokSuffixFromSeed } from './support/seed-locations'
+import { pinnedDigests, sha256, sourcesPresent, withSourcesTitle } from './support/source-digests'
 
 const FIRST =
   'You have no tools, no files and no internet access. Give your complete final answer in this single reply, in the requested format. Never describe what you are going to do; do it now.'
 const SECOND = 'Your reply must start with { and be only the JSON object.'
 
 describe('Grok suffix', () => {
-  it('is the text of the source', () => {
-    expect(grokSuffixFromSeed()).toEqual({ instruction: GROK_SUFFIX_V1.instruction, jsonOnly: GROK_SUFFIX_V1.jsonOnly })
+  it('is the text of the source, by its pinned digest', () => {
     expect(GROK_SUFFIX_V1.instruction).toBe(FIRST)
     expect(GROK_SUFFIX_V1.jsonOnly).toBe(SECOND)
+    expect(sha256(GROK_SUFFIX_V1.instruction)).toBe(pinnedDigests()['grok-suffix instruction'])
+    expect(sha256(GROK_SUFFIX_V1.jsonOnly)).toBe(pinnedDigests()['grok-suffix json-only'])
+  })
+
+  it.skipIf(!sourcesPresent())(withSourcesTitle('is the text of the source document'), () => {
+    expect(grokSuffixFromSeed()).toEqual({ instruction: GROK_SUFFIX_V1.instruction, jsonOnly: GROK_SUFFIX_V1.jsonOnly })
   })
 
   it('appends the first paragraph to both messages and the JSON sentence to the user message only', () => {

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // The source documents live in shared/seeds beside the repository (CI lays a copy of shared/ next to the clone).
-// ASSAY_SEEDS_DIR overrides the place. A missing seed fails the test: fidelity to the sources is what is tested.
+// ASSAY_SEEDS_DIR overrides the place. Where they are absent, the tests check the digests pinned in
+// source-digests.json instead and say which comparisons they skipped.
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..')
 

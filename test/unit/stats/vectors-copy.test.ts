@@ -1,0 +1,12 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { sharedVectorsUrl, vectorsUrl } from './vectors'
+
+const present = existsSync(fileURLToPath(sharedVectorsUrl))
+
+describe('reference values of the statistics', () => {
+  it.skipIf(!present)(`are a byte-for-byte copy of shared/docs/stats-vectors.json${present ? '' : ' (skipped: source documents not present)'}`, () => {
+    expect(readFileSync(vectorsUrl).equals(readFileSync(sharedVectorsUrl))).toBe(true)
+  })
+})
