@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, RANDOM_GENERATOR } from '../stats'
+import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, LOG_LOSS_EPSILON, RANDOM_GENERATOR } from '../stats'
 import { ceilingFor } from './ceiling'
 import { compareField } from './compare'
 import { fatalFlawRow, fatalSides } from './fatal-flaws'
@@ -112,6 +112,7 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
       bootstrap: { resamples, seed: bootstrap.seed, generator: RANDOM_GENERATOR, method: 'cluster bootstrap over items, percentile interval (type 7)', resampling_unit: 'item' },
       min_items_for_interval: minItems,
       ece_bins: eceBins,
+      log_loss_epsilon: LOG_LOSS_EPSILON,
       aggregation: AGGREGATION,
       ties_policy: TIES_POLICY,
       panel_rule: input.panelRule ?? null
@@ -126,7 +127,8 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
     warnings: []
   }
   attachCalibrationSections(report, input, { level, resamples, seed: bootstrap.seed, eceBins })
-  roundResidues(report)
+  // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
+  roundResidues([report.fields, report.pairwise, report.ceiling, report.judge_vs_judge])
   flagSources(report, minItems)
   report.summary = buildSummary(report)
   report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources) })

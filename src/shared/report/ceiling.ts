@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import { fleissKappa, observedCategories, type Category } from '../stats'
+import { fleissKappa, gwetAc1Raters, observedCategories, type Category } from '../stats'
 import { putAlphas } from './alpha-levels'
 import { compareField, type CompareOptions } from './compare'
 import { put } from './intervals'
@@ -103,7 +103,16 @@ function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Om
     const indexed = rows.map((row) => row.map((v) => (v === null ? null : (position.get(valueKey(v)) as number))))
     const domain = scale.map((_, i) => i)
     const byItem = keys.map((_, u) => indexed.map((row) => row[u] ?? null))
-    if (field.level === 'nominal') put(out, reasons, 'fleiss_kappa', fleissKappa(byItem, domain))
+    if (field.level === 'nominal') {
+      const fleiss = fleissKappa(byItem, domain)
+      put(out, reasons, 'fleiss_kappa', fleiss)
+      out.fleiss_kappa_p_a = fleiss.pA
+      out.fleiss_kappa_p_e = fleiss.pE
+      const ac1 = gwetAc1Raters(byItem, domain)
+      put(out, reasons, 'gwet_ac1', ac1)
+      out.gwet_ac1_p_a = ac1.pA
+      out.gwet_ac1_p_e = ac1.pE
+    }
     putAlphas(out, reasons, indexed, field.level, domain)
   } else {
     putAlphas(out, reasons, rows.map((row) => row.map((v) => (typeof v === 'number' ? v : null))), field.level)

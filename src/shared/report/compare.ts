@@ -4,6 +4,9 @@ import {
   brierScore,
   cohenKappa,
   cohenKappaFromTable,
+  cohenKappaWithSe,
+  fleissKappa,
+  quantileCalibrationError,
   confusionMatrix,
   expectedCalibrationError,
   gwetAc1,
@@ -18,7 +21,7 @@ import {
   type Category
 } from '../stats'
 import type { BootstrapPlan, SumContribution } from './bootstrap-plan'
-import { bootstrapCi, put, proportion, wilsonCi } from './intervals'
+import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
 import { putAlphas } from './alpha-levels'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
@@ -183,6 +186,7 @@ function compareCategories(
   const accuracy = proportion(correct, row.n_judged, options.level, 'no judged units')
   put(record, reasons, 'accuracy', accuracy)
   row.ci.accuracy = wilsonCi(accuracy)
+  row.ci.accuracy_exact = exactCi(correct, row.n_judged, options.level, 'no judged units')
   const ofAll = proportion(correct, row.n_in_scope, options.level, 'no units in scope')
   put(record, reasons, 'accuracy_of_all', ofAll)
   row.ci.accuracy_of_all = wilsonCi(ofAll)
@@ -195,18 +199,26 @@ function compareCategories(
   row.below_majority_baseline = accuracy.value !== null && baseline.value !== null ? accuracy.value < baseline.value : null
 
   put(record, reasons, 'cohen_kappa', cohenKappa(c, s, scale))
+  const table = confusionMatrix(c, s, scale).counts
+  const kappaSe = cohenKappaWithSe(table, 'identity', options.level)
+  put(record, reasons, 'cohen_kappa_se', kappaSe.se === null ? { value: null, reason: kappaSe.reason ?? 'kappa is undefined' } : { value: kappaSe.se })
+  row.ci.cohen_kappa_asymptotic = asymptoticCi(kappaSe)
   if (field.level === 'nominal') {
+    put(record, reasons, 'scott_pi', fleissKappa(c.map((v, i) => [v, s[i] as number]), scale))
     put(record, reasons, 'gwet_ac1', gwetAc1(c, s, scale))
   } else {
     put(record, reasons, 'weighted_kappa_linear', weightedKappa(c, s, scale, 'linear'))
     put(record, reasons, 'weighted_kappa_quadratic', weightedKappa(c, s, scale, 'quadratic'))
+    const quadraticSe = cohenKappaWithSe(table, 'quadratic', options.level)
+    put(record, reasons, 'weighted_kappa_quadratic_se', quadraticSe.se === null ? { value: null, reason: quadraticSe.reason ?? 'kappa is undefined' } : { value: quadraticSe.se })
+    row.ci.weighted_kappa_quadratic_asymptotic = asymptoticCi(quadraticSe)
     put(record, reasons, 'spearman', spearman(c, s))
     const tau = kendallTauBOrdinal(c, s, q)
     put(record, reasons, 'kendall_tau_b', tau)
     row.kendall_p = tau.pValue
   }
   putAlphas(record, reasons, [c, s], field.level, scale)
-  row.confusion = { categories, counts: confusionMatrix(c, s, scale).counts }
+  row.confusion = { categories, counts: table }
   row.per_label = categories.map((label, k) => {
     let n = 0
     let right = 0
@@ -329,6 +341,7 @@ function compareProbabilities(
   put(record, reasons, 'log_loss', logLoss(y, p))
   const calibration = expectedCalibrationError(y, p, options.eceBins)
   put(record, reasons, 'ece', calibration)
+  put(record, reasons, 'ece_quantile', quantileCalibrationError(y, p, options.eceBins))
   row.reliability = calibration.bins.map((b) => ({
     lower: b.lower,
     upper: b.upper,

@@ -1,5 +1,5 @@
 import type { AuditItem, FlawAuditInput } from './input'
-import { proportion, put, wilsonCi } from './intervals'
+import { exactCi, proportion, put, wilsonCi } from './intervals'
 import { itemWinner, otherSide, type Side } from './pairwise'
 import { unitKey, type ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
@@ -60,7 +60,7 @@ export function fatalFlawRow(source: ResolvedSource, marked: ReadonlyMap<number,
   const row: Record<string, unknown> = { source: source.id, n_fatal: fatal, n_judged: judged, n_ruled_against: ruledAgainst, n_both_fatal: bothFatal }
   const recall = proportion(ruledAgainst, judged, level, 'no proposal marked fatal was judged by this source')
   put(row, reasons, 'fatal_flaw_recall', recall)
-  const ci: FatalFlawRow['ci'] = { fatal_flaw_recall: wilsonCi(recall) }
+  const ci: FatalFlawRow['ci'] = { fatal_flaw_recall: wilsonCi(recall), fatal_flaw_recall_exact: exactCi(ruledAgainst, judged, level, 'no proposal marked fatal was judged by this source') }
   if (namedJudged > 0) {
     const namedRecall = proportion(named, namedJudged, level)
     row.n_named_judged = namedJudged

@@ -1,4 +1,4 @@
-import { wilsonInterval, wilsonIntervalOfShare, type BootstrapInterval, type Estimate, type IntervalEstimate } from '../stats'
+import { clopperPearsonInterval, wilsonInterval, wilsonIntervalOfShare, type KappaWithSe, type BootstrapInterval, type Estimate, type IntervalEstimate } from '../stats'
 import type { ReportInterval } from './schema'
 
 /** Bootstrap settings shared by every interval of one report (recorded in the report's settings). */
@@ -51,4 +51,22 @@ export function bootstrapCi(interval: BootstrapInterval, paired = false): Report
 export function put(row: Record<string, unknown>, reasons: Record<string, string>, name: string, estimate: Estimate): void {
   row[name] = estimate.value
   if (estimate.value === null) reasons[name] = estimate.reason
+}
+
+/** Clopper–Pearson interval of successes / trials (none when there are no trials). */
+export function exactCi(successes: number, trials: number, level: number, none = 'no units in the denominator'): ReportInterval {
+  if (trials === 0) return { method: 'clopper-pearson', level, ci_low: null, ci_high: null, reason: none }
+  const interval = clopperPearsonInterval(successes, trials, level)
+  return { method: 'clopper-pearson', level, ci_low: interval.lower, ci_high: interval.upper }
+}
+
+/** The normal interval of a kappa from its asymptotic standard error. */
+export function asymptoticCi(kappa: KappaWithSe): ReportInterval {
+  return {
+    method: 'asymptotic normal',
+    level: kappa.level,
+    ci_low: kappa.lower,
+    ci_high: kappa.upper,
+    ...(kappa.value === null ? { reason: kappa.reason } : {})
+  }
 }

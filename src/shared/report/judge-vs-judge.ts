@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import { mcnemarExact, type BootstrapInterval, type Estimate } from '../stats'
+import { mcnemarExact, mcnemarMidP, type BootstrapInterval, type Estimate } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { bootstrapCi, put } from './intervals'
 import { itemOfUnitKey, valueKey, type ResolvedSource, type Value } from './resolve'
@@ -82,7 +82,8 @@ export function judgeVsJudge(
     Object.assign(row, { both_correct: bothCorrect, only_first: onlyFirst, only_second: onlySecond, both_wrong: bothWrong })
     const test = mcnemarExact(onlyFirst, onlySecond)
     row.mcnemar_p = test.value
-    if (test.note) reasons.mcnemar_p = test.note
+    row.mcnemar_mid_p = mcnemarMidP(onlyFirst, onlySecond).value
+    if (test.note) reasons.mcnemar_p = reasons.mcnemar_mid_p = test.note
   }
   put(row, reasons, 'first_value', firstValue)
   put(row, reasons, 'second_value', secondValue)

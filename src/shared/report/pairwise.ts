@@ -9,7 +9,7 @@ import {
 } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
-import { bootstrapCi, proportion, put, wilsonCi, wilsonOverItems } from './intervals'
+import { bootstrapCi, exactCi, proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
 import { combine, unitKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportPairwise, ReportPairwiseRow } from './schema'
@@ -174,6 +174,11 @@ export function pairwiseRow(
   const accuracy = proportion(tally.correct, tally.judged, level, 'no judged calls')
   put(record, reasons, 'accuracy', accuracy)
   row.ci.accuracy = wilsonOverItems(accuracy.value, judgedItemCount, level)
+  // The exact binomial interval needs one observation per item: given only where each item has one judged call.
+  row.ci.accuracy_exact =
+    judgedItemCount === tally.judged
+      ? exactCi(tally.correct, tally.judged, level, 'no judged calls')
+      : { method: 'clopper-pearson', level, ci_low: null, ci_high: null, reason: 'items were judged in both display orders: the exact binomial interval needs one observation per item (see the Wilson interval over items and the bootstrap)' }
   const ofAll = proportion(tally.correct, row.n_in_scope, level, 'no calls in scope')
   put(record, reasons, 'accuracy_of_all', ofAll)
   row.ci.accuracy_of_all = wilsonOverItems(ofAll.value, row.n_items, level, 'no calls in scope')

@@ -18,7 +18,7 @@ const category = z.union([z.string(), z.number(), z.boolean()])
 const reasons = z.record(z.string(), z.string())
 
 export const intervalSchema = z.object({
-  method: z.enum(['wilson', 'cluster bootstrap (percentile)', 'paired cluster bootstrap (percentile)']),
+  method: z.enum(['wilson', 'clopper-pearson', 'asymptotic normal', 'cluster bootstrap (percentile)', 'paired cluster bootstrap (percentile)']),
   level: z.number(),
   ci_low: stat,
   ci_high: stat,
@@ -109,9 +109,14 @@ export const comparisonSchema = z.object({
   random_baseline: stat.optional(),
   below_majority_baseline: z.boolean().nullable().optional(),
   cohen_kappa: stat.optional(),
+  /** Asymptotic standard errors (Fleiss, Cohen & Everitt 1969), with normal intervals under ci.<statistic>_asymptotic. */
+  cohen_kappa_se: stat.optional(),
+  /** Scott's pi: Fleiss' kappa of the two sources (chance agreement from the pooled margins). */
+  scott_pi: stat.optional(),
   gwet_ac1: stat.optional(),
   weighted_kappa_linear: stat.optional(),
   weighted_kappa_quadratic: stat.optional(),
+  weighted_kappa_quadratic_se: stat.optional(),
   krippendorff_alpha_nominal: stat.optional(),
   krippendorff_alpha_ordinal: stat.optional(),
   krippendorff_alpha_interval: stat.optional(),
@@ -124,7 +129,9 @@ export const comparisonSchema = z.object({
   pearson: stat.optional(),
   brier: stat.optional(),
   log_loss: stat.optional(),
+  /** Expected calibration error over settings.ece_bins equal-width bins, and over as many quantile bins. */
   ece: stat.optional(),
+  ece_quantile: stat.optional(),
   auroc: stat.optional(),
   n_positive: count.optional(),
   n_negative: count.optional(),
@@ -161,6 +168,12 @@ export const ceilingSchema = z.object({
     pairs: z.array(pairAgreementSchema),
     /** Every annotator at once: Fleiss' kappa (missing raters allowed) and Krippendorff's alpha at the field's level and each lower one. */
     fleiss_kappa: stat.optional(),
+    /** Gwet's AC1 over every annotator, with the observed and chance agreement of both coefficients (irrCAC). */
+    gwet_ac1: stat.optional(),
+    fleiss_kappa_p_a: stat.optional(),
+    fleiss_kappa_p_e: stat.optional(),
+    gwet_ac1_p_a: stat.optional(),
+    gwet_ac1_p_e: stat.optional(),
     krippendorff_alpha_nominal: stat.optional(),
     krippendorff_alpha_ordinal: stat.optional(),
     krippendorff_alpha_interval: stat.optional(),
@@ -317,6 +330,8 @@ export const judgeVsJudgeSchema = z.object({
   only_second: count.optional(),
   both_wrong: count.optional(),
   mcnemar_p: stat.optional(),
+  /** McNemar mid-p (Fagerland et al. 2013) beside the exact p. */
+  mcnemar_mid_p: stat.optional(),
   /** The statistic compared: accuracy (nominal, ordinal) or mean_abs_diff (interval, probability). */
   statistic: z.string(),
   first_value: stat,
@@ -382,6 +397,8 @@ export const reportSchema = z.object({
     }),
     min_items_for_interval: count,
     ece_bins: count,
+    /** Probabilities are clipped to [ε, 1 − ε] before the log loss. */
+    log_loss_epsilon: z.number(),
     aggregation: z.string(),
     /** How an even split among people is treated in every table that scores against a human majority. */
     ties_policy: z.string(),

@@ -42,5 +42,5 @@ export function mcnemarMidP(onlyFirst: number, onlySecond: number): McNemarExact
   const m = exact.statistic
   const n = exact.discordant
   const pmf = binomialCdf(m, n, 0.5) - (m === 0 ? 0 : binomialCdf(m - 1, n, 0.5))
-  return { ...exact, value: Math.min(1, 2 * binomialCdf(m, n, 0.5) - pmf) }
+  return { value: Math.min(1, 2 * binomialCdf(m, n, 0.5) - pmf), statistic: m, discordant: n }
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/audit'
 import { Project } from '../../../src/main/store/project'
 import { reportSchema, type Report } from '../../../src/shared/report'
-import { wilsonInterval } from '../../../src/shared/stats'
+import { clopperPearsonInterval, cohenKappaWithSe, mcnemarMidP, wilsonInterval } from '../../../src/shared/stats'
 import { tempDir } from '../../support/tmp'
 import { addPairs, annotate, demoAfterJudgeRun, verdictFor } from './fixtures'
 
@@ -93,7 +93,9 @@ describe('one set of rules', () => {
       else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`))
       else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`)
     }
-    walk(report, '')
+    // Settings hold deliberate tiny numbers (the log-loss ε); every computed figure is checked.
+    const { settings: _settings, ...figures } = report
+    walk(figures, '')
     expect(residues.filter((r) => !/= -?\d+$/.test(r))).toEqual([])
   })
 })
@@ -132,5 +134,29 @@ describe('one ties policy for human majorities', () => {
     } finally {
       project.close()
     }
+  })
+})
+
+describe('the statistics beside each other', () => {
+  it("puts Cohen's kappa with its asymptotic interval, Scott's pi and the exact interval of accuracy in each nominal comparison", () => {
+    const row = report.fields.find((f) => f.name === 'winner')?.comparisons.find((r) => r.source === 'run:1' && r.criterion === 'label')
+    const table = row?.confusion?.counts ?? []
+    const withSe = cohenKappaWithSe(table)
+    expect(row?.cohen_kappa_se).toBe(withSe.se)
+    expect(row?.ci.cohen_kappa_asymptotic).toMatchObject({ method: 'asymptotic normal', ci_low: withSe.lower, ci_high: withSe.upper })
+    // Scott's pi: chance agreement from the pooled margins of the two sources.
+    const n = table.flat().reduce((a, b) => a + b, 0)
+    const pooled = table.map((r, k) => (r.reduce((a, b) => a + b, 0) + table.reduce((a, x) => a + (x[k] ?? 0), 0)) / (2 * n))
+    const pe = pooled.reduce((a, m) => a + m * m, 0)
+    const po = table.reduce((a, r, k) => a + (r[k] ?? 0), 0) / n
+    expect(row?.scott_pi).toBeCloseTo((po - pe) / (1 - pe), 12)
+    const exact = clopperPearsonInterval(row?.correct ?? 0, row?.n_judged ?? 0)
+    expect(row?.ci.accuracy_exact).toMatchObject({ method: 'clopper-pearson', ci_low: exact.lower, ci_high: exact.upper })
+  })
+
+  it('gives the McNemar mid-p beside the exact p, and records the log-loss clipping', () => {
+    const pair = report.judge_vs_judge.find((r) => typeof r.mcnemar_p === 'number' && (r.only_first ?? 0) + (r.only_second ?? 0) > 0)
+    expect(pair?.mcnemar_mid_p).toBe(mcnemarMidP(pair?.only_first ?? 0, pair?.only_second ?? 0).value)
+    expect(report.settings.log_loss_epsilon).toBe(1e-15)
   })
 })
