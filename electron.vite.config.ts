@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { precompress, rendererChunkGraph } from './scripts/renderer-build-plugins'
 
 // Main and preload bundle for Electron; the renderer is the same build that browser mode serves.
 export default defineConfig({
@@ -26,8 +27,10 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     build: {
+      // electron-vite leaves bundles unminified; the renderer is also served over HTTP in browser mode.
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     },
-    plugins: [react()]
+    plugins: [react(), rendererChunkGraph(__dirname), precompress()]
   }
 })

@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createReadStream, existsSync, statSync } from 'node:fs'
-import { extname, join, normalize, sep } from 'node:path'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { dispatch } from '../api/dispatch'
 import type { ApiContext, SessionState } from '../api/context'
 import type { EventHub } from '../events'
 import type { Project } from '../store/project'
 import { RENDERER_CSP } from '../../shared/security'
+import { staticFiles } from './static'
 
 export interface WebServerOptions {
   project: Project
@@ -23,19 +24,6 @@ export interface WebServer {
   port: number
   token: string
   close(): Promise<void>
-}
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.ico': 'image/x-icon'
 }
 
 const MAX_BODY = 8 * 1024 * 1024
@@ -57,6 +45,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const token = opts.token ?? randomBytes(24).toString('base64url')
   const ctx: ApiContext = { project: opts.project, session: opts.session, events: opts.hub }
   const streams = new Set<ServerResponse>()
+  const files = staticFiles(opts.rendererDir)
   let port = 0
 
   const server: Server = createServer((req, res) => {
@@ -119,26 +108,14 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   function staticFile(req: IncomingMessage, res: ServerResponse, url: URL, presented: string): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { ok: false, error: { code: 'invalid_input', message: 'GET only' } })
-    const rel = url.pathname === '/' ? 'index.html' : decodePath(url.pathname.slice(1))
-    if (rel === null) return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'malformed percent-encoding in the path' } })
-    const full = normalize(join(opts.rendererDir, rel))
-    if (!full.startsWith(normalize(opts.rendererDir) + sep)) return send(res, 404, { ok: false, error: { code: 'not_found', message: 'not found' } })
-    const file = existsSync(full) && statSync(full).isFile() ? full : join(opts.rendererDir, 'index.html')
-    if (!existsSync(file)) return send(res, 404, { ok: false, error: { code: 'not_found', message: 'the workbench is not built: run npm run build' } })
-    const headers: Record<string, string> = {
-      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store'
-    }
-    if (file.endsWith('.html')) {
-      headers['content-security-policy'] = RENDERER_CSP
-      headers['x-frame-options'] = 'DENY'
-      headers['referrer-policy'] = 'no-referrer'
-      headers['set-cookie'] = `${tokenCookieName(port)}=${presented}; HttpOnly; SameSite=Strict; Path=/`
-    }
-    res.writeHead(200, headers)
-    if (req.method === 'HEAD') return void res.end()
-    createReadStream(file).pipe(res)
+    const outcome = files.serve(req, res, url.pathname, {
+      'content-security-policy': RENDERER_CSP,
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'set-cookie': `${tokenCookieName(port)}=${presented}; HttpOnly; SameSite=Strict; Path=/`
+    })
+    if (outcome === 'bad_path') return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'malformed percent-encoding in the path' } })
+    if (outcome === 'not_found') return send(res, 404, { ok: false, error: { code: 'not_found', message: existsSync(join(opts.rendererDir, 'index.html')) ? 'not found' : 'the workbench is not built: run npm run build' } })
   }
 
   await new Promise<void>((resolveListen, reject) => {

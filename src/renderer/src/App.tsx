@@ -1,13 +1,17 @@
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { useWorkbench, type Screen } from './store'
 import { api } from './api'
 import { Overview } from './views/Overview'
 import { ItemBrowser } from './views/ItemBrowser'
-import { AnnotateScreen } from './annotate/AnnotateScreen'
-import { ImportScreen } from './import/ImportScreen'
-import { AdjudicationScreen } from './adjudicate'
-import { RunsScreen } from './runs/RunsScreen'
-import { ReportScreen } from './report'
+
+// Each screen is its own chunk, loaded when first shown: opening the annotation screen never loads the report's
+// statistics and plots, the importers' parsers or the run inspector.
+const loadAnnotate = () => import('./annotate/AnnotateScreen')
+const AnnotateScreen = lazy(() => loadAnnotate().then((m) => ({ default: m.AnnotateScreen })))
+const ImportScreen = lazy(() => import('./import/ImportScreen').then((m) => ({ default: m.ImportScreen })))
+const AdjudicationScreen = lazy(() => import('./adjudicate').then((m) => ({ default: m.AdjudicationScreen })))
+const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })))
+const ReportScreen = lazy(() => import('./report').then((m) => ({ default: m.ReportScreen })))
 
 const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
   { id: 'overview', label: 'Overview' },
@@ -46,6 +50,8 @@ export function App() {
 
   useEffect(() => {
     void load()
+    // Fetched beside the session rather than after it: annotators land on this screen.
+    loadAnnotate().catch(() => undefined)
     // Counts on the overview follow changes, coalesced: a stream of submissions must not become a stream of reloads.
     let timer: ReturnType<typeof setTimeout> | undefined
     const off = api.on('project.changed', () => {
@@ -91,7 +97,9 @@ export function App() {
         </div>
       )}
       <main className="content">
-        {annotating ? <AnnotateScreen /> : <CuratorScreen screen={screen} info={info} />}
+        <Suspense fallback={<p className="screen-loading">Loading…</p>}>
+          {annotating ? <AnnotateScreen /> : <CuratorScreen screen={screen} info={info} />}
+        </Suspense>
       </main>
     </div>
   )
