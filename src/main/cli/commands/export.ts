@@ -4,7 +4,7 @@ import { AssayError } from '../../../shared/errors'
 import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import type { ExportFormat } from '../../export'
-import { EXPORT_KINDS, type ExportKind } from '../../export/kinds'
+import { EXPORT_KINDS, TRAINING_EXPORT_KINDS, type ExportKind, type TrainingExportKind } from '../../export/kinds'
 import { isWritable } from '../../store/database'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
@@ -19,6 +19,7 @@ interface ExportCliOptions {
   force?: boolean
   rawCells?: boolean
   json?: boolean
+  license?: string
 }
 
 export function registerExport(program: Command, io: CliIO): void {
@@ -26,8 +27,9 @@ export function registerExport(program: Command, io: CliIO): void {
     .command('export')
     .description('Export labels or judge outputs, with a dataset card beside the file')
     .argument('<file>', 'the .assay project file')
-    .argument('<what>', EXPORT_KINDS.join(' | '))
-    .requiredOption('--out <path>', 'the file to write (the card goes beside it as <name>.card.md)')
+    .argument('<what>', [...EXPORT_KINDS, ...TRAINING_EXPORT_KINDS].join(' | '))
+    .requiredOption('--out <path>', 'the file to write (the card goes beside it as <name>.card.md); for preferences and finetune a folder (one JSONL per split and a README.md dataset card)')
+    .option('--license <id>', 'preferences and finetune: the license in the dataset card (a Hugging Face license id; default other)')
     .addOption(new Option('--format <format>', 'jsonl or csv (default: from the --out extension, else jsonl)').choices(['jsonl', 'csv']))
     .option('--set <name>', 'only items of this set')
     .option('--split <split>', 'only items of this split: dev | test | none', parseSplit)
@@ -37,8 +39,9 @@ export function registerExport(program: Command, io: CliIO): void {
     .option('--raw-cells', 'CSV: write cells starting with = + - @ tab or CR verbatim instead of escaping them with a leading \'')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, what: string, opts: ExportCliOptions) => {
+      if ((TRAINING_EXPORT_KINDS as ReadonlyArray<string>).includes(what)) return exportTrainingSet(file, what as TrainingExportKind, opts, io)
       if (!(EXPORT_KINDS as ReadonlyArray<string>).includes(what)) {
-        throw new AssayError('invalid_input', `cannot export "${what}"; expected ${EXPORT_KINDS.join(' or ')}`)
+        throw new AssayError('invalid_input', `cannot export "${what}"; expected ${[...EXPORT_KINDS, ...TRAINING_EXPORT_KINDS].join(', ')}`)
       }
       if (opts.instrument && !(INSTRUMENT_IDS as ReadonlyArray<string>).includes(opts.instrument)) throw new AssayError('invalid_input', `unknown instrument "${opts.instrument}"`)
       // The exporters load only when an export runs.
@@ -74,4 +77,21 @@ export function registerExport(program: Command, io: CliIO): void {
 function parseSplit(value: string): Split {
   if (!(SPLITS as ReadonlyArray<string>).includes(value)) throw new InvalidArgumentError(`expected one of ${SPLITS.join(', ')}`)
   return value as Split
+}
+
+/** preferences | finetune: a folder that loads with the `datasets` library, written by ../../export/training. */
+async function exportTrainingSet(file: string, what: TrainingExportKind, opts: ExportCliOptions, io: CliIO): Promise<void> {
+  if (opts.format === 'csv') throw new AssayError('invalid_input', `${what} is written as JSONL only`)
+  const { exportTraining } = await import('../../export/training')
+  const path = resolve(file)
+  const project = isWritable(path) ? await Project.open(path) : (await Project.openForReading(path)).project
+  try {
+    const result = exportTraining(project, what, { out: opts.out, instrument: opts.instrument, set: opts.set, split: opts.split, license: opts.license, force: opts.force ?? false })
+    if (opts.json) return io.out(JSON.stringify(result, null, 2))
+    io.out(`Exported ${result.rows} ${what} row${result.rows === 1 ? '' : 's'} to ${result.dir} (${result.files.map((f) => `${f.split} ${f.rows}`).join(', ')})`)
+    io.out(`Left out: ${result.excluded.ties} ties, ${result.excluded.abstentions} abstentions`)
+    io.out(`Dataset card: ${result.card}`)
+  } finally {
+    project.close()
+  }
 }

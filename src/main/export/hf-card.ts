@@ -1,0 +1,51 @@
+/**
+ * A Hugging Face dataset card (README.md with YAML front matter) for a folder of JSONL files, one per split, so the
+ * folder loads with `datasets.load_dataset("<folder>")` as it is: `configs` names each split's file.
+ */
+export interface HfCardInput {
+  title: string
+  license: string
+  taskCategories: string[]
+  /** Split name → file path relative to the folder, and its row count. */
+  splits: Array<{ name: string; path: string; rows: number }>
+  tags: string[]
+  /** Markdown body below the front matter. */
+  body: string
+}
+
+export function sizeCategory(rows: number): string {
+  if (rows < 1_000) return 'n<1K'
+  if (rows < 10_000) return '1K<n<10K'
+  if (rows < 100_000) return '10K<n<100K'
+  if (rows < 1_000_000) return '100K<n<1M'
+  return '1M<n<10M'
+}
+
+const yamlString = (s: string) => JSON.stringify(s)
+
+export function hfDatasetCard(input: HfCardInput): string {
+  const total = input.splits.reduce((n, s) => n + s.rows, 0)
+  const lines = [
+    '---',
+    `license: ${input.license}`,
+    'task_categories:',
+    ...input.taskCategories.map((t) => `- ${t}`),
+    'language:',
+    '- en',
+    'tags:',
+    ...input.tags.map((t) => `- ${t}`),
+    'size_categories:',
+    `- ${sizeCategory(total)}`,
+    'configs:',
+    '- config_name: default',
+    '  data_files:',
+    ...input.splits.flatMap((s) => [`  - split: ${s.name}`, `    path: ${yamlString(s.path)}`]),
+    '---',
+    '',
+    `# ${input.title}`,
+    '',
+    input.body.trimEnd(),
+    ''
+  ]
+  return lines.join('\n')
+}

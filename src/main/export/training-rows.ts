@@ -1,0 +1,130 @@
+import { AssayError } from '../../shared/errors'
+import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
+import { parseItemPayload, type ItemKind, type Split } from '../../shared/items/kinds'
+import { renderRequest } from '../../shared/templates'
+import { finalLabels } from '../adjudication/labels'
+import { payloadWithContext } from '../annotation/item-context'
+import { requestUnits, SkipItem } from '../runner/requests'
+import { resolveTemplate, usedValues } from '../runner/templates'
+import type { Project } from '../store/project'
+
+/** Where an example's label comes from, most authoritative first. */
+export const LABEL_SOURCES = ['adjudicated', 'majority', 'single annotator', 'reference'] as const
+export type LabelSource = (typeof LABEL_SOURCES)[number]
+
+export interface TrainingExample {
+  itemId: number
+  item: string
+  set: string
+  split: Split
+  labelSource: LabelSource
+  /** The reference's own name (e.g. `expert`, `citations`) when the label is the item's reference label. */
+  referenceSource: string | null
+  /** The label in canonical terms, as the instrument's judgement schema has it. */
+  judgement: Record<string, unknown>
+  /** The instrument's prompt rendered for the item in canonical order (side a shown as A). */
+  system: string | null
+  user: string
+  display: Record<string, unknown>
+  template: string
+}
+
+export interface TrainingRead {
+  instrument: AnyInstrument
+  template: string
+  answerFormat: string | null
+  examples: TrainingExample[]
+  /** Items left out, by reason: a tied majority, every answer an abstention, no label, a prompt the item cannot fill. */
+  excluded: { ties: number; abstentions: number; unrenderable: number }
+}
+
+export interface TrainingFilter {
+  instrument: string
+  set?: string | undefined
+  split?: Split | undefined
+}
+
+/**
+ * Each labelled item of an instrument with its final label (the curator's adjudication, else the human majority,
+ * else a single annotator's answer, else the item's own reference label) and the instrument's published prompt
+ * rendered for it in canonical order. Ties and abstentions are counted, never written.
+ */
+export function readTrainingExamples(project: Project, filter: TrainingFilter): TrainingRead {
+  if (!isInstrumentId(filter.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${filter.instrument}"`, [{ field: '--instrument', message: 'unknown' }])
+  const instrument = getInstrument(filter.instrument)
+  const templateId = instrument.templates[0]
+  if (!templateId) throw new AssayError('invalid_input', `${instrument.id} has no prompt template to train a judge on`)
+  const { template } = resolveTemplate(project.db, templateId)
+  const ref = `${template.entry.id}@${template.entry.version}`
+  const excluded = { ties: 0, abstentions: 0, unrenderable: 0 }
+  const labelled = new Map<number, { judgement: Record<string, unknown>; source: LabelSource; reference: string | null }>()
+  // People who split evenly or all abstained leave the item out, even where a reference label exists: the experts
+  // did not settle it.
+  const unsettled = new Set<number>()
+  for (const final of finalLabels(project.db, { instrument: instrument.id, set: filter.set, split: filter.split })) {
+    const r = final.record
+    if (r.final_from === 'adjudication' && r.judgement) {
+      if (instrument.isAbstention?.(r.judgement as never)) {
+        excluded.abstentions++
+        unsettled.add(final.itemId)
+      } else labelled.set(final.itemId, { judgement: r.judgement, source: 'adjudicated', reference: null })
+    } else if (r.majority === 'decided' && r.judgement) {
+      labelled.set(final.itemId, { judgement: r.judgement, source: r.n_answers - r.n_abstained >= 2 ? 'majority' : 'single annotator', reference: null })
+    } else if (r.majority === 'tie') {
+      excluded.ties++
+      unsettled.add(final.itemId)
+    } else if (r.majority === 'all_abstained') {
+      excluded.abstentions++
+      unsettled.add(final.itemId)
+    }
+  }
+  const rows = project.db
+    .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR set_name = ?) AND (? IS NULL OR split = ?) ORDER BY id`)
+    .all(instrument.itemKind, filter.set ?? null, filter.set ?? null, filter.split ?? null, filter.split ?? null) as Array<{
+    id: number
+    kind: ItemKind
+    external_id: string
+    set_name: string
+    split: Split
+    payload: string
+  }>
+  const examples: TrainingExample[] = []
+  for (const row of rows) {
+    const raw = payloadWithContext(project.db, row)
+    const parsed = parseItemPayload(row.kind, raw)
+    const payload = (parsed.success ? parsed.data : raw) as Record<string, unknown>
+    let label = labelled.get(row.id)
+    // Proposal pairs carry a reference label (experts', citations'); it speaks for the verdict when no person answered.
+    if (!label && !unsettled.has(row.id) && row.kind === 'proposal-pair' && typeof payload.label === 'string' && instrument.fields.some((f) => f.name === 'verdict')) {
+      label = { judgement: { verdict: payload.label }, source: 'reference', reference: typeof payload.label_source === 'string' ? payload.label_source : null }
+    }
+    if (!label) continue
+    let units
+    try {
+      units = requestUnits(instrument, template, payload, { seed: project.seed, viewer: 'training-export', externalId: row.external_id }, { bothOrders: instrument.id === 'pairwise-preference' })
+    } catch (e) {
+      if (e instanceof SkipItem) {
+        excluded.unrenderable++
+        continue
+      }
+      throw e
+    }
+    // Canonical order: the unit whose display is not swapped (side a shown as A).
+    const unit = units.find((u) => u.display.swapped !== true) ?? units[0]!
+    const rendered = renderRequest(template, usedValues(template, unit.values))
+    examples.push({
+      itemId: row.id,
+      item: row.external_id,
+      set: row.set_name,
+      split: row.split,
+      labelSource: label.source,
+      referenceSource: label.reference,
+      judgement: label.judgement,
+      system: rendered.system ?? null,
+      user: rendered.user,
+      display: unit.display,
+      template: ref
+    })
+  }
+  return { instrument, template: ref, answerFormat: template.entry.answerFormat ?? null, examples, excluded }
+}
