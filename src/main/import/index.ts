@@ -4,6 +4,7 @@ import { zodIssuesToLocations, type ErrorLocation } from '../../shared/errors'
 import { itemTitle, parseItemPayload, type ItemKind, type Split } from '../../shared/items/kinds'
 import type { Project } from '../store/project'
 import { detectFormat } from './detect'
+import { namespaceUnknownFields } from './extra-fields'
 import { FORMAT_ARRAY_KEYS, parseFormat } from './formats'
 import { readRecords } from './read-records'
 import { decodeUtf8 } from './utf8'
@@ -162,7 +163,7 @@ function validateItems(ctx: ImportContext, parsed: ParsedImport): void {
       parsed.errors.push(...zodIssuesToLocations(result.error.issues, { file: ctx.file, line: item.line }))
       continue
     }
-    item.payload = result.data as Record<string, unknown>
+    item.payload = namespaceUnknownFields(item.kind, result.data as Record<string, unknown>)
     const key = `${item.kind}\u0000${item.externalId}`
     const prior = firstLine.get(key)
     if (prior !== undefined) {

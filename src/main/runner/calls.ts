@@ -88,6 +88,20 @@ export interface NewRun {
   options: RunOptions
 }
 
+/**
+ * Removes a run that never got an answer (every call failed: a wrong model name, an endpoint that does not answer),
+ * so a run that could not start leaves no record, as one refused before it starts. Refuses to touch a run with any
+ * answer. Says whether it was removed, and the first call's error.
+ */
+export function discardUnansweredRun(db: Db, runId: number): { discarded: boolean; firstError: string | null } {
+  const answered = db.prepare(`SELECT count(*) AS n FROM model_calls WHERE run_id = ? AND (raw_answer IS NOT NULL OR status IN ('ok', 'unparseable'))`).get(runId) as { n: number }
+  const first = db.prepare(`SELECT error FROM model_calls WHERE run_id = ? AND error IS NOT NULL ORDER BY id LIMIT 1`).get(runId) as { error: string } | undefined
+  if (answered.n > 0) return { discarded: false, firstError: first?.error ?? null }
+  db.prepare(`DELETE FROM model_calls WHERE run_id = ?`).run(runId)
+  db.prepare(`DELETE FROM runs WHERE id = ?`).run(runId)
+  return { discarded: true, firstError: first?.error ?? null }
+}
+
 export function insertRun(db: Db, run: NewRun): number {
   const info = db
     .prepare(

@@ -3,6 +3,7 @@
 import { v001 } from './schema/v001-initial-schema'
 import { v002 } from './schema/v002-packet-items'
 import { v003 } from './schema/v003-queue-progress-index'
+import { v004 } from './schema/v004-namespaced-extra-fields'
 import { v006 } from './schema/v006-archived-sources'
 import { v007 } from './schema/v007-calibration-fits'
 
@@ -12,6 +13,6 @@ export interface Migration {
   sql: string
 }
 
-export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v006, v007]
+export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v004, v006, v007]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

@@ -67,7 +67,8 @@ describe('assay judge', () => {
   })
 
   it('reads a compatible endpoint’s key from ASSAY_KEY_<NAME> or from --api-key-env', async () => {
-    const compatible = ['judge', path, '--instrument', 'idea-similarity', '--provider', 'openai-compatible', '--model', 'grok-4', '--base-url', fake.url('openai-compatible')]
+    // One pair, so that each run has a call to make (a selection with nothing to ask exits 1).
+    const compatible = ['judge', path, '--instrument', 'pairwise-preference', '--limit', '1', '--provider', 'openai-compatible', '--model', 'grok-4', '--base-url', fake.url('openai-compatible')]
     const none = await runCli(...compatible, '--key-name', 'xai')
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('No API key for grok-4 (named:XAI): set ASSAY_KEY_XAI in the environment')
@@ -77,6 +78,7 @@ describe('assay judge', () => {
     process.env.MY_VAR = KEYS['openai-compatible']
     const viaVar = await runCli(...compatible, '--key-name', 'xai', '--api-key-env', 'MY_VAR', '--seed', 'other')
     expect(viaVar.code).toBe(0)
+    expect(fake.requestsTo('compatible.chat').length).toBeGreaterThan(0)
     expect(fake.requestsTo('compatible.chat').every((q) => q.headers['authorization'] === `Bearer ${KEYS['openai-compatible']}`)).toBe(true)
   })
 

@@ -31,7 +31,7 @@ describe('liveideabench importer', () => {
     expect(r.errors).toEqual([])
     expect(r.summary).toEqual({ ideas: 3, unscored: 1, ideaPairs: 0 })
     const first = payloadOf(s.project, 'idea', `lib-${md5(IDEA_1)}@critic-x`)
-    expect(first).toMatchObject({ idea: IDEA_1, keywords: 'ageing', idea_model: 'model-a', scores: { originality: 8, feasibility: 6, clarity: 7 }, id: '11' })
+    expect(first).toMatchObject({ idea: IDEA_1, keywords: 'ageing', idea_model: 'model-a', scores: { originality: 8, feasibility: 6, clarity: 7 }, $extra: { id: '11' } })
     expect(first).not.toHaveProperty('parsed_scores')
     expect(payloadOf(s.project, 'idea', `lib-${md5(IDEA_2)}@critic-y`).scores).toEqual({ originality: 5, feasibility: 'N/A' })
     expect(payloadOf(s.project, 'idea', `lib-${md5(IDEA_2)}@critic-z`).scores).toBeNull()

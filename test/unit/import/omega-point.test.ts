@@ -43,7 +43,7 @@ describe('omega-point importer', () => {
     const set = payloadOf(s.project, 'hypothesis-set', 'T1__model-a__omega-point')
     expect(set.hypotheses.map((x: { id: string; statement: string }) => `${x.id}:${x.statement}`)).toEqual(['C6:e', 'C2:b', 'C4:a2', 'C1:a', 'C3:c'])
     expect(set.candidates).toHaveLength(7)
-    expect(set).toMatchObject({ lens: 'Reliability Engineering', phenomenon_role: false, scheme: 'omega-point', company: 'acme' })
+    expect(set).toMatchObject({ $extra: { lens: 'Reliability Engineering', phenomenon_role: false }, scheme: 'omega-point', company: 'acme' })
     expect(set.hypotheses[2]).toMatchObject({ stage: 5, operation: 'refined', parent: '1' })
   })
 

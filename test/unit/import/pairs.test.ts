@@ -25,7 +25,7 @@ describe('pairs importer', () => {
     const r = await importFile(s.project, 'pairs', file, { set: 'ideaeval', split: 'test' })
     expect(r.errors).toEqual([])
     expect(r.imported).toBe(4)
-    expect(payloadOf(s.project, 'proposal-pair', 'p1')).toMatchObject({ label: 'a_better', origin_label: 'human_better', extra: { kept: true } })
+    expect(payloadOf(s.project, 'proposal-pair', 'p1')).toMatchObject({ label: 'a_better', origin_label: 'human_better', $extra: { extra: { kept: true } } })
     const p2 = payloadOf(s.project, 'proposal-pair', 'p2')
     expect(p2).toMatchObject({ label: 'b_much_better', probe: 'formula-error', a: { path: 'props/p2a.md', markdown: '# Proposal\n\nFrom a file.' } })
     expect(r.summary.labels).toMatchObject({

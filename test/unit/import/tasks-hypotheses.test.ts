@@ -110,6 +110,6 @@ describe('tasks, hypotheses and questions importers', () => {
     expect(r.errors).toEqual([{ file, line: 3, field: 'question_id', message: 'missing question_id' }])
     const ok = await importFile(s.project, 'questions', s.write('q2.jsonl', jsonl([{ task_id: 'T7', question: 'How?' }])))
     expect(ok.imported).toBe(1)
-    expect(payloadOf(s.project, 'research-question', 'T7')).toMatchObject({ question_id: 'T7', task_id: 'T7' })
+    expect(payloadOf(s.project, 'research-question', 'T7')).toMatchObject({ question_id: 'T7', $extra: { task_id: 'T7' } })
   })
 })

@@ -161,7 +161,7 @@ function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
 
 async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO): Promise<void> {
   // The runner and the model SDKs load only when a judge runs.
-  const [{ draftJudge, ensureJudge, estimateRun, generatedSetsOf, parseRunSpec, prepareRun, runRegistry }, { EnvKeyStore }] = await Promise.all([
+  const [{ discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
     import('../../runner'),
     import('../../secrets')
   ])
@@ -174,9 +174,21 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
     else printEstimate(io, opts, judge, estimate)
     return
   }
+  // A run that cannot start records nothing: the key is checked and the items planned before any write.
+  const keyStore = new EnvKeyStore(process.env, opts.apiKeyEnv)
+  const draft = draftJudge(db, judgeInput(opts))
+  await providerFor(draft, { keyStore })
+  const { estimate } = estimateRun(project, parseRunSpec(runSpec(opts, Math.max(draft.id, 1))), draft)
+  if (estimate.calls === 0) {
+    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'nothing_to_ask', skippedCount: estimate.skipped, skipped: estimate.skippedItems }, null, 2))
+    else {
+      io.err(`assay: nothing to ask: no item of the selection can be put to ${opts.instrument}${estimate.skipped ? ` (${estimate.skipped} skipped)` : ''}; no run was recorded`)
+      for (const s of estimate.skippedItems.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
+    }
+    throw new ExitCode(EXIT_FAILURE)
+  }
   const judge = project.write(() => ensureJudge(db, judgeInput(opts)))
   const spec = parseRunSpec(runSpec(opts, judge.id))
-  const keyStore = new EnvKeyStore(process.env, opts.apiKeyEnv)
   const prepared = prepareRun(project, spec)
   const total = prepared.plan.calls.length
   if (!opts.json) {
@@ -205,9 +217,26 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   } finally {
     process.removeListener('SIGINT', onSignal)
   }
+  const c = result.counts
+  // Not one answer from a new run (a wrong model name, an endpoint that does not answer): it could not start.
+  if (!prepared.resumed && opts.instrument !== 'generation' && result.outcome !== 'cancelled' && c.ok + c.unparseable === 0 && (c.failed > 0 || result.outcome === 'failed')) {
+    const { discarded, firstError } = project.write(() => discardUnansweredRun(db, result.runId))
+    if (discarded) {
+      const reason = result.fatal ?? firstError ?? 'every call failed'
+      if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'could_not_start', error: reason, requests: result.requests, skipped: prepared.plan.skipped }, null, 2))
+      else io.err(`assay: the run could not start: ${reason}; no run was recorded`)
+      throw new ExitCode(EXIT_FAILURE)
+    }
+  }
   const sets = opts.instrument === 'generation' ? generatedSetsOf(db, result.runId) : null
   if (opts.json) {
-    io.out(JSON.stringify({ runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, ...(sets ? { sets } : {}) }, null, 2))
+    io.out(
+      JSON.stringify(
+        { runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, skipped: prepared.plan.skipped, ...(sets ? { sets } : {}) },
+        null,
+        2
+      )
+    )
   } else {
     printResult(io, result)
     if (sets) io.out(`${sets.length} hypothesis set${sets.length === 1 ? '' : 's'} generated${sets.length ? `: ${sets.join(', ')}` : ''}`)
