@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { SOURCE_KINDS } from './input'
 import { summaryCardSchema } from './summary-schema'
+import { category, count, intervalSchema, perLabelSchema, reasons, stat } from './schema-parts'
+import { pairwiseSchema } from './pairwise-schema'
 import { calibrationRowSchema, estimatesSectionSchema } from '../calibrate/schema'
 
 /**
@@ -12,25 +14,8 @@ import { calibrationRowSchema, estimatesSectionSchema } from '../calibrate/schem
 
 export const REPORT_SCHEMA_VERSION = 'assay.report/1'
 
-const stat = z.number().nullable()
-const count = z.number().int().nonnegative()
-const category = z.union([z.string(), z.number(), z.boolean()])
-const reasons = z.record(z.string(), z.string())
-
-export const intervalSchema = z.object({
-  method: z.enum(['wilson', 'clopper-pearson', 'asymptotic normal', 'cluster bootstrap (percentile)', 'paired cluster bootstrap (percentile)']),
-  level: z.number(),
-  ci_low: stat,
-  ci_high: stat,
-  /** Wilson intervals over items of a share averaged over several calls per item: the items counted as independent. */
-  n: count.optional(),
-  /** Bootstrap only: resamples drawn, resamples where the statistic was undefined (left out), seed. */
-  resamples: count.optional(),
-  undefined_resamples: count.optional(),
-  seed: count.optional(),
-  reason: z.string().optional()
-})
-export type ReportInterval = z.infer<typeof intervalSchema>
+export * from './schema-parts'
+export * from './pairwise-schema'
 
 export const sourceSchema = z.object({
   id: z.string(),
@@ -55,15 +40,6 @@ export const sourceSchema = z.object({
   undefined_resample_share: stat
 })
 export type ReportSource = z.infer<typeof sourceSchema>
-
-export const perLabelSchema = z.object({
-  label: category,
-  n: count,
-  correct: count,
-  accuracy: stat,
-  ci_low: stat,
-  ci_high: stat
-})
 
 export const reliabilityBinSchema = z.object({
   lower: z.number(),
@@ -191,131 +167,6 @@ export const ceilingSchema = z.object({
   )
 })
 export type ReportCeiling = z.infer<typeof ceilingSchema>
-
-export const subsetSchema = z.object({
-  by: z.enum(['label', 'set', 'probe', 'label_source']),
-  value: z.string(),
-  n_judged: count,
-  correct: count,
-  accuracy: stat,
-  ci_low: stat,
-  ci_high: stat
-})
-
-/** Position statistics of a source asked in both display orders (absent for one-order runs). */
-export const positionSchema = z.object({
-  source: z.string(),
-  /** Shi et al. 2024 position consistency: pairs with the same verdict in both orders / pairs answered in both. */
-  position_consistency: stat,
-  /** Wang et al. 2023 conflict rate = 1 − position_consistency. */
-  conflict_rate: stat,
-  n_compared: count,
-  n_consistent: count,
-  /** Pairs lacking an answer in one order (failed, pending, abstained or asked in one order only). */
-  n_incomplete: count,
-  /** MT-Bench (Zheng et al. 2023, Table 2): over pairs with a finished answer in both orders; the four add up to 1. */
-  n_pairs: count,
-  mt_bench_consistency: stat,
-  biased_to_first: stat,
-  biased_to_second: stat,
-  error_rate: stat,
-  n_biased_first: count,
-  n_biased_second: count,
-  n_error: count,
-  /** Shi et al. 2024, §3 preference fairness in [−1, 1]: 0 fair, negative favours the first shown, positive the second. */
-  preference_fairness: stat,
-  first_position_preference: stat,
-  n_answered: count,
-  n_picked_first: count,
-  ci: z.record(z.string(), intervalSchema),
-  reasons
-})
-
-export const pairwiseRowSchema = z.object({
-  source: z.string(),
-  criterion: z.string(),
-  /** Calls (one per item, display order and vote over trials) on items the criterion labels. */
-  n_in_scope: count,
-  n_judged: count,
-  n_failed: count,
-  n_unparseable: count,
-  n_abstained: count,
-  n_pending: count,
-  n_ties: count,
-  n_items: count,
-  correct: count,
-  accuracy: stat,
-  accuracy_of_all: stat,
-  /** Ties dropped from both denominators (present when the source gave ties). */
-  accuracy_ties_dropped: stat.optional(),
-  majority_baseline: stat,
-  majority_label: z.array(z.string()),
-  label_counts: z.record(z.string(), count),
-  random_baseline: stat,
-  below_majority_baseline: z.boolean().nullable(),
-  /** Per label in the report's label_terms (kept for tables); the two frames below never switch with the data. */
-  per_label: z.array(perLabelSchema),
-  /** Per canonical side: always a, then b. */
-  per_label_side: z.array(perLabelSchema),
-  /** Per origin: always human, then ai; empty unless every labelled pair sets a human proposal against an AI one. */
-  per_label_origin: z.array(perLabelSchema),
-  subsets: z.array(subsetSchema),
-  ci: z.record(z.string(), intervalSchema),
-  reasons
-})
-export type ReportPairwiseRow = z.infer<typeof pairwiseRowSchema>
-
-export const strengthSchema = z.object({ player: z.string(), strength: stat, ci_low: stat, ci_high: stat, undefined_resamples: count })
-export const winRateSchema = z.object({
-  system: z.string(),
-  wins: count,
-  ties: count,
-  losses: count,
-  missing: count,
-  m: count,
-  win_rate: stat,
-  win_rate_of_judged: stat,
-  cohorts: count
-})
-
-export const systemsSchema = z.object({
-  source: z.string(),
-  players: z.array(z.string()),
-  n_comparisons: count,
-  bradley_terry: z.array(strengthSchema),
-  win_rates: z.array(winRateSchema),
-  reasons
-})
-
-export const fatalFlawSchema = z.object({
-  source: z.string(),
-  /** Proposals people marked with a fatal flaw where the other side of the pair was not so marked. */
-  n_fatal: count,
-  n_judged: count,
-  n_ruled_against: count,
-  fatal_flaw_recall: stat,
-  /** Pairs where people marked both proposals fatal: left out, since any verdict rules against one. */
-  n_both_fatal: count,
-  /** Where the judge lists fatal flaws itself: how often it named one on that proposal. */
-  n_named_judged: count.optional(),
-  n_named: count.optional(),
-  fatal_flaw_named_recall: stat.optional(),
-  ci: z.record(z.string(), intervalSchema),
-  reasons
-})
-
-export const pairwiseSchema = z.object({
-  /** 'origin' when every labelled pair sets a human proposal against an AI one, else 'side' (a/b). */
-  label_terms: z.enum(['origin', 'side']),
-  labels: z.array(z.string()),
-  rows: z.array(pairwiseRowSchema),
-  /** Per source, over all its calls that recorded the display order (independent of any criterion). */
-  position: z.array(positionSchema),
-  systems: z.array(systemsSchema),
-  fatal_flaws: z.array(fatalFlawSchema),
-  n_fatal_flaw_audits: count
-})
-export type ReportPairwise = z.infer<typeof pairwiseSchema>
 
 export const judgeVsJudgeSchema = z.object({
   field: z.string(),
