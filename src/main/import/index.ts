@@ -109,7 +109,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   }
   const text = decoded.text
 
-  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db }
+  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db, lossy: opts.lossy ?? false, replaced: { count: 0 } }
   const read = readRecords(shown, fullPath, text, FORMAT_ARRAY_KEYS[format])
   if (read.errors.length && read.records.length === 0) return report({ ...failed(shown, ''), errors: read.errors }, null)
   if (read.records.length === 0) return report(failed(shown, 'the file has no records'), null)
@@ -120,13 +120,14 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   // lists every problem of the file instead of stopping at the first bad line.
   parsed.errors.unshift(...read.errors)
   validateItems(ctx, parsed)
-  if (decoded.invalid.length) {
-    parsed.summary = { ...parsed.summary, invalidUtf8Replaced: decoded.invalid.length }
-    const first = decoded.invalid[0]!
+  const replaced = decoded.invalid.length + ctx.replaced!.count
+  if (replaced) {
+    parsed.summary = { ...parsed.summary, invalidUtf8Replaced: replaced }
+    const first = decoded.invalid[0]
     parsed.warnings.unshift({
       file: shown,
-      line: first.line,
-      message: `${decoded.invalid.length} invalid UTF-8 sequence${decoded.invalid.length === 1 ? '' : 's'} replaced by U+FFFD (first at byte offset ${first.offset})`
+      ...(first ? { line: first.line } : {}),
+      message: `${replaced} invalid UTF-8 sequence${replaced === 1 ? '' : 's'} replaced by U+FFFD${first ? ` (first at byte offset ${first.offset})` : ' in the files it names'}`
     })
   }
   if (parsed.errors.length || opts.dryRun) return report(parsed, null)

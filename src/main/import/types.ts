@@ -83,6 +83,10 @@ export interface ImportContext {
   /** Name used in error locations. */
   file: string
   db: Db
+  /** Accept invalid UTF-8 in files the import reads (Markdown by path), replaced and counted in `replaced`. */
+  lossy?: boolean
+  /** Invalid UTF-8 sequences replaced so far in such files (lossy imports only). */
+  replaced?: { count: number }
 }
 
 export function emptyParsed(): ParsedImport {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+
 // Node decodes invalid UTF-8 into U+FFFD without a word, which silently changes text people will quote and compare.
 // An import reads bytes, finds every invalid sequence itself, and refuses the file unless told to accept the loss.
 
@@ -74,4 +76,21 @@ export function decodeUtf8(bytes: Uint8Array, allowInvalid: boolean): DecodedTex
     if (!allowInvalid) return { text: '', invalid: findInvalidUtf8(bytes, 1) }
     return { text: lossy.decode(bytes), invalid: findInvalidUtf8(bytes) }
   }
+}
+
+/**
+ * A text file an import names (a proposal's Markdown by path): its text, or why it cannot be taken. Invalid UTF-8 is
+ * refused with its line and byte offset unless `lossy`; then each invalid sequence counts in `replaced`.
+ */
+export function readTextFile(path: string, lossy: boolean): { text: string; replaced: number } | { error: string } {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(path)
+  } catch (e) {
+    return { error: `cannot read it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }
+  }
+  const decoded = decodeUtf8(bytes, lossy)
+  const bad = decoded.invalid[0]
+  if (bad && !lossy) return { error: `invalid UTF-8 at line ${bad.line}, byte offset ${bad.offset} (import with --lossy to replace it by U+FFFD)` }
+  return { text: decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text, replaced: decoded.invalid.length }
 }

@@ -105,3 +105,25 @@ describe('imports that would be silently altered are refused with their place', 
     expect(scanJson('{"a":1,\n"a":2}')).toMatchObject({ line: 2, field: 'a' })
   })
 })
+
+describe('Markdown files named by a pairs import', () => {
+  it('are held to the same UTF-8 rule', async () => {
+    const tmp = tempDir('assay-md-utf8-')
+    try {
+      const file = tmp.file('p.assay')
+      ;(await Project.create(file)).close()
+      writeFileSync(tmp.file('a.md'), Buffer.concat([Buffer.from('# A\n\nna'), Buffer.from([0xff]), Buffer.from('ve\n')]))
+      writeFileSync(tmp.file('b.md'), '# B\n\nfine\n')
+      const pairs = tmp.file('pairs.jsonl')
+      writeFileSync(pairs, JSON.stringify({ pair_id: 'p1', a: { path: 'a.md', origin: 'human' }, b: { path: 'b.md', origin: 'ai' } }))
+      const r = await runCli('import', file, 'pairs', pairs)
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain('a.path: a.md: invalid UTF-8 at line 3, byte offset 7')
+      const lossy = await runCli('import', file, 'pairs', pairs, '--lossy')
+      expect(lossy.code).toBe(0)
+      expect(lossy.stdout).toContain('"invalidUtf8Replaced":1')
+    } finally {
+      tmp.cleanup()
+    }
+  })
+})

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import {
   CANONICAL_PAIR_LABELS,
@@ -10,6 +9,7 @@ import {
 } from '../../../shared/items/kinds'
 import { asObject, Problems, text } from '../fields'
 import { isRecord } from '../read-records'
+import { readTextFile } from '../utf8'
 import { emptyParsed, type ImportContext, type ParsedImport, type SourceRecord } from '../types'
 
 /**
@@ -64,12 +64,13 @@ function readProposal(ctx: ImportContext, raw: unknown, side: 'a' | 'b', line: n
     return null
   }
   const full = isAbsolute(path) ? path : resolve(dirname(ctx.path), path)
-  try {
-    proposal.markdown = readFileSync(full, 'utf8')
-  } catch (e) {
-    problems.error(line, `${side}.path`, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+  const read = readTextFile(full, ctx.lossy ?? false)
+  if ('error' in read) {
+    problems.error(line, `${side}.path`, `${path}: ${read.error}`)
     return null
   }
+  if (ctx.replaced) ctx.replaced.count += read.replaced
+  proposal.markdown = read.text
   if (!String(proposal.markdown).trim()) {
     problems.error(line, `${side}.path`, `${path} is empty`)
     return null
