@@ -1,3 +1,5 @@
+import { FORBIDDEN_KEYS, MAX_JSON_DEPTH } from './json-scan'
+
 /**
  * A parser for Python literals as pandas and `repr()` write them into CSV cells: dicts, lists, tuples, strings
  * (single, double or triple quotes, r/u/b prefixes, escapes, adjacent strings joined), ints, floats, True, False,
@@ -39,6 +41,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 
 class Parser {
   private i = 0
+  private depth = 0
   constructor(private readonly s: string) {}
 
   done(): boolean {
@@ -64,9 +67,8 @@ class Parser {
 
   value(): unknown {
     const c = this.peek()
-    if (c === '{') return this.dictOrSet()
-    if (c === '[') return this.sequence('[', ']')
-    if (c === '(') return this.sequence('(', ')')
+    if (c === '{' || c === '[' || c === '(') return this.nested(c)
+
     if (c === '"' || c === "'") return this.strings()
     if (/[rRuUbBfF]/.test(c) && /["']/.test(this.s[this.i + 1] ?? '')) return this.strings()
     if (/[rRbB]/.test(c) && /[rRbB]/.test(this.s[this.i + 1] ?? '') && /["']/.test(this.s[this.i + 2] ?? '')) return this.strings()
@@ -74,6 +76,17 @@ class Parser {
     if (/[A-Za-z_]/.test(c)) return this.name()
     if (this.done()) this.fail('unexpected end of text')
     return this.fail(`unexpected character "${c}"`)
+  }
+
+  /** Containers, bounded in depth like JSON (json-scan.ts), so a hostile cell cannot exhaust the stack. */
+  private nested(c: string): unknown {
+    if (this.depth >= MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`)
+    this.depth++
+    try {
+      return c === '{' ? this.dictOrSet() : c === '[' ? this.sequence('[', ']') : this.sequence('(', ')')
+    } finally {
+      this.depth--
+    }
   }
 
   private dictOrSet(): unknown {
@@ -105,7 +118,11 @@ class Parser {
       this.skipSpace()
       const v = this.value()
       if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean' && key !== null) this.fail('a dict key must be a string, number, bool or None')
-      out[String(key === null ? 'None' : key === true ? 'True' : key === false ? 'False' : key)] = v
+      const name = String(key === null ? 'None' : key === true ? 'True' : key === false ? 'False' : key)
+      // Python keeps the last of two equal keys; a repeated key in a data file is refused rather than dropped.
+      if (FORBIDDEN_KEYS.has(name)) this.fail(`the key "${name}" is not accepted as data`)
+      if (Object.prototype.hasOwnProperty.call(out, name)) this.fail(`the key "${name}" appears twice`)
+      out[name] = v
       this.skipSpace()
       if (this.peek() === ',') {
         this.i++

@@ -46,4 +46,11 @@ over lines'''`)).toBe(`a "quoted" 'word'\nover lines`)
     for (const text of bad) expect(() => parsePythonLiteral(text), text).toThrow(PythonLiteralError)
     expect(() => parsePythonLiteral("{'a': 1, 'b': oops}")).toThrow(/unknown name "oops" at character 15/)
   })
+
+  it('refuses repeated and prototype keys and bounds nesting instead of overflowing the stack', () => {
+    expect(() => parsePythonLiteral("{'a': 1, 'a': 2}")).toThrow(/the key "a" appears twice/)
+    expect(() => parsePythonLiteral("{'__proto__': {'x': 1}}")).toThrow(/the key "__proto__" is not accepted/)
+    expect(() => parsePythonLiteral('['.repeat(100_000) + ']'.repeat(100_000))).toThrow(/nested deeper than 64 levels/)
+    expect(parsePythonLiteral('['.repeat(10) + ']'.repeat(10))).toEqual([[[[[[[[[[]]]]]]]]]])
+  })
 })
