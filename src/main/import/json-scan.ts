@@ -16,6 +16,8 @@ export interface JsonScanProblem {
   message: string
 }
 
+const STRING_STOP = /["\\\n]/g
+
 interface Frame {
   array: boolean
   keys: Set<string> | null
@@ -43,7 +45,15 @@ export function scanJson(text: string, firstLine = 1, maxDepth = MAX_JSON_DEPTH)
       // A string: find its end, count newlines (only malformed JSON has raw ones), decode it only when a key.
       let j = i + 1
       let escaped = false
-      while (j < text.length) {
+      // Jump from one quote, backslash or newline to the next: most of a data file is the inside of strings.
+      for (;;) {
+        STRING_STOP.lastIndex = j
+        const stop = STRING_STOP.exec(text)
+        if (!stop) {
+          j = text.length
+          break
+        }
+        j = stop.index
         const d = text.charCodeAt(j)
         if (d === 92) {
           escaped = true
@@ -51,7 +61,7 @@ export function scanJson(text: string, firstLine = 1, maxDepth = MAX_JSON_DEPTH)
           continue
         }
         if (d === 34) break
-        if (d === 10) line++
+        line++
         j++
       }
       const top = stack[stack.length - 1]
