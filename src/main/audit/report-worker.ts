@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import Database from 'better-sqlite3'
 import { AssayError } from '../../shared/errors'
 import { buildReport, type ReportOptions } from '../../shared/report'
 import type { Split } from '../../shared/items/kinds'
+import { openDatabase } from '../store/database'
 import { gatherAuditInput } from './gather'
 
 /**
@@ -32,10 +32,10 @@ function post(message: ReportJobMessage): void {
   parentPort?.postMessage(message)
 }
 
-function run(data: ReportJobData): void {
-  const db = new Database(data.path, { readonly: true, fileMustExist: true, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
+async function run(data: ReportJobData): Promise<void> {
+  // Opened as the app opens a file read-only, so a project in a folder that cannot be written is read the same way.
+  const db = await openDatabase(data.path, { readonly: true, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
   try {
-    db.pragma('busy_timeout = 5000')
     post({ type: 'progress', phase: 'reading', step: 0, steps: STEPS, detail: 'reading answers and judge calls' })
     const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources })
     const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
@@ -46,9 +46,7 @@ function run(data: ReportJobData): void {
   }
 }
 
-try {
-  run(workerData as ReportJobData)
-} catch (e) {
+run(workerData as ReportJobData).catch((e: unknown) => {
   if (e instanceof AssayError) post({ type: 'error', code: e.code, message: e.message, details: e.details })
   else post({ type: 'error', code: 'internal', message: e instanceof Error ? e.message : String(e) })
-}
+})
