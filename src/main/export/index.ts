@@ -19,7 +19,7 @@ import {
   type JudgementRecord,
   type LabelRecord
 } from './rows'
-import { writeOutputFiles } from './output-file'
+import { checkOutputPath, writeOutputFiles } from './output-file'
 import { cardPathFor, flattenForCsv, toCsv, toJsonl, type ExportFormat } from './table'
 
 export type { ExportFormat, ExportFilter, LabelRecord, JudgementRecord, FinalLabelRecord }
@@ -94,18 +94,21 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
       `${project.path} is open read-only, so exporting its ${testItems.length} test-split item${testItems.length === 1 ? '' : 's'} could not be recorded in the exposure log; export with --split dev (or none), or make the file writable`
     )
   }
-  writeOutputFiles(
-    [
-      { path, content },
-      { path: cardPath, content: cardText }
-    ],
-    { force: opts.force ?? false, protect: [project.path] }
-  )
+  const guard = { force: opts.force ?? false, protect: [project.path] }
+  for (const target of [path, cardPath]) checkOutputPath(target, guard)
+  // Logged before the files appear: a crash in between leaves an exposure on record rather than an unrecorded export.
   if (testItems.length) {
     project.write(() => {
       for (const id of testItems) logExposure(project.db, id, 'exported', 'export', JSON.stringify({ what, file: basename(path) }))
     })
   }
+  writeOutputFiles(
+    [
+      { path, content },
+      { path: cardPath, content: cardText }
+    ],
+    guard
+  )
   return { what, path, cardPath, format, rows: read.records.length, finals: finals.records.length, items: itemIds.size }
 }
 

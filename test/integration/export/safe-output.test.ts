@@ -119,6 +119,26 @@ describe('files written at a path the user names', () => {
     expect(readFileSync(html, 'utf8')).toContain('<html')
   })
 
+  it('logs no exposure for an export it refused', async () => {
+    const p = await Project.open(project)
+    p.db.prepare(`UPDATE items SET split = 'test'`).run()
+    p.close()
+    const out = tmp.file('taken.jsonl')
+    writeFileSync(out, 'mine')
+    expect((await runCli('export', project, 'labels', '--out', out)).code).toBe(1)
+    const exposures = async () => {
+      const q = await Project.open(project)
+      try {
+        return (q.db.prepare(`SELECT count(*) AS n FROM exposures`).get() as { n: number }).n
+      } finally {
+        q.close()
+      }
+    }
+    expect(await exposures()).toBe(0)
+    expect((await runCli('export', project, 'labels', '--out', tmp.file('fresh.jsonl'))).code).toBe(0)
+    expect(await exposures()).toBe(2)
+  })
+
   it('leaves no temporary file behind when a write fails', () => {
     const dir = tmp.file('nested')
     expect(() =>
