@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import type { KeyRef } from './refs'
 import type { KeyStorageInfo, KeyStore, StoredKeyRef } from './store'
+import { keyStorageDecision } from './plaintext-policy'
 
 /** What the desktop's `safeStorage` offers; injected so this store runs (and is tested) without Electron. */
 export interface PlatformCipher {
@@ -13,27 +14,34 @@ export interface PlatformCipher {
   getSelectedStorageBackend?(): string
 }
 
+const PLAIN_TEXT_REFUSED =
+  'This system offers no keyring: a saved key would be protected only by a fixed key, readable by anyone who can read your user folder. Use environment variables (OPENAI_API_KEY, …), or start Assay with --allow-plaintext-keys to store keys this way anyway.'
+
 /**
  * Keys encrypted by the platform (Keychain, DPAPI, libsecret/kwallet) in a file of the user-data folder, never in a
- * project. Where the platform only offers plain-text storage, the store says so in `info.warning`, which the keys
- * panel shows before anything is saved.
+ * project. Where the platform only offers plain-text storage (Linux `basic_text`), nothing is stored unless the user
+ * opted in (`allowPlainText`); `info.warning` says so on the keys panel before anything is typed.
  */
 export class EncryptedFileKeyStore implements KeyStore {
   readonly info: KeyStorageInfo
+  private readonly mayStore: boolean
 
   constructor(
     private readonly file: string,
-    private readonly cipher: PlatformCipher
+    private readonly cipher: PlatformCipher,
+    opts: { allowPlainText?: boolean } = {}
   ) {
     const available = cipher.isEncryptionAvailable()
-    const backend = cipher.getSelectedStorageBackend?.() ?? (available ? 'os-keychain' : 'unavailable')
-    const plain = !available || backend === 'basic_text'
+    const decision = keyStorageDecision({ encryptionAvailable: available, backend: cipher.getSelectedStorageBackend?.(), optedIn: opts.allowPlainText ?? false })
+    this.mayStore = decision.store
     this.info = {
-      backend: plain ? 'plain-text' : 'os-keychain',
-      encrypted: !plain,
-      warning: plain
-        ? 'This system offers no keyring: saved keys would be protected only by a fixed key, readable by anyone who can read your user folder. Prefer environment variables here.'
-        : null
+      backend: decision.plainText ? 'plain-text' : 'os-keychain',
+      encrypted: !decision.plainText,
+      warning: !decision.plainText
+        ? null
+        : decision.store
+          ? 'Keys are stored with a fixed key (you chose --allow-plaintext-keys): anyone who can read your user folder can read them.'
+          : PLAIN_TEXT_REFUSED
     }
   }
 
@@ -69,6 +77,7 @@ export class EncryptedFileKeyStore implements KeyStore {
     const trimmed = key.trim()
     if (trimmed === '') return Promise.reject(new AssayError('invalid_input', 'the key is empty'))
     if (!this.cipher.isEncryptionAvailable()) return Promise.reject(new AssayError('forbidden', 'this system cannot store keys; use environment variables'))
+    if (!this.mayStore) return Promise.reject(new AssayError('forbidden', PLAIN_TEXT_REFUSED))
     const data = this.read()
     data[ref] = this.cipher.encryptString(trimmed).toString('base64')
     this.write(data)

@@ -10,7 +10,9 @@ import { RENDERER_CSP } from '../../shared/security'
 import { EVENT_CHANNEL, registerIpc } from './ipc'
 import { menuTemplate } from './menu'
 import { RecentProjects } from './recent'
-import { isAppUrl, secureWindowOptions } from './security'
+import { secureWindowOptions } from './security'
+import { APP_ENTRY, devServerUrl as devServerFrom, isTrustedIpcSender, navigationDecision, plaintextKeysOptIn, windowOpenDecision, type NavigationDecision } from './policy'
+import { registerAppScheme, serveAppScheme } from './app-protocol'
 import { loadDemo } from '../demo/load-demo'
 import { ensureAnnotator } from '../store/annotators'
 import { setDefaultKeyStore } from '../secrets/default'
@@ -20,7 +22,8 @@ import { EncryptedFileKeyStore } from '../secrets/encrypted-file-store'
 // The thin desktop shell: windows, dialogs, menu and IPC. All behaviour lives in the core under src/main.
 
 const here = dirname(fileURLToPath(import.meta.url))
-const devServerUrl = process.env.ELECTRON_RENDERER_URL
+// The dev server's URL is honoured only in an unpackaged build (see policy.ts).
+const devServerUrl = devServerFrom(process.env, app.isPackaged)
 const hub = new EventHub()
 const contexts = new Map<number, ApiContext>()
 let recent: RecentProjects
@@ -67,18 +70,25 @@ async function openInWindow(path: string, create = false): Promise<void> {
   win.once('ready-to-show', () => win.show())
   recent.add(path)
   buildMenu()
-  if (devServerUrl) await win.loadURL(devServerUrl)
-  else await win.loadFile(join(here, '../renderer/index.html'))
+  await win.loadURL(devServerUrl ? `${devServerUrl}/` : APP_ENTRY)
 }
 
+function apply(decision: NavigationDecision, event: { preventDefault(): void }): void {
+  if (decision.action === 'allow') return
+  event.preventDefault()
+  if (decision.action === 'deny-open-external') void shell.openExternal(decision.url)
+}
+
+/** Every way a page could leave the app's one document is decided by policy.ts. */
 function hardenContents(contents: WebContents): void {
   contents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url)
+    const decision = windowOpenDecision(url, devServerUrl)
+    if (decision.action === 'deny-open-external') void shell.openExternal(decision.url)
     return { action: 'deny' }
   })
-  contents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url, devServerUrl)) event.preventDefault()
-  })
+  contents.on('will-navigate', (event) => apply(navigationDecision(event.url, { isMainFrame: event.isMainFrame, devOrigin: devServerUrl }), event))
+  contents.on('will-frame-navigate', (event) => apply(navigationDecision(event.url, { isMainFrame: event.isMainFrame, devOrigin: devServerUrl }), event))
+  contents.on('will-redirect', (event) => apply(navigationDecision(event.url, { isMainFrame: event.isMainFrame, devOrigin: devServerUrl }), event))
   contents.on('will-attach-webview', (event) => event.preventDefault())
 }
 
@@ -119,10 +129,16 @@ async function firstProject(): Promise<void> {
 }
 
 app.enableSandbox()
+registerAppScheme()
 void app.whenReady().then(async () => {
+  serveAppScheme(join(here, '../renderer'))
   recent = new RecentProjects(app.getPath('userData'))
-  // API keys: encrypted by the platform in the user-data folder, with the environment as a fallback.
-  setDefaultKeyStore(new LayeredKeyStore(new EncryptedFileKeyStore(join(app.getPath('userData'), 'keys.json'), safeStorage), new EnvKeyStore()))
+  // API keys: encrypted by the platform in the user-data folder, with the environment as a fallback. Where the
+  // platform cannot encrypt (Linux basic_text), keys are stored only if the user started the app opting in.
+  const allowPlainText = plaintextKeysOptIn(process.argv, process.env)
+  setDefaultKeyStore(
+    new LayeredKeyStore(new EncryptedFileKeyStore(join(app.getPath('userData'), 'keys.json'), safeStorage, { allowPlainText }), new EnvKeyStore())
+  )
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   session.defaultSession.setPermissionCheckHandler(() => false)
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -131,10 +147,11 @@ void app.whenReady().then(async () => {
   registerIpc(
     ipcMain,
     (sender) => contexts.get(sender.id),
-    (event) => {
-      const url = event.senderFrame?.url ?? ''
-      return contexts.has(event.sender.id) && isAppUrl(url, devServerUrl)
-    }
+    (event) =>
+      isTrustedIpcSender(
+        { knownWindow: contexts.has(event.sender.id), isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame, frameUrl: event.senderFrame?.url },
+        devServerUrl
+      )
   )
   buildMenu()
   await firstProject()

@@ -27,9 +27,3 @@ export function secureWindowOptions(preload: string, extra: Omit<BrowserWindowCo
   delete (rest as { webPreferences?: unknown }).webPreferences
   return { width: 1360, height: 880, minWidth: 900, minHeight: 600, show: false, backgroundColor: '#f7f7f4', ...rest, webPreferences: secureWebPreferences(preload) }
 }
-
-/** The renderer is loaded from files we ship (or the dev server); anything else is not ours. */
-export function isAppUrl(url: string, devServerUrl: string | undefined): boolean {
-  if (devServerUrl && url.startsWith(devServerUrl)) return true
-  return url.startsWith('file://')
-}

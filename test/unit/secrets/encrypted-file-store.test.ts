@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EncryptedFileKeyStore, type PlatformCipher } from '../../../src/main/secrets/encrypted-file-store'
 import { tempDir } from '../../support/tmp'
@@ -39,6 +39,23 @@ describe('desktop key store', () => {
     const store = new EncryptedFileKeyStore(tmp.file('k.json'), cipher('basic_text'))
     expect(store.info.encrypted).toBe(false)
     expect(store.info.warning).toMatch(/no keyring/)
+  })
+
+  it('refuses to store a key in plain text (Linux basic_text) unless the user opted in', async () => {
+    const file = tmp.file('k.json')
+    const refused = new EncryptedFileKeyStore(file, cipher('basic_text'))
+    await expect(refused.set('openai', KEY)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('--allow-plaintext-keys') })
+    expect(existsSync(file)).toBe(false)
+    const optedIn = new EncryptedFileKeyStore(file, cipher('basic_text'), { allowPlainText: true })
+    expect(optedIn.info).toMatchObject({ backend: 'plain-text', encrypted: false, warning: expect.stringContaining('fixed key') })
+    await optedIn.set('openai', KEY)
+    expect(await optedIn.get('openai')).toBe(KEY)
+  })
+
+  it('refuses to store where no encryption is available at all, even when opted in', async () => {
+    await expect(new EncryptedFileKeyStore(tmp.file('k2.json'), cipher('unknown', false), { allowPlainText: true }).set('openai', KEY)).rejects.toMatchObject({
+      code: 'forbidden'
+    })
   })
 
   it('refuses to store where no encryption is available at all', async () => {

@@ -8,7 +8,7 @@ vi.mock('electron', () => ({
 }))
 
 const { registerIpc, channelFor } = await import('../../../src/main/shell/ipc')
-const { secureWindowOptions, secureWebPreferences, isAppUrl } = await import('../../../src/main/shell/security')
+const { secureWindowOptions, secureWebPreferences } = await import('../../../src/main/shell/security')
 const { menuTemplate } = await import('../../../src/main/shell/menu')
 const electron = await import('electron')
 
@@ -32,12 +32,6 @@ describe('desktop shell', () => {
     expect(opts.webPreferences).toEqual(secureWebPreferences('/preload.cjs'))
     expect(opts.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false })
     expect(opts.title).toBe('t')
-  })
-
-  it('treats only shipped files (or the dev server) as the app', () => {
-    expect(isAppUrl('file:///app/out/renderer/index.html', undefined)).toBe(true)
-    expect(isAppUrl('https://example.com/', undefined)).toBe(false)
-    expect(isAppUrl('http://localhost:5173/x', 'http://localhost:5173')).toBe(true)
   })
 
   it('offers new, open and recent projects in the menu', () => {
