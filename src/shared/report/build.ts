@@ -11,6 +11,8 @@ import { itemWinner, labelTermsOf, pairCallsOf, pairwiseRow, positionRow, type S
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
 import { systemsOf } from './systems'
+import { publishedAgreement } from './published'
+import { PUBLISHED_CHANCE } from './pairwise-schema'
 import { judgeVsJudge } from './judge-vs-judge'
 import { collectWarnings } from './warnings'
 import { flagSources } from './source-flags'
@@ -245,7 +247,23 @@ function pairwiseSection(
     : order(all)
         .filter((s) => s.input.kind !== 'panel' && (s.values.get('winner')?.size ?? 0) > 0)
         .map((s) => fatalFlawRow(s, marked, items, options.level))
-  return { label_terms: terms, labels, rows, position, systems, fatal_flaws: fatalFlaws, n_fatal_flaw_audits: input.flawAudits.length }
+  const annotators = all.filter((s) => s.input.kind === 'annotator')
+  const judgeCalls = order(all)
+    .filter((s) => JUDGE_KINDS.has(s.input.kind) && s.input.kind !== 'panel')
+    .map((s) => ({ id: s.id, calls: callsBySource.get(s.id) ?? pairCallsOf(s, items) }))
+  const first = withWinners[0]
+  const truth = first ? { id: first.id, winners: new Map(input.items.flatMap((i) => { const w = itemWinner(first, i); return w ? [[i.id, w] as const] : [] })) } : null
+  return {
+    label_terms: terms,
+    labels,
+    rows,
+    position,
+    systems,
+    fatal_flaws: fatalFlaws,
+    n_fatal_flaw_audits: input.flawAudits.length,
+    published_agreement: publishedAgreement(annotators, judgeCalls, input.items, truth),
+    published_chance: { ...PUBLISHED_CHANCE }
+  }
 }
 
 const hasField = (source: ResolvedSource, field: FieldSpec) => (source.values.get(field.name)?.size ?? 0) > 0

@@ -115,6 +115,44 @@ export const fatalFlawSchema = z.object({
   reasons
 })
 
+/**
+ * Judge–human agreement in the forms the literature reports, so Assay's figures can be set beside published ones.
+ * One row per judge, and one for people ("human-human"); each figure with its number of comparisons.
+ */
+export const publishedAgreementSchema = z.object({
+  /** A judge source, or "human-human" for people among themselves. */
+  source: z.string(),
+  /** MT-Bench S1 (Zheng et al. 2023): every judge vote against every human vote on the same pair, ties kept; a verdict that changes with the display order counts as a tie. */
+  mt_bench_s1: stat,
+  n_mt_bench_s1: count,
+  /** MT-Bench S2: as S1 with every comparison where either side says tie dropped. */
+  mt_bench_s2: stat,
+  n_mt_bench_s2: count,
+  /** AlpacaEval: each vote against the majority of the other annotators' votes on the pair (leave one annotator out). */
+  alpaca_eval_agreement: stat,
+  n_alpaca_eval: count,
+  /** JudgeBench (judges asked in both orders): +1 per order right, −1 per order wrong; a pair counts as correct when the sum is > 0. */
+  judgebench_accuracy: stat.optional(),
+  n_judgebench: count.optional(),
+  /** The criterion JudgeBench's accuracy is scored against. */
+  judgebench_criterion: z.string().nullable().optional(),
+  reasons
+})
+
+/** Chance level of each published rule, stated once. */
+export const PUBLISHED_CHANCE = {
+  mt_bench_s1: 1 / 3,
+  mt_bench_s2: 1 / 2,
+  alpaca_eval_agreement: 1 / 2,
+  judgebench_accuracy: 1 / 4
+} as const
+export const publishedChanceSchema = z.object({
+  mt_bench_s1: z.number(),
+  mt_bench_s2: z.number(),
+  alpaca_eval_agreement: z.number(),
+  judgebench_accuracy: z.number()
+})
+
 export const pairwiseSchema = z.object({
   /** 'origin' when every labelled pair sets a human proposal against an AI one, else 'side' (a/b). */
   label_terms: z.enum(['origin', 'side']),
@@ -124,6 +162,10 @@ export const pairwiseSchema = z.object({
   position: z.array(positionSchema),
   systems: z.array(systemsSchema),
   fatal_flaws: z.array(fatalFlawSchema),
-  n_fatal_flaw_audits: count
+  n_fatal_flaw_audits: count,
+  /** Agreement in the published forms (MT-Bench S1/S2, AlpacaEval, JudgeBench), with the chance level of each rule. */
+  published_agreement: z.array(publishedAgreementSchema),
+  published_chance: publishedChanceSchema
 })
 export type ReportPairwise = z.infer<typeof pairwiseSchema>
+

@@ -1,0 +1,157 @@
+import type { AuditItem } from './input'
+import { put } from './intervals'
+import { itemWinner, type PairCall, type Side } from './pairwise'
+import type { ResolvedSource } from './resolve'
+import type { ReportPairwise } from './schema'
+
+/**
+ * Judge–human agreement in the published forms:
+ * - MT-Bench (Zheng et al. 2023, §4.2; FastChat `compute_agreement.py`): each judge vote against each human vote on
+ *   the same pair; a judge asked in both orders whose verdict changes with the order votes "tie". S1 keeps every
+ *   comparison (chance 1/3 with three possible votes), S2 drops those where either side says tie (chance 1/2).
+ *   People among themselves: every pair of human votes on the same pair.
+ * - AlpacaEval: each vote against the majority of the other annotators' votes on the pair, the same leave-one-out
+ *   for people and judges (a judge meets exactly the majorities each person meets); a split majority is left out,
+ *   as everywhere in the report.
+ * - JudgeBench (Tan et al., ICLR 2025, `utils/metrics.py`): per pair asked in both orders, +1 for each order
+ *   judged right and −1 for each judged wrong (a tie or an unreadable answer 0); correct when the sum is > 0. A judge
+ *   guessing independently in each order is right on both with probability 1/4, the rule's chance level.
+ */
+
+type Vote = Side | 'tie'
+type Row = ReportPairwise['published_agreement'][number]
+
+/** The MT-Bench vote of a source on each pair: the same verdict in both orders, else a tie. */
+export function mtBenchVotes(calls: readonly PairCall[]): Map<number, Vote> {
+  const byItem = new Map<number, Vote[]>()
+  for (const call of calls) {
+    if (call.status !== 'choice' && call.status !== 'tie') continue
+    const vote: Vote = call.status === 'choice' ? (call.winner as Side) : 'tie'
+    const list = byItem.get(call.item)
+    if (list) list.push(vote)
+    else byItem.set(call.item, [vote])
+  }
+  const out = new Map<number, Vote>()
+  for (const [item, votes] of byItem) out.set(item, votes.every((v) => v === votes[0]) ? (votes[0] as Vote) : 'tie')
+  return out
+}
+
+function humanVotes(annotators: readonly ResolvedSource[], items: readonly AuditItem[]): Map<number, Side[]> {
+  const out = new Map<number, Side[]>()
+  for (const item of items) {
+    if (!item.pair) continue
+    const votes = annotators.map((a) => itemWinner(a, item)).filter((v): v is Side => v !== null)
+    if (votes.length > 0) out.set(item.id, votes)
+  }
+  return out
+}
+
+/** The single most common vote, or null on a split. */
+function majorityOf(votes: readonly Side[]): Side | null {
+  let a = 0
+  for (const v of votes) if (v === 'a') a++
+  const b = votes.length - a
+  return a === b ? null : a > b ? 'a' : 'b'
+}
+
+class Share {
+  agree = 0
+  n = 0
+  add(same: boolean): void {
+    this.n++
+    if (same) this.agree++
+  }
+}
+
+function mtBench(pairs: Iterable<[Vote, Vote]>): { s1: Share; s2: Share } {
+  const s1 = new Share()
+  const s2 = new Share()
+  for (const [x, y] of pairs) {
+    s1.add(x === y)
+    if (x !== 'tie' && y !== 'tie') s2.add(x === y)
+  }
+  return { s1, s2 }
+}
+
+function row(source: string, s1: Share, s2: Share, alpaca: Share): Row {
+  const out: Record<string, unknown> = { source, n_mt_bench_s1: s1.n, n_mt_bench_s2: s2.n, n_alpaca_eval: alpaca.n }
+  const reasons: Record<string, string> = {}
+  const share = (s: Share, none: string) => (s.n === 0 ? { value: null, reason: none } : { value: s.agree / s.n })
+  put(out, reasons, 'mt_bench_s1', share(s1, 'no pair has both a vote of this source and a human vote'))
+  put(out, reasons, 'mt_bench_s2', share(s2, 'no comparison left once ties are dropped'))
+  put(out, reasons, 'alpaca_eval_agreement', share(alpaca, 'no pair has a majority of the other annotators (two or more annotators, no split)'))
+  return { ...(out as Omit<Row, 'reasons'>), reasons }
+}
+
+export function publishedAgreement(
+  annotators: readonly ResolvedSource[],
+  judges: ReadonlyArray<{ id: string; calls: readonly PairCall[] }>,
+  items: readonly AuditItem[],
+  criterion: { id: string; winners: ReadonlyMap<number, Side> } | null
+): Row[] {
+  const human = humanVotes(annotators, items)
+  const rows: Row[] = []
+
+  // People among themselves: every pair of votes on a pair; each vote against the majority of the others.
+  const humanPairs: Array<[Vote, Vote]> = []
+  const humanAlpaca = new Share()
+  for (const votes of human.values()) {
+    for (let i = 0; i < votes.length; i++) {
+      for (let j = i + 1; j < votes.length; j++) humanPairs.push([votes[i] as Side, votes[j] as Side])
+      if (votes.length < 2) continue
+      const others = majorityOf(votes.filter((_, k) => k !== i))
+      if (others !== null) humanAlpaca.add(votes[i] === others)
+    }
+  }
+  const people = mtBench(humanPairs)
+  rows.push(row('human-human', people.s1, people.s2, humanAlpaca))
+
+  for (const judge of judges) {
+    const votes = mtBenchVotes(judge.calls)
+    const pairs: Array<[Vote, Vote]> = []
+    const alpaca = new Share()
+    for (const [item, vote] of votes) {
+      const theirs = human.get(item) ?? []
+      for (const h of theirs) pairs.push([vote, h])
+      if (theirs.length < 2) continue
+      for (let i = 0; i < theirs.length; i++) {
+        const others = majorityOf(theirs.filter((_, k) => k !== i))
+        if (others !== null) alpaca.add(vote === others)
+      }
+    }
+    const { s1, s2 } = mtBench(pairs)
+    const out = row(judge.id, s1, s2, alpaca)
+    const sign = criterion ? judgeBench(judge.calls, criterion.winners) : null
+    if (sign && criterion) {
+      const record = out as unknown as Record<string, unknown>
+      put(record, out.reasons, 'judgebench_accuracy', sign.n === 0 ? { value: null, reason: 'no labelled pair was answered in both display orders' } : { value: sign.correct / sign.n })
+      out.n_judgebench = sign.n
+      out.judgebench_criterion = criterion.id
+    }
+    rows.push(out)
+  }
+  return rows
+}
+
+/** JudgeBench's both-order sign rule; null for a source never asked about a pair in both orders. */
+function judgeBench(calls: readonly PairCall[], winners: ReadonlyMap<number, Side>): { correct: number; n: number } | null {
+  const byItem = new Map<number, PairCall[]>()
+  for (const call of calls) {
+    const list = byItem.get(call.item)
+    if (list) list.push(call)
+    else byItem.set(call.item, [call])
+  }
+  let bothOrders = false
+  let correct = 0
+  let n = 0
+  for (const [item, list] of byItem) {
+    if (new Set(list.map((c) => c.order)).size < 2) continue
+    bothOrders = true
+    const truth = winners.get(item)
+    if (!truth || list.some((c) => c.status === 'failed' || c.status === 'pending' || c.status === 'abstained')) continue
+    n++
+    const score = list.reduce((sum, c) => sum + (c.status === 'choice' ? (c.winner === truth ? 1 : -1) : 0), 0)
+    if (score > 0) correct++
+  }
+  return bothOrders ? { correct, n } : null
+}
