@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { useWorkbench, type Screen } from './store'
 import { api } from './api'
+import { DisplaySettingsButton } from './components/DisplaySettings'
 import { Overview } from './views/Overview'
 import { ItemBrowser } from './views/ItemBrowser'
 
@@ -90,6 +91,7 @@ export function App() {
             </button>
           )}
         </span>
+        <DisplaySettingsButton sessionKey={`${session.role}:${session.annotator?.id ?? ''}`} />
       </header>
       {error && (
         <div className="error-banner" role="alert">

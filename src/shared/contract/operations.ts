@@ -24,6 +24,7 @@ import { runOperations } from './run-operations'
 import { packetOperations } from './packet-operations'
 import { auditOperations, auditProgressSchema } from './audit-operations'
 import { importOperations } from './import-operations'
+import { settingsOperations } from './settings-operations'
 
 const empty = z.object({}).strict()
 const idInput = z.object({ id: z.number().int().positive() }).strict()
@@ -110,6 +111,7 @@ export const operations = {
     summary: 'Every revision of one answer'
   }),
   ...importOperations,
+  ...settingsOperations,
   ...runOperations,
   ...packetOperations,
   ...auditOperations

@@ -12,6 +12,12 @@ function when(iso: string): string {
 
 type Answer = AdjudicationItem['answers'][number]
 
+/** How people name an item: its title, which leads with the imported id; the id alone where the title lacks it. */
+export function nameOf(item: { externalId: string; title: string }): string {
+  if (!item.title) return item.externalId
+  return item.title.includes(item.externalId) ? item.title : `${item.externalId} · ${item.title}`
+}
+
 /** Where the annotator saw canonical A, for pairs: their screen may have shown the sides the other way round. */
 function seenAs(a: Answer): string | null {
   if (a.sawSwapped === null) return null
@@ -65,8 +71,7 @@ export function AdjudicationDetail(props: { instrument: InstrumentId; itemId: nu
   return (
     <article data-testid="adjudication-item" data-item={item.itemId} data-external-id={item.externalId}>
       <h2>
-        {item.title || item.externalId}
-        <span className="muted small"> · {item.externalId} · {spec.title}</span>
+        {nameOf(item)} <span className="muted small">· {spec.title}</span>
       </h2>
       {item.fields.length > 0 ? (
         <p>Disagree on: {item.fields.map((f) => `${f.label}${f.units > 1 ? ` (${f.units} units)` : ''}`).join(', ')}</p>

@@ -3,7 +3,7 @@ import type { DisagreementRow } from '../../../shared/contract/packet-operations
 import type { OperationOutput } from '../../../shared/contract/operations'
 import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../shared/instruments'
 import { api } from '../api'
-import { AdjudicationDetail } from './AdjudicationDetail'
+import { AdjudicationDetail, nameOf } from './AdjudicationDetail'
 import { PacketsPanel } from './PacketsPanel'
 import { RuleEditor } from './RuleEditor'
 import './adjudicate.css'
@@ -106,9 +106,11 @@ export function AdjudicationScreen() {
                     data-item={r.itemId}
                     onClick={() => setSelected(r.itemId)}
                   >
-                    <div className="disagreement-title">{r.title || r.externalId}</div>
+                    <div className="disagreement-title" title={nameOf(r)}>
+                      {nameOf(r)}
+                    </div>
                     <div className="disagreement-id">
-                      {r.externalId} <span className={`badge ${state.className}`}>{state.label}</span>
+                      <span className={`badge ${state.className}`}>{state.label}</span>
                     </div>
                     <div className="disagreement-fields">
                       {r.annotators.join(', ')}

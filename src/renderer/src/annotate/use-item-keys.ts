@@ -52,13 +52,15 @@ function jumpSection(ctx: ItemKeyContext, step: 1 | -1) {
   if (!box) return
   const rows = [...box.querySelectorAll<HTMLElement>('[data-section-row]')]
   if (!rows.length) return
-  const top = box.scrollTop + 8
+  // The section bar sticks to the top of the box: a section starts where the bar ends, not under it.
+  const bar = box.querySelector<HTMLElement>('.section-bar')?.offsetHeight ?? 0
+  const top = box.scrollTop + bar + 8
   let at = 0
   rows.forEach((r, i) => {
     if (r.offsetTop <= top) at = i
   })
   const target = rows[Math.max(0, Math.min(rows.length - 1, at + step))]
-  if (target) box.scrollTo({ top: target.offsetTop })
+  if (target) box.scrollTo({ top: target.offsetTop - bar })
 }
 
 function onItemKey(ctx: ItemKeyContext, e: KeyboardEvent): void {

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { prepareDemoScene, SCENE_ANNOTATORS } from '../../scripts/screenshots-scene'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
+import { layoutProblems } from '../support/layout-check'
+import { ANNOTATOR_SCREENS, CURATOR_SCREENS, type ScreenVisit } from '../support/screens'
+import { serveProject, type ServedProject } from '../support/serve'
+import { repoRoot, tempDir } from '../support/tmp'
+
+// Every screen of the demo, as a curator and as an annotator, at the two window sizes people work in: no
+// overlapping controls, no page-level scrolling, no dead strips, a legend that fits, reading lines of at most
+// ~85 characters, nothing wider than its pane.
+
+const SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1440, height: 900 }
+] as const
+const MAX_LINE_CHARS = 90
+
+const tmp = tempDir()
+const path = tmp.file('scene.assay')
+let browser: Browser
+let curator: ServedProject
+let annotator: ServedProject
+
+beforeAll(async () => {
+  if (!hasChromium) return
+  await prepareDemoScene(path, repoRoot)
+  curator = await serveProject(path)
+  annotator = await serveProject(path, ['--annotator', SCENE_ANNOTATORS[0]])
+  browser = await launchChromium()
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await curator?.stop()
+  await annotator?.stop()
+  tmp.cleanup()
+})
+
+async function walk(page: Page, screens: ScreenVisit[]): Promise<string[]> {
+  const found: string[] = []
+  for (const screen of screens) {
+    await screen.open(page)
+    for (const p of await layoutProblems(page, { maxLineChars: MAX_LINE_CHARS })) found.push(`${screen.name}: ${p.check}: ${p.detail}`)
+  }
+  return found
+}
+
+describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'), () => {
+  for (const size of SIZES) {
+    it(`curator screens at ${size.width}×${size.height}`, async () => {
+      const page = await browser.newPage({ viewport: size })
+      await page.goto(curator.url)
+      await page.locator('.topbar').waitFor({ timeout: 60_000 })
+      expect(await walk(page, CURATOR_SCREENS)).toEqual([])
+      await page.close()
+    }, 120_000)
+
+    it(`annotator screens at ${size.width}×${size.height}`, async () => {
+      const page = await browser.newPage({ viewport: size })
+      await page.goto(annotator.url)
+      await page.locator('.topbar').waitFor({ timeout: 60_000 })
+      expect(await walk(page, ANNOTATOR_SCREENS)).toEqual([])
+      await page.close()
+    }, 120_000)
+  }
+
+  it('section jumps land below the sticky section bar', async () => {
+    const page = await browser.newPage({ viewport: SIZES[0] })
+    await page.goto(annotator.url)
+    await ANNOTATOR_SCREENS.find((s) => s.name === 'annotate-pairwise-preference')!.open(page)
+    const buttons = page.locator('.section-bar button')
+    const n = await buttons.count()
+    expect(n).toBeGreaterThan(3)
+    for (let i = n - 1; i >= 0; i--) {
+      await buttons.nth(i).click()
+      await page.waitForTimeout(50)
+      const { barBottom, targetTop } = await page.evaluate((index) => {
+        const bar = document.querySelector('.section-bar')!.getBoundingClientRect()
+        const row = document.querySelectorAll('[data-section-row]')[index]!.getBoundingClientRect()
+        return { barBottom: bar.bottom, targetTop: row.top }
+      }, i)
+      expect(targetTop, `section ${i}`).toBeGreaterThanOrEqual(barBottom - 1)
+    }
+    // The same with the keys: ] walks down section by section, each landing just below the bar.
+    await page.locator('.annotate-source').evaluate((box) => box.scrollTo({ top: 0 }))
+    await page.locator('.section-bar').evaluate((bar) => (bar.closest('.annotate-source') as HTMLElement).focus())
+    for (let i = 1; i < Math.min(n, 5); i++) {
+      await page.keyboard.press(']')
+      await page.waitForTimeout(50)
+      const { barBottom, targetTop } = await page.evaluate((index) => {
+        const bar = document.querySelector('.section-bar')!.getBoundingClientRect()
+        const row = document.querySelectorAll('[data-section-row]')[index]!.getBoundingClientRect()
+        return { barBottom: bar.bottom, targetTop: row.top }
+      }, i)
+      expect(targetTop, `section ${i} by key`).toBeGreaterThanOrEqual(barBottom - 1)
+      expect(targetTop, `section ${i} by key`).toBeLessThan(barBottom + 40)
+    }
+    await page.close()
+  })
+
+  it('the hypothesis-match form gets the width its five hypotheses × four fields need', async () => {
+    const page = await browser.newPage({ viewport: SIZES[0] })
+    await page.goto(annotator.url)
+    await ANNOTATOR_SCREENS.find((s) => s.name === 'annotate-hypothesis-match')!.open(page)
+    const units = page.getByTestId('unit')
+    expect(await units.count()).toBe(5)
+    // Each scale's choices sit on one line: a scale that wraps is a form squeezed too narrow to answer at a glance.
+    const wrapped = await page.evaluate(() =>
+      [...document.querySelectorAll('.annotate-form .options')]
+        .filter((o) => {
+          const buttons = [...o.querySelectorAll('button')].map((b) => b.getBoundingClientRect().top)
+          return buttons.length > 0 && Math.max(...buttons) - Math.min(...buttons) > 2
+        })
+        .map((o) => o.getAttribute('aria-label'))
+    )
+    expect(wrapped).toEqual([])
+    await page.close()
+  })
+})
