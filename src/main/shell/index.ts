@@ -128,6 +128,10 @@ async function firstProject(): Promise<void> {
   return openInWindow(demo)
 }
 
+// The report's worker thread opens the project on its own connection: it must load the same Electron build.
+const sqliteBinding = electronSqliteBinding()
+if (sqliteBinding) process.env.ASSAY_SQLITE_BINDING = sqliteBinding
+
 app.enableSandbox()
 registerAppScheme()
 void app.whenReady().then(async () => {
