@@ -66,6 +66,21 @@ describe.skipIf(!hasChromium)(chromiumSuite('the HTML report opens offline in Ch
     expect(await page.locator('#judge-vs-judge table').count()).toBe(1)
   })
 
+  it('opens on a summary card per judge that its one script, allowed by hash, sorts', async () => {
+    const order = () => page.locator('#summary-cards > .summary-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-source')))
+    const cards = await order()
+    expect(cards).toEqual(expect.arrayContaining(['run:1', 'run:2']))
+    expect(await page.locator('nav.contents a[href="#pairwise"]').count()).toBe(1)
+    const select = page.locator('#summary-sort')
+    expect(await select.isEnabled()).toBe(true)
+    await select.selectOption('accuracy')
+    const accuracy = await page.locator('#summary-cards > .summary-card').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-sort-accuracy'))))
+    expect(accuracy).toEqual([...accuracy].sort((a, b) => b - a))
+    expect(await order()).not.toEqual(cards)
+    await select.selectOption('report')
+    expect(await order()).toEqual(cards)
+  })
+
   it('carries the report JSON it was drawn from', async () => {
     const embedded = await page.locator('#assay-report').textContent()
     const fromFile = /<script type="application\/json" id="assay-report">([\s\S]*?)<\/script>/.exec(readFileSync(htmlPath, 'utf8'))?.[1]
