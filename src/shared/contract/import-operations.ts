@@ -11,7 +11,9 @@ const importInput = z
     /** Omitted: detected from the file name and first lines. */
     format: z.enum(IMPORT_FORMAT_NAMES).optional(),
     set: z.string().min(1).max(200).optional(),
-    split: splitSchema.optional()
+    split: splitSchema.optional(),
+    /** Accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted (refused otherwise). */
+    lossy: z.boolean().optional()
   })
   .strict()
 

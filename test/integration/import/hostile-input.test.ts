@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { dispatch } from '../../../src/main/api/dispatch'
 import { scanJson } from '../../../src/main/import/json-scan'
 import { findInvalidUtf8 } from '../../../src/main/import/utf8'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
+import { contextFor } from '../../support/project'
 import { tempDir } from '../../support/tmp'
 
 const question = (id: string, text = `Question ${id}?`) => JSON.stringify({ question_id: id, question: text })
@@ -123,6 +125,25 @@ describe('Markdown files named by a pairs import', () => {
       expect(lossy.code).toBe(0)
       expect(lossy.stdout).toContain('"invalidUtf8Replaced":1')
     } finally {
+      tmp.cleanup()
+    }
+  })
+})
+
+describe('the workbench import operation', () => {
+  it('refuses invalid UTF-8 with its place, and accepts it when asked to be lossy', async () => {
+    const tmp = tempDir('assay-api-utf8-')
+    const project = await Project.create(tmp.file('p.assay'))
+    try {
+      const ctx = contextFor(project)
+      const data = tmp.file('q.jsonl')
+      writeFileSync(data, Buffer.concat([Buffer.from('{"question_id":"Q1","question":"caf'), Buffer.from([0xe9]), Buffer.from('?"}\n')]))
+      const strict = await dispatch(ctx, 'import.preview', { path: data, format: 'questions' })
+      expect(strict.ok && strict.value.errors).toEqual([expect.objectContaining({ file: data, line: 1, message: expect.stringContaining('invalid UTF-8 at byte offset 35') })])
+      const lossy = await dispatch(ctx, 'import.run', { path: data, format: 'questions', lossy: true })
+      expect(lossy.ok && lossy.value).toMatchObject({ imported: 1, summary: { invalidUtf8Replaced: 1 } })
+    } finally {
+      project.close()
       tmp.cleanup()
     }
   })

@@ -26,6 +26,7 @@ interface ImportRequest {
   split?: 'dev' | 'test' | 'none' | undefined
   /** The name shown for the file where `path` is a copy of an uploaded file. */
   sourceName?: string | undefined
+  lossy?: boolean | undefined
 }
 
 async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean) {
@@ -38,7 +39,8 @@ async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean)
     dryRun,
     ...(input.set ? { set: input.set } : {}),
     ...(input.split ? { split: input.split } : {}),
-    ...(input.sourceName !== undefined ? { sourceName: input.sourceName } : {})
+    ...(input.sourceName !== undefined ? { sourceName: input.sourceName } : {}),
+    ...(input.lossy ? { lossy: true } : {})
   })
   if (!dryRun && report.errors.length === 0) ctx.events.emit('project.changed', { what: 'items' })
   return {
