@@ -1,6 +1,6 @@
 import { scaleLinear } from 'd3-scale'
 import { max } from 'd3-array'
-import { el, emptyPlot, GRID, INK, line, MUTED, PALETTE, percent, rect, svgDocument, text } from './svg'
+import { el, emptyPlot, GRID, INK, labelWidth, line, MUTED, PALETTE, percent, rect, svgDocument, text } from './svg'
 
 export interface ReliabilityBinData {
   lower: number
@@ -20,7 +20,8 @@ export function reliabilityDiagram(bins: readonly ReliabilityBinData[], options:
   const left = 56
   const top = 36
   const histogram = 64
-  const width = left + size + 30
+  // Wide enough for its title: a plot saved on its own keeps the title it was drawn with.
+  const width = Math.max(left + size + 30, labelWidth([options.title], 13) + 24)
   const height = top + size + 36 + histogram + 28
   const x = scaleLinear().domain([0, 1]).range([left, left + size])
   const y = scaleLinear().domain([0, 1]).range([top + size, top])
