@@ -6,6 +6,8 @@ import { assignmentContext } from '../../../src/main/annotation/blinded'
 import { exportPacket, mergePackets } from '../../../src/main/packets'
 import { currentAnnotations, type AnnotationRow } from '../../../src/main/store/annotations'
 import { insertItems } from '../../../src/main/store/items'
+import { openDatabase } from '../../../src/main/store/database'
+import { MIGRATIONS } from '../../../src/main/store/migrations'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
@@ -416,11 +418,17 @@ describe('merge refusals (nothing partial)', () => {
 describe('packets of an older schema', () => {
   it('are upgraded on a temporary copy for merging; the packet file itself is left as it was', async () => {
     const old = tmp.file('ada-old-schema.assay')
-    copyFileSync(tmp.file('ada-1.assay'), old)
+    // A real schema-1 file holding the packet's data: whatever later migrations add is simply not there.
+    ;(await openDatabase(old, { create: true, migrations: MIGRATIONS.slice(0, 1) })).close()
     withFile(old, (db) => {
-      // What a schema-1 file lacks: the tables and indexes of later migrations.
-      db.exec(`DROP TABLE packet_items; DROP INDEX IF EXISTS assignments_progress;`)
-      db.pragma('user_version = 1')
+      db.prepare(`ATTACH DATABASE ? AS packet`).run(tmp.file('ada-1.assay'))
+      const tables = db.prepare(`SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]
+      for (const { name } of tables) {
+        const columns = (db.prepare(`SELECT name FROM pragma_table_info(?, 'main')`).all(name) as { name: string }[]).map((c) => `"${c.name}"`).join(', ')
+        db.exec(`INSERT INTO main."${name}" (${columns}) SELECT ${columns} FROM packet."${name}"`)
+      }
+      db.exec('DETACH DATABASE packet')
+      db.pragma('wal_checkpoint(TRUNCATE)')
     })
     const bytes = readFileSync(old)
     const state = projectState()
