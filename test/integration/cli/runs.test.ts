@@ -86,3 +86,45 @@ describe('assay report --source', () => {
     expect(r.stderr).toMatch(/No judge source "run:9" in this report; judges: .*run:1, run:2/)
   })
 })
+
+describe('archiving through the workbench operations', () => {
+  it('archives and restores runs and judges; lists and reports leave them out unless asked', async () => {
+    const { dispatch } = await import('../../../src/main/api/dispatch')
+    const { contextFor } = await import('../../support/project')
+    const path = tmp.file('api.assay')
+    const project = await demoAfterJudgeRun(path)
+    // The fixture writes its runs directly; a run started by Assay also records its display-order key and batch mode.
+    project.db.prepare(`UPDATE runs SET options = '{"viewer":"","batch":false}'`).run()
+    const ctx = contextFor(project)
+    const changed: unknown[] = []
+    ctx.hub.subscribe((event, payload) => event === 'project.changed' && changed.push(payload))
+    const ok = async (op: string, input: unknown) => {
+      const env = await dispatch(ctx, op, input)
+      if (!env.ok) throw new Error(`${op}: ${env.error.message}`)
+      return env.value as any
+    }
+    const runIds = async (input: unknown = {}) => ((await ok('runs.list', input)).runs as Array<{ id: number }>).map((r) => r.id).sort()
+    const judges = async () =>
+      (((await ok('audit.report', { instrument: 'pairwise-preference' })) as Report).sources.filter((s) => s.role === 'judge').map((s) => s.id))
+
+    expect(await ok('runs.archive', { runId: 2 })).toMatchObject({ id: 2, archived: true, judgeArchived: false })
+    expect(changed).toContainEqual({ what: 'runs' })
+    expect(await runIds()).toEqual([1])
+    expect(await runIds({ includeArchived: true })).toEqual([1, 2])
+    expect(await judges()).not.toContain('run:2')
+    expect(((await ok('audit.report', { instrument: 'pairwise-preference', includeArchived: true })) as Report).sources.map((s) => s.id)).toContain('run:2')
+    expect(await ok('runs.restore', { runId: 2 })).toMatchObject({ id: 2, archived: false })
+
+    expect(await ok('judges.archive', { judgeId: 1 })).toMatchObject({ id: 1, name: 'claude-judge', archived: true })
+    expect(((await ok('judges.list', {})).judges as Array<{ id: number }>).map((j) => j.id)).not.toContain(1)
+    expect(((await ok('judges.list', { includeArchived: true })).judges as Array<{ id: number; archived: boolean }>).find((j) => j.id === 1)?.archived).toBe(true)
+    expect(await runIds()).toEqual([2])
+    expect(await judges()).not.toContain('run:1')
+    expect(await ok('judges.restore', { judgeId: 1 })).toMatchObject({ archived: false })
+    expect(await runIds()).toEqual([1, 2])
+
+    expect(await dispatch(ctx, 'runs.archive', { runId: 99 })).toMatchObject({ ok: false, error: { code: 'not_found', message: 'No run 99' } })
+    expect(await dispatch(ctx, 'audit.report', { instrument: 'pairwise-preference', sources: ['run:9'] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    project.close()
+  }, 120_000)
+})
