@@ -270,7 +270,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
         onSubmit={() => void submit()}
       />
       <div className="annotate-body">
-        <section className="annotate-source" ref={sourceRef} aria-label="Item">
+        <section className="annotate-source" ref={sourceRef} aria-label="Item" tabIndex={0}>
           <SourceView view={view} widgets={widgets} />
         </section>
         <aside className="annotate-form" aria-label="Answer">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { ItemSummary } from '../../../shared/contract/schemas'
 import { ITEM_KINDS, SPLITS, type ItemKind, type Split } from '../../../shared/items/kinds'
@@ -80,6 +80,20 @@ export function ItemBrowser() {
   }, [virtualRows, pages, loadPage])
 
   const rowAt = (index: number) => pages.get(Math.floor(index / PAGE))?.[index % PAGE]
+  const [cursor, setCursor] = useState(0)
+
+  /** The list by keyboard: arrows, Page Up/Down, Home and End move the selection; the row is scrolled into view. */
+  const onListKey = (e: KeyboardEvent) => {
+    const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -Infinity, End: Infinity }
+    const by = step[e.key]
+    if (by === undefined || total === 0) return
+    e.preventDefault()
+    const next = Math.max(0, Math.min(total - 1, Number.isFinite(by) ? cursor + by : by > 0 ? total - 1 : 0))
+    setCursor(next)
+    virtualizer.scrollToIndex(next, { align: 'auto' })
+    const row = rowAt(next)
+    if (row) selectItem(row.id)
+  }
 
   return (
     <div className="browser">
@@ -99,7 +113,15 @@ export function ItemBrowser() {
         <div className="result-count" data-testid="result-count">
           {total} item{total === 1 ? '' : 's'}
         </div>
-        <div ref={parentRef} className="virtual-scroll" role="listbox" aria-label="Items">
+        <div
+          ref={parentRef}
+          className="virtual-scroll"
+          role="listbox"
+          aria-label="Items"
+          tabIndex={0}
+          onKeyDown={onListKey}
+          aria-activedescendant={selectedItemId ? `item-option-${selectedItemId}` : undefined}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualRows.map((v) => {
               const row = rowAt(v.index)
@@ -107,10 +129,15 @@ export function ItemBrowser() {
                 <div
                   key={v.key}
                   role="option"
+                  id={row ? `item-option-${row.id}` : undefined}
                   aria-selected={row?.id === selectedItemId}
                   className={row?.id === selectedItemId ? 'item-row selected' : 'item-row'}
                   style={{ position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` }}
-                  onClick={() => row && selectItem(row.id)}
+                  onClick={() => {
+                    if (!row) return
+                    setCursor(v.index)
+                    selectItem(row.id)
+                  }}
                   data-external-id={row?.external_id}
                 >
                   {row ? (
@@ -129,7 +156,7 @@ export function ItemBrowser() {
           </div>
         </div>
       </aside>
-      <section className="browser-detail">{selectedItemId ? <ItemView id={selectedItemId} /> : <p className="muted">Select an item.</p>}</section>
+      <section className="browser-detail" tabIndex={0} aria-label="Item">{selectedItemId ? <ItemView id={selectedItemId} /> : <p className="muted">Select an item.</p>}</section>
     </div>
   )
 }

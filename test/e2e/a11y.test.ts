@@ -1,0 +1,137 @@
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { prepareDemoScene, SCENE_ANNOTATORS } from '../../scripts/screenshots-scene'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
+import { ANNOTATOR_SCREENS, CURATOR_SCREENS, type ScreenVisit } from '../support/screens'
+import { serveProject, type ServedProject } from '../support/serve'
+import { repoRoot, tempDir } from '../support/tmp'
+
+// axe-core on every screen of the demo, as a curator and as an annotator, in the light and the dark theme: no
+// serious or critical violation. Then the keyboard: focus is always visible.
+
+const AXE = join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js')
+
+const tmp = tempDir()
+const path = tmp.file('scene.assay')
+let browser: Browser
+let curator: ServedProject
+let annotator: ServedProject
+
+interface Violation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: Array<{ target: string[] }>
+}
+
+async function axeViolations(page: Page): Promise<Violation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Violation[] }> } }).axe.run(document, {
+      resultTypes: ['violations']
+    })
+  )) as { violations: Violation[] }
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+}
+
+async function audit(page: Page, screens: ScreenVisit[], label: string): Promise<string[]> {
+  const found: string[] = []
+  for (const screen of screens) {
+    await screen.open(page)
+    for (const v of await axeViolations(page)) {
+      found.push(`${label} ${screen.name}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+    }
+  }
+  return found
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.getByTestId('display-settings').click()
+  await page.getByTestId(`theme-${theme}`).click()
+  await page.keyboard.press('Escape')
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme)
+}
+
+beforeAll(async () => {
+  if (!hasChromium) return
+  await prepareDemoScene(path, repoRoot)
+  curator = await serveProject(path)
+  annotator = await serveProject(path, ['--annotator', SCENE_ANNOTATORS[0]])
+  browser = await launchChromium()
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await curator?.stop()
+  await annotator?.stop()
+  tmp.cleanup()
+})
+
+describe.skipIf(!hasChromium)(chromiumSuite('accessibility of every screen in Chromium (axe-core)'), () => {
+  for (const theme of ['light', 'dark'] as const) {
+    it(`curator screens, ${theme} theme: no serious or critical violations`, async () => {
+      // The page's Content-Security-Policy forbids inline scripts; only the test's own axe script is let in.
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
+      await page.goto(curator.url)
+      await page.locator('.topbar').waitFor({ timeout: 60_000 })
+      await setTheme(page, theme)
+      expect(await audit(page, CURATOR_SCREENS, theme)).toEqual([])
+      await page.close()
+    }, 180_000)
+
+    it(`annotator screens, ${theme} theme: no serious or critical violations`, async () => {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
+      await page.goto(annotator.url)
+      await page.locator('.topbar').waitFor({ timeout: 60_000 })
+      await setTheme(page, theme)
+      expect(await audit(page, ANNOTATOR_SCREENS, theme)).toEqual([])
+      await page.close()
+    }, 180_000)
+  }
+
+  it('keeps the display settings per person in the project: a reload comes back in the same theme and size', async () => {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } })
+    await page.goto(annotator.url)
+    await page.locator('.topbar').waitFor({ timeout: 60_000 })
+    await setTheme(page, 'dark')
+    await page.getByTestId('display-settings').click()
+    await page.getByTestId('textSize-large').click()
+    await page.keyboard.press('Escape')
+    await page.reload()
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.dataset.textSize === 'large')
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('17px')
+    // The curator's own settings are untouched.
+    const other = await browser.newPage({ viewport: { width: 1024, height: 700 } })
+    await other.goto(curator.url)
+    await other.locator('.topbar').waitFor({ timeout: 60_000 })
+    await other.waitForTimeout(300)
+    expect(await other.evaluate(() => document.documentElement.dataset.textSize ?? 'normal')).toBe('normal')
+    await setTheme(page, 'light')
+    await page.getByTestId('display-settings').click()
+    await page.getByTestId('textSize-normal').click()
+    await page.close()
+    await other.close()
+  })
+
+  it('shows where the keyboard focus is on every control it reaches', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(curator.url)
+    await page.locator('.topbar').waitFor({ timeout: 60_000 })
+    await CURATOR_SCREENS.find((s) => s.name === 'adjudicate')!.open(page)
+    const unseen: string[] = []
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab')
+      const seen = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null
+        if (!el || el === document.body) return null
+        const s = getComputedStyle(el)
+        const ring = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1
+        const shadow = s.boxShadow !== 'none'
+        return { ok: ring || shadow, what: `${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}` }
+      })
+      if (seen && !seen.ok) unseen.push(seen.what)
+    }
+    expect(unseen).toEqual([])
+    await page.close()
+  })
+})
