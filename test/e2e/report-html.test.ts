@@ -42,6 +42,17 @@ describe.skipIf(!hasChromium)(chromiumSuite('the HTML report opens offline in Ch
     expect(blocked).toEqual([])
   })
 
+  it('opens on the summary with the sections closed; a contents link opens its section, printing opens them all', async () => {
+    const isOpen = (id: string) => page.locator(`details#${id}`).evaluate((d) => (d as HTMLDetailsElement).open)
+    expect(await isOpen('warnings')).toBe(true)
+    expect(await isOpen('pairwise')).toBe(false)
+    await page.locator('nav.contents a[href="#pairwise"]').click()
+    expect(await isOpen('pairwise')).toBe(true)
+    expect(await isOpen('ceiling')).toBe(false)
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')))
+    expect(await page.locator('details.section:not([open])').count()).toBe(0)
+  })
+
   it('renders its plots as SVG: accuracy with baselines, subsets, position bias and confusion heatmaps', async () => {
     const figures = page.locator('figure[data-kind]')
     expect(await figures.count()).toBeGreaterThan(5)

@@ -47,9 +47,12 @@ export function reasonsList(entries: Array<{ who: string; reasons: Record<string
   return items.length ? `<details class="reasons"><summary>Undefined statistics and notes (${items.length})</summary><ul>${items.join('')}</ul></details>` : ''
 }
 
-/** A collapsible section of the report, open by default so that printing shows everything. */
-export function section(id: string, title: string, body: string, note = ''): string {
-  return `<details class="section" id="${esc(id)}" open><summary><h2>${esc(title)}${note ? ` <span class="muted small">${esc(note)}</span>` : ''}</h2></summary>
+/**
+ * A collapsible section of the report. Closed unless asked, so the page opens on the summary; the page's script
+ * opens a section its contents link points to, and every section before printing.
+ */
+export function section(id: string, title: string, body: string, note = '', open = false): string {
+  return `<details class="section" id="${esc(id)}"${open ? ' open' : ''}><summary><h2>${esc(title)}${note ? ` <span class="muted small">${esc(note)}</span>` : ''}</h2></summary>
 ${body}
 </details>`
 }

@@ -12,7 +12,8 @@ import type { Report } from './schema'
  * The self-contained HTML report: inline CSS, inline SVG plots, the report JSON embedded for provenance, and a
  * content security policy that forbids every request, so the file opens offline and leaks nothing when shared.
  * It reads top down: the summary cards, then a table of contents and collapsible sections for the detail.
- * The one script (sorting the cards) is allowed by its hash, and the page reads completely without it.
+ * The one script (sorting the cards, opening sections) is allowed by its hash; without it every section still opens
+ * by a click.
  */
 export function renderReportHtml(report: Report): string {
   const plots = reportPlots(report)
@@ -31,7 +32,7 @@ export function renderReportHtml(report: Report): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src '${SORT_SCRIPT_HASH}'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src '${PAGE_SCRIPT_HASH}'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="Assay ${esc(report.schema)}">
 <title>${esc(title)}</title>
@@ -45,7 +46,7 @@ ${contents(drill)}
 ${drill.join('\n')}
 </main>
 <script type="application/json" id="assay-report">${jsonForScript(report)}</script>
-<script>${SORT_SCRIPT}</script>
+<script>${PAGE_SCRIPT}</script>
 </body>
 </html>
 `
@@ -56,8 +57,23 @@ function jsonForScript(report: Report): string {
   return JSON.stringify(report).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
 }
 
-/** Reorders the cards by the chosen key from their data-sort-* attributes: higher first, names A–Z, missing last. */
-const SORT_SCRIPT = `(function () {
+/**
+ * The page's one script: reorders the cards by the chosen key from their data-sort-* attributes (higher first,
+ * names A–Z, missing last); opens the section a link points to; opens every section before printing.
+ */
+const PAGE_SCRIPT = `(function () {
+  var openSection = function (id) {
+    var el = document.getElementById(id);
+    if (el && el.tagName === 'DETAILS') el.open = true;
+  };
+  document.addEventListener('click', function (e) {
+    var link = e.target && e.target.closest ? e.target.closest('a[href^="#"]') : null;
+    if (link) openSection(link.getAttribute('href').slice(1));
+  });
+  if (location.hash) openSection(decodeURIComponent(location.hash.slice(1)));
+  window.addEventListener('beforeprint', function () {
+    Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) { d.open = true; });
+  });
   var select = document.getElementById('summary-sort');
   var box = document.getElementById('summary-cards');
   if (!select || !box) return;
@@ -88,7 +104,7 @@ function base64(bytes: Uint8Array): string {
   return out
 }
 
-const SORT_SCRIPT_HASH = `sha256-${base64(sha256(utf8ToBytes(SORT_SCRIPT)))}`
+const PAGE_SCRIPT_HASH = `sha256-${base64(sha256(utf8ToBytes(PAGE_SCRIPT)))}`
 
 const CSS = `
 :root { --ink: #1d1f21; --muted: #6b6f73; --line: #dedcd5; --accent: #0072B2; --warn: #a4452c; --soft: #f7f7f4; }
@@ -165,7 +181,7 @@ function contents(sections: readonly string[]): string {
 
 /** Warnings grouped by kind: one line per kind, its instances beneath, so a repeated warning reads once. */
 function warnings(report: Report): string {
-  if (report.warnings.length === 0) return section('warnings', 'Warnings', '<p class="muted">None.</p>')
+  if (report.warnings.length === 0) return section('warnings', 'Warnings', '<p class="muted">None.</p>', '', true)
   const byCode = new Map<string, string[]>()
   for (const w of report.warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), w.message])
   const items = [...byCode.entries()].map(([code, messages]) =>
@@ -173,7 +189,7 @@ function warnings(report: Report): string {
       ? `<li data-code="${esc(code)}"><strong>${esc(code.replace(/_/g, ' '))}</strong>: ${esc(messages[0] as string)}</li>`
       : `<li data-code="${esc(code)}"><strong>${esc(code.replace(/_/g, ' '))}</strong> (${messages.length})<ul>${messages.map((m) => `<li>${esc(m)}</li>`).join('')}</ul></li>`
   )
-  return section('warnings', 'Warnings', `<ul class="warnings">${items.join('')}</ul>`, `${report.warnings.length}`)
+  return section('warnings', 'Warnings', `<ul class="warnings">${items.join('')}</ul>`, `${report.warnings.length}`, true)
 }
 
 function methods(report: Report): string {
