@@ -186,13 +186,15 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     return Number(await page.locator('[data-testid=item]').getAttribute('data-assignment'))
   }
 
-  /** Ctrl+Enter, then waits until another item (or the end of the queue) is on screen. */
+  /** Ctrl+Enter, then waits until another item (or the end of the queue) is on screen and main has the answer. */
   async function submitAndMoveOn(from: number): Promise<void> {
     await page.keyboard.press('Control+Enter')
     await page.waitForFunction((id) => {
       const item = document.querySelector('[data-testid=item]')
       return item ? item.getAttribute('data-assignment') !== String(id) : document.querySelector('[data-testid=queue-finished]') !== null
     }, from)
+    // The next item shows before main commits; only an acknowledged answer counts as kept (the kill test relies on it).
+    await page.locator(`[data-testid=commit-status][data-assignment="${from}"][data-state="saved"]`).waitFor()
     await snapshot()
   }
 

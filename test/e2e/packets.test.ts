@@ -143,6 +143,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
         },
         id
       )
+      // The next item shows before main commits: wait for the acknowledgement before counting the answer as given.
+      await page.locator(`[data-testid=commit-status][data-assignment="${id}"][data-state="saved"]`).waitFor()
       given.set(pair, shown)
     }
     return given
@@ -160,6 +162,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
     const assignment = await reopened.getAttribute('data-assignment')
     await page.keyboard.press('Control+Enter')
     await page.waitForFunction((from) => document.querySelector('[data-testid=item]')?.getAttribute('data-assignment') !== from, assignment)
+    await page.locator(`[data-testid=commit-status][data-assignment="${assignment}"][data-state="saved"]`).waitFor()
     await server!.stop()
     const ben = await annotate('Ben')
     expect([...ben.keys()].filter((p) => p < 4).sort()).toEqual([0, 1, 2, 3])

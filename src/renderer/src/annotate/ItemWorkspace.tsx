@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
-import { isAssayError } from '../../../shared/errors'
 import { getInstrument } from '../../../shared/instruments'
 import { api } from '../api'
 import { Markdown } from '../components/Markdown'
@@ -8,7 +7,7 @@ import { useWorkbench } from '../store'
 import { ActiveClock } from './clock'
 import { QuotePicker, ReasonDialog } from './Dialogs'
 import { focusStopElement } from './dom'
-import { backupKey, dropBackup } from './draft-backup'
+import { backupKey, writeBackup } from './draft-backup'
 import { FormContext, emptyEntry, type FormApi } from './form/context'
 import { FormRenderer } from './form/FormRenderer'
 import { HistoryPanel } from './HistoryPanel'
@@ -21,6 +20,7 @@ import type { QuoteSource } from './quotes'
 import { isPairView, SourceView } from './source/SourceView'
 import { collectStops, type ListWidget } from './stops'
 import { useAnnotate } from './store'
+import type { Submission, SubmitFailure } from './submission'
 import { useActiveInput } from './use-active-input'
 import { useAutosave } from './use-autosave'
 import { useCheckRunner } from './use-check-runner'
@@ -34,7 +34,10 @@ export interface ItemWorkspaceProps {
   queueTitle: string
   progress: { done: number; total: number }
   onNavigate(step: 1 | -1): void
-  onSubmitted(annotationId: string): void
+  /** Takes the answer; the queue shows the next item at once and commits this one in the background. */
+  onSubmit(submission: Submission): void
+  /** Set when this item is shown again because main did not commit its answer. */
+  failure?: SubmitFailure | undefined
   onStatus(status: 'pending' | 'skipped' | 'flagged'): void
   onUndo(): void
   onExit(): void
@@ -55,16 +58,18 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   const annotatorId = useWorkbench((s) => s.session?.annotator?.id ?? 0)
   const key = backupKey(projectId, annotatorId, item.assignmentId)
 
-  const [initial] = useState(() => initialForm(item, key, () => instrument.form.empty(view)))
+  const [initial] = useState(() =>
+    props.failure ? { data: props.failure.data, activeMs: props.failure.activeMs, source: 'backup' as const } : initialForm(item, key, () => instrument.form.empty(view))
+  )
   const [clock] = useState(() => new ActiveClock(initial.activeMs))
   const [data, setData] = useState<unknown>(initial.data)
   const autosave = useAutosave(item.assignmentId, key, clock)
   const stops = useMemo(() => collectStops(widgets, data, view), [widgets, data, view])
   const [cursor, setCursor] = useState<string | null>(() => stops[0]?.path ?? null)
-  const [attempted, setAttempted] = useState(false)
-  const [serverIssues, setServerIssues] = useState<FieldIssue[]>([])
+  const [attempted, setAttempted] = useState(props.failure !== undefined)
+  const [serverIssues, setServerIssues] = useState<FieldIssue[]>(props.failure?.issues ?? [])
   const [notes, setNotes] = useState<FieldIssue[]>([])
-  const [general, setGeneral] = useState<string | null>(null)
+  const [general, setGeneral] = useState<string | null>(props.failure ? `Not saved: ${props.failure.message}` : null)
   const [busy, setBusy] = useState(false)
   const [dialog, setDialog] = useState<Dialog>(null)
   const showHistory = useAnnotate((st) => st.showHistory)
@@ -169,25 +174,13 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
       return
     }
     setBusy(true)
-    await autosave.discard()
-    try {
-      const res = await api['annotations.submit']({ assignmentId: item.assignmentId, judgement: result.judgement, activeMs: clock.read() })
-      dropBackup(key)
-      props.onSubmitted(res.annotationId)
-    } catch (e) {
-      // The answer stays on screen and goes back to being a draft.
-      autosave.schedule(data)
-      if (isAssayError(e) && e.details?.length) {
-        const fromMain = e.details.map((d) => ({ path: d.field ?? '', message: d.message }))
-        setServerIssues(fromMain)
-        const first = firstStopWithIssue(stops, fromMain)
-        if (first) focusStop(first)
-      }
-      setGeneral(`Not submitted: ${(e as Error).message}`)
-    } finally {
-      setBusy(false)
-    }
-  }, [busy, instrument, data, view, stops, focusStop, autosave, item.assignmentId, clock, key, props])
+    // Draft saves still pending are dropped (those on their way land first); the browser's copy of the answer stays
+    // until main has committed it, and a refused commit reopens this item with it (QueueRunner).
+    const after = autosave.discard()
+    const activeMs = clock.read()
+    writeBackup(key, { data, activeMs, at: new Date().toISOString() })
+    props.onSubmit({ judgement: result.judgement, data, activeMs, backupKey: key, after })
+  }, [busy, instrument, data, view, stops, focusStop, autosave, clock, key, props])
 
   const setStatus = useCallback(
     async (status: 'pending' | 'skipped' | 'flagged', reason?: string) => {

@@ -2,19 +2,27 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import type { InstrumentId } from '../../../shared/instruments/types'
+import { isAssayError } from '../../../shared/errors'
 import { getInstrument } from '../../../shared/instruments'
 import { api } from '../api'
 import { isTypingTarget } from './dom'
+import { dropBackup } from './draft-backup'
 import { ItemCache } from './item-cache'
 import { ItemWorkspace } from './ItemWorkspace'
 import { nextPending } from './queue-order'
 import { useAnnotate } from './store'
+import type { CommitStatus, Submission, SubmitFailure } from './submission'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
 
+/** How many pending items ahead of the current one are kept fetched (their blinded views). */
+export const PREFETCH_AHEAD = 3
+
 /**
  * Works through one queue: opens at the first pending item (or the one asked for), keeps the next items fetched
- * ahead, and moves on after a submission, skip or flag.
+ * ahead, and moves on after a submission, skip or flag. A submission shows the next item at once and is committed
+ * in the background, one at a time and in order; it is marked saved only when main acknowledges it, and a refused
+ * commit brings the person back to that item with the answer and main's message.
  */
 export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId; startAt: number | null }) {
   const { closeQueue, openQueue, recordSubmission, takeSubmission, notify } = useAnnotate()
@@ -26,6 +34,9 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const [finished, setFinished] = useState(false)
   const [generation, setGeneration] = useState(0)
   const wanted = useRef<number | null>(null)
+  const commits = useRef<Promise<void>>(Promise.resolve())
+  const [commit, setCommit] = useState<CommitStatus | null>(null)
+  const [failure, setFailure] = useState<{ assignmentId: number; failure: SubmitFailure } | null>(null)
   const title = getInstrument(instrument).title
 
   const updateRows = useCallback((next: Row[]) => {
@@ -38,9 +49,18 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       const list = rowsRef.current
       const at = list.findIndex((r) => r.assignmentId === assignmentId)
       if (at < 0) return
-      cache.prefetch(list[at + 1]?.assignmentId)
-      const pending = nextPending(list, at)
-      if (pending && pending.assignmentId !== assignmentId) cache.prefetch(pending.assignmentId)
+      // The next item in order (Alt+→) and the next few pending ones (what submitting moves to); nothing else is held.
+      const ahead = new Set<number>()
+      if (list[at + 1]) ahead.add(list[at + 1]!.assignmentId)
+      for (let k = 1, found = 0; k < list.length && found < PREFETCH_AHEAD; k++) {
+        const row = list[(at + k) % list.length]!
+        if (row.status === 'pending' && row.assignmentId !== assignmentId) {
+          ahead.add(row.assignmentId)
+          found++
+        }
+      }
+      cache.retain(ahead)
+      for (const id of ahead) cache.prefetch(id)
     },
     [cache]
   )
@@ -108,7 +128,40 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     else notify(by === 1 ? 'This is the last item of the queue.' : 'This is the first item of the queue.')
   }
 
+  /** Shows the next item now; commits `item`'s answer after those handed over before it. */
+  const submitInBackground = (item: BlindedItem, s: Submission) => {
+    const position = rowsRef.current.findIndex((r) => r.assignmentId === item.assignmentId) + 1
+    setRowStatus(item.assignmentId, 'done')
+    setFailure(null)
+    setCommit({ assignmentId: item.assignmentId, position, state: 'saving' })
+    moveOnFrom(item.assignmentId)
+    commits.current = commits.current.then(async () => {
+      try {
+        await s.after
+        const res = await api['annotations.submit']({ assignmentId: item.assignmentId, judgement: s.judgement, activeMs: s.activeMs })
+        dropBackup(s.backupKey)
+        recordSubmission({ annotationId: res.annotationId, assignmentId: item.assignmentId, instrument })
+        setCommit((c) => (c?.assignmentId === item.assignmentId ? { ...c, state: 'saved' } : c))
+      } catch (e) {
+        const message = (e as Error).message
+        const issues = isAssayError(e) && e.details?.length ? e.details.map((d) => ({ path: d.field ?? '', message: d.message })) : []
+        setRowStatus(item.assignmentId, 'pending')
+        setCommit({ assignmentId: item.assignmentId, position, state: 'failed' })
+        setFailure({ assignmentId: item.assignmentId, failure: { message, issues, data: s.data, activeMs: s.activeMs } })
+        notify(`Your answer to item ${position} was not saved (${message}); it is back on screen to submit again.`, 'error')
+        // Back to that item as it was, without a round trip: main may be what failed.
+        wanted.current = item.assignmentId
+        setFinished(false)
+        setLoading(false)
+        setCurrent(item)
+        setGeneration((g) => g + 1)
+      }
+    })
+  }
+
   const undo = useCallback(async () => {
+    // An answer still on its way is committed before it can be withdrawn.
+    await commits.current
     const last = takeSubmission()
     if (!last) return notify('Nothing submitted in this session to undo.')
     try {
@@ -145,9 +198,16 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const done = rows?.filter((r) => r.status === 'done').length ?? 0
   const total = rows?.length ?? 0
 
+  const commitLine = commit && (
+    <p className={`commit-status commit-${commit.state}`} role="status" data-testid="commit-status" data-state={commit.state} data-assignment={commit.assignmentId}>
+      {commit.state === 'saving' ? `Saving your answer to item ${commit.position}…` : commit.state === 'saved' ? `Answer to item ${commit.position} saved` : `Answer to item ${commit.position} not saved`}
+    </p>
+  )
+
   if (finished) {
     return (
       <section className="queue-finished" data-testid="queue-finished">
+        {commitLine}
         <h1>{title}</h1>
         <p>
           Nothing pending in this queue: {done} of {total} done
@@ -164,24 +224,24 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   }
   if (!current) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
   return (
-    <ItemWorkspace
-      key={`${current.assignmentId}:${generation}`}
-      item={current}
-      queueTitle={title}
-      progress={{ done, total }}
-      onNavigate={(by) => step(current.assignmentId, by)}
-      onSubmitted={(annotationId) => {
-        recordSubmission({ annotationId, assignmentId: current.assignmentId, instrument })
-        setRowStatus(current.assignmentId, 'done')
-        moveOnFrom(current.assignmentId)
-      }}
-      onStatus={(status) => {
-        setRowStatus(current.assignmentId, status)
-        if (status === 'pending') show(current.assignmentId)
-        else moveOnFrom(current.assignmentId)
-      }}
-      onUndo={() => void undo()}
-      onExit={closeQueue}
-    />
+    <>
+      {commitLine}
+      <ItemWorkspace
+        key={`${current.assignmentId}:${generation}`}
+        item={current}
+        queueTitle={title}
+        progress={{ done, total }}
+        onNavigate={(by) => step(current.assignmentId, by)}
+        onSubmit={(submission) => submitInBackground(current, submission)}
+        failure={failure?.assignmentId === current.assignmentId ? failure.failure : undefined}
+        onStatus={(status) => {
+          setRowStatus(current.assignmentId, status)
+          if (status === 'pending') show(current.assignmentId)
+          else moveOnFrom(current.assignmentId)
+        }}
+        onUndo={() => void undo()}
+        onExit={closeQueue}
+      />
+    </>
   )
 }

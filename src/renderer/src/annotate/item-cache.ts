@@ -46,6 +46,16 @@ export class ItemCache {
     })
   }
 
+  /** Drops every held or awaited item not in `keep`, so the cache holds the next few items and no more. */
+  retain(keep: ReadonlySet<number>): void {
+    for (const id of [...this.ready.keys(), ...this.pending.keys()]) if (!keep.has(id)) this.forget(id)
+  }
+
+  /** How many items are held or on their way. */
+  get size(): number {
+    return new Set([...this.ready.keys(), ...this.pending.keys()]).size
+  }
+
   forget(assignmentId: number): void {
     this.ready.delete(assignmentId)
     this.pending.delete(assignmentId)

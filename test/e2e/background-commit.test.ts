@@ -1,0 +1,97 @@
+import Database from 'better-sqlite3'
+import type { Browser, Page, Route } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumSuite, hasChromium, launchChromium } from '../support/browser'
+import { spawnCli } from '../support/cli'
+import { serveProject, type ServedProject } from '../support/serve'
+import { tempDir } from '../support/tmp'
+
+// Submitting shows the next item at once and commits in the background: "saved" only once main has the answer, and
+// a refused commit brings the person back to that item with the answer on screen and main's message.
+
+const tmp = tempDir()
+const path = tmp.file('commit.assay')
+let server: ServedProject
+let browser: Browser
+let page: Page
+
+function storedVerdicts(): Map<number, string> {
+  const db = new Database(path, { readonly: true })
+  try {
+    const rows = db.prepare(`SELECT assignment_id, judgement FROM annotations WHERE assignment_id IS NOT NULL AND retracted = 0`).all() as Array<{ assignment_id: number; judgement: string }>
+    return new Map(rows.map((r) => [r.assignment_id, (JSON.parse(r.judgement) as { verdict: string }).verdict]))
+  } finally {
+    db.close()
+  }
+}
+
+const shown = async () => Number(await page.locator('[data-testid=item]').getAttribute('data-assignment'))
+
+beforeAll(async () => {
+  if (!hasChromium) return
+  expect(spawnCli(['new', path, '--demo']).code).toBe(0)
+  expect(spawnCli(['annotators', 'add', path, 'Ann']).code).toBe(0)
+  expect(spawnCli(['assign', path, '--instrument', 'pairwise-preference', '--annotators', 'Ann', '--overlap', '1']).code).toBe(0)
+  server = await serveProject(path, ['--annotator', 'Ann'])
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+  page.setDefaultTimeout(10_000)
+  await page.goto(server.url)
+  await page.locator('[data-testid=queue]').first().waitFor()
+  await page.keyboard.press('1')
+  await page.locator('[data-testid=item]').waitFor()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  tmp.cleanup()
+})
+
+describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background'), () => {
+  it('shows the next item before main answers, and marks the answer saved only when main has it', async () => {
+    const first = await shown()
+    // Hold main's answer back until the next item is on screen.
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    await page.route('**/api/annotations.submit', async (route: Route) => {
+      await held
+      await route.continue()
+    })
+    await page.keyboard.press('1')
+    await page.waitForSelector('[data-stop="verdict"] [aria-checked="true"]')
+    await page.keyboard.press('Control+Enter')
+    await page.waitForFunction((id) => document.querySelector('[data-testid=item]')?.getAttribute('data-assignment') !== String(id), first)
+    expect(await page.locator('[data-testid=commit-status]').getAttribute('data-state')).toBe('saving')
+    expect(storedVerdicts().has(first)).toBe(false)
+    release()
+    await page.locator(`[data-testid=commit-status][data-assignment="${first}"][data-state="saved"]`).waitFor()
+    await page.unroute('**/api/annotations.submit')
+    expect(storedVerdicts().has(first)).toBe(true)
+  })
+
+  it('takes the person back to an item whose commit failed, with the answer intact and a clear message', async () => {
+    const second = await shown()
+    await page.route('**/api/annotations.submit', (route: Route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'internal', message: 'disk I/O error' } }) })
+    )
+    await page.keyboard.press('3')
+    const chosen = await page.locator('[data-stop="verdict"] [aria-checked="true"]').innerText()
+    await page.keyboard.press('Control+Enter')
+    // Back on the same item (a new mount), with the choice still made and main's message beside the form.
+    await page.locator(`[data-testid=commit-status][data-assignment="${second}"][data-state="failed"]`).waitFor()
+    await page.locator(`[data-testid=item][data-assignment="${second}"]`).waitFor()
+    expect(await page.locator('[data-testid=form-error]').innerText()).toBe('Not saved: disk I/O error')
+    expect(await page.locator('[data-testid=notice]').innerText()).toMatch(/was not saved \(disk I\/O error\); it is back on screen to submit again/)
+    expect(await page.locator('[data-stop="verdict"] [aria-checked="true"]').innerText()).toBe(chosen)
+    expect(await page.locator('[data-testid=item-status]').innerText()).toBe('pending')
+    expect(storedVerdicts().has(second)).toBe(false)
+
+    // Main works again: the same answer goes through and is acknowledged.
+    await page.unroute('**/api/annotations.submit')
+    await page.keyboard.press('Control+Enter')
+    await page.locator(`[data-testid=commit-status][data-assignment="${second}"][data-state="saved"]`).waitFor()
+    expect(await shown()).not.toBe(second)
+    expect(storedVerdicts().has(second)).toBe(true)
+  })
+})
