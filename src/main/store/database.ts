@@ -154,6 +154,17 @@ function openReadonly(path: string, nativeBinding: string | undefined): Db {
   return new Database(bytes, { readonly: true, ...binding })
 }
 
+/**
+ * An error met while using an open project, with the file named when the file itself is at fault (damaged, not a
+ * database); anything else is returned as it was.
+ */
+export function namedDatabaseError(path: string, e: unknown): unknown {
+  const code = (e as { code?: unknown }).code
+  if (typeof code !== 'string' || e instanceof AssayError) return e
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return corrupt(path, (e as Error).message)
+  return e
+}
+
 function corrupt(path: string, detail: string): AssayError {
   return new AssayError(
     'not_a_project',

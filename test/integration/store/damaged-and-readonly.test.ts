@@ -38,6 +38,13 @@ describe('a damaged project', () => {
     expect((err as AssayError).message).toContain(path)
     expect((err as AssayError).message).toMatch(/damaged/)
     expect(readFileSync(path).equals(before)).toBe(true)
+    // info checks the file; a command that meets the damage while reading says which file it is in.
+    const info = await runCli('info', path)
+    expect(info.code).toBe(1)
+    expect(info.stderr).toContain(`${path} is damaged`)
+    const report = await runCli('report', path, '--instrument', 'idea-review')
+    expect(report.code).toBe(1)
+    expect(report.stderr).toContain(`${path} is damaged`)
   })
 
   it('names the file when it is not a database at all', async () => {

@@ -5,7 +5,7 @@ import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import type { ExportFormat } from '../../export'
 import { EXPORT_KINDS, TRAINING_EXPORT_KINDS, type ExportKind, type TrainingExportKind } from '../../export/kinds'
-import { isWritable } from '../../store/database'
+import { isWritable, namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
@@ -68,6 +68,8 @@ export function registerExport(program: Command, io: CliIO): void {
         const noun = what === 'labels' ? 'answer' : 'model call'
         io.out(`Exported ${result.rows} ${noun}${result.rows === 1 ? '' : 's'} on ${result.items} item${result.items === 1 ? '' : 's'} to ${result.path}`)
         io.out(`Dataset card: ${result.cardPath}`)
+      } catch (e) {
+        throw namedDatabaseError(project.path, e)
       } finally {
         project.close()
       }
@@ -91,6 +93,8 @@ async function exportTrainingSet(file: string, what: TrainingExportKind, opts: E
     io.out(`Exported ${result.rows} ${what} row${result.rows === 1 ? '' : 's'} to ${result.dir} (${result.files.map((f) => `${f.split} ${f.rows}`).join(', ')})`)
     io.out(`Left out: ${result.excluded.ties} ties, ${result.excluded.abstentions} abstentions`)
     io.out(`Dataset card: ${result.card}`)
+  } catch (e) {
+    throw namedDatabaseError(project.path, e)
   } finally {
     project.close()
   }

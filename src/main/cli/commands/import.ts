@@ -5,6 +5,7 @@ import { AssayError, formatLocation, type ErrorLocation } from '../../../shared/
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import type { ImportReport } from '../../import'
 import { IMPORT_FORMATS, isImportFormat, type ImportFormat } from '../../import/types'
+import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
@@ -45,6 +46,8 @@ export function registerImport(program: Command, io: CliIO): void {
           dryRun: opts.dryRun ?? false,
           lossy: opts.lossy ?? false
         })
+      } catch (e) {
+        throw namedDatabaseError(project.path, e)
       } finally {
         project.close()
       }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
+import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
@@ -10,7 +11,8 @@ export function registerInfo(program: Command, io: CliIO): void {
     .argument('<file>', 'the .assay project file')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
-      const { project, notWritable } = await Project.openForReading(resolve(file))
+      // The command people run to look at a file: it checks the file's integrity too.
+      const { project, notWritable } = await Project.openForReading(resolve(file), { verify: true })
       if (notWritable) io.err(`note: ${project.path} is read-only; opened for reading`)
       try {
         const info = project.info()
@@ -25,6 +27,8 @@ export function registerInfo(program: Command, io: CliIO): void {
           io.out('')
           io.out(table(['kind', 'set', 'split', 'items'], info.counts.map((c) => [c.kind, c.set_name, c.split, String(c.n)])))
         }
+      } catch (e) {
+        throw namedDatabaseError(project.path, e)
       } finally {
         project.close()
       }

@@ -5,6 +5,7 @@ import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
 import type { Judge, JudgeInput, RunProgress, RunResult } from '../../runner'
+import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
@@ -113,6 +114,8 @@ export function registerJudge(program: Command, io: CliIO): void {
       const project = await Project.open(resolve(file))
       try {
         await judgeCommand(project, opts, io)
+      } catch (e) {
+        throw namedDatabaseError(project.path, e)
       } finally {
         project.close()
       }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
 import { requireAnnotators, requireAssignments } from '../hints'
 import type { CliIO } from '../run'
@@ -37,6 +38,8 @@ async function withProject<T>(file: string, fn: (project: Project) => Promise<T>
   const project = await Project.open(resolve(file))
   try {
     return await fn(project)
+  } catch (e) {
+    throw namedDatabaseError(project.path, e)
   } finally {
     project.close()
   }

@@ -5,6 +5,7 @@ import { splitSchema, type Split } from '../../../shared/items/kinds'
 import type { Report } from '../../../shared/report'
 import { fmtNumber, fmtPercent, PERCENT_STATISTICS } from '../../../shared/report/format'
 import { checkOutputPath, writeOutputFile } from '../../export/output-file'
+import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
@@ -60,6 +61,8 @@ export function registerReport(program: Command, io: CliIO): void {
           ...(seed !== undefined ? { seed } : {}),
           ...(resamples !== undefined ? { resamples } : {})
         })
+      } catch (e) {
+        throw namedDatabaseError(project.path, e)
       } finally {
         project.close()
       }
