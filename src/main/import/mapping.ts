@@ -4,7 +4,7 @@ import { readRecords } from './read-records'
 import { FORMAT_ARRAY_KEYS } from './formats'
 import type { ImportFormat } from './types'
 
-/** What each known field of a format becomes; any other field is kept in the item unchanged and exported back. */
+/** What each known field of a format becomes; any other field is kept unchanged under the item's `$extra`. */
 const FIELD_ROLES: Record<ImportFormat, Record<string, string>> = {
   pairs: {
     pair_id: 'item id',
@@ -76,6 +76,6 @@ export function describeMapping(format: ImportFormat, path: string): MappingRow[
   const roles = FIELD_ROLES[format]
   return Object.keys(first).map((field) => ({
     field,
-    to: roles[field] ?? (format === 'labels' ? 'judgement field (CSV column), validated' : 'kept unchanged (exported back)')
+    to: roles[field] ?? (format === 'labels' ? 'judgement field (CSV column), validated' : 'kept unchanged under $extra')
   }))
 }
