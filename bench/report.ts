@@ -32,10 +32,17 @@ function bareAccuracy(project: Project): number {
 /**
  * A full report (gathering from the project file, then every statistic, interval, position test, strength and
  * judge-vs-judge test) over 100,000 judgements from three sources, beside a bare single pass over the same rows
- * computing plain accuracy, measured in the same run.
+ * computing plain accuracy, measured in the same run; and the same at a quarter of the size, to show how the ratio
+ * scales.
  */
-export async function benchReport(dir: string, pairs = 20_000): Promise<BenchFigures> {
-  const project = await syntheticPairsProject(`${dir}/report.assay`, pairs)
+export async function benchReport(dir: string, sizes: readonly number[] = [20_000, 5_000]): Promise<Record<string, BenchFigures>> {
+  const out: Record<string, BenchFigures> = {}
+  for (const pairs of sizes) out[`pairs_${pairs}`] = await benchReportAt(dir, pairs)
+  return out
+}
+
+async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> {
+  const project = await syntheticPairsProject(`${dir}/report-${pairs}.assay`, pairs)
   const judgements = pairs * JUDGEMENTS_PER_PAIR
   try {
     const reportMs: number[] = []
@@ -62,6 +69,7 @@ export async function benchReport(dir: string, pairs = 20_000): Promise<BenchFig
       build_ms: median(buildMs),
       bare_accuracy_pass_ms: median(bareMs),
       report_vs_bare_ratio: median(reportMs) / median(bareMs),
+      target_ratio: 3,
       bare_accuracy: bare
     }
   } finally {

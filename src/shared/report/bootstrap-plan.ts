@@ -148,10 +148,7 @@ export class BootstrapPlan {
     const random = seededRandom(settings.seed)
     for (let r = 0; r < settings.resamples; r++) {
       weights.fill(0)
-      for (let j = 0; j < n; j++) {
-        const unit = random.integerBelow(n)
-        weights[unit] = (weights[unit] as number) + 1
-      }
+      random.addDraws(weights, n)
       evaluate(record)
     }
 

@@ -11,7 +11,7 @@ import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { combine, unitKey, type ResolvedSource, type Value } from './resolve'
+import { unitKey, type ResolvedSource } from './resolve'
 import type { ReportPairwise, ReportPairwiseRow } from './schema'
 
 /**
@@ -62,33 +62,40 @@ export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, A
     }
     return calls
   }
-  const groups = new Map<string, { item: number; order: number; winners: Value[]; statuses: Set<string>; shownFirst?: Side }>()
+  // One group per item and display order (numeric keys: this runs over every call of every source).
+  const groups = new Map<number, { item: number; order: number; a: number; b: number; statuses: number; shownFirst?: Side }>()
   for (const call of source.input.calls) {
     const item = items.get(call.itemId)
     if (!item?.pair) continue
-    const key = `${call.itemId}:${call.order}`
+    if (!(call.order >= 0 && call.order < ORDER_SLOTS)) throw new RangeError(`display order ${call.order} of item ${call.itemId} is outside 0..${ORDER_SLOTS - 1}`)
+    const key = call.itemId * ORDER_SLOTS + call.order
     let group = groups.get(key)
-    if (!group) groups.set(key, (group = { item: call.itemId, order: call.order, winners: [], statuses: new Set() }))
-    group.statuses.add(call.status)
+    if (!group) groups.set(key, (group = { item: call.itemId, order: call.order, a: 0, b: 0, statuses: 0 }))
+    group.statuses |= STATUS_BIT[call.status]
     if (call.shownFirst && !group.shownFirst) group.shownFirst = call.shownFirst
     if (call.status !== 'ok') continue
     const unit = item.pair.unit
     const winner = call.observations.find((o) => o.unit === unit)?.values.winner
-    if (isSide(winner)) group.winners.push(winner)
+    if (winner === 'a') group.a++
+    else if (winner === 'b') group.b++
   }
   const calls: PairCall[] = []
   for (const g of groups.values()) {
     const base = { item: g.item, order: g.order, ...(g.shownFirst ? { shownFirst: g.shownFirst } : {}) }
-    if (g.winners.length > 0) {
-      const { value } = combine(g.winners, 'vote')
-      calls.push(isSide(value) ? { ...base, status: 'choice', winner: value } : { ...base, status: 'tie' })
+    if (g.a + g.b > 0) {
+      // Trials voted: an even split is a tie.
+      calls.push(g.a === g.b ? { ...base, status: 'tie' } : { ...base, status: 'choice', winner: g.a > g.b ? 'a' : 'b' })
     } else {
-      const status = (['abstained', 'unparseable', 'failed', 'pending'] as const).find((s) => g.statuses.has(s)) ?? 'unparseable'
+      const status = (['abstained', 'unparseable', 'failed', 'pending'] as const).find((s) => (g.statuses & STATUS_BIT[s]) !== 0) ?? 'unparseable'
       calls.push({ ...base, status })
     }
   }
   return calls
 }
+
+/** Display orders per item a group key leaves room for. */
+const ORDER_SLOTS = 1024
+const STATUS_BIT = { ok: 1, abstained: 2, unparseable: 4, failed: 8, pending: 16 } as const
 
 /** Origin terms (human/ai) when every labelled pair sets a human proposal against an AI one; sides otherwise. */
 export function labelTermsOf(items: readonly AuditItem[]): LabelTerms {

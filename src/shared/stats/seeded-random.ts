@@ -6,16 +6,53 @@ export const RANDOM_GENERATOR = 'pure-rand@7 xoroshiro128plus'
 export type SeededRandom = {
   /** A uniformly distributed integer in [0, bound). */
   integerBelow(bound: number): number
+  /**
+   * Draws `draws` integers in [0, counts.length) and adds 1 to `counts` at each: the same stream, value for value, as
+   * that many `integerBelow(counts.length)` calls, without a call per draw (a bootstrap resample is one such fill).
+   */
+  addDraws(counts: Int32Array, draws: number): void
 }
+
+/** The state of pure-rand's xoroshiro128plus (four 32-bit words), read and written back around a fast loop. */
+type XoroState = { s01: number; s00: number; s11: number; s10: number }
 
 /** A seeded stream of random integers; the same seed always yields the same stream. */
 export function seededRandom(seed: number): SeededRandom {
   assertSeed(seed)
   const generator = xoroshiro128plus(seed)
+  const state = generator as unknown as XoroState
   return {
     integerBelow(bound) {
       if (!(Number.isInteger(bound) && bound >= 1)) throw new RangeError(`bound must be a positive integer (${bound})`)
       return unsafeUniformIntDistribution(0, bound - 1, generator)
+    },
+    addDraws(counts, draws) {
+      const bound = counts.length
+      if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      // pure-rand 7: XoroShiro128Plus.unsafeNext and unsafeUniformIntDistributionInternal, inlined on local state.
+      const maxAllowed = bound > 2 ? Math.floor(0x100000000 / bound) * bound : 0x100000000
+      let { s01, s00, s11, s10 } = state
+      for (let d = 0; d < draws; d++) {
+        let delta: number
+        do {
+          const out = (s00 + s10) | 0
+          const a0 = s10 ^ s00
+          const a1 = s11 ^ s01
+          const t00 = s00
+          const t01 = s01
+          s00 = (t00 << 24) ^ (t01 >>> 8) ^ a0 ^ (a0 << 16)
+          s01 = (t01 << 24) ^ (t00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16))
+          s10 = (a1 << 5) ^ (a0 >>> 27)
+          s11 = (a0 << 5) ^ (a1 >>> 27)
+          delta = out + 0x80000000
+        } while (delta >= maxAllowed)
+        const unit = delta % bound
+        counts[unit] = (counts[unit] as number) + 1
+      }
+      state.s01 = s01
+      state.s00 = s00
+      state.s11 = s11
+      state.s10 = s10
     }
   }
 }

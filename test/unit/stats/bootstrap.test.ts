@@ -165,3 +165,25 @@ describe('paired bootstrap of a difference', () => {
     expect(result.undefinedResamples).toBe(10)
   })
 })
+
+describe('drawing a whole resample at once', () => {
+  it('gives the same stream as one integerBelow call per draw, bounds and state carried over', () => {
+    for (const bound of [1, 2, 3, 7, 1000, 20_000, 65_537]) {
+      const one = seededRandom(20240917)
+      const many = seededRandom(20240917)
+      for (let round = 0; round < 3; round++) {
+        const expected = new Map<number, number>()
+        for (let d = 0; d < 5000; d++) {
+          const u = one.integerBelow(bound)
+          expected.set(u, (expected.get(u) ?? 0) + 1)
+        }
+        const counts = new Int32Array(bound)
+        many.addDraws(counts, 5000)
+        const got = new Map<number, number>()
+        counts.forEach((c, u) => c > 0 && got.set(u, c))
+        expect(got).toEqual(expected)
+        expect(many.integerBelow(bound)).toBe(one.integerBelow(bound))
+      }
+    }
+  })
+})
