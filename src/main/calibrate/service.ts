@@ -47,6 +47,7 @@ export interface CalibrateResult {
  * per rule (MT-Bench conservative and averaging), so the two can be compared.
  */
 export function calibrate(project: Project, options: CalibrateOptions): CalibrateResult {
+  if (options.method === 'few-shot') throw new AssayError('internal', 'few-shot runs a judge: use calibrateFewShot')
   const input = gatherAuditInput(project.db, { instrument: options.instrument })
   const resolved = resolveInput(input)
   const source = resolveSourceId(input, options.source)
@@ -103,7 +104,7 @@ function isNumericField(f: FieldSpec): boolean {
 const isBooleanField = (f: FieldSpec) => !!f.categories?.length && f.categories.every((c) => typeof c === 'boolean')
 
 /** The score and target fields: given, or the instrument's first numeric field and first yes/no field. */
-function fieldsFor(input: AuditInput, options: CalibrateOptions): { scoreField: string; target: TargetSpec } {
+export function fieldsFor(input: AuditInput, options: CalibrateOptions): { scoreField: string; target: TargetSpec } {
   const fields = input.instrument.fields
   const field = (name: string, flag: string) => {
     const f = fields.find((x) => x.name === name)
@@ -139,7 +140,7 @@ function parsePositive(given: string | undefined, field: FieldSpec): TargetSpec[
   return given
 }
 
-function defaultCriterion(resolved: ReturnType<typeof resolveInput>, field: string): string {
+export function defaultCriterion(resolved: ReturnType<typeof resolveInput>, field: string): string {
   const withField = resolved.criteria.find((c) => (c.values.get(field)?.size ?? 0) > 0)
   if (!withField) throw new AssayError('bad_data', `No human label or reference gives "${field}"; nothing to calibrate against`, [{ field: '--criterion', message: 'no criterion' }])
   return withField.id

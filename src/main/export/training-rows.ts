@@ -26,6 +26,8 @@ export interface TrainingExample {
   system: string | null
   user: string
   display: Record<string, unknown>
+  /** The values the template filled, by placeholder name. */
+  values: Record<string, string>
   template: string
 }
 
@@ -42,6 +44,8 @@ export interface TrainingFilter {
   instrument: string
   set?: string | undefined
   split?: Split | undefined
+  /** A template other than the instrument's first built-in one (id or id@version). */
+  template?: { id: string; version?: number | undefined } | undefined
 }
 
 /**
@@ -52,9 +56,9 @@ export interface TrainingFilter {
 export function readTrainingExamples(project: Project, filter: TrainingFilter): TrainingRead {
   if (!isInstrumentId(filter.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${filter.instrument}"`, [{ field: '--instrument', message: 'unknown' }])
   const instrument = getInstrument(filter.instrument)
-  const templateId = instrument.templates[0]
+  const templateId = filter.template?.id ?? instrument.templates[0]
   if (!templateId) throw new AssayError('invalid_input', `${instrument.id} has no prompt template to train a judge on`)
-  const { template } = resolveTemplate(project.db, templateId)
+  const { template } = resolveTemplate(project.db, templateId, filter.template?.version)
   const ref = `${template.entry.id}@${template.entry.version}`
   const excluded = { ties: 0, abstentions: 0, unrenderable: 0 }
   const labelled = new Map<number, { judgement: Record<string, unknown>; source: LabelSource; reference: string | null }>()
@@ -111,7 +115,8 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
     }
     // Canonical order: the unit whose display is not swapped (side a shown as A).
     const unit = units.find((u) => u.display.swapped !== true) ?? units[0]!
-    const rendered = renderRequest(template, usedValues(template, unit.values))
+    const values = usedValues(template, unit.values)
+    const rendered = renderRequest(template, values)
     examples.push({
       itemId: row.id,
       item: row.external_id,
@@ -123,6 +128,7 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
       system: rendered.system ?? null,
       user: rendered.user,
       display: unit.display,
+      values,
       template: ref
     })
   }

@@ -16,7 +16,7 @@ export function calibratedSourceId(fitId: number): string {
 
 /** A fit's output for one score: the probability of the target event (when it has one) and a value of the target field. */
 export function applyFit(parameters: FitParameters, score: number, target: TargetSpec, field: FieldSpec | undefined): { probability: number | null; value: Value | null } {
-  if (parameters.kind === 'both-orders') return { probability: null, value: null }
+  if (parameters.kind === 'both-orders' || parameters.kind === 'few-shot') return { probability: null, value: null }
   if (parameters.kind === 'isotonic' && parameters.output === 'scale') {
     const raw = isotonicPredict(parameters, score)
     return { probability: null, value: nearestCategory(raw, field) }
@@ -54,7 +54,8 @@ export function calibratedSources(input: AuditInput, fits: readonly StoredFit[])
   const splitOf = new Map(input.items.map((i) => [i.id, i.split]))
   for (const fit of fits) {
     const raw = input.sources.find((s) => s.id === fit.spec.source)
-    if (!raw) continue
+    // A few-shot fit is a judge run of its own, already a source of the report.
+    if (!raw || fit.parameters.kind === 'few-shot') continue
     const onEval = (itemId: number) => splitOf.get(itemId) === fit.spec.eval_split
     const calls = fit.parameters.kind === 'both-orders' ? bothOrderCalls(input, raw, fit.parameters.rule, onEval) : scoreCalls(input, raw, fit, onEval)
     out.push({
@@ -83,6 +84,7 @@ export function fitLabel(fit: Pick<StoredFit, 'parameters'>): string {
   if (p.kind === 'both-orders') return `both orders (${p.rule === 'conservative' ? 'MT-Bench conservative' : 'averaged'})`
   if (p.kind === 'threshold') return `threshold ≥ ${+p.threshold.toFixed(4)}`
   if (p.kind === 'platt') return 'Platt scaling'
+  if (p.kind === 'few-shot') return `few-shot (${p.k} dev examples, ${p.template})`
   return p.output === 'scale' ? 'isotonic (to the human scale)' : 'isotonic (probability)'
 }
 

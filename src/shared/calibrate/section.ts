@@ -59,6 +59,52 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     return exposed.length
   }
 
+  if (fit.parameters.kind === 'few-shot') {
+    // The few-shot template's run against the original judge on the same eval units the criterion labels.
+    const runId = `run:${fit.parameters.run_id}`
+    const fewShot = resolved.sources.get(runId)
+    const truth = resolved.sources.get(fit.spec.criterion)?.values.get(fit.spec.target.field) ?? new Map<string, Value>()
+    const rawValues = resolved.sources.get(fit.spec.source)?.values.get(fit.spec.target.field) ?? new Map<string, Value>()
+    const newValues = fewShot?.values.get(fit.spec.target.field) ?? new Map<string, Value>()
+    const keys = [...truth.keys()].filter((key) => {
+      const itemId = Number(key.slice(0, key.indexOf('\u0000')))
+      return resolved.splitOf.get(itemId) === fit.spec.eval_split && fewShot?.itemStatus.has(itemId)
+    })
+    const itemOf = (key: string) => Number(key.slice(0, key.indexOf('\u0000')))
+    const numeric = keys.length > 0 && keys.every((k) => typeof truth.get(k) === 'number')
+    const row: CalibrationRow = {
+      ...base,
+      source: runId,
+      n_eval_items: new Set(keys.map(itemOf)).size,
+      n_eval_units: keys.length,
+      n_exposed_eval_items: exposedOf(keys.map(itemOf)),
+      warnings,
+      reasons
+    }
+    if (!fewShot) reasons.run = `the few-shot run ${runId} is not in this report (archived, or filtered out)`
+    if (numeric) {
+      type Row = { itemId: number; before: number; after: number }
+      const rows: Row[] = keys.flatMap((k) => {
+        const t = truth.get(k) as number, b = rawValues.get(k), a = newValues.get(k)
+        return typeof b === 'number' && typeof a === 'number' ? [{ itemId: itemOf(k), before: Math.abs(b - t), after: Math.abs(a - t) }] : []
+      })
+      const mad = (which: 'before' | 'after') => (resample: readonly { rows: Row[] }[]): Estimate => {
+        const flat = resample.flatMap((u) => u.rows)
+        return flat.length ? { value: flat.reduce((s, r) => s + r[which], 0) / flat.length } : { value: null, reason: 'no units' }
+      }
+      const difference = pairedBootstrapDifference(groupRowsIntoUnits(rows, (r) => String(r.itemId)), mad('after'), mad('before'), bootstrap)
+      row.scale = { n: rows.length, before_mad: difference.second.value, after_mad: difference.first.value, mad_difference: differenceOf(difference) }
+    } else {
+      const same = (v: Value | undefined, t: Value) => v !== undefined && valueKey(v) === valueKey(t)
+      row.decision = decisionBlock(
+        keys.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
+        `the original template's run (${fit.spec.source}) on the same items`,
+        reasons
+      )
+    }
+    return row
+  }
+
   if (fit.parameters.kind === 'both-orders') {
     const rule = fit.parameters.rule
     const criterion = resolved.sources.get(fit.spec.criterion)

@@ -3,7 +3,7 @@ import { BOTH_ORDER_RULES } from './both-orders'
 import { THRESHOLD_METRICS } from './threshold'
 
 /** Recalibration methods: each is fitted on the fit split (never test) and evaluated on the eval split. */
-export const CALIBRATION_METHODS = ['both-orders', 'platt', 'isotonic', 'threshold'] as const
+export const CALIBRATION_METHODS = ['both-orders', 'platt', 'isotonic', 'threshold', 'few-shot'] as const
 export type CalibrationMethod = (typeof CALIBRATION_METHODS)[number]
 
 const splitName = z.enum(['dev', 'test', 'none'])
@@ -41,7 +41,19 @@ export const fitParametersSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('platt'), a: z.number(), b: z.number(), targets: z.object({ positive: z.number(), negative: z.number() }), iterations: z.number().int() }),
   z.object({ kind: z.literal('isotonic'), output: z.enum(['probability', 'scale']), x: z.array(z.number()), y: z.array(z.number()) }),
   z.object({ kind: z.literal('threshold'), threshold: z.number(), metric: z.enum(THRESHOLD_METRICS), fit_value: z.number(), candidates: z.number().int() }),
-  z.object({ kind: z.literal('both-orders'), rule: z.enum(BOTH_ORDER_RULES) })
+  z.object({ kind: z.literal('both-orders'), rule: z.enum(BOTH_ORDER_RULES) }),
+  z.object({
+    kind: z.literal('few-shot'),
+    /** The new template version (id@version) and the one it extends. */
+    template: z.string(),
+    base_template: z.string(),
+    k: z.number().int().positive(),
+    seed: z.string(),
+    /** The dev items shown as examples, in the order shown, with the label each carried. */
+    examples: z.array(z.object({ item: z.string(), label: z.string() })),
+    /** The judge run of the new template on the eval split. */
+    run_id: z.number().int().positive()
+  })
 ])
 export type FitParameters = z.infer<typeof fitParametersSchema>
 

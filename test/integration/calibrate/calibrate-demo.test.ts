@@ -122,6 +122,31 @@ describe('assay calibrate on the demo', () => {
     expect(r.stdout).toMatch(/verdicts changed: \d+ of the first order/)
   })
 
+  it('few-shot: a new template version with labelled dev examples, run on test and compared with the original on the same items', async () => {
+    const r = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', 'run:1', '--method', 'few-shot', '--shots', '2', '--json')
+    expect(r.code).toBe(0)
+    const [fit] = JSON.parse(r.stdout).fits
+    expect(fit.parameters).toMatchObject({ kind: 'few-shot', template: 'pairwise-ranker-fewshot@1', base_template: 'pairwise-ranker@1', k: 2 })
+    expect(fit.parameters.examples).toHaveLength(2)
+    // Stratified by label: one pair won by each side, both from dev.
+    expect(new Set(fit.parameters.examples.map((e: { label: string }) => e.label))).toEqual(new Set(['a', 'b']))
+    const project = await Project.open(path)
+    for (const e of fit.parameters.examples) {
+      expect((project.db.prepare(`SELECT split FROM items WHERE external_id = ?`).get(e.item) as { split: string }).split).toBe('dev')
+    }
+    const newRun = project.db.prepare(`SELECT template_id, template_version FROM runs WHERE id = ?`).get(fit.parameters.run_id) as { template_id: string; template_version: number }
+    expect(newRun).toEqual({ template_id: 'pairwise-ranker-fewshot', template_version: 1 })
+    const askedSplits = project.db.prepare(`SELECT DISTINCT i.split FROM model_calls c JOIN items i ON i.id = c.item_id WHERE c.run_id = ?`).all(fit.parameters.run_id) as { split: string }[]
+    expect(askedSplits).toEqual([{ split: 'test' }])
+    const prompt = project.db.prepare(`SELECT user_text FROM templates WHERE template_id = 'pairwise-ranker-fewshot'`).get() as { user_text: string }
+    expect(prompt.user_text).toContain('Example 2 of 2, answered by domain experts')
+    expect(prompt.user_text).toContain('{{proposal_a}}')
+    project.close()
+    expect(fit.source).toBe(`run:${fit.parameters.run_id}`)
+    expect(fit.decision.n).toBe(fit.n_eval_units)
+    expect(fit.decision.both_correct + fit.decision.only_before + fit.decision.only_after + fit.decision.both_wrong).toBe(fit.decision.n)
+  })
+
   it('shows each fit as a source beside the raw judge, on the eval split only, and warns of exposed eval items', async () => {
     const project = await Project.open(path)
     const exposed = project.db.prepare(`SELECT id FROM items WHERE kind = 'hypothesis-set' AND split = 'test' ORDER BY id LIMIT 1`).get() as { id: number }
@@ -142,8 +167,9 @@ describe('assay calibrate on the demo', () => {
       expect(c.warnings.join(' ')).toMatch(/exposed/)
     }
     const pairwise = json(await runCli('report', path, '--instrument', 'pairwise-preference', '--json'))
-    const rules = pairwise.calibration.map((c: { parameters: { rule: string } }) => c.parameters.rule).sort()
+    const rules = pairwise.calibration.filter((c: { method: string }) => c.method === 'both-orders').map((c: { parameters: { rule: string } }) => c.parameters.rule).sort()
     expect(rules).toEqual(['average', 'conservative'])
+    expect(pairwise.calibration.some((c: { method: string }) => c.method === 'few-shot')).toBe(true)
     expect(pairwise.pairwise.rows.some((r: { source: string }) => r.source.startsWith('fit:'))).toBe(true)
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { aggregateBothOrders, bothOrderChanges, chooseThreshold, decisionMetric, fitIsotonic, fitPlatt, isotonicPredict, plattProbability } from '../../../src/shared/calibrate'
+import { aggregateBothOrders, bothOrderChanges, chooseFewShotExamples, chooseThreshold, decisionMetric, fewShotUserText, fitIsotonic, fitPlatt, isotonicPredict, plattProbability } from '../../../src/shared/calibrate'
 
 describe('Platt scaling', () => {
   // Reference: scipy.optimize.minimize (BFGS, gtol 1e-12) of the cross-entropy with Platt's smoothed targets
@@ -83,5 +83,27 @@ describe('both display orders', () => {
     ]
     expect(bothOrderChanges(items, 'conservative')).toEqual({ n_pairs: 3, changed_first_order: 2, changed_second_order: 2, n_ties: 2 })
     expect(bothOrderChanges(items, 'average')).toEqual({ n_pairs: 3, changed_first_order: 1, changed_second_order: 2, n_ties: 1 })
+  })
+})
+
+describe('few-shot examples', () => {
+  const candidates = [
+    { id: 'p1', label: 'a' },
+    { id: 'p2', label: 'a' },
+    { id: 'p3', label: 'a' },
+    { id: 'p4', label: 'b' },
+    { id: 'p5', label: 'b' }
+  ]
+  it('takes labels in turn, so every label is represented, and the same seed picks the same examples', () => {
+    const picked = chooseFewShotExamples(candidates, 2, 's1')
+    expect(picked.map((c) => c.label).sort()).toEqual(['a', 'b'])
+    expect(chooseFewShotExamples(candidates, 2, 's1')).toEqual(picked)
+    expect(chooseFewShotExamples(candidates, 4, 's1').filter((c) => c.label === 'b')).toHaveLength(2)
+    expect(chooseFewShotExamples(candidates, 9, 's1')).toHaveLength(5)
+  })
+  it('writes the examples ahead of the unchanged task', () => {
+    const text = fewShotUserText('Judge {{proposal_a}} against {{proposal_b}}.', ['proposal_a', 'proposal_b'], [{ values: { proposal_a: 'X', proposal_b: 'Y' }, answer: '{"verdict":"A_better"}' }])
+    expect(text).toContain('--- proposal_a ---\nX\n--- proposal_b ---\nY\n--- expert answer ---\n{"verdict":"A_better"}')
+    expect(text.endsWith('=== THE TASK ===\n\nJudge {{proposal_a}} against {{proposal_b}}.')).toBe(true)
   })
 })

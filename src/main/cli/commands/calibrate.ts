@@ -6,7 +6,7 @@ import type { CalibrationRow } from '../../../shared/calibrate/schema'
 import { Project } from '../../store/project'
 import type { CliIO } from '../run'
 
-const METHODS = ['both-orders', 'platt', 'isotonic', 'threshold'] as const
+const METHODS = ['both-orders', 'platt', 'isotonic', 'threshold', 'few-shot'] as const
 const RULES = ['conservative', 'average'] as const
 const METRICS = ['balanced_accuracy', 'accuracy', 'f1', 'youden'] as const
 
@@ -23,6 +23,8 @@ interface CalibrateFlags {
   fitSplit: string
   evalSplit: string
   seed?: string
+  shots?: string
+  shotSeed?: string
   json?: boolean
 }
 
@@ -42,6 +44,8 @@ export function registerCalibrate(program: Command, io: CliIO): void {
     .option('--metric <metric>', `threshold only: what the threshold maximises on dev, one of ${METRICS.join(', ')}`, 'balanced_accuracy')
     .option('--fit-split <split>', 'the split the fit learns from (never test)', 'dev')
     .option('--eval-split <split>', 'the split the fit is evaluated on', 'test')
+    .option('--shots <k>', 'few-shot only: labelled dev examples put in the prompt, chosen stratified by label (default 4)')
+    .option('--shot-seed <s>', "few-shot only: seed of the choice of examples (default: the project's seed)")
     .option('--seed <n>', 'bootstrap seed of the paired intervals')
     .option('--json', 'print the stored fits with their evaluation as JSON')
     .action(async (file: string, opts: CalibrateFlags) => {
@@ -52,11 +56,33 @@ export function registerCalibrate(program: Command, io: CliIO): void {
       if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff)) {
         throw new AssayError('invalid_input', `--seed must be an integer in [0, 2^32 − 1] (got "${opts.seed}")`)
       }
+      const shots = opts.shots === undefined ? undefined : Number(opts.shots)
+      if (shots !== undefined && !(Number.isInteger(shots) && shots >= 1 && shots <= 64)) throw new AssayError('invalid_input', `--shots must be an integer from 1 to 64 (got "${opts.shots}")`)
       const { calibrate } = await import('../../calibrate/service')
       const project = await Project.open(resolve(file))
       let fits: CalibrationRow[]
       try {
-        fits = calibrate(project, {
+        if (method === 'few-shot') {
+          const [{ calibrateFewShot }, { EnvKeyStore }] = await Promise.all([import('../../calibrate/few-shot-run'), import('../../secrets')])
+          const result = await calibrateFewShot(project, {
+            instrument: opts.instrument,
+            source: opts.source,
+            method,
+            criterion: opts.criterion,
+            targetField: opts.target,
+            fitSplit: split(opts.fitSplit, '--fit-split'),
+            evalSplit: split(opts.evalSplit, '--eval-split'),
+            shots,
+            shotSeed: opts.shotSeed,
+            ...(seed !== undefined ? { seed } : {}),
+            env: { keyStore: new EnvKeyStore(process.env), progressEveryMs: 1000 },
+            onRunPrepared: (runId, template) =>
+              io.err(`Run ${runId} asks the judge with ${template} on the ${opts.evalSplit} split; if interrupted, resume it with: assay judge ${file} --instrument ${opts.instrument} --template ${template} --split ${opts.evalSplit} (and the judge's options)`),
+            onProgress: (p) => io.err(`  ${p.done} of ${p.total} calls`)
+          })
+          if (result.run.counts.failed > 0) io.err(`warning: ${result.run.counts.failed} calls failed; run the judge again to retry them, then read the report`)
+          fits = result.fits
+        } else fits = calibrate(project, {
           instrument: opts.instrument,
           source: opts.source,
           method,
