@@ -34,8 +34,8 @@ export function wrongFormula(repoRoot: string): string {
 
 /**
  * Creates `path` with the demo, assigns the pairwise and flaw-audit queues, and records answers: Ben answers every
- * pair, Ada every other one (so open items and disagreements both exist), and Ada's flaw audit of the formula pair
- * is a draft quoting the wrong formula.
+ * pair and finds no flaw anywhere, Ada answers every other pair (so open items and disagreements both exist), and
+ * Ada's flaw audit of the formula pair is a draft quoting the wrong formula.
  */
 export async function prepareDemoScene(path: string, repoRoot: string): Promise<void> {
   const project = await Project.create(path)
@@ -45,7 +45,7 @@ export async function prepareDemoScene(path: string, repoRoot: string): Promise<
     const curator: ApiContext = { project, session: curatorSession(), events: hub }
     const [ada, ben] = SCENE_ANNOTATORS
     await call(curator, 'assignments.create', { instrument: 'pairwise-preference', annotators: [ada, ben], overlap: 2 })
-    await call(curator, 'assignments.create', { instrument: 'flaw-audit', annotators: [ada], overlap: 1 })
+    await call(curator, 'assignments.create', { instrument: 'flaw-audit', annotators: [ada, ben], overlap: 2 })
     // Every other form the demo can fill, so each annotation screen can be looked at.
     for (const instrument of SCENE_EXTRA_INSTRUMENTS) await call(curator, 'assignments.create', { instrument, annotators: [ada], overlap: 1 })
 
@@ -57,6 +57,10 @@ export async function prepareDemoScene(path: string, repoRoot: string): Promise<
     const benCtx = await as(ben)
     for (const r of (await call(benCtx, 'queue.list', { instrument: 'pairwise-preference' })).rows) {
       await call(benCtx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { verdict: 'b_better' }, activeMs: 90_000 })
+    }
+    // Ben finds no flaw anywhere, where a demonstration expert found some: disagreements to adjudicate.
+    for (const r of (await call(benCtx, 'queue.list', { instrument: 'flaw-audit' })).rows) {
+      await call(benCtx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { flaws: [] }, activeMs: 60_000 })
     }
     const adaCtx = await as(ada)
     const rows = (await call(adaCtx, 'queue.list', { instrument: 'pairwise-preference' })).rows as Array<{ assignmentId: number }>
