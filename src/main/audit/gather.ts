@@ -1,7 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument, type Observation } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import { JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type PairFacts, type SourceCall } from '../../shared/report'
+import { JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type PairFacts, type SourceCall, type WorkedCheckCounts } from '../../shared/report'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
@@ -11,6 +11,7 @@ import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
 import { listFits } from '../calibrate/fits-store'
+import { countCheckProvenance } from '../checks/verify'
 
 export interface GatherOptions {
   instrument: string
@@ -67,8 +68,18 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
     sources,
     flawAudits,
     panelRule: panel?.rule ?? null,
-    fits: listFits(db, instrument.id)
+    fits: listFits(db, instrument.id),
+    workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null
   }
+}
+
+/** Provenance of the worked checks in the current flaw audits of the items in scope (see checks/verify.ts). */
+function workedCheckCounts(db: Db, payloads: ReadonlyMap<number, unknown>): WorkedCheckCounts | null {
+  const judgements = currentAnnotations(db, 'flaw-audit')
+    .filter((a) => payloads.has(a.item_id))
+    .map((a) => JSON.parse(a.judgement) as unknown)
+  const counts = countCheckProvenance(judgements)
+  return counts.verified + counts.mismatch + counts.unverified + counts.unrecorded > 0 ? counts : null
 }
 
 function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined): ScopedItem[] {

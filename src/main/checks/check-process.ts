@@ -67,6 +67,11 @@ export function truncationNotice(dropped: number, maxOutput: number): string {
  * NODE_OPTIONS or loader reaches it.
  */
 export function runInCheckProcess(code: string, limits: CheckLimits): Promise<RawCheckResult> {
+  // Under Electron, process.execPath is the app itself, and the packaged app cannot run as Node (the RunAsNode fuse
+  // is off): spawning it would start a second copy of the app, not a check.
+  if (process.versions.electron !== undefined) {
+    return Promise.resolve({ output: '', error: 'worked checks are not available in this build of the desktop app; run them in browser mode (assay serve)', timedOut: false })
+  }
   const nodeArgs = [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=8', '--disallow-code-generation-from-strings', '-e', CHILD_SOURCE]
   const posix = process.platform !== 'win32'
   const child = posix

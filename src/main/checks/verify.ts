@@ -55,3 +55,29 @@ async function verifyOne(check: StoredCheck, session: object, run: typeof runChe
   if (mainOutput === check.output) return { ...base, output: mainOutput, verification: 'verified' }
   return { ...base, output: mainOutput, verification: 'mismatch', client_output: check.output }
 }
+
+export interface CheckProvenanceCounts {
+  verified: number
+  mismatch: number
+  unverified: number
+  /** Checks stored without a verification (imported, or stored before checks were re-run on submit). */
+  unrecorded: number
+}
+
+/** How many worked checks in these judgements main verified, found different, could not verify, or never saw. */
+export function countCheckProvenance(judgements: Iterable<unknown>): CheckProvenanceCounts {
+  const counts: CheckProvenanceCounts = { verified: 0, mismatch: 0, unverified: 0, unrecorded: 0 }
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit)
+    if (!v || typeof v !== 'object') return
+    if (isCheck(v)) {
+      const k = v.verification
+      if (k === 'verified' || k === 'mismatch' || k === 'unverified') counts[k]++
+      else counts.unrecorded++
+      return
+    }
+    Object.values(v).forEach(visit)
+  }
+  for (const j of judgements) visit(j)
+  return counts
+}

@@ -1,6 +1,7 @@
 import { getInstrument, isInstrumentId } from '../../shared/instruments'
 import { CANONICAL_PAIR_LABELS } from '../../shared/items/kinds'
 import type { CardRow, FinalCardRow } from './rows'
+import { countCheckProvenance } from '../checks/verify'
 
 /**
  * The dataset card written beside every export. Every number is recomputed from the exported rows (published
@@ -80,6 +81,24 @@ export function buildCard(c: CardContext): string {
   if (fields.length) {
     lines.push('## Answers by field', '')
     lines.push(...fields)
+    lines.push('')
+  }
+
+  const checks = countCheckProvenance(c.rows.map((r) => r.judgement))
+  if (checks.verified + checks.mismatch + checks.unverified + checks.unrecorded > 0) {
+    lines.push('## Worked checks', '')
+    lines.push('Each flaw\'s check carries `verification`: how its stored `output` came about.', '')
+    lines.push(
+      ...table(
+        ['verification', 'checks', 'meaning'],
+        [
+          ['verified', String(checks.verified), 're-run in Assay on submit; the output matched'],
+          ['mismatch', String(checks.mismatch), "re-run in Assay on submit; Assay's output is stored, the annotator's in `client_output`"],
+          ['unverified', String(checks.unverified), "not re-run (limits or time); stored as the annotator's client sent it"],
+          ['(none)', String(checks.unrecorded), 'imported, or stored before checks were re-run']
+        ]
+      )
+    )
     lines.push('')
   }
 

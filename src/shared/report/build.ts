@@ -133,7 +133,7 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   roundResidues([report.fields, report.pairwise, report.ceiling, report.judge_vs_judge])
   flagSources(report, minItems)
   report.summary = buildSummary(report)
-  report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources) })
+  report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources), workedChecks: input.workedChecks ?? null })
   return report
 }
 

@@ -107,4 +107,15 @@ export interface AuditInput {
   panelRule?: string | null
   /** Recalibrations fitted on this instrument (each becomes a `calibrated` source). */
   fits?: StoredFit[]
+  /** Worked checks in the flaw audits behind this report, by how their stored output came about (null: none). */
+  workedChecks?: WorkedCheckCounts | null
+}
+
+/** `verified`: main re-ran the code and got the stored output; `mismatch`: main's output is stored, differing from
+ * the client's; `unverified`: the client's output as sent; `unrecorded`: imported or stored before re-runs. */
+export interface WorkedCheckCounts {
+  verified: number
+  mismatch: number
+  unverified: number
+  unrecorded: number
 }

@@ -202,7 +202,8 @@ export const warningSchema = z.object({
     'no_criterion',
     'no_human_ceiling',
     'mixed_instrument_versions',
-    'invalid_stored_answers'
+    'invalid_stored_answers',
+    'unverified_checks'
   ]),
   message: z.string(),
   source: z.string().optional(),

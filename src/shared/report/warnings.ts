@@ -1,10 +1,23 @@
 import type { Report, ReportWarning } from './schema'
+import type { WorkedCheckCounts } from './input'
 
 const pct = (x: number | null | undefined): string => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : 'n/a')
 
 /** The warnings a reader must see before trusting a figure of the report. */
-export function collectWarnings(report: Report, context: { minItems: number; invalidStored: ReadonlyMap<string, number> }): ReportWarning[] {
+export function collectWarnings(
+  report: Report,
+  context: { minItems: number; invalidStored: ReadonlyMap<string, number>; workedChecks?: WorkedCheckCounts | null }
+): ReportWarning[] {
   const warnings: ReportWarning[] = []
+  const checks = context.workedChecks
+  if (checks && checks.mismatch + checks.unverified > 0) {
+    warnings.push({
+      code: 'unverified_checks',
+      message:
+        `Worked checks in the flaw audits: ${checks.verified} verified by re-running them on submit, ${checks.mismatch} whose re-run differed from what the annotator saw (the re-run's output is stored), ` +
+        `${checks.unverified} not re-run (stored as the annotator's client sent them), ${checks.unrecorded} imported or stored without a re-run.`
+    })
+  }
   const roleOf = new Map(report.sources.map((s) => [s.id, s.role]))
   const nameOf = new Map(report.sources.map((s) => [s.id, s.name]))
   const name = (id: string) => nameOf.get(id) ?? id

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { curatorSession, type ApiContext } from '../../../src/main/api/context'
@@ -6,6 +7,8 @@ import { Project } from '../../../src/main/store/project'
 import { EventHub } from '../../../src/main/events'
 import { writeAnswerLimits } from '../../../src/main/annotation/answer-limits'
 import { checkOutputText } from '../../../src/main/checks/verify'
+import { exportData } from '../../../src/main/export'
+import { projectReport } from '../../../src/main/audit'
 import { tempDir } from '../../support/tmp'
 
 const tmp = tempDir()
@@ -76,6 +79,22 @@ describe('submitted worked checks', () => {
     const check = { code: 'while (true) {}', output: 'finished', ran_at: ranAt }
     const r = await call(ctx, 'annotations.submit', { assignmentId: item!.id, judgement: flaw(item!.quote, check), activeMs: 5 })
     expect(storedCheck(r.annotationId)).toMatchObject({ output: 'finished', verification: 'unverified' })
+  })
+
+  it('says in the labels export’s card and in the audit report how each check’s output came about', () => {
+    const out = tmp.file('labels.jsonl')
+    const r = exportData(project, 'labels', { out, instrument: 'flaw-audit' })
+    const card = readFileSync(r.cardPath, 'utf8')
+    expect(card).toContain('## Worked checks')
+    expect(card).toMatch(/\| verified \| 1 \|/)
+    expect(card).toMatch(/\| mismatch \| 1 \|/)
+    expect(card).toMatch(/\| unverified \| 1 \|/)
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { judgement?: { flaws?: Array<{ check?: { verification?: string } }> } })
+    const kinds = rows.flatMap((row) => row.judgement?.flaws ?? []).map((f) => f.check?.verification).filter(Boolean).sort()
+    expect(kinds).toEqual(['mismatch', 'unverified', 'verified'])
+    const report = projectReport(project.db, { instrument: 'flaw-audit' })
+    const warning = report.warnings.find((w) => w.code === 'unverified_checks')
+    expect(warning?.message).toMatch(/1 verified .* 1 whose re-run differed .* 1 not re-run/)
   })
 
   it('formats main’s output as the form does', () => {
