@@ -4,6 +4,7 @@ import { NONE } from './format'
 import { section, sourceNamer } from './html-parts'
 import { ceilingSection, fieldSection, judgeVsJudgeSection, pairwiseSection, sourcesSection } from './html-sections'
 import { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml } from './html-summary'
+import { calibrationSectionHtml, estimatesSectionHtml } from './html-calibration'
 import { escapeXml as esc } from './plots/svg'
 import { reportPlots } from './plots'
 import type { Report } from './schema'
@@ -25,6 +26,8 @@ export function renderReportHtml(report: Report): string {
     ...report.fields.map((f) => fieldSection(f, plots, name, who)),
     ceilingSection(report, who),
     judgeVsJudgeSection(report, name, who),
+    calibrationSectionHtml(report, name, who),
+    estimatesSectionHtml(report, name, who),
     methods(report)
   ].filter(Boolean)
   const title = `Audit: ${report.instrument.title} — ${report.project.name}`

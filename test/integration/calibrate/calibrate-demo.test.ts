@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProviders, type FakeProviders } from '../../fakes'
 import { KEYS } from '../runner/helpers'
@@ -211,5 +211,12 @@ describe('assay calibrate on the demo', () => {
     expect(row.rogan_gladen.specificity).toBeCloseTo(q0, 12)
     expect(row.rogan_gladen.value).toBeCloseTo(rg, 12)
     expect(report.estimates.method).toMatch(/ppi_py/)
+    // The self-contained HTML report carries both sections.
+    const html = tmp.file('report.html')
+    expect((await runCli('report', path, '--instrument', 'hypothesis-match', '--html', html)).code).toBe(0)
+    const page = readFileSync(html, 'utf8')
+    expect(page).toContain('Recalibrated judges')
+    expect(page).toContain('Estimates corrected for judge error')
+    expect(page).toContain('Rogan–Gladen')
   })
 })

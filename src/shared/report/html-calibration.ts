@@ -1,0 +1,77 @@
+import { NONE } from './format'
+import { num, section, table, td, type Name } from './html-parts'
+import { escapeXml as esc } from './plots/svg'
+import type { Report } from './schema'
+
+type Who = (id: string) => string
+
+const f = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? NONE : String(+v.toFixed(digits)))
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? NONE : `${(100 * v).toFixed(1)}%`)
+const interval = (lo: number | null | undefined, hi: number | null | undefined, digits = 3) => (lo === null || lo === undefined || hi === null || hi === undefined ? '' : `[${f(lo, digits)}, ${f(hi, digits)}]`)
+const cell = (text: string, sub = '') => `<td class="num">${esc(text)}${sub ? `<span class="ci">${esc(sub)}</span>` : ''}</td>`
+
+/** Each stored recalibration against its raw judge on the eval split: before → after, with its paired test. */
+export function calibrationSectionHtml(report: Report, name: Name, who: Who): string {
+  const rows = report.calibration ?? []
+  if (rows.length === 0) return ''
+  const body = rows.map((c) => {
+    const lines: string[] = []
+    if (c.decision) {
+      const d = c.decision
+      lines.push(`accuracy ${pct(d.before_accuracy)} → ${pct(d.after_accuracy)} on ${d.n} units (right only before ${d.only_before}, only after ${d.only_after}; exact McNemar p = ${f(d.mcnemar_p)})`)
+    }
+    if (c.probability) {
+      const p = c.probability
+      lines.push(
+        `Brier ${f(p.before.brier)} → ${f(p.after.brier)} (difference ${f(p.brier_difference.difference)} ${interval(p.brier_difference.ci_low, p.brier_difference.ci_high)}), log loss ${f(p.before.log_loss)} → ${f(p.after.log_loss)}, ECE ${f(p.before.ece)} → ${f(p.after.ece)}`
+      )
+    }
+    if (c.scale) {
+      const s = c.scale
+      lines.push(`mean absolute difference ${f(s.before_mad)} → ${f(s.after_mad)} (difference ${f(s.mad_difference.difference)} ${interval(s.mad_difference.ci_low, s.mad_difference.ci_high)})`)
+    }
+    if (c.changes) lines.push(`verdicts changed: ${c.changes.changed_first_order} of the first order, ${c.changes.changed_second_order} of the second; ${c.changes.n_ties} ties of ${c.changes.n_pairs} pairs`)
+    for (const [k, r] of Object.entries(c.reasons)) lines.push(`${k}: ${r}`)
+    for (const w of c.warnings) lines.push(`⚠ ${w}`)
+    return [
+      who(c.source),
+      who(c.raw_source),
+      td(c.label),
+      td(`${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)}`),
+      td(`${c.fit_split}: ${c.n_fit_items} items`),
+      td(`${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units`),
+      `<td>${lines.map((l) => esc(l)).join('<br>')}</td>`
+    ]
+  })
+  return section(
+    'calibration',
+    'Recalibrated judges',
+    `<p class="muted small">Each fit learned on its fit split only and is evaluated here on its eval split, against the raw judge on the same units. Decisions: exact McNemar test; probabilities and values on the human scale: after − before with a paired cluster-bootstrap interval.</p>
+${table(['Fit', 'Raw judge', 'Method', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before → after'], body)}`
+  )
+}
+
+/** PPI, PPI++ and Rogan–Gladen beside the human-only and judge-only estimates. */
+export function estimatesSectionHtml(report: Report, name: Name, who: Who): string {
+  const e = report.estimates
+  if (!e || e.rows.length === 0) return ''
+  const est = (m: { value: number | null; ci_low: number | null; ci_high: number | null; reason?: string | undefined }) =>
+    m.value === null ? `<td class="num undefined" title="${esc(m.reason ?? '')}">${NONE}</td>` : cell(f(m.value), interval(m.ci_low, m.ci_high))
+  const rows = e.rows.map((r) => [
+    who(r.source),
+    td(name(r.criterion)),
+    td(r.quantity),
+    num(`${r.n_labelled} / ${r.n_unlabelled}`),
+    est(r.human_only),
+    est(r.judge_only),
+    est(r.ppi),
+    est(r.ppi_plus_plus),
+    r.rogan_gladen ? est(r.rogan_gladen) : td(NONE)
+  ])
+  return section(
+    'estimates',
+    'Estimates corrected for judge error',
+    `<p class="muted small">${esc(`${Math.round(e.level * 100)}% normal intervals. Labelled units have a label from the criterion and the judge; unlabelled ones only the judge's. ${e.method}.`)}</p>
+${table(['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen'], rows, new Set([3, 4, 5, 6, 7, 8]))}`
+  )
+}
