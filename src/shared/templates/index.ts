@@ -37,3 +37,4 @@ export {
   finishForModel,
   isGrokModel
 } from './grok'
+export { DerivationError, IDEA_ANSWER_FORMAT, IDEA_DERIVATION_RULE, deriveIdeaTemplates, ideaWords, type DerivedTemplate } from './derive-ideas'

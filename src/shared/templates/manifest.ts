@@ -71,6 +71,11 @@ export const templateEntrySchema = z
     placeholders: z.array(placeholderSchema),
     /** Seed file and section the text was copied from; seed null for Assay's own templates. */
     source: z.object({ seed: z.string().min(1).nullable(), section: z.string().min(1) }).strict(),
+    /**
+     * Present on templates derived, not quoted: the source describes them by a rule applied to templates it quotes
+     * (`from`, as id@version), and the derivation is a tested function (`rule` names it).
+     */
+    derived: z.object({ from: z.array(z.string().regex(/^[a-z0-9-]+@[0-9]+$/)).min(1), rule: z.string().min(1) }).strict().optional(),
     /** Part name -> file, relative to the templates folder. Requests have `user` and may have `system`. */
     files: z.record(z.string().regex(/^[a-z0-9-]+$/), filePathSchema),
     note: z.string().min(1).optional()
@@ -106,6 +111,9 @@ export const templateEntrySchema = z
           })
         }
       }
+    }
+    if (e.derived !== undefined && e.source.seed === null) {
+      ctx.addIssue({ code: 'custom', path: ['derived'], message: 'a derived template names the seed whose rule it follows' })
     }
     if (e.source.seed === null && e.note === undefined) {
       ctx.addIssue({ code: 'custom', path: ['note'], message: 'a template without a source says what it is in a note' })
