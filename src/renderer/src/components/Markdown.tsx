@@ -4,6 +4,7 @@ import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
 import rehypeKatex from 'rehype-katex'
 import { normalizeDisplayMath } from '../../../shared/markdown'
+import { markdownComponents } from './ContentLink'
 
 const remarkPlugins = [remarkGfm, remarkMath]
 const rehypePlugins = [[rehypeKatex, { throwOnError: false, strict: 'ignore' }]] as const
@@ -12,7 +13,7 @@ const rehypePlugins = [[rehypeKatex, { throwOnError: false, strict: 'ignore' }]]
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins as never}>
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins as never} components={markdownComponents}>
         {normalizeDisplayMath(text)}
       </ReactMarkdown>
     </div>
