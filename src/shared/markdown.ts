@@ -1,16 +1,96 @@
+// Tree transforms for the one Markdown renderer (remark → rehype → KaTeX). They keep the parser's source offsets
+// on what is rendered, so a selection on screen maps back to the exact Markdown/LaTeX it came from.
+
+/** The parts of unist/mdast/hast nodes these transforms read and write. */
+interface Point {
+  offset?: number
+}
+interface TreeNode {
+  type: string
+  value?: string
+  tagName?: string
+  properties?: Record<string, unknown>
+  children?: TreeNode[]
+  position?: { start: Point; end: Point }
+  data?: Record<string, unknown>
+}
+
+function classesOf(node: TreeNode): string[] {
+  const c = node.properties?.className
+  return Array.isArray(c) ? c.map(String) : typeof c === 'string' ? c.split(/\s+/) : []
+}
+
 /**
- * Writers put display math on one line (`$$ x^2 $$`), which remark-math reads as inline math. A line that is
- * nothing but `$$…$$` is rewritten as a fenced math block so it renders as display math. Code fences are left alone.
+ * Writers put display maths on one line (`$$ x^2 $$`), which remark-math reads as inline maths. A paragraph that is
+ * nothing but such `$$…$$` is shown as display maths; its source positions stay those of the original text.
  */
-export function normalizeDisplayMath(markdown: string): string {
-  let inCode = false
-  return markdown
-    .split('\n')
-    .map((line) => {
-      if (/^\s*(```|~~~)/.test(line)) inCode = !inCode
-      if (inCode) return line
-      const m = /^(\s*)\$\$(?!\$)(.+?)\$\$\s*$/.exec(line)
-      return m && m[2]!.trim() ? `${m[1]}$$\n${m[1]}${m[2]!.trim()}\n${m[1]}$$` : line
+export function remarkDisplayMathLines() {
+  return (tree: TreeNode, file: { value?: unknown }) => {
+    const source = typeof file.value === 'string' ? file.value : String(file.value ?? '')
+    const walk = (node: TreeNode) => {
+      for (const child of node.children ?? []) {
+        if (child.type === 'paragraph') {
+          const kids = (child.children ?? []).filter((k) => !(k.type === 'text' && !k.value?.trim()))
+          const only = kids.length === 1 ? kids[0] : undefined
+          const at = only?.position?.start.offset
+          if (only?.type === 'inlineMath' && at !== undefined && source.startsWith('$$', at)) {
+            const data = (only.data ??= {})
+            data.hProperties = { className: ['language-math', 'math-display'] }
+            child.data = { ...child.data, hName: 'div', hProperties: { className: ['math-line'] } }
+          }
+        } else walk(child)
+      }
+    }
+    walk(tree)
+  }
+}
+
+/**
+ * Carries source offsets into the rendered tree, before KaTeX replaces maths: every text run becomes a
+ * `<span data-src-start data-src-end>`, and every formula is wrapped whole in `.md-math` with the offsets of its
+ * source including the dollar signs (a formula is quoted whole or not at all). `base` is where the rendered text
+ * starts in the text quotes are taken from.
+ */
+export function rehypeSourceOffsets(options: { base?: number } = {}) {
+  const base = options.base ?? 0
+  const offsets = (node: TreeNode): { dataSrcStart: number; dataSrcEnd: number } | null => {
+    const s = node.position?.start.offset
+    const e = node.position?.end.offset
+    return s === undefined || e === undefined ? null : { dataSrcStart: base + s, dataSrcEnd: base + e }
+  }
+  const mathOf = (node: TreeNode): 'inline' | 'display' | null => {
+    if (node.type !== 'element') return null
+    if (node.tagName === 'pre') {
+      const code = node.children?.find((c) => c.type === 'element' && c.tagName === 'code')
+      return code && classesOf(code).includes('math-display') ? 'display' : null
+    }
+    const classes = classesOf(node)
+    if (classes.includes('math-display')) return 'display'
+    if (classes.includes('math-inline')) return 'inline'
+    return null
+  }
+  const walk = (node: TreeNode) => {
+    const children = node.children
+    if (!children) return
+    children.forEach((child, i) => {
+      const math = mathOf(child)
+      if (math) {
+        const at = offsets(child)
+        children[i] = {
+          type: 'element',
+          tagName: 'span',
+          properties: { className: ['md-math', `md-math-${math}`], ...(at ?? {}) },
+          children: [child]
+        }
+        return
+      }
+      if (child.type === 'text') {
+        const at = offsets(child)
+        if (at && child.value) children[i] = { type: 'element', tagName: 'span', properties: { ...at }, children: [child] }
+        return
+      }
+      walk(child)
     })
-    .join('\n')
+  }
+  return (tree: TreeNode) => walk(tree)
 }

@@ -126,7 +126,7 @@ describe('form validation before submitting', () => {
   it("checks flaw evidence against the flaw's own proposal, and unrun checks", () => {
     const flaws = getInstrument('flaw-audit')
     const flaw = { side: 'b', type: 'unsound_method', severity: 'fatal', evidence: 'Left text about uniform audits.', note: '' }
-    expect(validateForm(flaws, { flaws: [flaw] }, pairView).issues).toEqual([{ path: 'flaws.0.evidence', message: 'Not an exact quote of proposal B.' }])
+    expect(validateForm(flaws, { flaws: [flaw] }, pairView).issues).toEqual([{ path: 'flaws.0.evidence', message: 'Not an exact quote of the right proposal (B).' }])
     const good = { ...flaw, evidence: 'provably  optimal', check: { code: 'console.log(1)', output: '', ran_at: '' } }
     expect(validateForm(flaws, { flaws: [good] }, pairView).issues).toEqual([{ path: 'flaws.0.check', message: 'Run the check (r) so its output is stored with it.' }])
     // A blank check is left out of the answer rather than refused.
@@ -151,8 +151,8 @@ describe('quotes', () => {
   const evidence = (widget?.kind === 'list' ? widget.widgets.find((w) => w.kind === 'quote') : undefined) as QuoteWidget
 
   it("takes a list entry's side to choose the proposal quoted", () => {
-    expect(quoteSources(evidence, pairView, { side: 'a' }).map((s) => s.label)).toEqual(['proposal A'])
-    expect(quoteSources(evidence, pairView, { side: null }).map((s) => s.label)).toEqual(['proposal A', 'proposal B'])
+    expect(quoteSources(evidence, pairView, { side: 'a' }).map((s) => s.label)).toEqual(['the left proposal (A)'])
+    expect(quoteSources(evidence, pairView, { side: null }).map((s) => s.label)).toEqual(['the left proposal (A)', 'the right proposal (B)'])
   })
 
   it('offers sentences that are exact spans of the text, the typed words first when they occur verbatim', () => {
@@ -161,7 +161,7 @@ describe('quotes', () => {
     expect(sentences).toContain('The rule is provably optimal.')
     expect(sentences).toContain('It is simple!')
     for (const s of sentences) expect(text.includes(s)).toBe(true)
-    const sources = [{ path: 'b.markdown', label: 'proposal B', text }]
+    const sources = [{ path: 'b.markdown', label: 'the right proposal (B)', text }]
     const found = quoteCandidates(sources, 'provably optimal')
     expect(found[0]).toMatchObject({ text: 'provably optimal', exact: true })
     expect(found[1]).toMatchObject({ text: 'The rule is provably optimal.', exact: false })

@@ -279,7 +279,9 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
       const box = document.querySelector('.annotate-source') as HTMLElement
       const rows = [...box.querySelectorAll<HTMLElement>('[data-section-row]')]
       // A short pair cannot scroll a late section to the very top: it stops at the end.
-      const reachable = Math.min(rows[2]!.offsetTop, box.scrollHeight - box.clientHeight)
+      // The section lands just below the sticky section bar.
+      const bar = box.querySelector<HTMLElement>('.section-bar')?.offsetHeight ?? 0
+      const reachable = Math.min(rows[2]!.offsetTop - bar, box.scrollHeight - box.clientHeight)
       return { top: box.scrollTop, section: rows[2]!.dataset.section, rowTop: reachable, cells: rows[2]!.querySelectorAll('.pair-cell').length }
     })
     expect(scroll.section).toBe('Related Work') // Introduction, Proposed Approach, Related Work
@@ -368,7 +370,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
       selection.addRange(range)
     }, other)
     await page.keyboard.press('e')
-    expect((await issuesAt('flaws.0.evidence')).join(' ')).toMatch(/not exact: Not an exact quote of proposal/)
+    const shownName = (s: string) => (s === 'a' ? 'the left proposal (A)' : 'the right proposal (B)')
+    expect((await issuesAt('flaws.0.evidence')).join(' ')).toBe(`This quote must come from ${shownName(side)}; the selection is in ${shownName(other)}.`)
     expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('provably optimal')
 
     // Evidence typed by hand that the proposal does not contain: the form refuses to submit.
@@ -379,7 +382,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await page.keyboard.press('Escape')
     await page.keyboard.press('Control+Enter')
     await page.locator('[data-testid=form-error]').waitFor()
-    expect(await issuesAt('flaws.0.evidence')).toEqual([`Not an exact quote of proposal ${side.toUpperCase()}.`])
+    expect(await issuesAt('flaws.0.evidence')).toEqual([`Not an exact quote of ${shownName(side)}.`])
     expect(await shown()).toBe(id)
 
     // The cursor went to the first field that needs attention (the type); answer it and the severity by keys.

@@ -66,13 +66,14 @@ export function canonicalAnswer(ctx: AssignmentContext, displayJudgement: unknow
   if (!parsed.success) {
     throw new AssayError('invalid_answer', 'The answer is incomplete or out of range', zodIssuesToLocations(parsed.error.issues))
   }
-  // What the form requires of a person (reasons, excerpts), in the display terms the answer was given in.
-  const missing = missingRequired(ctx.instrument, parsed.data)
-  if (missing.length) {
+  // What the form requires of a person (reasons, excerpts), and quotes checked against the text as shown, in the
+  // display terms the answer was given in: messages name sides as the person saw them.
+  const shownIssues = [...missingRequired(ctx.instrument, parsed.data), ...(ctx.instrument.checkShown?.(parsed.data, ctx.blind.view) ?? [])]
+  if (shownIssues.length) {
     throw new AssayError(
       'invalid_answer',
-      missing.map((i) => `${i.path}: ${i.message}`).join('; '),
-      missing.map((i) => ({ field: i.path, message: i.message }))
+      shownIssues.map((i) => i.message).join('; '),
+      shownIssues.map((i) => ({ field: i.path, message: i.message }))
     )
   }
   const canonical = ctx.instrument.toCanonical(parsed.data, ctx.blind.display)

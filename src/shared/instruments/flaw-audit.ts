@@ -50,6 +50,8 @@ const flawSchema = z.object({
   type: z.enum(FLAW_TYPES),
   severity: z.enum(FLAW_SEVERITIES),
   evidence: z.string().trim().min(1),
+  /** Where the evidence sits in the proposal's Markdown as shown (its title removed), when taken from a selection. */
+  evidence_at: z.object({ start: z.number().int().min(0), end: z.number().int().min(0) }).optional(),
   note: z.string().default(''),
   check: flawCheckSchema.optional()
 })
@@ -66,6 +68,20 @@ function mapSides(j: FlawAuditJudgement, display: Record<string, unknown>): Flaw
   return { ...j, flaws: j.flaws.map((f) => ({ ...f, side: swapSide(f.side) })) }
 }
 
+function shownMarkdown(view: Record<string, unknown>, side: 'a' | 'b'): string {
+  const shown = view[side]
+  const md = shown !== null && typeof shown === 'object' ? (shown as { markdown?: unknown }).markdown : undefined
+  return typeof md === 'string' ? md : ''
+}
+
+function evidenceIssues(f: Flaw, markdown: string, where: string, i: number): JudgementIssue[] {
+  if (!containsSpan(markdown, f.evidence)) return [{ path: `flaws.${i}.evidence`, message: `The evidence is not an exact quote of ${where}.` }]
+  if (f.evidence_at && markdown.slice(f.evidence_at.start, f.evidence_at.end) !== f.evidence) {
+    return [{ path: `flaws.${i}.evidence`, message: `The evidence's position does not hold these words in ${where}; quote it again.` }]
+  }
+  return []
+}
+
 function maxSeverity(flaws: ReadonlyArray<Flaw>): (typeof MAX_SEVERITY_LEVELS)[number] {
   let worst = 0
   for (const f of flaws) worst = Math.max(worst, MAX_SEVERITY_LEVELS.indexOf(f.severity))
@@ -74,7 +90,8 @@ function maxSeverity(flaws: ReadonlyArray<Flaw>): (typeof MAX_SEVERITY_LEVELS)[n
 
 export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
   id: 'flaw-audit',
-  version: 1,
+  // 2: evidence keeps its position in the proposal as shown (evidence_at).
+  version: 2,
   title: 'Flaws of each proposal',
   description:
     'Audit both proposals for flaws: prior work that already covers the contribution, hallucinated content, unsound ' +
@@ -120,7 +137,7 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
             ]
           },
           // The quote is taken from the proposal named by `side`.
-          { kind: 'quote', field: 'evidence', label: 'Evidence (exact quote)', source: ['a.markdown', 'b.markdown'] },
+          { kind: 'quote', field: 'evidence', label: 'Evidence (exact quote)', source: ['a.markdown', 'b.markdown'], spanField: 'evidence_at' },
           { kind: 'text', field: 'note', label: 'Note', multiline: true, optional: true },
           { kind: 'code', field: 'check', label: 'Check anyone can re-run (code, output, time run)', optional: true }
         ]
@@ -133,18 +150,12 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
   blind: blindProposalPair,
   toCanonical: mapSides,
   toDisplay: mapSides,
+  checkShown(j, view): JudgementIssue[] {
+    return j.flaws.flatMap((f, i) => evidenceIssues(f, shownMarkdown(view, f.side), `the ${f.side === 'a' ? 'left proposal (A)' : 'right proposal (B)'}`, i))
+  },
   check(j, payload): JudgementIssue[] {
-    const issues: JudgementIssue[] = []
-    j.flaws.forEach((f, i) => {
-      const shown = proposalMarkdownForView(payload[f.side])
-      if (!containsSpan(shown, f.evidence)) {
-        issues.push({
-          path: `flaws.${i}.evidence`,
-          message: `The evidence is not an exact quote of proposal ${f.side.toUpperCase()}.`
-        })
-      }
-    })
-    return issues
+    // Canonical sides are hidden from annotators: this message names no side (checkShown names the side as shown).
+    return j.flaws.flatMap((f, i) => evidenceIssues(f, proposalMarkdownForView(payload[f.side]), 'the proposal the flaw names', i))
   },
   observe(j, payload): Observation[] {
     return (['a', 'b'] as const).map((side) => {

@@ -83,7 +83,17 @@ export type Widget =
   | { kind: 'boolean'; field: string; label: string; trueKey?: string; falseKey?: string }
   | { kind: 'number'; field: string; label: string; min?: number; max?: number; step?: number; nullable?: boolean }
   | { kind: 'text'; field: string; label: string; multiline?: boolean; optional?: boolean; requiredWhen?: RequiredWhen }
-  | { kind: 'quote'; field: string; label: string; source: ReadonlyArray<string>; many?: boolean; optional?: boolean; requiredWhen?: RequiredWhen }
+  | {
+      kind: 'quote'
+      field: string
+      label: string
+      source: ReadonlyArray<string>
+      many?: boolean
+      optional?: boolean
+      requiredWhen?: RequiredWhen
+      /** Sibling field that keeps where the quote sits in its source (`{ start, end }` offsets), where known. */
+      spanField?: string
+    }
   | { kind: 'units'; field: string; label: string; unitsFrom: string; unitIdField: string; widgets: ReadonlyArray<Widget> }
   | { kind: 'list'; field: string; label: string; itemLabel: string; widgets: ReadonlyArray<Widget> }
   | { kind: 'rubric'; field: string; label: string; source: string; maxTotal: number; passAt?: number }
@@ -123,6 +133,11 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
    */
   toCanonical(judgement: J, display: Record<string, unknown>): J
   toDisplay(judgement: J, display: Record<string, unknown>): J
+  /**
+   * Checks of an answer as given (display order) against the view as shown, run by main before the answer is mapped
+   * to canonical order, so messages name what the person saw ("the left proposal"), never the hidden order.
+   */
+  checkShown?(judgement: J, view: Record<string, unknown>): JudgementIssue[]
   /** Checks that need the item (exact quotes, rubric totals); main runs them on every submission. */
   check(judgement: J, payload: ItemPayload<K>): JudgementIssue[]
   /** Flattens an answer into per-unit observations for the audit; a unit is unique within its item. */

@@ -144,7 +144,7 @@ describe('annotating in a packet', () => {
       const quote = /Approach [ab] \d+: we measure/.exec(leftText)![0]
       await expect(
         call(ctx, 'annotations.submit', { assignmentId: first, judgement: { flaws: [{ side: 'b', type: 'other', severity: 'minor', evidence: quote }] }, activeMs: 5 })
-      ).rejects.toMatchObject({ code: 'invalid_answer', message: 'The evidence is not an exact quote of proposal B.' })
+      ).rejects.toMatchObject({ code: 'invalid_answer', message: 'The evidence is not an exact quote of the right proposal (B).' })
       const ok = await call(ctx, 'annotations.submit', {
         assignmentId: first,
         judgement: { flaws: [{ side: 'a', type: 'other', severity: 'minor', evidence: quote }] },

@@ -184,14 +184,30 @@ describe('flaw-audit', () => {
 
   it('refuses evidence that is not in that side of the pair', () => {
     const wrongSide = { flaws: [{ ...valid.flaws[1]!, side: 'a' as const }] }
+    // Canonical sides are hidden from annotators: the canonical check names none.
     expect(flawAudit.check(wrongSide, proposalPair)).toEqual([
-      { path: 'flaws.0.evidence', message: expect.stringContaining('proposal A') }
+      { path: 'flaws.0.evidence', message: 'The evidence is not an exact quote of the proposal the flaw names.' }
     ])
     const invented = { flaws: [{ ...valid.flaws[0]!, evidence: 'which is provably optimal' }] }
     expect(flawAudit.check(invented, proposalPair)).toHaveLength(1)
     // The title (first H1) is not shown, so it cannot be quoted.
     const title = { flaws: [{ ...valid.flaws[0]!, evidence: proposalPair.a.markdown.split('\n')[0]!.slice(2) }] }
     expect(flawAudit.check(title, proposalPair)).toHaveLength(1)
+  })
+
+  it('checks evidence against the pair as shown, naming the side as displayed, and holds its offsets to the quote', () => {
+    const shown = flawAudit.blind(proposalPair, { seed: 's', viewer: 'v', externalId: 'x', swapped: true })
+    const right = (shown.view.b as { markdown: string }).markdown
+    const quote = valid.flaws[0]!.evidence
+    const start = right.indexOf(quote)
+    expect(start).toBeGreaterThanOrEqual(0)
+    const onRight = { flaws: [{ ...valid.flaws[0]!, side: 'b' as const, evidence_at: { start, end: start + quote.length } }] }
+    expect(flawAudit.checkShown!(onRight, shown.view)).toEqual([])
+    expect(flawAudit.checkShown!({ flaws: [{ ...onRight.flaws[0]!, side: 'a' as const, evidence_at: undefined }] }, shown.view)).toEqual([
+      { path: 'flaws.0.evidence', message: 'The evidence is not an exact quote of the left proposal (A).' }
+    ])
+    const moved = { flaws: [{ ...onRight.flaws[0]!, evidence_at: { start: start + 1, end: start + 1 + quote.length } }] }
+    expect(flawAudit.checkShown!(moved, shown.view)[0]?.message).toMatch(/position does not hold these words in the right proposal \(B\)/)
   })
 
   it('maps sides back to canonical order and round-trips', () => {

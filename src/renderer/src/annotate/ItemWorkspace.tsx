@@ -24,6 +24,7 @@ import type { Submission, SubmitFailure } from './submission'
 import { useActiveInput } from './use-active-input'
 import { useAutosave } from './use-autosave'
 import { useCheckRunner } from './use-check-runner'
+import { useEvidenceHighlight } from './use-evidence-highlight'
 import { firstStopWithIssue, useFieldIssues } from './use-field-issues'
 import { useItemKeys } from './use-item-keys'
 import { useQuoteActions } from './use-quote-actions'
@@ -138,6 +139,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   const openPickerDialog = useCallback((path: string, sources: QuoteSource[]) => setDialog({ kind: 'picker', path, sources }), [])
   const quotes = useQuoteActions({ view, data, stops, update, clearAt, setNote, setCursor, focusStop, openPickerDialog })
   const { runCheck, running } = useCheckRunner(data, update, clearAt, addNote)
+  useEvidenceHighlight(sourceRef, widgets, view, data, cursor)
 
   const addEntry = useCallback(
     (listPath: string, widget: ListWidget) => {

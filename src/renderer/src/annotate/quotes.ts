@@ -17,8 +17,9 @@ export interface QuoteSource {
 
 export function sourceLabel(path: string): string {
   const head = path.split('.')[0] ?? path
-  // One-letter view keys are the sides of a pair as shown (a = left, b = right).
-  if (head.length === 1) return `proposal ${head.toUpperCase()}`
+  // One-letter view keys are the sides of a pair as shown (a = left, b = right); messages name them as shown.
+  if (head === 'a') return 'the left proposal (A)'
+  if (head === 'b') return 'the right proposal (B)'
   return head.replace(/_/g, ' ')
 }
 

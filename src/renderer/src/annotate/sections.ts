@@ -4,6 +4,8 @@
 export interface Section {
   title: string
   body: string
+  /** Where the body starts in the whole Markdown, so offsets of the rendered body point into the whole text. */
+  offset: number
 }
 
 export interface SectionRow {
@@ -15,14 +17,16 @@ export interface SectionRow {
 
 export function splitSections(markdown: string): Section[] {
   const sections: Section[] = []
-  let current: Section = { title: '', body: '' }
+  let current: Section = { title: '', body: '', offset: 0 }
   let inFence = false
+  let at = 0
   for (const line of markdown.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence
     const heading = inFence ? null : /^##\s+(.+?)\s*#*\s*$/.exec(line)
+    at += line.length + 1
     if (heading) {
       sections.push(current)
-      current = { title: heading[1]!, body: '' }
+      current = { title: heading[1]!, body: '', offset: at }
     } else {
       current.body += `${line}\n`
     }

@@ -3,6 +3,7 @@ import { focusStopElement, isTypingTarget } from './dom'
 import { answerForKey } from './keys'
 import { getAt, parentPath } from './paths'
 import { isTextEntry, moveGroup, moveStop, type ListWidget, type Stop } from './stops'
+import { spanPathOf } from './use-quote-actions'
 
 /** Everything the item's keys act on. */
 export interface ItemKeyContext {
@@ -193,6 +194,8 @@ function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
       e.preventDefault()
       const value = getAt(ctx.data, stop.path)
       ctx.setValue(stop.path, stop.widget.many ? (Array.isArray(value) ? value.slice(0, -1) : []) : '')
+      const spanPath = spanPathOf(stop.path, stop.widget)
+      if (spanPath) ctx.setValue(spanPath, undefined)
       return true
     }
   }

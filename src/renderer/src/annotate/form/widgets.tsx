@@ -5,6 +5,7 @@ import { Markdown } from '../../components/Markdown'
 import { scaleKey } from '../keys'
 import { getAt, setAt } from '../paths'
 import { quoteSources } from '../quotes'
+import { spanPathOf } from '../use-quote-actions'
 import type { RubricWidget } from '../stops'
 import { isCodeValue } from '../validate'
 import { useForm } from './context'
@@ -243,7 +244,12 @@ export function QuoteWidget({ widget, path, entry }: { widget: Leaf<'quote'>; pa
         data-quote-input=""
         value={typeof value === 'string' ? value : ''}
         placeholder="No quote yet"
-        onChange={(e) => form.setValue(path, e.target.value)}
+        onChange={(e) => {
+          form.setValue(path, e.target.value)
+          // Typed words have no known position in the source.
+          const spanPath = spanPathOf(path, widget)
+          if (spanPath) form.setValue(spanPath, undefined)
+        }}
       />
       <QuoteButtons path={path} />
     </StopFrame>

@@ -39,7 +39,7 @@ export const SourceView = memo(function SourceView({ view, widgets }: { view: Re
         .map(([k, v]) => (
           <section key={k} className="view-field" data-source={k}>
             <h3>{humanize(k)}</h3>
-            <ValueView value={v} />
+            <ValueView value={v} path={k} />
           </section>
         ))}
     </div>
@@ -51,15 +51,16 @@ function humanize(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
-function ValueView({ value }: { value: unknown }) {
-  if (typeof value === 'string') return <Markdown text={value} />
+/** A value of the view as labelled fields (never raw JSON); text is Markdown that quotes can be taken from. */
+function ValueView({ value, path }: { value: unknown; path: string }) {
+  if (typeof value === 'string') return <Markdown text={value} quoteSource={path} />
   if (typeof value === 'number' || typeof value === 'boolean') return <p>{String(value)}</p>
   if (Array.isArray(value)) {
     return (
       <ul className="view-list">
         {value.map((v, i) => (
           <li key={i}>
-            <ValueView value={v} />
+            <ValueView value={v} path={`${path}.${i}`} />
           </li>
         ))}
       </ul>
@@ -73,7 +74,7 @@ function ValueView({ value }: { value: unknown }) {
           .map(([k, v]) => (
             <div key={k} className="view-sub" data-source-field={k}>
               <h4>{humanize(k)}</h4>
-              <ValueView value={v} />
+              <ValueView value={v} path={`${path}.${k}`} />
             </div>
           ))}
       </div>
@@ -113,11 +114,11 @@ function PairView({ topic, a, b }: { topic: string | null; a: string; b: string 
         <div key={i} className="pair-row" data-section-row={i} data-section={r.title}>
           <div className="pair-cell" data-side="a">
             {r.title && <h2>{r.title}</h2>}
-            {r.a ? <Markdown text={r.a.body} /> : <p className="muted">(no such section)</p>}
+            {r.a ? <Markdown text={r.a.body} sourceOffset={r.a.offset} quoteSource="a.markdown" /> : <p className="muted">(no such section)</p>}
           </div>
           <div className="pair-cell" data-side="b">
             {r.title && <h2>{r.title}</h2>}
-            {r.b ? <Markdown text={r.b.body} /> : <p className="muted">(no such section)</p>}
+            {r.b ? <Markdown text={r.b.body} sourceOffset={r.b.offset} quoteSource="b.markdown" /> : <p className="muted">(no such section)</p>}
           </div>
         </div>
       ))}
