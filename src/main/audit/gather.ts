@@ -262,6 +262,7 @@ interface CallRow {
   trials: number
   both_orders: number
   run_status: string
+  archived: number
   judge: string
   provider: string
   model: string
@@ -292,6 +293,7 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
     .prepare(
       `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement,
               r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
+              NOT ${ACTIVE_RUN_SQL} AS archived,
               j.name AS judge, j.provider, j.model, j.company, j.base_url
        FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id
        WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL}) ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
@@ -317,7 +319,9 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
           template: `${r.template_id}@${r.template_version}`,
           trials: r.trials,
           both_orders: r.both_orders === 1,
-          run_status: r.run_status
+          run_status: r.run_status,
+          // Only read with includeArchived; marked so that tables and cards can say so.
+          ...(r.archived ? { archived: true } : {})
         },
         calls: [],
         invalid: 0

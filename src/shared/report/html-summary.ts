@@ -184,7 +184,8 @@ function card(report: Report, j: JudgeSummary, index: number): string {
   const name = (id: string) => names.get(id) ?? id
   const labels = new Map(report.fields.map((f) => [f.name, f.label]))
   const label = (field: string) => labels.get(field) ?? field
-  const kind = report.sources.find((s) => s.id === j.source)?.kind.replace(/_/g, ' ') ?? 'judge'
+  const source = report.sources.find((s) => s.id === j.source)
+  const kind = `${source?.kind.replace(/_/g, ' ') ?? 'judge'}${source?.detail.archived === true ? ' (archived)' : ''}`
   const c = j.main
   const sortAttrs = SUMMARY_SORT_KEYS.map(({ key }) => {
     const v = sortValue(j, key, index)

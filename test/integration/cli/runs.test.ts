@@ -112,7 +112,9 @@ describe('archiving through the workbench operations', () => {
     expect(await runIds()).toEqual([1])
     expect(await runIds({ includeArchived: true })).toEqual([1, 2])
     expect(await judges()).not.toContain('run:2')
-    expect(((await ok('audit.report', { instrument: 'pairwise-preference', includeArchived: true })) as Report).sources.map((s) => s.id)).toContain('run:2')
+    const withArchived = (await ok('audit.report', { instrument: 'pairwise-preference', includeArchived: true })) as Report
+    expect(withArchived.sources.find((s) => s.id === 'run:2')?.detail.archived).toBe(true)
+    expect(withArchived.sources.find((s) => s.id === 'run:1')?.detail).not.toHaveProperty('archived')
     expect(await ok('runs.restore', { runId: 2 })).toMatchObject({ id: 2, archived: false })
 
     expect(await ok('judges.archive', { judgeId: 1 })).toMatchObject({ id: 1, name: 'claude-judge', archived: true })
