@@ -80,11 +80,15 @@ function PairBody({ pair }: { pair: ProposalPair }) {
   return (
     <>
       <Meta entries={[['topic', pair.topic], ['cohort', pair.cohort], ['cutoff', pair.cutoff_date], ['label', pair.label], ['probe', pair.probe]]} />
+      <p className="side-frame small" data-testid="side-frame">
+        Shown in <strong>canonical A/B</strong> order, the frame of adjudication and the audit report; each annotator's screen
+        may show the two the other way round, and their answers are mapped back to this frame.
+      </p>
       <div className="pair">
         {(['a', 'b'] as const).map((side) => (
           <section key={side} className="pair-side">
             <h2>
-              Proposal {side.toUpperCase()}
+              Canonical {side.toUpperCase()}
               <span className="muted small">
                 {' '}
                 {[pair[side].origin, pair[side].generator, pair[side].citations != null ? `${pair[side].citations} citations` : null].filter(Boolean).join(' · ')}
