@@ -339,10 +339,14 @@ export function positionRow(sourceId: string, calls: readonly PairCall[], level:
   put(row, reasons, 'first_position_preference', bias.firstPositionPreference)
   Object.assign(row, { n_answered: bias.firstPositionPreference.answered, n_picked_first: bias.firstPositionPreference.pickedFirst })
   const consistency = proportion(bias.consistency.consistent, bias.consistency.compared, level)
-  const preference = proportion(bias.firstPositionPreference.pickedFirst, bias.firstPositionPreference.answered, level)
+  // Calls share items (both orders of a pair): the preference's interval counts the items answered, not the calls.
+  const answeredItems = new Set(shown.filter((c) => c.verdict.kind === 'choice' || c.verdict.kind === 'tie').map((c) => c.itemId)).size
   return {
     ...(row as Omit<ReportPairwise['position'][number], 'ci' | 'reasons'>),
-    ci: { position_consistency: wilsonCi(consistency), first_position_preference: wilsonCi(preference) },
+    ci: {
+      position_consistency: wilsonCi(consistency),
+      first_position_preference: wilsonOverItems(bias.firstPositionPreference.value, answeredItems, level, 'no answered calls')
+    },
     reasons
   }
 }

@@ -106,6 +106,10 @@ describe('intervals over the unit the question is about', () => {
     expect(row).toMatchObject({ n_judged: 24, n_items: 12, accuracy: 0.75 })
     const items = wilsonInterval(9, 12)
     expect(row?.ci.accuracy).toMatchObject({ method: 'wilson', n: 12, ci_low: items.lower, ci_high: items.upper })
+    // The first-position preference too: 12 of 24 calls, over 12 items.
+    const position = report.pairwise?.position.find((p) => p.source === 'run:1')
+    const half = wilsonInterval(6, 12)
+    expect(position?.ci.first_position_preference).toMatchObject({ n: 12, ci_low: half.lower, ci_high: half.upper })
   })
 
   it('gives per-label accuracy in both frames, sides and origins, whatever the data', () => {
