@@ -13,6 +13,7 @@ import { registerRuns } from './commands/runs'
 import { registerAnnotators } from './commands/annotators'
 import { registerAssign } from './commands/assign'
 import { registerCalibrate } from './commands/calibrate'
+import { registerLimits } from './commands/limits'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -33,5 +34,6 @@ export function buildProgram(io: CliIO): Command {
   registerAnnotators(program, io)
   registerAssign(program, io)
   registerCalibrate(program, io)
+  registerLimits(program, io)
   return program
 }
