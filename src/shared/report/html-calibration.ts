@@ -36,7 +36,6 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
     return [
       who(c.source),
       who(c.raw_source),
-      td(c.label),
       td(`${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)}`),
       td(`${c.fit_split}: ${c.n_fit_items} items`),
       td(`${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units`),
@@ -47,7 +46,7 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
     'calibration',
     'Recalibrated judges',
     `<p class="muted small">Each fit learned on its fit split only and is evaluated here on its eval split, against the raw judge on the same units. Decisions: exact McNemar test; probabilities and values on the human scale: after − before with a paired cluster-bootstrap interval.</p>
-${table(['Fit', 'Raw judge', 'Method', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before → after'], body)}`
+${table(['Fit', 'Raw judge', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before → after'], body)}`
   )
 }
 

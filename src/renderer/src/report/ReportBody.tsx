@@ -3,6 +3,7 @@ import type { Report, ReportPlot } from '../../../shared/report'
 import { PlotFigure } from './PlotFigure'
 import { CeilingTable, FatalFlawTable, FieldTable, JudgeVsJudgeTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, SystemsTable, Warnings } from './ReportTables'
 import { SummaryCards } from './SummaryCards'
+import { CalibrationTable, EstimatesTable } from './CalibrationTables'
 
 function Plots({ plots, fileStem }: { plots: readonly ReportPlot[]; fileStem: string }) {
   if (plots.length === 0) return null
@@ -88,6 +89,8 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
     })
   }
   if (report.judge_vs_judge.length > 0) parts.push({ id: 'judge-vs-judge', title: 'Judge against judge', body: <JudgeVsJudgeTable report={report} name={name} /> })
+  if (report.calibration?.length) parts.push({ id: 'calibration', title: 'Recalibrated judges', note: String(report.calibration.length), body: <CalibrationTable report={report} name={name} /> })
+  if (report.estimates?.rows.length) parts.push({ id: 'estimates', title: 'Estimates corrected for judge error', body: <EstimatesTable report={report} name={name} /> })
 
   const toggle = (id: string, isOpen: boolean) =>
     setOpen((prev) => {

@@ -1,0 +1,144 @@
+import type { ReactNode } from 'react'
+import { NONE, sourceColour, type Report } from '../../../shared/report'
+
+type Name = (id: string) => string
+
+const f = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? NONE : String(+v.toFixed(digits)))
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? NONE : `${(100 * v).toFixed(1)}%`)
+const interval = (lo: number | null | undefined, hi: number | null | undefined) => (lo === null || lo === undefined || hi === null || hi === undefined ? '' : `[${f(lo)}, ${f(hi)}]`)
+
+function Grid({ head, numericFrom, children }: { head: string[]; numericFrom: number; children: ReactNode }) {
+  return (
+    <div className="report-table-wrap">
+      <table className="grid report-table">
+        <thead>
+          <tr>
+            {head.map((h, i) => (
+              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+function Who({ report, id }: { report: Report; id: string }) {
+  const source = report.sources.find((s) => s.id === id)
+  return (
+    <td data-source={id} className="report-who">
+      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
+      {source?.name ?? id}
+    </td>
+  )
+}
+
+/** Each stored recalibration against its raw judge on the eval split: before → after, with its paired test. */
+export function CalibrationTable({ report, name }: { report: Report; name: Name }) {
+  const rows = report.calibration ?? []
+  if (rows.length === 0) return null
+  return (
+    <>
+      <p className="muted small">
+        Each fit learned on its fit split only and is evaluated on its eval split against the raw judge on the same units. Decisions: exact McNemar test;
+        probabilities and values on the human scale: after − before with a paired cluster-bootstrap interval.
+      </p>
+      <Grid head={['Fit', 'Raw judge', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before → after']} numericFrom={6}>
+        {rows.map((c) => (
+          <tr key={c.fit_id}>
+            <Who report={report} id={c.source} />
+            <Who report={report} id={c.raw_source} />
+            <td>
+              {c.target_field}
+              {c.positive ? ` = ${c.positive}` : ''} of {name(c.criterion)}
+            </td>
+            <td>
+              {c.fit_split}: {c.n_fit_items} items
+            </td>
+            <td>
+              {c.eval_split}: {c.n_eval_items} items, {c.n_eval_units} units
+            </td>
+            <td>
+              {c.decision && (
+                <div>
+                  accuracy {pct(c.decision.before_accuracy)} → {pct(c.decision.after_accuracy)} on {c.decision.n} units; McNemar p = {f(c.decision.mcnemar_p)}
+                </div>
+              )}
+              {c.probability && (
+                <div>
+                  Brier {f(c.probability.before.brier)} → {f(c.probability.after.brier)} {interval(c.probability.brier_difference.ci_low, c.probability.brier_difference.ci_high)}; log
+                  loss {f(c.probability.before.log_loss)} → {f(c.probability.after.log_loss)}; ECE {f(c.probability.before.ece)} → {f(c.probability.after.ece)}
+                </div>
+              )}
+              {c.scale && (
+                <div>
+                  mean abs. difference {f(c.scale.before_mad)} → {f(c.scale.after_mad)} {interval(c.scale.mad_difference.ci_low, c.scale.mad_difference.ci_high)}
+                </div>
+              )}
+              {c.changes && (
+                <div>
+                  changed {c.changes.changed_first_order} / {c.changes.changed_second_order} verdicts (first / second order); {c.changes.n_ties} ties of {c.changes.n_pairs}
+                </div>
+              )}
+              {c.warnings.map((w, i) => (
+                <div key={i} className="report-warning-line">
+                  ⚠ {w}
+                </div>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </Grid>
+    </>
+  )
+}
+
+function Estimate({ m }: { m: { value: number | null; ci_low: number | null; ci_high: number | null; reason?: string | undefined } | undefined }) {
+  if (!m) return <td className="num">{NONE}</td>
+  if (m.value === null)
+    return (
+      <td className="num undefined" title={m.reason}>
+        {NONE}
+      </td>
+    )
+  return (
+    <td className="num">
+      {f(m.value)}
+      <span className="ci">{interval(m.ci_low, m.ci_high)}</span>
+    </td>
+  )
+}
+
+/** PPI, PPI++ and Rogan–Gladen beside the human-only and judge-only estimates. */
+export function EstimatesTable({ report, name }: { report: Report; name: Name }) {
+  const e = report.estimates
+  if (!e || e.rows.length === 0) return null
+  return (
+    <>
+      <p className="muted small">
+        {Math.round(e.level * 100)}% normal intervals. Labelled units carry a label from the criterion and the judge; unlabelled ones only the judge&apos;s. PPI uses
+        the human labels to correct the judge&apos;s mean; Rogan–Gladen corrects its positive rate by its sensitivity and specificity on the labelled units.
+      </p>
+      <Grid head={['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen']} numericFrom={3}>
+        {e.rows.map((r, i) => (
+          <tr key={i}>
+            <Who report={report} id={r.source} />
+            <td>{name(r.criterion)}</td>
+            <td>{r.quantity}</td>
+            <td className="num">
+              {r.n_labelled} / {r.n_unlabelled}
+            </td>
+            <Estimate m={r.human_only} />
+            <Estimate m={r.judge_only} />
+            <Estimate m={r.ppi} />
+            <Estimate m={r.ppi_plus_plus} />
+            <Estimate m={r.rogan_gladen} />
+          </tr>
+        ))}
+      </Grid>
+    </>
+  )
+}
