@@ -231,16 +231,23 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
     await page.waitForFunction(() => !document.querySelector('[data-testid=item]') || document.querySelector('[data-testid=form-error]')).catch(() => undefined)
     expect((await page.locator("[data-testid=form-error], [data-testid=field-issue]").allInnerTexts()).join(" | ")).toBe("")
     await page.locator('[data-testid=queue-finished]').waitFor()
-    const db = new Database(path, { readonly: true, fileMustExist: true })
-    try {
-      const row = db.prepare(`SELECT judgement, display FROM annotations WHERE instrument_id = 'flaw-audit'`).get() as { judgement: string; display: string }
+    // The answer is committed in the background once the next screen shows.
+    const stored = () => {
+      const db = new Database(path, { readonly: true, fileMustExist: true })
+      try {
+        return db.prepare(`SELECT judgement FROM annotations WHERE instrument_id = 'flaw-audit'`).get() as { judgement: string } | undefined
+      } finally {
+        db.close()
+      }
+    }
+    await expect.poll(stored, { timeout: 5000 }).toBeDefined()
+    {
+      const row = stored()!
       const flaw = JSON.parse(row.judgement).flaws[0]
       expect(flaw.evidence).toBe('bound E is $E = mc^3$')
       // Offsets into the proposal as shown (canonical side after mapping back), holding exactly the quote.
       const shown = proposalMarkdownForView((PAIR.payload as { a: { markdown: string }; b: { markdown: string } })[flaw.side as 'a' | 'b'])
       expect(shown.slice(flaw.evidence_at.start, flaw.evidence_at.end)).toBe(flaw.evidence)
-    } finally {
-      db.close()
     }
   })
 

@@ -1,4 +1,5 @@
 import { isCodeValue } from '../annotate/validate'
+import { Markdown } from '../components/Markdown'
 
 /** Field values that name a side of a pair, shown in the one frame the adjudication screen uses. */
 const SIDE_FIELDS = new Set(['side', 'proposal'])
@@ -20,6 +21,8 @@ export function JudgementView({ value, sides = false, name = null }: { value: un
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>
   if (typeof value === 'string') {
     const text = sideWords(name, value, sides)
+    // Quotes and notes with maths are shown by the one renderer annotators read them in.
+    if (text.includes('$')) return <Markdown text={text} />
     return text.includes('\n') ? <span className="judgement-text">{text}</span> : <span>{text}</span>
   }
   if (typeof value !== 'object') return <span>{String(value)}</span>

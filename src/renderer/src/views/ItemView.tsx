@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { ItemDetail } from '../../../shared/contract/schemas'
 import { api } from '../api'
 import { useWorkbench } from '../store'
+import { FieldsView } from '../components/FieldsView'
 import { Markdown } from '../components/Markdown'
 import type { FsProblem, HypothesisSet, ProposalPair, RediscoveryTask } from '../../../shared/items/kinds'
 
@@ -28,7 +29,7 @@ export function ItemView({ id }: { id: number }) {
         {item.withheld.length > 0 && (
           <div className="withheld">
             {revealed ? (
-              <pre>{JSON.stringify(revealed, null, 2)}</pre>
+              <FieldsView value={revealed} path="" />
             ) : (
               <>
                 Labels withheld (test split): {item.withheld.join(', ')}.{' '}
@@ -57,7 +58,8 @@ function ItemBody({ item }: { item: ItemDetail }) {
     case 'fs-problem':
       return <FsBody problem={p as unknown as FsProblem} />
     default:
-      return <pre className="json">{JSON.stringify(p, null, 2)}</pre>
+      // Research questions, ideas and every other kind: labelled fields, text as Markdown with maths.
+      return <FieldsView value={p} path="" />
   }
 }
 

@@ -1,5 +1,6 @@
 import { memo, useMemo } from 'react'
 import type { Widget } from '../../../../shared/instruments/types'
+import { FieldsView, humanize } from '../../components/FieldsView'
 import { Markdown } from '../../components/Markdown'
 import { alignSections, splitSections } from '../sections'
 
@@ -39,49 +40,12 @@ export const SourceView = memo(function SourceView({ view, widgets }: { view: Re
         .map(([k, v]) => (
           <section key={k} className="view-field" data-source={k}>
             <h3>{humanize(k)}</h3>
-            <ValueView value={v} path={k} />
+            <FieldsView value={v} path={k} />
           </section>
         ))}
     </div>
   )
 })
-
-function humanize(key: string): string {
-  const words = key.replace(/_/g, ' ')
-  return words.charAt(0).toUpperCase() + words.slice(1)
-}
-
-/** A value of the view as labelled fields (never raw JSON); text is Markdown that quotes can be taken from. */
-function ValueView({ value, path }: { value: unknown; path: string }) {
-  if (typeof value === 'string') return <Markdown text={value} quoteSource={path} />
-  if (typeof value === 'number' || typeof value === 'boolean') return <p>{String(value)}</p>
-  if (Array.isArray(value)) {
-    return (
-      <ul className="view-list">
-        {value.map((v, i) => (
-          <li key={i}>
-            <ValueView value={v} path={`${path}.${i}`} />
-          </li>
-        ))}
-      </ul>
-    )
-  }
-  if (value !== null && typeof value === 'object') {
-    return (
-      <div className="view-object">
-        {Object.entries(value)
-          .filter(([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0))
-          .map(([k, v]) => (
-            <div key={k} className="view-sub" data-source-field={k}>
-              <h4>{humanize(k)}</h4>
-              <ValueView value={v} path={`${path}.${k}`} />
-            </div>
-          ))}
-      </div>
-    )
-  }
-  return null
-}
 
 /** Two proposals in rows of matching sections, so the same section of both sides starts at the same height. */
 function PairView({ topic, a, b }: { topic: string | null; a: string; b: string }) {
