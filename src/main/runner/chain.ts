@@ -40,7 +40,12 @@ export interface GenerationTask {
   taskId: string
   background: string
   question: string
+  /** Idea generation: the keyword the task is made of (its id too). */
+  keyword?: string
 }
+
+/** What a generation run produces: hypotheses for rediscovery tasks, or ideas for keywords (idea-chain.ts). */
+export type GenerationTarget = 'hypotheses' | 'ideas'
 
 export type StepKind = 'single' | 'stage' | 'further' | 'selection'
 
@@ -62,6 +67,8 @@ export interface StepOutcome {
   stage: number | null
   text: string
   hypotheses: GeneratedHypothesis[] | null
+  /** The ideas of an idea step's answer. */
+  ideas?: string[] | null
   selected: string[] | null
   outputTokens: number
 }
@@ -71,6 +78,8 @@ export interface ChainSettings {
   templates: TemplateSet
   /** Generated tokens of the Omega Point run on the same task: the multi-stage chain asks further until it is near. */
   tokenBudget: number | null
+  /** Hypotheses (default) or ideas. */
+  target?: GenerationTarget
 }
 
 export function omegaOf(settings: ChainSettings, task: GenerationTask): OmegaAssignment | null {

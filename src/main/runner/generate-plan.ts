@@ -3,7 +3,9 @@ import { finishForModel, renderRequest } from '../../shared/templates'
 import { sha256Hex } from '../../shared/protocol'
 import type { Db } from '../store/database'
 import { getRunRow, runOptions } from './calls'
-import { nextStep, type ChainSettings, type GeneratedHypothesis, type Scheme, type StepOutcome } from './chain'
+import { nextStep, type ChainSettings, type GeneratedHypothesis, type GenerationTarget, type Scheme, type StepOutcome } from './chain'
+import { nextIdeaStep } from './idea-chain'
+import { checkBudgetTarget, ideaTokenBudgets, keywordTask, selectKeywordTasks } from './idea-tasks'
 import { ASSUMED_OUTPUT_TOKENS, estimateTokens } from './estimate'
 import type { GenerationTaskRow } from './generate'
 import { canonicalJson } from './hash'
@@ -19,6 +21,17 @@ export const SCHEME_TEMPLATE: Record<Scheme, string> = {
   'omega-point': 'omega-stages'
 }
 
+/** The same for idea generation. */
+export const IDEA_SCHEME_TEMPLATE: Record<Scheme, string> = {
+  single: 'idea-generation',
+  'multi-stage': 'idea-chain-stages',
+  'omega-point': 'idea-omega-stages'
+}
+
+export function schemeTemplate(scheme: Scheme, target: GenerationTarget): string {
+  return (target === 'ideas' ? IDEA_SCHEME_TEMPLATE : SCHEME_TEMPLATE)[scheme]
+}
+
 export interface GenerationSelection {
   set?: string | undefined
   split?: string | undefined
@@ -26,22 +39,26 @@ export interface GenerationSelection {
 }
 
 /** The rediscovery tasks a generation run works on, in id order. */
-export function selectTasks(db: Db, selection: GenerationSelection): GenerationTaskRow[] {
+export function selectTasks(db: Db, selection: GenerationSelection, target: GenerationTarget = 'hypotheses'): GenerationTaskRow[] {
+  if (target === 'ideas') return selectKeywordTasks(db, selection)
   return selectedItemsOfKind<GenerationTaskRow>(db, 'rediscovery-task', selection, 'id, external_id, payload')
 }
 
-export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null): string {
-  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun }))
+export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null, target: GenerationTarget = 'hypotheses'): string {
+  // Hypothesis runs keep the key they had before ideas could be generated, so they still resume.
+  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun, ...(target === 'ideas' ? { target } : {}) }))
 }
 
 /** Generated tokens per task id of an Omega Point generation run: what a multi-stage chain's further requests approach. */
-export function tokenBudgetsOf(db: Db, runId: number): Map<string, number> {
+export function tokenBudgetsOf(db: Db, runId: number, target: GenerationTarget = 'hypotheses'): Map<string, number> {
   const run = getRunRow(db, runId)
   if (!run) throw new AssayError('not_found', `No run ${runId}`)
-  const options = runOptions(run) as { scheme?: string }
+  const options = runOptions(run)
   if (run.instrument_id !== 'generation' || options.scheme !== 'omega-point') {
     throw new AssayError('invalid_input', `Run ${runId} is not an Omega Point generation run`, [{ field: 'tokenBudgetRun', message: 'needs an omega-point generation run' }])
   }
+  checkBudgetTarget(target, options.generate ?? 'hypotheses', runId)
+  if (target === 'ideas') return ideaTokenBudgets(db, runId)
   const rows = db
     .prepare(
       `SELECT json_extract(i.payload, '$.task_id') AS task_id, coalesce(sum(c.output_tokens), 0) AS tokens
@@ -70,16 +87,17 @@ export interface GenerationEstimate {
  * A generation run's requests depend on its answers, so its estimate plays each sequence through with answers of the
  * assumed length (five hypotheses a JSON answer); further requests, which depend on real token counts, are not counted.
  */
-export function estimateGeneration(db: Db, judge: Judge, scheme: Scheme, tasks: readonly GenerationTaskRow[]): GenerationEstimate {
-  const settings: ChainSettings = { scheme, templates: builtInTemplates(), tokenBudget: null }
+export function estimateGeneration(db: Db, judge: Judge, scheme: Scheme, tasks: readonly GenerationTaskRow[], target: GenerationTarget = 'hypotheses'): GenerationEstimate {
+  const settings: ChainSettings = { scheme, templates: builtInTemplates(), tokenBudget: null, target }
+  const planNext = target === 'ideas' ? nextIdeaStep : nextStep
   let calls = 0
   let inputTokens = 0
   let outputTokens = 0
   for (const row of tasks) {
     const p = JSON.parse(row.payload) as { task_id?: string; background?: string; question?: string }
-    const task = { taskId: p.task_id ?? row.external_id, background: p.background ?? '', question: p.question ?? '' }
+    const task = target === 'ideas' ? keywordTask(row) : { taskId: p.task_id ?? row.external_id, background: p.background ?? '', question: p.question ?? '' }
     const done: StepOutcome[] = []
-    for (let step = nextStep(settings, task, done); step; step = nextStep(settings, task, done)) {
+    for (let step = planNext(settings, task, done); step; step = planNext(settings, task, done)) {
       const rendered = finishForModel(step.template.entry, renderRequest(step.template, usedValues(step.template, step.values)), judge.model, step.format)
       const out = step.kind === 'selection' ? 50 : (judge.options.maxTokens ?? ASSUMED_OUTPUT_TOKENS[step.format])
       calls++
@@ -90,7 +108,8 @@ export function estimateGeneration(db: Db, judge: Judge, scheme: Scheme, tasks: 
         kind: step.kind,
         stage: step.stage,
         text: 'x'.repeat(out * 4),
-        hypotheses: step.format === 'json' && step.kind !== 'selection' ? Array.from({ length: 5 }, () => ASSUMED_HYPOTHESIS) : null,
+        hypotheses: target === 'hypotheses' && step.format === 'json' && step.kind !== 'selection' ? Array.from({ length: 5 }, () => ASSUMED_HYPOTHESIS) : null,
+        ideas: target === 'ideas' && step.format === 'json' && step.kind !== 'selection' ? Array.from({ length: 2 }, () => 'x'.repeat(600)) : null,
         selected: step.kind === 'selection' ? [] : null,
         outputTokens: out
       })

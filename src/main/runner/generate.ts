@@ -5,7 +5,9 @@ import { ProviderError } from '../providers/types'
 import { getItemByExternalId, insertItems } from '../store/items'
 import type { Project } from '../store/project'
 import { cacheLookup, RecordWriter, type CallRecord } from './calls'
-import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTask, type Scheme, type StepOutcome, type StepPlan } from './chain'
+import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTarget, type GenerationTask, type Scheme, type StepKind, type StepOutcome, type StepPlan } from './chain'
+import { nextIdeaStep, readIdeaStepAnswer } from './idea-chain'
+import { keywordTask, storeGeneratedIdeas } from './idea-tasks'
 import type { ExecuteResult, GatedCallOptions } from './execute'
 import { requestHash } from './hash'
 import type { Judge } from './judges'
@@ -31,6 +33,20 @@ export interface GenerationOptions extends GatedCallOptions {
   /** Generated tokens per task id to approach with further requests (multi-stage), from an Omega Point run. */
   tokenBudgets: ReadonlyMap<string, number>
   judge: Judge
+  /** Hypotheses for rediscovery tasks (default), or ideas for keywords. */
+  target?: GenerationTarget
+}
+
+type StepRead = { ok: true; hypotheses: StepOutcome['hypotheses']; ideas: string[] | null; selected: StepOutcome['selected'] } | { ok: false; error: string }
+
+/** The answer of one step, read for what the run generates. */
+function readAnswer(target: GenerationTarget, kind: StepKind, format: StepPlan['format'], text: string): StepRead {
+  if (target === 'ideas') {
+    const r = readIdeaStepAnswer(kind, format, text)
+    return r.ok ? { ok: true, hypotheses: null, ideas: r.ideas, selected: r.selected } : r
+  }
+  const r = readStepAnswer(kind, format, text)
+  return r.ok ? { ...r, ideas: null } : r
 }
 
 interface CallRowLite {
@@ -83,8 +99,10 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
   const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, display = ?, prompt = ? WHERE id = ?`)
 
   const runTask = async (row: GenerationTaskRow): Promise<'done' | 'failed' | 'stopped'> => {
-    const task = taskOf(row)
-    const settings: ChainSettings = { scheme: o.scheme, templates: o.templates, tokenBudget: o.tokenBudgets.get(task.taskId) ?? null }
+    const target = o.target ?? 'hypotheses'
+    const task = target === 'ideas' ? keywordTask(row) : taskOf(row)
+    const settings: ChainSettings = { scheme: o.scheme, templates: o.templates, tokenBudget: o.tokenBudgets.get(task.taskId) ?? null, target }
+    const planNext = target === 'ideas' ? nextIdeaStep : nextStep
     const omega = omegaOf(settings, task)
     const rows = new Map((callsOf.all(o.runId, row.id) as CallRowLite[]).map((r) => [r.order_index, r]))
     const outcomes: StepOutcome[] = []
@@ -92,7 +110,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
     const templatesUsed = new Set<string>()
     for (;;) {
       if (signal.aborted) return 'stopped'
-      const step = nextStep(settings, task, outcomes)
+      const step = planNext(settings, task, outcomes)
       if (!step) break
       const rendered = finishForModel(step.template.entry, renderRequest(step.template, usedValues(step.template, step.values)), o.config.model, step.format)
       const hash = requestHash(o.config, { system: rendered.system, user: rendered.user, trial: 0 })
@@ -104,7 +122,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
       // A recorded answer to this very request is replayed, never asked again.
       if (existing && existing.request_hash === hash && (existing.status === 'ok' || existing.status === 'unparseable') && existing.raw_answer !== null) {
         callIds.push(existing.id)
-        const read = readStepAnswer(step.kind, step.format, existing.raw_answer)
+        const read = readAnswer(target, step.kind, step.format, existing.raw_answer)
         if (!read.ok) return 'done'
         outcomes.push(outcome(step, existing.raw_answer, read, existing.output_tokens ?? 0))
         continue
@@ -145,7 +163,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
         meta = result.response
         latencyMs = result.latencyMs
       }
-      const read = readStepAnswer(step.kind, step.format, text)
+      const read = readAnswer(target, step.kind, step.format, text)
       const record: CallRecord = {
         kind: 'answer',
         callId,
@@ -155,7 +173,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
         outputTokens: meta.outputTokens,
         modelVersion: meta.modelVersion,
         status: read.ok ? 'ok' : 'unparseable',
-        judgement: read.ok ? (read.hypotheses ? { hypotheses: read.hypotheses } : read.selected ? { selected: read.selected } : null) : null,
+        judgement: read.ok ? (read.hypotheses ? { hypotheses: read.hypotheses } : read.ideas ? { ideas: read.ideas } : read.selected ? { selected: read.selected } : null) : null,
         error: read.ok ? null : `${read.error}${meta.truncated ? ' (the answer was cut at the token limit)' : ''}`,
         costUsd: hit ? 0 : costOf(o.price, meta.inputTokens, meta.outputTokens, false),
         latencyMs,
@@ -167,7 +185,8 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
       if (!read.ok) return 'done'
       outcomes.push(outcome(step, text, read, meta.outputTokens ?? 0))
     }
-    finish(row, task, settings, outcomes, callIds, [...templatesUsed], omega)
+    if (target === 'ideas') storeGeneratedIdeas({ project: o.project, runId: o.runId, judge: o.judge, scheme: o.scheme, outSet: o.outSet, settings, row, task, outcomes, callIds, templates: [...templatesUsed], omega })
+    else finish(row, task, settings, outcomes, callIds, [...templatesUsed], omega)
     return 'done'
   }
 
@@ -222,8 +241,8 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
   return { outcome: fatal ? 'failed' : o.signal.aborted ? 'cancelled' : 'done', requests, fatal }
 }
 
-function outcome(step: StepPlan, text: string, read: { hypotheses: StepOutcome['hypotheses']; selected: StepOutcome['selected'] }, outputTokens: number): StepOutcome {
-  return { index: step.index, kind: step.kind, stage: step.stage, text, hypotheses: read.hypotheses, selected: read.selected, outputTokens }
+function outcome(step: StepPlan, text: string, read: { hypotheses: StepOutcome['hypotheses']; ideas: string[] | null; selected: StepOutcome['selected'] }, outputTokens: number): StepOutcome {
+  return { index: step.index, kind: step.kind, stage: step.stage, text, hypotheses: read.hypotheses, ideas: read.ideas, selected: read.selected, outputTokens }
 }
 
 /** The hypothesis sets a generation run has created, by external id. */

@@ -30,4 +30,6 @@ export {
 export { runSummary, getRunSummary, listRunSummaries, callsPage, callDetail } from './views'
 export { SCHEMES, nextStep, generatedSet, candidatesOf, readStepAnswer, furtherMovesCloser, SELECTION_SIZE, type Scheme, type StepPlan, type StepOutcome, type ChainSettings } from './chain'
 export { executeGeneration, generatedSetId, generatedSetsOf } from './generate'
-export { estimateGeneration, selectTasks, tokenBudgetsOf, SCHEME_TEMPLATE } from './generate-plan'
+export { estimateGeneration, selectTasks, tokenBudgetsOf, SCHEME_TEMPLATE, IDEA_SCHEME_TEMPLATE } from './generate-plan'
+export { nextIdeaStep, generatedIdeas, readIdeaStepAnswer, IDEA_SELECTION_SIZE } from './idea-chain'
+export { generatedIdeasOf, keywordOf, selectKeywordTasks } from './idea-tasks'

@@ -18,7 +18,7 @@ import { priceFor, seedDefaultPrices } from './prices'
 import { builtInTemplates, parseTemplateRef, resolveTemplate } from './templates'
 import type { Scheme } from './chain'
 import { executeGeneration } from './generate'
-import { estimateGeneration, generationKey, SCHEME_TEMPLATE, selectTasks, tokenBudgetsOf } from './generate-plan'
+import { estimateGeneration, generationKey, schemeTemplate, selectTasks, tokenBudgetsOf } from './generate-plan'
 import { ORDERABLE } from './requests'
 
 export type ParsedRunSpec = z.output<typeof runSpecSchema>
@@ -76,8 +76,9 @@ export function defineRun(project: Project, spec: ParsedRunSpec, judge: Judge): 
 export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge): { plan: Plan | null; estimate: RunEstimate } {
   if (spec.instrument === 'generation') {
     const scheme = generationScheme(spec, judge)
-    const tasks = selectTasks(project.db, spec)
-    const g = estimateGeneration(project.db, judge, scheme, tasks)
+    const target = spec.generate ?? 'hypotheses'
+    const tasks = selectTasks(project.db, spec, target)
+    const g = estimateGeneration(project.db, judge, scheme, tasks, target)
     const price = priceFor(project.db, judge.provider, judge.model)
     return {
       plan: null,
@@ -92,7 +93,7 @@ export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge)
         costUsd: g.costUsd,
         price: price ? { provider: price.provider, model: price.model, inputPerMtok: price.inputPerMtok, outputPerMtok: price.outputPerMtok, batchDiscount: price.batchDiscount, source: price.source } : null,
         batch: false,
-        template: `${SCHEME_TEMPLATE[scheme]}@1`,
+        template: `${schemeTemplate(scheme, target)}@1`,
         skippedItems: []
       }
     }
@@ -183,9 +184,10 @@ export function prepareRun(project: Project, spec: ParsedRunSpec): PreparedRun {
 function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge): PreparedRun {
   const scheme = generationScheme(spec, judge)
   const selection = { ...(spec.set ? { set: spec.set } : {}), ...(spec.split ? { split: spec.split } : {}), ...(spec.limit ? { limit: spec.limit } : {}) }
-  const tasks = selectTasks(project.db, selection)
-  if (spec.tokenBudgetRun) tokenBudgetsOf(project.db, spec.tokenBudgetRun)
-  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null)
+  const target = spec.generate ?? 'hypotheses'
+  const tasks = selectTasks(project.db, selection, target)
+  if (spec.tokenBudgetRun) tokenBudgetsOf(project.db, spec.tokenBudgetRun, target)
+  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target)
   const db = project.db
   return project.write(() => {
     seedDefaultPrices(db)
@@ -195,7 +197,7 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
       insertRun(db, {
         instrumentId: 'generation',
         judgeId: judge.id,
-        templateId: SCHEME_TEMPLATE[scheme],
+        templateId: schemeTemplate(scheme, target),
         templateVersion: 1,
         selection,
         seed: spec.seed ?? project.seed,
@@ -214,7 +216,8 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
       skippedCount: 0,
       scheme,
       outSet: spec.outSet ?? `generated-run${runId}`,
-      tokenBudgetRun: spec.tokenBudgetRun ?? null
+      tokenBudgetRun: spec.tokenBudgetRun ?? null,
+      ...(target === 'ideas' ? { generate: target } : {})
     }
     db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
     return { runId, resumed: !!existing, plan: { items: tasks.length, calls: [], skipped: [] }, definition: null }
@@ -279,10 +282,11 @@ export async function executeRun(
             scheme: options.scheme ?? 'single',
             outSet: options.outSet ?? `generated-run${runId}`,
             templates: builtInTemplates(),
-            tokenBudgets: options.tokenBudgetRun ? tokenBudgetsOf(db, options.tokenBudgetRun) : new Map(),
-            judge
+            tokenBudgets: options.tokenBudgetRun ? tokenBudgetsOf(db, options.tokenBudgetRun, options.generate ?? 'hypotheses') : new Map(),
+            judge,
+            target: options.generate ?? 'hypotheses'
           },
-          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number })
+          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number }, options.generate ?? 'hypotheses')
         )
       : options.batch
       ? await executeBatch(

@@ -9,6 +9,7 @@ import type { Db } from '../store/database'
 import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow } from './calls'
 import { interpretAnswer } from './interpret'
 import { readStepAnswer, type StepKind } from './chain'
+import { readIdeaStepAnswer } from './idea-chain'
 import { getJudge } from './judges'
 import type { StoredPrompt } from './plan'
 
@@ -119,7 +120,8 @@ export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn:
   const display = JSON.parse(r.display) as Record<string, unknown>
   let parse: CallDetail['parse'] = null
   if (r.raw_answer !== null && run.instrument_id === 'generation') {
-    const read = readStepAnswer((display.step as StepKind | undefined) ?? 'stage', prompt.format, r.raw_answer)
+    const step = (display.step as StepKind | undefined) ?? 'stage'
+    const read = runOptions(run).generate === 'ideas' ? readIdeaStepAnswer(step, prompt.format, r.raw_answer) : readStepAnswer(step, prompt.format, r.raw_answer)
     parse = read.ok ? { status: 'ok', error: null } : { status: 'unparseable', error: read.error }
   } else if (r.raw_answer !== null) {
     const row = getItem(db, r.item_id)

@@ -106,6 +106,7 @@ export const keyStatusSchema = z.object({
 })
 
 export const generationSchemeSchema = z.enum(['single', 'multi-stage', 'omega-point'])
+export const generationTargetSchema = z.enum(['hypotheses', 'ideas'])
 
 /**
  * A run: instrument, judge, item selection, seed, and how its calls are made. `generation` asks the judge's model to
@@ -134,7 +135,9 @@ export const runSpecSchema = z
     /** Generation only: the scheme, the set the new hypothesis sets go into, and (multi-stage) the Omega Point run whose generated tokens further requests approach. */
     scheme: generationSchemeSchema.optional(),
     outSet: z.string().min(1).max(200).optional(),
-    tokenBudgetRun: z.number().int().positive().optional()
+    tokenBudgetRun: z.number().int().positive().optional(),
+    /** Generation only: hypotheses for rediscovery tasks (default), or ideas for the keywords of idea items. */
+    generate: generationTargetSchema.optional()
   })
   .strict()
 export type RunSpec = z.input<typeof runSpecSchema>
