@@ -133,12 +133,12 @@ export function compareField(
 /** The declared scale, with any value found outside it appended (and named in the reasons). */
 function scaleOf(field: FieldSpec, seen: Iterable<Value>): { categories: Value[]; outside: Value[] } {
   const declared: Value[] = field.categories ? [...field.categories] : []
-  const known = new Set(declared.map(valueKey))
+  // Map and Set keys tell 1, '1' and true apart (as valueKey does) without building a string per value.
+  const known = new Set<Value>(declared)
   const outside: Value[] = []
   for (const v of seen) {
-    const key = valueKey(v)
-    if (!known.has(key)) {
-      known.add(key)
+    if (!known.has(v)) {
+      known.add(v)
       outside.push(v)
     }
   }
@@ -167,8 +167,8 @@ function compareCategories(
   for (const p of raw.pairs) seen.push(p.criterion, p.source)
   for (const u of raw.unparseableCriterion) seen.push(u.criterion)
   const { categories, outside } = scaleOf(field, seen)
-  const position = new Map(categories.map((c, i) => [valueKey(c), i]))
-  const at = (v: Value): number => position.get(valueKey(v)) as number
+  const position = new Map<Value, number>(categories.map((c, i) => [c, i]))
+  const at = (v: Value): number => position.get(v) as number
   const c = raw.pairs.map((p) => at(p.criterion))
   const s = raw.pairs.map((p) => at(p.source))
   const unparseableLabels = raw.unparseableCriterion.map((u) => at(u.criterion))

@@ -89,9 +89,11 @@ function statusOfCall(status: CallStatus): ItemStatus {
   return status === 'ok' ? 'answered' : status
 }
 
+const STATUS_RANK = Object.fromEntries(ITEM_STATUS_ORDER.map((status, i) => [status, i])) as Record<ItemStatus, number>
+
 export function betterStatus(a: ItemStatus | undefined, b: ItemStatus): ItemStatus {
   if (a === undefined) return b
-  return ITEM_STATUS_ORDER.indexOf(a) <= ITEM_STATUS_ORDER.indexOf(b) ? a : b
+  return STATUS_RANK[a] <= STATUS_RANK[b] ? a : b
 }
 
 function emptyCounts(): SourceCounts {
@@ -103,6 +105,9 @@ export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<Fie
   const counts = emptyCounts()
   const itemStatus = new Map<number, ItemStatus>()
   const collected = new Map<string, Map<string, Value[]>>(fields.map((f) => [f.name, new Map()]))
+  // Looked up once, not per observation: this loop runs over every answer of every source.
+  const names = fields.map((f) => f.name)
+  const perField = names.map((name) => collected.get(name) as Map<string, Value[]>)
   for (const call of input.calls) {
     if (!inScope.has(call.itemId)) continue
     countCall(counts, call)
@@ -110,10 +115,10 @@ export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<Fie
     if (call.status !== 'ok') continue
     for (const observation of call.observations) {
       const key = unitKey(call.itemId, observation.unit)
-      for (const field of fields) {
-        const v = observation.values[field.name]
+      for (let f = 0; f < names.length; f++) {
+        const v = observation.values[names[f] as string]
         if (v === null || v === undefined) continue
-        const perUnit = collected.get(field.name) as Map<string, Value[]>
+        const perUnit = perField[f] as Map<string, Value[]>
         const list = perUnit.get(key)
         if (list) list.push(v)
         else perUnit.set(key, [v])
