@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { curatorSession, type ApiContext } from '../../../src/main/api/context'
+import { assignmentContext } from '../../../src/main/annotation/blinded'
 import { loadDemo } from '../../../src/main/demo/load-demo'
 import { EventHub } from '../../../src/main/events'
 import { Project } from '../../../src/main/store/project'
@@ -54,6 +55,28 @@ describe('required fields, enforced in main', () => {
     const excerpt = question.split(' ').slice(0, 3).join(' ')
     const ok = await call(ctx, 'annotations.submit', { assignmentId: id, judgement: { ...filled, score: 1, cue_excerpt: excerpt }, activeMs: 10 })
     expect(ok.annotationId).toBeTruthy()
+  })
+
+  it('refuses flaw evidence from the other proposal, naming the sides as this annotator sees them', async () => {
+    const { ctx, id } = await firstAssignment('flaw-audit')
+    const item = await call(ctx, 'queue.item', { assignmentId: id })
+    const right = (item.view.b as { markdown: string }).markdown
+    const quote = right.split('\n').find((l: string) => l.trim().length > 30 && !l.startsWith('#'))!.trim().slice(0, 30)
+    const annotator = project.db.prepare(`SELECT id, name FROM annotators WHERE name = 'Rae'`).get() as { id: number; name: string }
+    const swapped = assignmentContext(project, annotator, id).blind.display.swapped === true
+    const flaw = { side: 'a', type: 'other', severity: 'minor', evidence: quote, note: '' }
+    const refused = await call(ctx, 'annotations.submit', { assignmentId: id, judgement: { flaws: [flaw] }, activeMs: 10 }).catch((e: unknown) => e)
+    // Whichever canonical proposal is on the left, the message names the side as shown.
+    expect(refused).toMatchObject({ code: 'invalid_answer', details: [{ field: 'flaws.0.evidence', message: 'The evidence is not an exact quote of the left proposal (A).' }] })
+    const start = right.indexOf(quote)
+    const ok = await call(ctx, 'annotations.submit', {
+      assignmentId: id,
+      judgement: { flaws: [{ ...flaw, side: 'b', evidence_at: { start, end: start + quote.length } }] },
+      activeMs: 10
+    })
+    expect(ok.annotationId).toBeTruthy()
+    const stored = JSON.parse((project.db.prepare(`SELECT judgement FROM annotations WHERE id = ?`).get(ok.annotationId) as { judgement: string }).judgement)
+    expect(stored.flaws[0]).toMatchObject({ side: swapped ? 'a' : 'b', evidence: quote, evidence_at: { start, end: start + quote.length } })
   })
 
   it('refuses an abstention without its reason and takes one with it', async () => {
