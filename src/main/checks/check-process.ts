@@ -116,11 +116,17 @@ export function runInCheckProcess(code: string, limits: CheckLimits): Promise<Ra
           return finish({ output: '', error: 'the check process answered something unreadable', timedOut: false })
         }
       }
-      // V8 aborts (SIGTRAP/SIGABRT) when it cannot get memory; say so rather than show a signal name.
-      const outOfMemory = /out of memory|allocation failed|OOM|reserve virtual memory/i.test(stderr) || signal === 'SIGTRAP' || signal === 'SIGABRT' || exit === 133 || exit === 134
+      // V8 aborts (SIGTRAP/SIGABRT) when it cannot get memory, and a failed mmap under the address-space limit can
+      // surface as SIGSEGV: say so rather than show only a signal name.
+      const outOfMemory =
+        /out of memory|allocation failed|OOM|reserve virtual memory/i.test(stderr) ||
+        ['SIGTRAP', 'SIGABRT', 'SIGSEGV', 'SIGBUS'].includes(signal ?? '') ||
+        exit === 133 ||
+        exit === 134
+      const how = signal ?? `exit ${exit}`
       finish({
         output: '',
-        error: outOfMemory ? 'the check ran out of memory (stopped at its memory limit)' : `the check stopped (${signal ?? `exit ${exit}`})`,
+        error: outOfMemory ? `the check ran out of memory (stopped at its memory limit; ${how})` : `the check stopped (${how})`,
         timedOut: false
       })
     })
