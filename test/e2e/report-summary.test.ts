@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen on the demo in Ch
     await page.getByLabel('Instrument').selectOption('pairwise-preference')
     await page.locator('.summary-card').first().waitFor({ timeout: 60_000 })
     await expect.poll(() => page.locator('.summary-card[data-source="run:2"]').count(), { timeout: 60_000 }).toBe(0)
-  })
+  }, 180_000)
 
   it('filters judges: a source left out is gone and the others keep their colours', async () => {
     const before = await page.locator('.summary-card[data-source="run:1"] .swatch').evaluate((e) => getComputedStyle(e).backgroundColor)
@@ -172,5 +172,5 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen on the demo in Ch
     await page.locator(`.report-source-filter input[data-source="${other}"]`).uncheck()
     await expect.poll(() => page.locator(`.summary-card[data-source="${other}"]`).count(), { timeout: 60_000 }).toBe(0)
     expect(await page.locator('.summary-card[data-source="run:1"] .swatch').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(before)
-  })
+  }, 120_000)
 })
