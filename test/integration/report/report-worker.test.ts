@@ -39,7 +39,7 @@ async function largeProject(path: string, pairs: number): Promise<Project> {
 beforeAll(async () => {
   demo = await demoAfterJudgeRun(tmp.file('demo.assay'))
   large = await largeProject(tmp.file('large.assay'), 3000)
-})
+}, 120_000)
 afterAll(() => {
   demo.close()
   large.close()
@@ -56,7 +56,7 @@ describe('the report in a worker thread', () => {
     )
     expect(fromWorker).toEqual(projectReport(demo.db, { instrument: 'pairwise-preference', generatedAt }))
     expect(phases).toEqual(['reading', 'computing'])
-  })
+  }, 120_000)
 
   it('passes errors back with their code, and stops at once when cancelled', async () => {
     await expect(computeReportInWorker({ path: demo.path, instrument: 'no-such', report: {} })).rejects.toMatchObject({ code: 'invalid_input', message: 'Unknown instrument "no-such"' })
@@ -64,7 +64,7 @@ describe('the report in a worker thread', () => {
     const pending = computeReportInWorker({ path: large.path, instrument: 'pairwise-preference', report: { resamples: 20_000 } }, { signal: controller.signal, onProgress: () => controller.abort() })
     await expect(pending).rejects.toBeInstanceOf(AssayError)
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' })
-  })
+  }, 120_000)
 
   it('audit.cancel stops a report requested under an id; progress is pushed as events', async () => {
     const ctx = contextFor(large)
@@ -77,7 +77,7 @@ describe('the report in a worker thread', () => {
     expect(events[0]).toMatchObject({ event: 'audit.progress', payload: { requestId: 'screen-1', phase: 'reading' } })
     expect(await dispatch(ctx, 'audit.cancel', { requestId: 'screen-1' })).toEqual({ ok: true, value: { cancelled: false } })
     off()
-  })
+  }, 120_000)
 })
 
 describe('the browser-mode server while a large report computes', () => {
