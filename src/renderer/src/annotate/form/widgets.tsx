@@ -51,9 +51,8 @@ function RequirementLabel({ widget }: { widget: Widget }) {
     <>
       {widget.label}
       {rule.kind !== 'required' && (
-        <span className="requirement" data-requirement={rule.kind}>
-          {' '}
-          ({rule.kind === 'optional' ? 'optional' : rule.says})
+        <span className="requirement muted" data-requirement={rule.kind}>
+          {rule.kind === 'optional' ? 'optional' : rule.says}
         </span>
       )}
     </>
