@@ -3,6 +3,7 @@ import { numericFrom, num, plotFigures, reasonsList, section, statCell, table, t
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
+import { sideFrameNote } from './side-frame'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
 
@@ -135,7 +136,7 @@ export function fieldSection(field: Report['fields'][number], plots: readonly Re
     num(c.n_no_value),
     ...columns.map((s) => statOf(c, s))
   ])
-  const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}` : ''
+  const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}${sideFrameNote(field.categories)}` : ''
   const body = `${field.comparisons.length === 0 ? '<p class="muted">No source could be scored on this field against a criterion.</p>' : table(headings, rows, numericFrom(headings, 2))}
 ${plotFigures(plots.filter((p) => p.section === field.name))}
 ${reasonsList(field.comparisons.map((c) => ({ who: `${name(c.source)} vs ${name(c.criterion)}`, reasons: c.reasons })))}`

@@ -4,6 +4,7 @@ import { PlotFigure } from './PlotFigure'
 import { CeilingTable, FatalFlawTable, FieldTable, JudgeVsJudgeTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, SystemsTable, Warnings } from './ReportTables'
 import { SummaryCards } from './SummaryCards'
 import { CalibrationTable, EstimatesTable } from './CalibrationTables'
+import { sideFrameNote } from '../../../shared/report/side-frame'
 
 function Plots({ plots, fileStem }: { plots: readonly ReportPlot[]; fileStem: string }) {
   if (plots.length === 0) return null
@@ -67,7 +68,7 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
     parts.push({
       id: `field-${f.name}`,
       title: f.label,
-      note: `${f.name} · ${f.level}`,
+      note: `${f.name} · ${f.level}${sideFrameNote(f.categories)}`,
       body: (
         <>
           <FieldTable report={report} field={f} name={name} />
