@@ -1,7 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument, type Observation } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import { JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type PairFacts, type SourceCall, type WorkedCheckCounts } from '../../shared/report'
+import { generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type SourceCall, type WorkedCheckCounts } from '../../shared/report'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
@@ -44,7 +44,8 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
     set: row.set_name,
     split: row.split,
     exposures: exposures.get(row.id) ?? [],
-    ...(row.kind === 'proposal-pair' ? { pair: pairFacts(payload as ProposalPair) } : {})
+    ...(row.kind === 'proposal-pair' ? { pair: pairFacts(payload as ProposalPair) } : {}),
+    ...generatedIdeaOf(row.kind, payload)
   }))
   const payloads = new Map(scoped.map((s) => [s.row.id, s.payload]))
   const versions = new Set<number>()
@@ -106,6 +107,11 @@ function exposuresByItem(db: Db): Map<number, string[]> {
     else out.set(r.item_id, [r.kind])
   }
   return out
+}
+
+function generatedIdeaOf(kind: string, payload: Record<string, unknown>): { generatedIdea?: GeneratedIdeaFacts } {
+  const facts = kind === 'idea' ? generatedIdeaFacts(payload) : null
+  return facts ? { generatedIdea: facts } : {}
 }
 
 function pairFacts(pair: ProposalPair): PairFacts {

@@ -5,6 +5,7 @@ import { section, sourceNamer } from './html-parts'
 import { ceilingSection, fieldSection, judgeVsJudgeSection, pairwiseSection, sourcesSection } from './html-sections'
 import { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml } from './html-summary'
 import { calibrationSectionHtml, estimatesSectionHtml } from './html-calibration'
+import { ideaOriginalityHtml } from './html-idea-originality'
 import { escapeXml as esc } from './plots/svg'
 import { reportPlots } from './plots'
 import type { Report } from './schema'
@@ -28,6 +29,7 @@ export function renderReportHtml(report: Report): string {
     judgeVsJudgeSection(report, name, who),
     calibrationSectionHtml(report, name, who),
     estimatesSectionHtml(report, name, who),
+    ideaOriginalityHtml(report, who),
     methods(report)
   ].filter(Boolean)
   const title = `Audit: ${report.instrument.title} — ${report.project.name}`

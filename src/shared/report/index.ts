@@ -4,6 +4,8 @@ export { buildReport, MIN_BOOTSTRAP_RESAMPLES, DEFAULT_MIN_ITEMS_FOR_INTERVAL, t
 export { PROBABILITY_OUTCOMES, outcomeRuleFor, type OutcomeRule } from './outcomes'
 export { combine, aggregationOf, type Value } from './resolve'
 export { renderReportHtml } from './html'
+export { generatedIdeaFacts, ideaOriginalitySection } from './idea-originality'
+export * from './idea-originality-schema'
 export { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml, summaryJudges, sortJudges, type JudgeSummary, type SummarySortKey } from './html-summary'
 export * from './format'
 export { alphaKey, declaredAlpha } from './alpha-levels'

@@ -79,6 +79,15 @@ export interface AuditItem {
   /** Kinds of exposure logged for the item (label viewed, prompt revision, ...); empty when never exposed. */
   exposures: string[]
   pair?: PairFacts
+  /** An idea made by a generation run: whether the generator chose it, for the originality comparison. */
+  generatedIdea?: GeneratedIdeaFacts
+}
+
+export interface GeneratedIdeaFacts {
+  selected: boolean
+  scheme: string
+  /** The run and keyword the idea was generated for: the ideas a choice was made among. */
+  group: string
 }
 
 /** A human flaw audit of a pair (flaw-audit instrument): per side `has_fatal`, used for fatal-flaw recall. */

@@ -4,6 +4,7 @@ import { summaryCardSchema } from './summary-schema'
 import { category, count, intervalSchema, perLabelSchema, reasons, stat } from './schema-parts'
 import { pairwiseSchema } from './pairwise-schema'
 import { calibrationRowSchema, estimatesSectionSchema } from '../calibrate/schema'
+import { ideaOriginalitySectionSchema } from './idea-originality-schema'
 
 /**
  * The report JSON: what `assay report --json` prints, what `audit.report` returns and what the HTML report and the
@@ -268,6 +269,8 @@ export const reportSchema = z.object({
   calibration: z.array(calibrationRowSchema).optional(),
   /** PPI and Rogan–Gladen estimates (present when a judge labels units no criterion labels). */
   estimates: estimatesSectionSchema.optional(),
+  /** Originality of generated ideas the generator chose beside those it excluded (present for generated ideas). */
+  idea_originality: ideaOriginalitySectionSchema.optional(),
   warnings: z.array(warningSchema)
 })
 export type Report = z.infer<typeof reportSchema>

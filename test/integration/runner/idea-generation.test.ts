@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProviders, type FakeProviders, type Prompt } from '../../fakes'
 import { runCli } from '../../support/cli'
@@ -141,5 +141,29 @@ describe('idea generation by the three schemes, through the CLI', () => {
     const similarity = await runCli(...judge('--instrument', 'idea-similarity', '--set', 'ideas-omega', '--json'))
     expect(similarity.code, similarity.stderr).toBe(0)
     expect(JSON.parse(similarity.stdout)).toMatchObject({ counts: { total: 3, ok: 3 } })
+
+    // The report compares the originality of the chosen and the excluded ideas, as the reviewer scored them.
+    const expected = { chosen: [] as number[], excluded: [] as number[] }
+    for (const row of rows) {
+      const p = JSON.parse(row.payload) as { idea: string; generation: { selected: boolean } }
+      const score = (Number(/Idea (\d+) on/.exec(p.idea)![1]) % 10) + 1
+      ;(p.generation.selected ? expected.chosen : expected.excluded).push(score)
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+    const report = await runCli('report', path, '--instrument', 'idea-review', '--json')
+    expect(report.code, report.stderr).toBe(0)
+    const section = JSON.parse(report.stdout).idea_originality
+    // Every generated idea in scope, by the three runs; the reviewer scored the Omega Point ones.
+    expect(section.n_generated).toBe(22)
+    const [row] = section.rows.filter((r: { source: string; scheme: string }) => r.source.startsWith('run:') && r.scheme === 'omega-point')
+    expect(row).toMatchObject({ n_groups: 3, n_selected: 6, n_excluded: 6 })
+    expect(row.mean_selected).toBeCloseTo(mean(expected.chosen), 6)
+    expect(row.mean_excluded).toBeCloseTo(mean(expected.excluded), 6)
+    expect(row.difference).toBeCloseTo(mean(expected.chosen) - mean(expected.excluded), 6)
+    expect(row.ci_low).toBeLessThanOrEqual(row.difference)
+    expect(row.ci_high).toBeGreaterThanOrEqual(row.difference)
+    const html = tmp.file('ideas.html')
+    expect((await runCli('report', path, '--instrument', 'idea-review', '--html', html)).code).toBe(0)
+    expect(readFileSync(html, 'utf8')).toContain('Originality of chosen and excluded ideas')
   })
 })
