@@ -8,8 +8,13 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // The report's worker thread is an entry of its own, loaded by src/main/audit/report-job.ts.
-        input: { index: resolve(__dirname, 'src/main/shell/index.ts'), 'report-worker': resolve(__dirname, 'src/main/audit/report-worker.ts') },
+        // The report's worker thread and the desktop's worked-check process are entries of their own, loaded by
+        // src/main/audit/report-job.ts and src/main/shell/check-launcher.ts.
+        input: {
+          index: resolve(__dirname, 'src/main/shell/index.ts'),
+          'report-worker': resolve(__dirname, 'src/main/audit/report-worker.ts'),
+          'check-utility': resolve(__dirname, 'src/main/checks/utility-entry.ts')
+        },
         external: ['better-sqlite3']
       }
     }

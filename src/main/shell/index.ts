@@ -13,6 +13,8 @@ import { RecentProjects } from './recent'
 import { secureWindowOptions } from './security'
 import { APP_ENTRY, devServerUrl as devServerFrom, isTrustedIpcSender, navigationDecision, plaintextKeysOptIn, windowOpenDecision, type NavigationDecision } from './policy'
 import { registerAppScheme, serveAppScheme } from './app-protocol'
+import { utilityCheckLauncher } from './check-launcher'
+import { setCheckLauncher } from '../checks/check-process'
 import { loadDemo } from '../demo/load-demo'
 import { ensureAnnotator } from '../store/annotators'
 import { setDefaultKeyStore } from '../secrets/default'
@@ -136,6 +138,8 @@ app.enableSandbox()
 registerAppScheme()
 void app.whenReady().then(async () => {
   serveAppScheme(join(here, '../renderer'))
+  // Worked checks run in utility processes built from this entry (see electron.vite.config.ts).
+  setCheckLauncher(utilityCheckLauncher(join(here, 'check-utility.js')))
   recent = new RecentProjects(app.getPath('userData'))
   // API keys: encrypted by the platform in the user-data folder, with the environment as a fallback. Where the
   // platform cannot encrypt (Linux basic_text), keys are stored only if the user started the app opting in.
