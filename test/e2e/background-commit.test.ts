@@ -14,6 +14,7 @@ const path = tmp.file('commit.assay')
 let server: ServedProject
 let browser: Browser
 let page: Page
+const itemRequests: number[] = []
 
 function storedVerdicts(): Map<number, string> {
   const db = new Database(path, { readonly: true })
@@ -36,6 +37,9 @@ beforeAll(async () => {
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
   page.setDefaultTimeout(10_000)
+  page.on('request', (req) => {
+    if (req.url().includes('/api/queue.item')) itemRequests.push((JSON.parse(req.postData() ?? '{}') as { assignmentId: number }).assignmentId)
+  })
   await page.goto(server.url)
   await page.locator('[data-testid=queue]').first().waitFor()
   await page.keyboard.press('1')
@@ -51,6 +55,8 @@ afterAll(async () => {
 describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background'), () => {
   it('shows the next item before main answers, and marks the answer saved only when main has it', async () => {
     const first = await shown()
+    // The next three items' blinded views are fetched while the first is on screen.
+    await expect.poll(() => new Set(itemRequests.filter((id) => id !== first)).size).toBe(3)
     // Hold main's answer back until the next item is on screen.
     let release!: () => void
     const held = new Promise<void>((r) => (release = r))
