@@ -20,25 +20,38 @@ function classesOf(node: TreeNode): string[] {
   return Array.isArray(c) ? c.map(String) : typeof c === 'string' ? c.split(/\s+/) : []
 }
 
+/** Whether the span [start, end) of `source` is alone on its line (spaces aside). */
+function aloneOnLine(source: string, start: number, end: number): boolean {
+  const before = source.slice(source.lastIndexOf('\n', start - 1) + 1, start)
+  const lineEnd = source.indexOf('\n', end)
+  const after = source.slice(end, lineEnd < 0 ? source.length : lineEnd)
+  return !before.trim() && !after.trim()
+}
+
 /**
- * Writers put display maths on one line (`$$ x^2 $$`), which remark-math reads as inline maths. A paragraph that is
- * nothing but such `$$…$$` is shown as display maths; its source positions stay those of the original text.
+ * Writers put display maths on one line (`$$ x^2 $$`), which remark-math reads as inline maths. Such `$$…$$` alone
+ * on its line is shown as display maths (a paragraph of nothing else becomes a block); its source positions stay
+ * those of the original text.
  */
 export function remarkDisplayMathLines() {
   return (tree: TreeNode, file: { value?: unknown }) => {
     const source = typeof file.value === 'string' ? file.value : String(file.value ?? '')
     const walk = (node: TreeNode) => {
       for (const child of node.children ?? []) {
-        if (child.type === 'paragraph') {
-          const kids = (child.children ?? []).filter((k) => !(k.type === 'text' && !k.value?.trim()))
-          const only = kids.length === 1 ? kids[0] : undefined
-          const at = only?.position?.start.offset
-          if (only?.type === 'inlineMath' && at !== undefined && source.startsWith('$$', at)) {
-            const data = (only.data ??= {})
-            data.hProperties = { className: ['language-math', 'math-display'] }
-            child.data = { ...child.data, hName: 'div', hProperties: { className: ['math-line'] } }
-          }
-        } else walk(child)
+        if (child.type !== 'paragraph') {
+          walk(child)
+          continue
+        }
+        const kids = child.children ?? []
+        const lines = kids.filter((k) => {
+          const s = k.position?.start.offset
+          const e = k.position?.end.offset
+          return k.type === 'inlineMath' && s !== undefined && e !== undefined && source.startsWith('$$', s) && aloneOnLine(source, s, e)
+        })
+        for (const math of lines) (math.data ??= {}).hProperties = { className: ['language-math', 'math-display'] }
+        if (lines.length === 1 && kids.every((k) => k === lines[0] || (k.type === 'text' && !k.value?.trim()))) {
+          child.data = { ...child.data, hName: 'div', hProperties: { className: ['math-line'] } }
+        }
       }
     }
     walk(tree)

@@ -75,6 +75,13 @@ describe('source offsets on rendered Markdown', () => {
     expect(inline.map((r) => line.slice(r.start, r.end))).toEqual(['$$y$$'])
   })
 
+  it('shows $$…$$ alone on a line inside a paragraph as display maths, and $$…$$ within a line as inline', () => {
+    const para = 'The total is\n$$ \\sum_i x_i $$\nwhere x counts, and $$y$$ stays inline.'
+    const found = runs(render(para))
+    expect(found.filter((r) => r.classes.includes('md-math-display')).map((r) => para.slice(r.start, r.end))).toEqual(['$$ \\sum_i x_i $$'])
+    expect(found.filter((r) => r.classes.includes('md-math-inline')).map((r) => para.slice(r.start, r.end))).toEqual(['$$y$$'])
+  })
+
   it('leaves code fences alone', () => {
     const fenced = '```\n$$not math$$\n```'
     expect(runs(render(fenced)).some((r) => r.classes.includes('md-math'))).toBe(false)
