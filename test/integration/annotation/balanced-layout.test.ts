@@ -1,8 +1,10 @@
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { curatorSession, type ApiContext } from '../../../src/main/api/context'
 import { assignmentContext } from '../../../src/main/annotation/blinded'
 import { loadDemo } from '../../../src/main/demo/load-demo'
+import { exportPacket, VIEW_KEY } from '../../../src/main/packets'
 import { EventHub } from '../../../src/main/events'
 import { Project } from '../../../src/main/store/project'
 import { getInstrument } from '../../../src/shared/instruments'
@@ -90,6 +92,23 @@ describe('side layout per annotator', () => {
     for (const name of names) {
       const after = new Map(layoutOf(name, 'pairwise-preference').map((s) => [s.itemId, s.swapped]))
       for (const s of before.get(name)!) expect(after.get(s.itemId)).toBe(s.swapped)
+    }
+  })
+
+  it('puts the same layout into an annotator packet', async () => {
+    const name = NAMES[0]!
+    const out = tmp.file('packet.assay')
+    await exportPacket(project, { annotator: name, out, instrument: 'pairwise-preference' })
+    const annotator = project.db.prepare(`SELECT id, name FROM annotators WHERE name = ?`).get(name) as { id: number; name: string }
+    const ids = project.db.prepare(`SELECT id FROM assignments WHERE annotator_id = ? AND instrument_id = 'pairwise-preference'`).all(annotator.id) as Array<{ id: number }>
+    const leftInMain = ids.map(({ id }) => (assignmentContext(project, annotator, id).blind.view.a as { markdown: string }).markdown).sort()
+    const packet = new Database(out, { readonly: true, fileMustExist: true })
+    try {
+      const rows = packet.prepare(`SELECT payload FROM items`).all() as Array<{ payload: string }>
+      const leftInPacket = rows.map((r) => (JSON.parse(r.payload)[VIEW_KEY].a as { markdown: string }).markdown).sort()
+      expect(leftInPacket).toEqual(leftInMain)
+    } finally {
+      packet.close()
     }
   })
 
