@@ -215,10 +215,10 @@ export function summaryCardsHtml(report: Report, key: SummarySortKey = 'report')
     .join('\n')}</div>`
 }
 
-/** Styles of the cards, shared by the exported report and the report screen. */
+/** Styles of the cards, shared by the exported report and the report screen (whose theme variables they take). */
 export const SUMMARY_CSS = `
 .summary-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 14px; margin: 10px 0 8px; }
-.summary-card { border: 1px solid #dedcd5; border-top: 4px solid var(--source-colour, #6b6f73); border-radius: 6px; padding: 10px 14px 12px; background: #fff; color: #1d1f21; }
+.summary-card { border: 1px solid var(--line, #dedcd5); border-top: 4px solid var(--source-colour, #6b6f73); border-radius: 6px; padding: 10px 14px 12px; background: var(--panel, #fff); color: var(--ink, #1d1f21); }
 .summary-card header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 8px; }
 .summary-card h3 { font-size: 15px; margin: 0; }
 .summary-card .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; }
@@ -226,19 +226,20 @@ export const SUMMARY_CSS = `
 .summary-card .gauge svg { display: block; max-width: 100%; height: auto; }
 .summary-card dl.figures { display: grid; grid-template-columns: 1fr 1fr; gap: 8px 14px; margin: 6px 0 0; }
 .summary-card .figure { min-width: 0; }
-.summary-card dt { font-size: 11px; color: #6b6f73; text-transform: uppercase; letter-spacing: 0.03em; }
+.summary-card dt { font-size: 11px; color: var(--muted, #6b6f73); text-transform: uppercase; letter-spacing: 0.03em; }
 .summary-card dd { margin: 0; }
 .summary-card dd.value { font-size: 15px; font-variant-numeric: tabular-nums; }
-.summary-card dd.sub { font-size: 11px; color: #6b6f73; }
-.summary-card .ci { font-size: 11px; color: #6b6f73; }
-.summary-card strong.below { color: #a4452c; }
+.summary-card dd.sub { font-size: 11px; color: var(--muted, #6b6f73); }
+.summary-card .ci { font-size: 11px; color: var(--muted, #6b6f73); }
+.summary-card .muted { color: var(--muted, #6b6f73); }
+.summary-card strong.below { color: var(--warn, #a4452c); }
 .summary-card .flags { margin: 6px 0 0; }
-.summary-card .flag { display: inline-block; font-size: 11px; border: 1px solid #e3b7a8; background: #fbeae5; color: #7a3420; border-radius: 10px; padding: 0 7px; margin: 0 4px 2px 0; }
-.summary-card .tag { display: inline-block; font-size: 10px; border: 1px solid #dedcd5; border-radius: 8px; padding: 0 5px; margin: 0 2px 2px 0; }
-.summary-card .tag.warn { border-color: #e3b7a8; color: #7a3420; }
+.summary-card .flag { display: inline-block; font-size: 11px; border: 1px solid var(--warn-line, #e3b7a8); background: var(--warn-bg, #fbeae5); color: var(--warn, #7a3420); border-radius: 10px; padding: 0 7px; margin: 0 4px 2px 0; }
+.summary-card .tag { display: inline-block; font-size: 10px; border: 1px solid var(--line, #dedcd5); border-radius: 8px; padding: 0 5px; margin: 0 2px 2px 0; }
+.summary-card .tag.warn { border-color: var(--warn-line, #e3b7a8); color: var(--warn, #7a3420); }
 .summary-card .other-fields { margin-top: 8px; font-size: 12px; }
 .summary-card .other-fields table { border-collapse: collapse; margin-top: 4px; width: 100%; }
-.summary-card .other-fields th, .summary-card .other-fields td { border-bottom: 1px solid #eceae4; padding: 2px 4px; text-align: left; vertical-align: top; }
+.summary-card .other-fields th, .summary-card .other-fields td { border-bottom: 1px solid var(--line, #eceae4); padding: 2px 4px; text-align: left; vertical-align: top; }
 .summary-card .other-fields .num { text-align: right; font-variant-numeric: tabular-nums; }
 .swatch { display: inline-block; width: 9px; height: 9px; border-radius: 2px; margin-right: 5px; vertical-align: baseline; }
 @media print { .summary-cards { grid-template-columns: 1fr 1fr; } .summary-card { break-inside: avoid; } }
