@@ -64,6 +64,13 @@ describe('import of an uploaded file', () => {
     expect((await call('import.previewUpload', { name: 'data.jsonl', content: question('q7') })).format).toBe('questions')
   })
 
+  it('says why a file that refers to files beside it cannot be uploaded, without naming the private copy', async () => {
+    const pair = JSON.stringify({ pair_id: 'p9', a: { path: 'proposals/p9_a.md' }, b: { markdown: '# B\n\ntext' } })
+    const report = await call('import.previewUpload', { name: 'pairs.jsonl', content: pair })
+    expect(report.errors).toEqual([expect.objectContaining({ file: 'pairs.jsonl', line: 1, field: 'a.path', message: expect.stringContaining('import it by path') })])
+    expect(JSON.stringify(report)).not.toContain('assay-upload-')
+  })
+
   it('refuses names with folders and content over the bound, before writing anything', async () => {
     await expect(call('import.previewUpload', { name: '../escape.jsonl', content: question('q1') })).rejects.toMatchObject({ code: 'invalid_input' })
     await expect(call('import.previewUpload', { name: 'big.jsonl', content: 'x'.repeat(MAX_UPLOAD_CHARS + 1) })).rejects.toMatchObject({ code: 'invalid_input' })

@@ -1,6 +1,6 @@
 import { existsSync, statSync, openSync, readSync, closeSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import { AssayError } from '../../../shared/errors'
 import type { importOperations } from '../../../shared/contract/import-operations'
 import { detectFormat, importFile, type ImportFormat } from '../../import'
@@ -83,9 +83,23 @@ async function runUpload(input: Upload, ctx: ApiContext, dryRun: boolean) {
   try {
     const path = join(dir, input.name)
     writeFileSync(path, input.content, { encoding: 'utf8', mode: 0o600 })
-    return await runImport({ path, sourceName: input.name, format: input.format, set: input.set, split: input.split }, ctx, dryRun)
+    const report = await runImport({ path, sourceName: input.name, format: input.format, set: input.set, split: input.split }, ctx, dryRun)
+    return { ...report, errors: report.errors.map((e) => withoutCopyPath(e, dir)), warnings: report.warnings.map((w) => withoutCopyPath(w, dir)) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A problem of an uploaded file, told without the private folder it was copied to (which means nothing to anyone). */
+function withoutCopyPath<T extends { message: string; file?: string | undefined; field?: string | undefined }>(problem: T, dir: string): T {
+  const inside = `${dir}${sep}`
+  // A path in the file (a proposal's Markdown by path) resolves beside the copy, where nothing else is.
+  const mentions = problem.message.includes(inside) || (problem.file ?? '').startsWith(inside) || /(^|\.)path$/.test(problem.field ?? '')
+  if (!mentions) return problem
+  return {
+    ...problem,
+    ...(problem.file ? { file: problem.file.split(inside).join('') } : {}),
+    message: `${problem.message.split(inside).join('')} (an uploaded file cannot refer to files beside it: import it by path instead)`
   }
 }
 
