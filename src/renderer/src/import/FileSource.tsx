@@ -27,8 +27,9 @@ export function FileSource({ onChosen, disabled }: { onChosen(file: ChosenFile):
   async function read(file: File | undefined) {
     setProblem(null)
     if (!file) return
-    // UTF-8 takes at most 4 bytes a character: a file above this cannot fit, so it is not read at all.
-    if (file.size > MAX_UPLOAD_CHARS * 4) return setProblem(`${file.name} is too large to upload here; import it by path or with assay import.`)
+    // Bytes bound characters from above, so a file within the bound in bytes fits, and its request stays within the
+    // server's body limit; a larger one is not read at all.
+    if (file.size > MAX_UPLOAD_CHARS) return setProblem(`${file.name} is too large to upload here; import it by path or with assay import.`)
     const content = await file.text()
     if (content.length > MAX_UPLOAD_CHARS) return setProblem(`${file.name} is too large to upload here; import it by path or with assay import.`)
     onChosen({ kind: 'upload', name: file.name, content })
@@ -72,7 +73,7 @@ export function FileSource({ onChosen, disabled }: { onChosen(file: ChosenFile):
             </button>
             .
           </p>
-          <p className="muted small">JSONL, JSON or CSV, up to {(MAX_UPLOAD_CHARS / 1e6).toFixed(0)} million characters.</p>
+          <p className="muted small">JSONL, JSON or CSV, up to {(MAX_UPLOAD_CHARS / 1e6).toFixed(0)} MB.</p>
           <input
             ref={picker}
             type="file"
