@@ -20,6 +20,8 @@ interface Proc {
   ppid: number
   pgid: number
   state: string
+  /** Clock ticks after boot at which it started (field 22 of /proc/<pid>/stat). */
+  started: number
   cmd: string
   marked: boolean
 }
@@ -36,7 +38,7 @@ function readProc(pid: number, marker: string): Proc | null {
     } catch {
       // Another user's process: not ours.
     }
-    return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]), cmd, marked }
+    return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]), started: Number(rest[19]), cmd, marked }
   } catch {
     return null
   }
@@ -54,9 +56,9 @@ export function leftoverProcesses(marker: string): Proc[] {
   const mine = new Set<number>()
   for (let p = byPid.get(process.pid); p && !mine.has(p.pid); p = byPid.get(p.ppid)) mine.add(p.pid)
   const me = byPid.get(process.pid)
-  return procs.filter(
-    (p) => !mine.has(p.pid) && p.ppid !== process.pid && p.state !== 'Z' && (p.marked || (me !== undefined && p.pgid === me.pgid))
-  )
+  // A process of this group that started before this one (`tee` in `npm test | tee log`) is not the tests'.
+  const sameGroupLater = (p: Proc) => me !== undefined && p.pgid === me.pgid && p.started >= me.started
+  return procs.filter((p) => !mine.has(p.pid) && p.ppid !== process.pid && p.state !== 'Z' && (p.marked || sameGroupLater(p)))
 }
 
 export async function teardown(): Promise<void> {
