@@ -58,8 +58,9 @@ export function interpretAnswer(
   if (claimId) candidate = claimToLabel(candidate, claimId)
   const valid = instrument.judgement.safeParse(candidate)
   if (!valid.success) return { status: 'unparseable', judgement: null, error: `not a ${instrument.id} answer: ${zodSummary(valid.error.issues)}${cut}` }
-  const canonical = instrument.toCanonical(valid.data, display)
-  const issues = claimId ? claimIssues(canonical, display) : instrument.check(canonical, payload as never)
+  let canonical = instrument.toCanonical(valid.data, display)
+  let issues = claimId ? claimIssues(canonical, display) : instrument.check(canonical, payload as never)
+  if (instrument.setAsideModelIssues) ({ judgement: canonical, issues } = instrument.setAsideModelIssues(canonical, issues))
   const coverage = issues.filter((i) => COVERAGE_PATH.test(i.path))
   if (coverage.length) {
     return { status: 'unparseable', judgement: null, error: `answer does not cover the item: ${coverage.map((i) => i.message).join('; ')}${cut}` }

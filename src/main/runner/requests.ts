@@ -20,6 +20,7 @@ export const VALUE_NAMES: Partial<Record<InstrumentId, readonly string[]>> = {
   'fs-olympiad-grade': ['problem', 'reference_answer', 'answer'],
   'fs-research-grade': ['problem', 'rubric', 'answer'],
   'idea-review': ['idea'],
+  'flaw-audit': ['proposal_a', 'proposal_b'],
   'idea-similarity': ['keyword', 'first_idea', 'second_idea'],
   'preprint-same-study': ['paper_title', 'paper_authors', 'paper_abstract', 'preprint_title', 'preprint_authors', 'preprint_abstract'],
   'reference-comparison': ['finding_a', 'key_points_a', 'finding_b', 'key_points_b']
@@ -169,7 +170,7 @@ function valuesOf(id: InstrumentId, view: View, payload: Record<string, unknown>
         key_points_b: joinSemicolons(keyPoints(view.reader_b?.key_points))
       }
     case 'flaw-audit':
-      throw new SkipItem('flaw audits are answered by people; models name fatal flaws in pairwise-preference')
+      return { proposal_a: str(view.a?.markdown), proposal_b: str(view.b?.markdown) }
   }
 }
 

@@ -57,15 +57,81 @@ const flawSchema = z.object({
 })
 export type Flaw = z.infer<typeof flawSchema>
 
+/**
+ * A flaw a model named that the audit cannot use as given (a quote that is not exact, an unknown type): kept with
+ * why, so it counts as unparseable for that flaw instead of vanishing. Only model answers carry these.
+ */
+const unparseableFlawSchema = z.object({
+  side: z.enum(['a', 'b']).nullable(),
+  type: z.string().nullable(),
+  severity: z.string().nullable(),
+  evidence: z.string().nullable(),
+  error: z.string()
+})
+export type UnparseableFlaw = z.infer<typeof unparseableFlawSchema>
+
 export const flawAuditJudgement = z.object({
   flaws: z.array(flawSchema),
-  comment: z.string().optional()
+  comment: z.string().optional(),
+  unparseable_flaws: z.array(unparseableFlawSchema).optional()
 })
 export type FlawAuditJudgement = z.infer<typeof flawAuditJudgement>
 
 function mapSides(j: FlawAuditJudgement, display: Record<string, unknown>): FlawAuditJudgement {
   if (display.swapped !== true) return j
-  return { ...j, flaws: j.flaws.map((f) => ({ ...f, side: swapSide(f.side) })) }
+  const out = { ...j, flaws: j.flaws.map((f) => ({ ...f, side: swapSide(f.side) })) }
+  if (j.unparseable_flaws) out.unparseable_flaws = j.unparseable_flaws.map((f) => ({ ...f, side: f.side === null ? null : swapSide(f.side) }))
+  return out
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null)
+
+/**
+ * A model's answer (sides named "A"/"B" as shown, words in any case) as a judgement candidate: each flaw that fits
+ * the flaw schema is kept, each other one is set aside with the schema's reason.
+ */
+function fromModelFlaws(parsed: unknown): unknown {
+  if (parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { flaws?: unknown }).flaws)) return parsed
+  const answer = parsed as { flaws: unknown[]; comment?: unknown }
+  const flaws: Flaw[] = []
+  const unparseable: UnparseableFlaw[] = []
+  for (const raw of answer.flaws) {
+    const r = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
+    const side = text(r.side)?.trim().toLowerCase() ?? null
+    const candidate = { side, type: text(r.type)?.trim().toLowerCase() ?? r.type, severity: text(r.severity)?.trim().toLowerCase() ?? r.severity, evidence: r.evidence, note: text(r.note) ?? '' }
+    const ok = flawSchema.safeParse(candidate)
+    if (ok.success) flaws.push(ok.data)
+    else {
+      unparseable.push({
+        side: side === 'a' || side === 'b' ? side : null,
+        type: text(r.type),
+        severity: text(r.severity),
+        evidence: text(r.evidence),
+        error: ok.error.issues.map((i) => `${i.path.join('.') || 'flaw'}: ${i.message}`).join('; ')
+      })
+    }
+  }
+  return { flaws, ...(typeof answer.comment === 'string' ? { comment: answer.comment } : {}), ...(unparseable.length ? { unparseable_flaws: unparseable } : {}) }
+}
+
+/** Flaws whose evidence fails the item's exact-quote check move to `unparseable_flaws`, each with its message. */
+function setAsideUnquoted(j: FlawAuditJudgement, issues: JudgementIssue[]): { judgement: FlawAuditJudgement; issues: JudgementIssue[] } {
+  const failed = new Map<number, string>()
+  const rest: JudgementIssue[] = []
+  for (const issue of issues) {
+    const m = /^flaws\.(\d+)\.evidence$/.exec(issue.path)
+    if (m) failed.set(Number(m[1]), issue.message)
+    else rest.push(issue)
+  }
+  if (failed.size === 0) return { judgement: j, issues }
+  const set: UnparseableFlaw[] = [...failed].map(([i, error]) => {
+    const f = j.flaws[i]!
+    return { side: f.side, type: f.type, severity: f.severity, evidence: f.evidence, error }
+  })
+  return {
+    judgement: { ...j, flaws: j.flaws.filter((_, i) => !failed.has(i)), unparseable_flaws: [...(j.unparseable_flaws ?? []), ...set] },
+    issues: rest
+  }
 }
 
 function shownMarkdown(view: Record<string, unknown>, side: 'a' | 'b'): string {
@@ -146,7 +212,8 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
     ],
     empty: () => ({ flaws: [], comment: '' })
   },
-  templates: [],
+  // Written for Assay: the sources give no flaw-audit prompt (the pairwise ranker names fatal flaws only).
+  templates: ['flaw-audit-judge'],
   blind: blindProposalPair,
   toCanonical: mapSides,
   toDisplay: mapSides,
@@ -157,6 +224,8 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
     // Canonical sides are hidden from annotators: this message names no side (checkShown names the side as shown).
     return j.flaws.flatMap((f, i) => evidenceIssues(f, proposalMarkdownForView(payload[f.side]), 'the proposal the flaw names', i))
   },
+  fromModelAnswer: fromModelFlaws,
+  setAsideModelIssues: setAsideUnquoted,
   observe(j, payload): Observation[] {
     return (['a', 'b'] as const).map((side) => {
       const flaws = j.flaws.filter((f) => f.side === side)

@@ -147,6 +147,12 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
    * candidate for `judgement`. Absent where the parsed answer is the judgement's JSON already.
    */
   fromModelAnswer?(parsed: unknown): unknown
+  /**
+   * For a model's answer (canonical order): sets aside, inside the judgement, the parts that fail the item's checks,
+   * so they are recorded as unparseable one by one instead of being dropped or failing the whole answer. Returns the
+   * judgement and the issues that remain.
+   */
+  setAsideModelIssues?(judgement: J, issues: JudgementIssue[]): { judgement: J; issues: JudgementIssue[] }
   /** An explicit abstention is recorded and reported but never counted as a choice. */
   isAbstention?(judgement: J): boolean
 }

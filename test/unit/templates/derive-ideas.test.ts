@@ -58,7 +58,7 @@ describe('idea templates derived from the hypothesis templates', () => {
 
   it('returns ideas as {"ideas":[{"idea":"the idea"}],"notes":""} at stages 4 and 5 and in further requests', () => {
     expect(byId.get('idea-stage-format')!.parts.text).toBe('Return JSON {"ideas":[{"idea":"the idea"}],"notes":""}')
-    expect(byId.get('idea-further')!.parts.user.endsWith(`\n\n${IDEA_ANSWER_FORMAT}`)).toBe(true)
+    expect(byId.get('idea-further')!.parts.user!.endsWith(`\n\n${IDEA_ANSWER_FORMAT}`)).toBe(true)
   })
 
   it('puts the keyword task in place of the background and question in every request, with the idea generator’s system line', () => {

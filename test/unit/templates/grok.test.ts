@@ -60,6 +60,7 @@ describe('Grok suffix', () => {
     expect(withSuffix).toEqual(
       [
         'cue-rating',
+        'flaw-audit-judge',
         'forecast-detailed',
         'forecast-short-claim',
         'forecast-short-set',
