@@ -116,7 +116,13 @@ async function openOnce(browser: Browser, url: string, rate: number): Promise<{ 
 
 async function navigate(page: Page, url: string): Promise<Marks> {
   await page.goto(url, { waitUntil: 'commit' })
-  await page.waitForFunction(() => (window as unknown as { __openMarks: Marks }).__openMarks.item !== undefined, undefined, { timeout: 60_000, polling: 50 })
+  try {
+    await page.waitForFunction(() => (window as unknown as { __openMarks?: Marks }).__openMarks?.item !== undefined, undefined, { timeout: 30_000, polling: 50 })
+  } catch (e) {
+    const marks = await page.evaluate(() => JSON.stringify((window as unknown as { __openMarks?: Marks }).__openMarks))
+    const screen = (await page.locator('#root').innerHTML().catch(() => '')).slice(0, 400)
+    throw new Error(`the first item did not open (marks ${String(marks)}): ${screen}`, { cause: e })
+  }
   return page.evaluate(() => (window as unknown as { __openMarks: Marks }).__openMarks)
 }
 
@@ -154,6 +160,8 @@ function allChunks(): string {
   return Object.keys(graph.chunks)
     .map((f) => {
       const p = join(root, 'out', 'renderer', f)
+      // The build may have been replaced while the benchmark ran (another build in the same tree).
+      if (!existsSync(p)) return `${graph.chunks[f]!.name} (rebuilt since)`
       const br = existsSync(`${p}.br`) ? readFileSync(`${p}.br`).length : readFileSync(p).length
       return `${graph.chunks[f]!.name} ${br}`
     })
