@@ -33,7 +33,12 @@ function isCheck(v: unknown): v is StoredCheck {
  * replaced: only main says a check is verified.
  */
 export async function verifyChecks(judgement: unknown, session: object, run: typeof runCheck = runCheck): Promise<unknown> {
-  if (Array.isArray(judgement)) return Promise.all(judgement.map((v) => verifyChecks(v, session, run)))
+  if (Array.isArray(judgement)) {
+    // One after another: several checks of one answer at once would only meet the per-session cap.
+    const out: unknown[] = []
+    for (const v of judgement) out.push(await verifyChecks(v, session, run))
+    return out
+  }
   if (!judgement || typeof judgement !== 'object') return judgement
   if (isCheck(judgement)) return verifyOne(judgement, session, run)
   const out: Record<string, unknown> = {}

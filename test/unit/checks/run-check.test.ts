@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CHECK_LIMITS, MAX_CHECKS_OVERALL, runCheck, runningChecks } from '../../../src/main/checks/run-check'
+import { verifyChecks } from '../../../src/main/checks/verify'
 import { repoRoot } from '../../support/tmp'
 
 describe('worked checks', () => {
@@ -73,5 +74,14 @@ describe('worked check limits', () => {
     expect(all.map((r) => r.output)).toEqual(['done', 'done', 'done', 'done'])
     expect(runningChecks()).toBe(0)
     expect((await runCheck('console.log(1)', 2000, session)).output).toBe('1')
+  })
+})
+
+describe('re-running submitted checks', () => {
+  it('re-runs several checks of one answer one after another, within the per-session cap', async () => {
+    const check = (n: number) => ({ code: `console.log(${n})`, output: String(n), ran_at: '2026-01-01T00:00:00Z' })
+    const judgement = { flaws: [1, 2, 3, 4].map((n) => ({ note: '', check: check(n) })) }
+    const out = (await verifyChecks(judgement, {})) as { flaws: Array<{ check: { verification: string } }> }
+    expect(out.flaws.map((f) => f.check.verification)).toEqual(['verified', 'verified', 'verified', 'verified'])
   })
 })
