@@ -61,7 +61,8 @@ export function calibratedSources(input: AuditInput, fits: readonly StoredFit[])
     out.push({
       id: calibratedSourceId(fit.id),
       kind: 'calibrated',
-      name: `${raw.name} · ${fitLabel(fit)}`,
+      // The fit id tells apart fits of one method refitted later (on more labels, another target).
+      name: `${raw.name} · ${fitLabel(fit)} · fit ${fit.id}`,
       detail: {
         fit_id: fit.id,
         method: fit.spec.method,

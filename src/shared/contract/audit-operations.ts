@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { splitSchema } from '../items/kinds'
 import { reportSchema } from '../report/schema'
+import { calibrationRowSchema } from '../calibrate/schema'
 import { op } from './define'
 
 export const auditableInstrumentSchema = z.object({
@@ -39,6 +40,27 @@ export const auditOperations = {
     output: reportSchema,
     access: 'curator',
     summary: 'The audit report of one instrument: every source against every criterion, with denominators, baselines and intervals'
+  }),
+  'audit.calibrate': op({
+    input: z
+      .object({
+        instrument: z.string().min(1).max(100),
+        /** The judge: `run:<id>`, a run id, `model:<name>` or a judge's name. */
+        source: z.string().min(1).max(300),
+        method: z.enum(['both-orders', 'platt', 'isotonic', 'threshold']),
+        criterion: z.string().min(1).max(300).optional(),
+        field: z.string().min(1).max(100).optional(),
+        target: z.string().min(1).max(100).optional(),
+        positive: z.string().min(1).max(100).optional(),
+        rule: z.enum(['conservative', 'average']).optional(),
+        metric: z.enum(['balanced_accuracy', 'accuracy', 'f1', 'youden']).optional(),
+        fitSplit: splitSchema.optional(),
+        evalSplit: splitSchema.optional()
+      })
+      .strict(),
+    output: z.object({ fits: z.array(calibrationRowSchema) }),
+    access: 'curator',
+    summary: 'Fit a recalibration of a judge on the fit split (never test), store it, and evaluate it on the eval split'
   }),
   'audit.cancel': op({
     input: z.object({ requestId: z.string().min(1).max(100) }).strict(),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProviders, type FakeProviders } from '../../fakes'
 import { KEYS } from '../runner/helpers'
@@ -8,6 +8,7 @@ import { tempDir } from '../../support/tmp'
 import { Project } from '../../../src/main/store/project'
 import { logExposure } from '../../../src/main/store/exposures'
 import { normalCriticalValue } from '../../../src/shared/stats'
+import { demoWithScoreJudge, EXPERT, judgeOf, SETS } from './fixture'
 
 // The whole recalibration loop on the bundled demo: a split, an expert's and a score judge's answers on the
 // hypothesis sets (imported as answers made elsewhere), a pairwise judge run in both display orders through the real
@@ -17,18 +18,6 @@ const path = tmp.file('demo.assay')
 let fake: FakeProviders
 const saved = { ...process.env }
 
-const SETS: Record<string, string[]> = {
-  'demo-task-01.model-x.single': ['C1', 'C2', 'C3', 'C4', 'C5'],
-  'demo-task-01.model-y.multi-stage': ['C4', 'C11', 'C2', 'C9', 'C14'],
-  'demo-task-02.model-x.omega-point': ['C3', 'C12', 'C7', 'C1', 'C16'],
-  'demo-task-02.model-y.single': ['C1', 'C2', 'C3', 'C4', 'C5'],
-  'demo-task-03.model-x.multi-stage': ['C2', 'C8', 'C5', 'C13', 'C10'],
-  'demo-task-03.model-y.omega-point': ['C6', 'C1', 'C14', 'C9', 'C3']
-}
-/** The expert's match per position in each set; the judge says one more, capped at 5 (an inflating judge). */
-const EXPERT = [[5, 4, 2, 1, 0], [4, 1, 3, 0, 2], [3, 0, 1, 4, 2], [2, 5, 0, 3, 1], [1, 3, 4, 2, 0], [0, 2, 5, 1, 3]]
-const judgeOf = (m: number) => Math.min(5, m + 1)
-let splitOf: Map<string, string>
 let unlabelledSet: string
 
 const json = (r: { code: number; stdout: string; stderr: string }) => {
@@ -38,22 +27,8 @@ const json = (r: { code: number; stdout: string; stderr: string }) => {
 }
 
 beforeAll(async () => {
-  expect((await runCli('new', path, '--demo')).code).toBe(0)
-  expect((await runCli('split', path, '--test', '0.5', '--kind', 'hypothesis-set', '--seed', 'calibrate')).code).toBe(0)
+  unlabelledSet = await demoWithScoreJudge(path, tmp.file('match.jsonl'))
   expect((await runCli('split', path, '--test', '0.5', '--kind', 'proposal-pair', '--seed', 'calibrate')).code).toBe(0)
-  const project = await Project.open(path)
-  splitOf = new Map((project.db.prepare(`SELECT external_id, split FROM items WHERE kind = 'hypothesis-set'`).all() as Array<{ external_id: string; split: string }>).map((r) => [r.external_id, r.split]))
-  project.close()
-  // The expert labels every test set and all dev sets but one; the judge scores all six.
-  unlabelledSet = Object.keys(SETS).find((s) => splitOf.get(s) === 'dev') as string
-  const rows: string[] = []
-  Object.entries(SETS).forEach(([set, ids], k) => {
-    const scores = (f: (m: number) => number) => ids.map((id, i) => ({ id, match: f(EXPERT[k]![i]!), compatible: EXPERT[k]![i]! >= 2, plausibility: 3, reason: 'r' }))
-    if (set !== unlabelledSet) rows.push(JSON.stringify({ item: set, instrument: 'hypothesis-match', source: 'Expert H', source_kind: 'human', judgement: { scores: scores((m) => m) } }))
-    rows.push(JSON.stringify({ item: set, instrument: 'hypothesis-match', source: 'score-judge', source_kind: 'model', judgement: { scores: scores(judgeOf) } }))
-  })
-  writeFileSync(tmp.file('match.jsonl'), `${rows.join('\n')}\n`)
-  expect((await runCli('import', path, 'labels', tmp.file('match.jsonl'))).code).toBe(0)
 
   // A pairwise judge whose verdict depends on the prompt, so the two display orders sometimes disagree.
   fake = await startFakeProviders({

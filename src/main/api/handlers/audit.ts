@@ -2,6 +2,7 @@ import type { HandlerGroup } from './types'
 import type { auditOperations } from '../../../shared/contract/audit-operations'
 import { auditableInstruments, computeReportInWorker } from '../../audit'
 import type { ApiContext } from '../context'
+import { calibrate } from '../../calibrate/service'
 
 /** Reports being computed, by project file and request id, so that a client can cancel its own. */
 const running = new Map<string, AbortController>()
@@ -39,6 +40,20 @@ async function report(input: Parameters<HandlerGroup<'audit.report'>['audit.repo
 export const auditHandlers: HandlerGroup<keyof typeof auditOperations> = {
   'audit.instruments': (_input, ctx) => auditableInstruments(ctx.project.db),
   'audit.report': (input, ctx) => report(input, ctx),
+  'audit.calibrate': (input, ctx) =>
+    calibrate(ctx.project, {
+      instrument: input.instrument,
+      source: input.source,
+      method: input.method,
+      criterion: input.criterion,
+      scoreField: input.field,
+      targetField: input.target,
+      positive: input.positive,
+      rule: input.rule,
+      metric: input.metric,
+      fitSplit: input.fitSplit,
+      evalSplit: input.evalSplit
+    }),
   'audit.cancel': (input, ctx) => {
     const controller = running.get(`${ctx.project.path}\u0000${input.requestId}`)
     controller?.abort()

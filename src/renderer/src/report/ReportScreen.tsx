@@ -6,6 +6,7 @@ import { renderReportHtml, reportPlots, sourceColour, type Report } from '../../
 import { api } from '../api'
 import { downloadText } from './export'
 import { ReportBody } from './ReportBody'
+import { CalibrateForm } from './CalibrateForm'
 import { SourceFilter, type JudgeOption } from './SourceFilter'
 import './report.css'
 
@@ -25,6 +26,8 @@ export function ReportScreen() {
   const [selected, setSelected] = useState<ReadonlySet<string> | null>(null)
   const [judgeOptions, setJudgeOptions] = useState<JudgeOption[]>([])
   const [load, setLoad] = useState<Load>({ state: 'idle' })
+  // Bumped when a fit is stored, so the report is computed again with it.
+  const [fits, setFits] = useState(0)
   // One id per screen: a new request replaces the one still computing, and progress events are matched to it.
   const requestId = useRef(`report-${Math.random().toString(36).slice(2)}`).current
 
@@ -78,9 +81,13 @@ export function ReportScreen() {
     return () => {
       current = false
     }
-  }, [instrument, split, selected, includeArchived, requestId])
+  }, [instrument, split, selected, includeArchived, requestId, fits])
 
   const report = load.state === 'done' ? load.report : null
+  // The Calibrate form stays while the report is computed again with a new fit, so its result stays on screen.
+  const lastReport = useRef<Report | null>(null)
+  if (report) lastReport.current = report
+  const calibrateOn = report ?? (lastReport.current?.instrument.id === instrument ? lastReport.current : null)
   const plots = useMemo(() => (report ? reportPlots(report) : []), [report])
   const fileStem = report ? `assay-${report.instrument.id}-${report.scope.split}` : 'assay-report'
 
@@ -140,6 +147,7 @@ export function ReportScreen() {
           {load.message}
         </p>
       )}
+      {calibrateOn && <CalibrateForm key={instrument} report={calibrateOn} onCalibrated={() => setFits((n) => n + 1)} />}
       {report && <ReportBody report={report} plots={plots} fileStem={fileStem} />}
     </section>
   )

@@ -1,0 +1,105 @@
+import { useState } from 'react'
+import type { Report } from '../../../shared/report'
+import { api } from '../api'
+
+const METHODS = [
+  { id: 'threshold', label: 'Threshold (a cut on the score, chosen on dev)' },
+  { id: 'platt', label: 'Platt scaling (probability of the human label)' },
+  { id: 'isotonic', label: 'Isotonic regression (onto the human scale)' },
+  { id: 'both-orders', label: 'Both display orders (MT-Bench rule and averaging)' }
+] as const
+type Method = (typeof METHODS)[number]['id']
+
+/**
+ * Fits a recalibration of one judge from the report screen, as `assay calibrate` does: learned on the fit split,
+ * stored in the project, evaluated on the eval split; the report then shows it beside the raw judge.
+ */
+export function CalibrateForm({ report, onCalibrated }: { report: Report; onCalibrated: () => void }) {
+  const judges = report.sources.filter((s) => s.kind === 'judge_run' || s.kind === 'model_import')
+  const [open, setOpen] = useState(false)
+  const [source, setSource] = useState(judges[0]?.id ?? '')
+  const [method, setMethod] = useState<Method>('threshold')
+  const [field, setField] = useState('')
+  const [target, setTarget] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
+  if (judges.length === 0) return null
+  const submit = () => {
+    setBusy(true)
+    setMessage(null)
+    api['audit.calibrate']({
+      instrument: report.instrument.id,
+      source: source || (judges[0]?.id ?? ''),
+      method,
+      ...(field.trim() ? { field: field.trim() } : {}),
+      ...(target.trim() ? { target: target.trim() } : {}),
+      fitSplit: 'dev',
+      evalSplit: 'test'
+    }).then(
+      (r) => {
+        setBusy(false)
+        setMessage({ ok: true, text: `Stored ${r.fits.map((f) => `${f.source} (${f.label}; fitted on ${f.n_fit_items} dev items, evaluated on ${f.n_eval_items} test items)`).join(', ')}.` })
+        onCalibrated()
+      },
+      (e: Error) => {
+        setBusy(false)
+        setMessage({ ok: false, text: e.message })
+      }
+    )
+  }
+  return (
+    <div className="calibrate-form" data-testid="calibrate-form">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        Calibrate a judge…
+      </button>
+      {open && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            submit()
+          }}
+        >
+          <p className="muted small">Fitted on the dev split only, stored in the project, and evaluated on the test split beside the raw judge.</p>
+          <label>
+            Judge{' '}
+            <select value={source} onChange={(e) => setSource(e.target.value)}>
+              {judges.map((j) => (
+                <option key={j.id} value={j.id}>
+                  {j.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Method{' '}
+            <select value={method} onChange={(e) => setMethod(e.target.value as Method)}>
+              {METHODS.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {method !== 'both-orders' && (
+            <>
+              <label>
+                Score field <input value={field} onChange={(e) => setField(e.target.value)} placeholder="first numeric field" size={14} />
+              </label>
+              <label>
+                Human label <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder="default" size={10} />
+              </label>
+            </>
+          )}
+          <button type="submit" disabled={busy}>
+            {busy ? 'Fitting…' : 'Fit and evaluate'}
+          </button>
+          {message && (
+            <p role={message.ok ? 'status' : 'alert'} className={message.ok ? 'small' : 'report-error'}>
+              {message.text}
+            </p>
+          )}
+        </form>
+      )}
+    </div>
+  )
+}
