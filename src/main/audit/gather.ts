@@ -1,7 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument, type Observation } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import { generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type SourceCall, type WorkedCheckCounts } from '../../shared/report'
+import { flawRecordsOf, generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type SourceCall, type WorkedCheckCounts } from '../../shared/report'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
@@ -154,7 +154,8 @@ export function callOf(
   } catch {
     return { call: { ...base, status: 'unparseable', observations: [] }, invalid: true }
   }
-  return { call: { ...base, status: 'ok', observations }, invalid: false }
+  const flawList = instrument.id === 'flaw-audit' ? flawRecordsOf(parsed.data) : null
+  return { call: { ...base, status: 'ok', observations, ...(flawList ?? {}) }, invalid: false }
 }
 
 function swappedOf(display: string | null): 'a' | 'b' | undefined {

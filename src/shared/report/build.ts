@@ -4,6 +4,7 @@ import { ceilingFor } from './ceiling'
 import { compareField } from './compare'
 import { fatalFlawRow, fatalSides } from './fatal-flaws'
 import { ideaOriginalitySection } from './idea-originality'
+import { flawMatchingSection } from './flaw-matching'
 import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput } from './input'
 import type { BootstrapSettings } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
@@ -132,6 +133,8 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   attachCalibrationSections(report, input, { level, resamples, seed: bootstrap.seed, eceBins })
   const originality = ideaOriginalitySection(input, { level, resamples, seed: bootstrap.seed })
   if (originality) report.idea_originality = originality
+  const flawMatching = flawMatchingSection(input, level)
+  if (flawMatching) report.flaw_matching = flawMatching
   // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
   roundResidues([report.fields, report.pairwise, report.ceiling, report.judge_vs_judge])
   flagSources(report, minItems)

@@ -6,6 +6,7 @@ import { ceilingSection, fieldSection, judgeVsJudgeSection, pairwiseSection, sou
 import { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml } from './html-summary'
 import { calibrationSectionHtml, estimatesSectionHtml } from './html-calibration'
 import { ideaOriginalityHtml } from './html-idea-originality'
+import { flawMatchingHtml } from './html-flaw-matching'
 import { escapeXml as esc } from './plots/svg'
 import { reportPlots } from './plots'
 import type { Report } from './schema'
@@ -30,6 +31,7 @@ export function renderReportHtml(report: Report): string {
     calibrationSectionHtml(report, name, who),
     estimatesSectionHtml(report, name, who),
     ideaOriginalityHtml(report, who),
+    flawMatchingHtml(report, who),
     methods(report)
   ].filter(Boolean)
   const title = `Audit: ${report.instrument.title} — ${report.project.name}`

@@ -41,6 +41,16 @@ export interface SourceCall {
   status: CallStatus
   /** The instrument's observations of the answer; empty unless the status is ok. */
   observations: Observation[]
+  /** Flaw audits: the flaws listed (canonical sides), and how many a model named that could not be used. */
+  flaws?: FlawRecord[]
+  unparseableFlaws?: number
+}
+
+export interface FlawRecord {
+  side: 'a' | 'b'
+  type: string
+  severity: string
+  evidence: string
 }
 
 export type SourceDetail = Record<string, string | number | boolean | null>

@@ -5,6 +5,7 @@ import { category, count, intervalSchema, perLabelSchema, reasons, stat } from '
 import { pairwiseSchema } from './pairwise-schema'
 import { calibrationRowSchema, estimatesSectionSchema } from '../calibrate/schema'
 import { ideaOriginalitySectionSchema } from './idea-originality-schema'
+import { flawMatchingSectionSchema } from './flaw-matching-schema'
 
 /**
  * The report JSON: what `assay report --json` prints, what `audit.report` returns and what the HTML report and the
@@ -271,6 +272,8 @@ export const reportSchema = z.object({
   estimates: estimatesSectionSchema.optional(),
   /** Originality of generated ideas the generator chose beside those it excluded (present for generated ideas). */
   idea_originality: ideaOriginalitySectionSchema.optional(),
+  /** Flaw audits of judges against the experts' by type and severity (flaw-audit reports with judges). */
+  flaw_matching: flawMatchingSectionSchema.optional(),
   warnings: z.array(warningSchema)
 })
 export type Report = z.infer<typeof reportSchema>

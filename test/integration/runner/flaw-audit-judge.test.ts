@@ -74,5 +74,20 @@ describe('flaw-audit judge through the CLI', () => {
     } finally {
       project.close()
     }
+
+    // The report scores the judge's audits against the experts' (the demo has one expert audit on three pairs).
+    const report = await runCli('report', path, '--instrument', 'flaw-audit', '--json')
+    expect(report.code, report.stderr).toBe(0)
+    const section = JSON.parse(report.stdout).flaw_matching
+    expect(section.n_reference_items).toBe(3)
+    const [row] = section.rows
+    expect(row).toMatchObject({ source: `run:${out.runId}`, reference: 'majority', n_items: 3, n_unparseable_flaws: 6 })
+    expect(row.overall).toMatchObject({ n_expert: 3, n_expert_found: 1, n_judge: 1, n_judge_matched: 1, precision: 1 })
+    expect(row.overall.recall).toBeCloseTo(1 / 3, 10)
+    expect(row.by_severity.map((c: { key: string; recall: number }) => [c.key, c.recall])).toEqual([['minor', 0], ['major', 0], ['fatal', 1]])
+    expect(row.by_type.find((c: { key: string }) => c.key === 'unsound_method')).toMatchObject({ recall: 1, precision: 1 })
+    expect(row.by_type.find((c: { key: string }) => c.key === 'covered_by_prior_work')).toMatchObject({ recall: 0, precision: null })
+    expect(row.quote_overlap).toBeGreaterThan(0.5)
+    expect(row.n_quote_pairs).toBe(1)
   })
 })
