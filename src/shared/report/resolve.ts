@@ -100,43 +100,85 @@ function emptyCounts(): SourceCounts {
   return { calls: 0, answered: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, tiedVotes: 0 }
 }
 
+/**
+ * The report and its recalibration sections resolve the same sources with the same fields and scope; this is the
+ * largest pass over the answers, so a result is reused while the source's list of calls is the same.
+ */
+const resolvedOnce = new WeakMap<AuditSourceInput, { calls: SourceCall[]; length: number; fields: string; scope: ReadonlySet<number>; result: ResolvedSource }>()
+
+function fieldsSignature(fields: ReadonlyArray<FieldSpec>): string {
+  return fields.map((f) => `${f.name}\u0000${f.level}`).join('\u0001')
+}
+
+function sameScope(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  if (a === b) return true
+  if (a.size !== b.size) return false
+  for (const id of a) if (!b.has(id)) return false
+  return true
+}
+
 /** Reduces a source's calls (restricted to the items in scope) to item statuses and one value per unit and field. */
 export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
+  const signature = fieldsSignature(fields)
+  const earlier = resolvedOnce.get(input)
+  if (earlier && earlier.calls === input.calls && earlier.length === input.calls.length && earlier.fields === signature && sameScope(earlier.scope, inScope)) {
+    return earlier.result
+  }
+  const result = resolveSourceOnce(input, fields, inScope)
+  resolvedOnce.set(input, { calls: input.calls, length: input.calls.length, fields: signature, scope: inScope, result })
+  return result
+}
+
+/** Answers on one unit: a lone value as itself (the usual case, kept without an array), several as a list. */
+type Collected = Value | Value[]
+
+function resolveSourceOnce(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
   const counts = emptyCounts()
   const itemStatus = new Map<number, ItemStatus>()
-  const collected = new Map<string, Map<string, Value[]>>(fields.map((f) => [f.name, new Map()]))
   // Looked up once, not per observation: this loop runs over every answer of every source.
   const names = fields.map((f) => f.name)
-  const perField = names.map((name) => collected.get(name) as Map<string, Value[]>)
+  const perField = names.map(() => new Map<string, Collected>())
+  // One key string per item and unit, built once: every call of an item (trials, display orders) shares it.
+  const keyOfItem = new Map<number, { unit: string; key: string }>()
   for (const call of input.calls) {
     if (!inScope.has(call.itemId)) continue
     countCall(counts, call)
     itemStatus.set(call.itemId, betterStatus(itemStatus.get(call.itemId), statusOfCall(call.status)))
     if (call.status !== 'ok') continue
     for (const observation of call.observations) {
-      const key = unitKey(call.itemId, observation.unit)
+      let cached = keyOfItem.get(call.itemId)
+      if (!cached || cached.unit !== observation.unit) {
+        cached = { unit: observation.unit, key: unitKey(call.itemId, observation.unit) }
+        keyOfItem.set(call.itemId, cached)
+      }
+      const key = cached.key
       for (let f = 0; f < names.length; f++) {
         const v = observation.values[names[f] as string]
         if (v === null || v === undefined) continue
-        const perUnit = perField[f] as Map<string, Value[]>
-        const list = perUnit.get(key)
-        if (list) list.push(v)
-        else perUnit.set(key, [v])
+        const perUnit = perField[f] as Map<string, Collected>
+        const earlier = perUnit.get(key)
+        if (earlier === undefined) perUnit.set(key, v)
+        else if (Array.isArray(earlier)) earlier.push(v)
+        else perUnit.set(key, [earlier, v])
       }
     }
   }
   const values = new Map<string, Map<string, Value>>()
   const tiedUnits = new Set<string>()
-  for (const field of fields) {
+  fields.forEach((field, f) => {
     const how = aggregationOf(field.level) as Aggregation
     const out = new Map<string, Value>()
-    for (const [key, list] of collected.get(field.name) as Map<string, Value[]>) {
-      const { value, tied } = combine(list, how)
+    for (const [key, collected] of perField[f] as Map<string, Collected>) {
+      if (!Array.isArray(collected)) {
+        out.set(key, collected)
+        continue
+      }
+      const { value, tied } = combine(collected, how)
       if (tied) tiedUnits.add(key)
       if (value !== null) out.set(key, value)
     }
     values.set(field.name, out)
-  }
+  })
   counts.tiedVotes = tiedUnits.size
   return { id: input.id, input, itemStatus, values, counts }
 }

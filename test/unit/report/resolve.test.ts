@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import type { FieldSpec } from '../../../src/shared/instruments/types'
+import type { AuditSourceInput, SourceCall } from '../../../src/shared/report'
+import { resolveSource, unitKey } from '../../../src/shared/report/resolve'
+
+const fields: FieldSpec[] = [
+  { name: 'choice', label: 'Choice', level: 'nominal', categories: ['x', 'y'] },
+  { name: 'score', label: 'Score', level: 'interval' }
+]
+
+function call(itemId: number, trial: number, values: Record<string, string | number>, unit = 'u'): SourceCall {
+  return { itemId, trial, order: 0, status: 'ok', observations: [{ unit, values }] }
+}
+
+function source(calls: SourceCall[]): AuditSourceInput {
+  return { id: 's', kind: 'judge_run', name: 's', detail: {}, calls }
+}
+
+describe('resolveSource', () => {
+  it('keeps a lone answer as given, votes and averages several, and counts an even split as a tied vote', () => {
+    const resolved = resolveSource(
+      source([
+        call(1, 0, { choice: 'x', score: 2 }),
+        call(2, 0, { choice: 'x', score: 1 }),
+        call(2, 1, { choice: 'y', score: 4 }),
+        call(3, 0, { choice: 'y', score: 1 }),
+        call(3, 1, { choice: 'y', score: 2 }),
+        call(3, 2, { choice: 'x', score: 6 }),
+        call(3, 0, { choice: 'x' }, 'other')
+      ]),
+      fields,
+      new Set([1, 2, 3])
+    )
+    const choice = resolved.values.get('choice')
+    const score = resolved.values.get('score')
+    expect([...(choice?.entries() ?? [])]).toEqual([
+      [unitKey(1, 'u'), 'x'],
+      [unitKey(3, 'u'), 'y'],
+      [unitKey(3, 'other'), 'x']
+    ])
+    expect(score?.get(unitKey(2, 'u'))).toBe(2.5)
+    expect(score?.get(unitKey(3, 'u'))).toBe(3)
+    expect(resolved.counts.tiedVotes).toBe(1)
+  })
+
+  it('reuses the result for the same source, fields and scope, and resolves again when any of them changes', () => {
+    const input = source([call(1, 0, { choice: 'x', score: 1 }), call(2, 0, { choice: 'y', score: 2 })])
+    const first = resolveSource(input, fields, new Set([1, 2]))
+    expect(resolveSource(input, [...fields], new Set([2, 1]))).toBe(first)
+
+    const narrower = resolveSource(input, fields, new Set([1]))
+    expect(narrower).not.toBe(first)
+    expect(narrower.values.get('choice')?.size).toBe(1)
+    const oneField = resolveSource(input, [fields[0] as FieldSpec], new Set([1, 2]))
+    expect([...oneField.values.keys()]).toEqual(['choice'])
+
+    const all = new Set([1, 2, 3])
+    expect(resolveSource(input, fields, all).values.get('choice')?.size).toBe(2)
+    input.calls.push(call(3, 0, { choice: 'x', score: 3 }))
+    expect(resolveSource(input, fields, all).values.get('choice')?.size).toBe(3)
+    input.calls = [call(1, 0, { choice: 'y', score: 1 })]
+    expect(resolveSource(input, fields, all).values.get('choice')?.get(unitKey(1, 'u'))).toBe('y')
+  })
+})
