@@ -49,10 +49,11 @@ async function flawAudit(page: Page): Promise<void> {
     await page.waitForTimeout(150)
   }
   if ((await page.getByTestId('list-entry').count()) === 0) throw new Error(`no flaw draft found on ${FORMULA_ITEM}`)
-  // The evidence: put it in view in the proposal and on the form.
-  const side = page.locator('.pair-cell', { hasText: 'provably optimal' }).first()
-  await side.locator('.katex-display').first().scrollIntoViewIfNeeded()
-  await page.locator('.annotate-source').evaluate((box) => box.scrollBy({ top: -120 }))
+  // The evidence field under the cursor: its quote stands out in the proposal, scrolled into view.
+  const cursor = () => page.locator('form.annotate-fields').getAttribute('data-cursor')
+  for (let i = 0; i < 8 && !(await cursor())?.endsWith('.evidence'); i++) await page.keyboard.press('j')
+  await page.waitForTimeout(300)
+  await page.locator('.annotate-source').evaluate((box) => box.scrollBy({ top: -160 }))
   await page.locator('.annotate-form').evaluate((form) => form.scrollTo({ top: 0 }))
   await settle(page)
   if (!(await page.locator('[data-testid=item]').textContent())?.includes('provably optimal')) throw new Error('the formula pair is not on screen')
