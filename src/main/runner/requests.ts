@@ -171,6 +171,8 @@ function valuesOf(id: InstrumentId, view: View, payload: Record<string, unknown>
       }
     case 'flaw-audit':
       return { proposal_a: str(view.a?.markdown), proposal_b: str(view.b?.markdown) }
+    case 'probe-check':
+      return { intended_flaw: str(view.intended_flaw), changes: str(view.changes), original: str(view.original), probe: str(view.probe) }
   }
 }
 

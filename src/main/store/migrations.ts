@@ -6,6 +6,7 @@ import { v003 } from './schema/v003-queue-progress-index'
 import { v004 } from './schema/v004-namespaced-extra-fields'
 import { v006 } from './schema/v006-archived-sources'
 import { v007 } from './schema/v007-calibration-fits'
+import { v008 } from './schema/v008-probes'
 
 export interface Migration {
   version: number
@@ -13,6 +14,6 @@ export interface Migration {
   sql: string
 }
 
-export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v004, v006, v007]
+export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v004, v006, v007, v008]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

@@ -11,6 +11,7 @@ import { ideaSimilarity } from './idea-similarity'
 import { leakAudit } from './leak-audit'
 import { pairwisePreference } from './pairwise-preference'
 import { preprintSameStudy } from './preprint-same-study'
+import { probeCheck } from './probe-check'
 import { referenceComparison } from './reference-comparison'
 import { INSTRUMENT_IDS, type AnyInstrument, type InstrumentId } from './types'
 
@@ -28,7 +29,8 @@ export const INSTRUMENTS: Record<InstrumentId, AnyInstrument> = {
   'idea-review': ideaReview,
   'idea-similarity': ideaSimilarity,
   'preprint-same-study': preprintSameStudy,
-  'reference-comparison': referenceComparison
+  'reference-comparison': referenceComparison,
+  'probe-check': probeCheck
 }
 
 export function isInstrumentId(id: string): id is InstrumentId {

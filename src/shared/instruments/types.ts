@@ -14,7 +14,8 @@ export const INSTRUMENT_IDS = [
   'idea-review',
   'idea-similarity',
   'preprint-same-study',
-  'reference-comparison'
+  'reference-comparison',
+  'probe-check'
 ] as const
 export type InstrumentId = (typeof INSTRUMENT_IDS)[number]
 
@@ -81,7 +82,7 @@ export type Widget =
   | { kind: 'choice'; field: string; label: string; options: ReadonlyArray<{ value: string; label: string; key: string }> }
   | { kind: 'scale'; field: string; label: string; min: number; max: number; anchors?: Record<number, string> }
   | { kind: 'boolean'; field: string; label: string; trueKey?: string; falseKey?: string }
-  | { kind: 'number'; field: string; label: string; min?: number; max?: number; step?: number; nullable?: boolean }
+  | { kind: 'number'; field: string; label: string; min?: number; max?: number; step?: number; nullable?: boolean; requiredWhen?: RequiredWhen }
   | { kind: 'text'; field: string; label: string; multiline?: boolean; optional?: boolean; requiredWhen?: RequiredWhen }
   | {
       kind: 'quote'

@@ -5,7 +5,7 @@ import type { ItemKind } from './kinds'
  * item view holds them back; revealing them is logged, because a seen test label is no longer held out.
  */
 const WITHHELD: Partial<Record<ItemKind, ReadonlyArray<string>>> = {
-  'proposal-pair': ['label', 'label_source', 'probe', 'a.citations', 'b.citations'],
+  'proposal-pair': ['label', 'label_source', 'probe', 'probe_of', 'a.citations', 'b.citations'],
   idea: ['scores']
 }
 

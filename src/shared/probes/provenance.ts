@@ -27,6 +27,9 @@ export const probeProvenanceSchema = z.object({
   original: z.object({ item: z.string().min(1), side: z.enum(['a', 'b']) }),
   kind: probeKindNameSchema,
   kind_version: z.number().int().positive(),
+  /** The kind's title and instruction as they were when the probe was made (user-defined kinds live in the project). */
+  kind_title: z.string().nullish(),
+  kind_instruction: z.string().nullish(),
   /** Which canonical side of this pair holds the probe; the other holds the original, unchanged. */
   probe_side: z.enum(['a', 'b']),
   made_by: z.object({

@@ -19,6 +19,7 @@ export const TEMPLATE_INSTRUMENTS = [
   'idea-similarity',
   'preprint-same-study',
   'reference-comparison',
+  'probe-check',
   'generation'
 ] as const
 export type TemplateInstrument = (typeof TEMPLATE_INSTRUMENTS)[number]

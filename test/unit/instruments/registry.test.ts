@@ -23,10 +23,21 @@ import {
   referencePair,
   researchQuestion
 } from './fixtures'
+import { buildProbePair } from '../../../src/shared/probes/pair'
+import { BUILTIN_PROBE_KINDS } from '../../../src/shared/probes/kinds'
 
 const test_ = { intervention: 'i', measurement: 'm', controls: 'c', supports_if: 's', refutes_if: 'r' }
 
 /** One acceptable canonical answer per instrument, with the item it answers. */
+const probePair = buildProbePair({
+  original: proposalPair as never,
+  side: 'b',
+  kind: BUILTIN_PROBE_KINDS[1]!,
+  probeMarkdown: `${(proposalPair as { b: { markdown: string } }).b.markdown}\n\nThis first-ever, paradigm-shifting study.`,
+  madeBy: { method: 'hand', author: 'curator' },
+  seed: 's'
+}).payload
+
 const VALID: Record<InstrumentId, { payload: Record<string, unknown>; judgement: unknown }> = {
   'pairwise-preference': { payload: proposalPair, judgement: { verdict: 'a_better', analysis: '' } },
   'flaw-audit': {
@@ -77,7 +88,8 @@ const VALID: Record<InstrumentId, { payload: Record<string, unknown>; judgement:
       b_omits_elements: false,
       differences: ''
     }
-  }
+  },
+  'probe-check': { payload: probePair, judgement: { flaw_present: true, only_change: true, severity: 'minor', note: '' } }
 }
 
 const manifestPath = fileURLToPath(new URL('../../../resources/templates/index.json', import.meta.url))

@@ -1,0 +1,187 @@
+import { resolve } from 'node:path'
+import { InvalidArgumentError, type Command } from 'commander'
+import { AssayError } from '../../../shared/errors'
+import { FORMULA_EDIT_OPS, type FormulaEditOp } from '../../../shared/probes/formula-edit'
+import { Project } from '../../store/project'
+import type { CliIO } from '../run'
+
+interface MakeCliOptions {
+  kind: string
+  from: string
+  n?: number
+  mode: 'model' | 'deterministic'
+  side: 'a' | 'b' | 'both'
+  origin?: 'human' | 'ai'
+  toSet: string
+  seed?: string
+  edit?: string[]
+  provider?: string
+  model?: string
+  baseUrl?: string
+  concurrency?: string
+  dryRun?: boolean
+  json?: boolean
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value)
+  if (!(Number.isInteger(n) && n > 0)) throw new InvalidArgumentError(`expected a positive integer (got "${value}")`)
+  return n
+}
+
+function oneOf<T extends string>(values: readonly T[]) {
+  return (value: string): T => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')} (got "${value}")`)
+    return value as T
+  }
+}
+
+function editOps(names: string[] | undefined): FormulaEditOp[] | undefined {
+  if (!names) return undefined
+  for (const n of names) {
+    if (!(FORMULA_EDIT_OPS as readonly string[]).includes(n)) {
+      throw new AssayError('invalid_input', `Unknown formula edit "${n}" (known: ${FORMULA_EDIT_OPS.join(', ')})`)
+    }
+  }
+  return names as FormulaEditOp[]
+}
+
+export function registerProbe(program: Command, io: CliIO): void {
+  const probe = program
+    .command('probe')
+    .description('Perturbation probes: items derived from originals with one controlled flaw, to stress-test judges')
+
+  probe
+    .command('make')
+    .description('Make probes of one kind from the proposal pairs of a set (each probe beside its original, as a new pair)')
+    .argument('<file>', 'the .assay project file')
+    .requiredOption('--kind <kind>', 'probe kind: formula-error, inflated-framing, prior-art-duplicate, citation-fabrication or a defined kind')
+    .requiredOption('--from <set>', 'set whose proposal pairs are the originals')
+    .option('--n <count>', 'at most this many probes (seeded choice of originals)', positiveInt)
+    .option('--mode <mode>', 'deterministic (formula-error: a seeded formula edit) or model (a probe template)', oneOf(['model', 'deterministic'] as const), 'deterministic')
+    .option('--side <side>', 'which proposal of each pair to perturb: a, b or both', oneOf(['a', 'b', 'both'] as const), 'both')
+    .option('--origin <origin>', 'only perturb proposals of this origin (human or ai)', oneOf(['human', 'ai'] as const))
+    .option('--to-set <set>', 'set the probe pairs go into', 'probes')
+    .option('--seed <seed>', 'seed of the choices (default: the project seed)')
+    .option('--edit <op...>', `deterministic mode: the formula edits allowed (${FORMULA_EDIT_OPS.join(', ')})`)
+    .option('--provider <provider>', 'model mode: openai, anthropic, google or openai-compatible')
+    .option('--model <model>', 'model mode: the model that writes the probes')
+    .option('--base-url <url>', 'model mode: endpoint of an OpenAI-compatible server')
+    .option('--concurrency <n>', 'model mode: requests at once', '4')
+    .option('--dry-run', 'say what would be made (model mode: calls and estimated cost) and write nothing')
+    .option('--json', 'print the result as JSON')
+    .action(async (file: string, opts: MakeCliOptions) => {
+      const project = await Project.open(resolve(file))
+      try {
+        const query = {
+          set: opts.from,
+          sides: opts.side === 'both' ? (['a', 'b'] as const) : ([opts.side] as const),
+          origin: opts.origin,
+          seed: opts.seed ?? project.seed,
+          kind: opts.kind,
+          n: opts.n,
+          toSet: opts.toSet,
+          dryRun: opts.dryRun
+        }
+        if (opts.mode === 'deterministic') {
+          const { makeDeterministicProbes } = await import('../../probes/make-deterministic')
+          const result = makeDeterministicProbes(project, { ...query, ops: editOps(opts.edit) })
+          if (opts.json) return io.out(JSON.stringify(result, null, 2))
+          io.out(`${opts.dryRun ? 'Would make' : 'Made'} ${result.made.length} ${opts.kind} probe(s) in set "${opts.toSet}"`)
+          for (const m of result.made) io.out(`  ${m.pairId}: ${m.detail}`)
+          for (const s of result.skipped) io.out(`  skipped ${s.original}:${s.side}: ${s.reason}`)
+          return
+        }
+        if (!opts.provider || !opts.model) throw new AssayError('invalid_input', 'The model mode needs --provider and --model')
+        const { makeModelProbes } = await import('../../probes/make-model')
+        const result = await makeModelProbes(project, {
+          ...query,
+          provider: opts.provider,
+          model: opts.model,
+          baseUrl: opts.baseUrl,
+          concurrency: positiveInt(opts.concurrency ?? '4')
+        })
+        if (opts.json) return io.out(JSON.stringify(result, null, 2))
+        if (result.estimate) io.out(`${result.estimate.calls} call(s), estimated cost ${result.estimate.costUsd === null ? 'unknown (no price for this model)' : `$${result.estimate.costUsd.toFixed(4)}`}`)
+        if (!opts.dryRun) io.out(`Made ${result.made.length} ${opts.kind} probe(s) in set "${opts.toSet}" (run ${result.runId ?? '-'})`)
+        for (const m of result.made) io.out(`  ${m.pairId}: ${m.detail}`)
+        for (const s of result.skipped) io.out(`  skipped ${s.original}:${s.side}: ${s.reason}`)
+      } finally {
+        project.close()
+      }
+    })
+
+  probe
+    .command('list')
+    .description('Every probe with its original, kind, how it was made and its verification')
+    .argument('<file>', 'the .assay project file')
+    .option('--kind <kind>', 'only probes of this kind')
+    .option('--set <set>', 'only probes in this set')
+    .option('--json', 'print the list as JSON (with full provenance)')
+    .action(async (file: string, opts: { kind?: string; set?: string; json?: boolean }) => {
+      const { project } = await Project.openForReading(resolve(file))
+      try {
+        const { listProbes } = await import('../../probes/store')
+        const { probeVerifications } = await import('../../probes/verification')
+        const probes = listProbes(project.db, { kind: opts.kind, set: opts.set })
+        const checks = probeVerifications(project.db)
+        const rows = probes.map((p) => ({ ...p, verification: checks.get(p.itemId) ?? { status: 'unchecked' as const, checks: 0, verifiedBy: [] } }))
+        if (opts.json) return io.out(JSON.stringify(rows, null, 2))
+        if (!rows.length) return io.out('No probes; make some with `assay probe make`')
+        for (const r of rows) {
+          const how = r.provenance.made_by.method === 'model' ? `model ${r.provenance.made_by.model ?? ''} ${r.provenance.made_by.template_id ?? ''}@${r.provenance.made_by.template_version ?? ''}` : r.method
+          const by = r.verification.verifiedBy.length ? ` by ${r.verification.verifiedBy.join(', ')}` : ''
+          io.out(`${r.externalId}\t${r.kind}@${r.kindVersion}\tfrom ${r.originalExternalId}:${r.provenance.original.side}\t${how}\t${r.verification.status}${by}`)
+        }
+      } finally {
+        project.close()
+      }
+    })
+
+  probe
+    .command('kinds')
+    .description('The probe kinds: built-in ones and those the project defines, with their expected verdicts')
+    .argument('<file>', 'the .assay project file')
+    .option('--json', 'print as JSON')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const { project } = await Project.openForReading(resolve(file))
+      try {
+        const { listProbeKinds } = await import('../../probes/kinds-store')
+        const kinds = listProbeKinds(project.db)
+        if (opts.json) return io.out(JSON.stringify(kinds, null, 2))
+        for (const k of kinds) io.out(`${k.name}@${k.version}\t${k.pairwise}\t${k.flaw ? `${k.flaw.type}/${k.flaw.severity}` : 'no flaw'}\t${k.builtin ? 'built-in' : 'defined'}`)
+      } finally {
+        project.close()
+      }
+    })
+
+  probe
+    .command('kind')
+    .description('Define a probe kind (a changed definition becomes a new version)')
+    .argument('<file>', 'the .assay project file')
+    .argument('<name>', 'the kind, e.g. sample-size-inflation')
+    .requiredOption('--title <text>', 'a short title')
+    .requiredOption('--instruction <text>', 'what the edit must do')
+    .option('--pairwise <rule>', 'expected pairwise verdict: original_better or no_preference', oneOf(['original_better', 'no_preference'] as const), 'original_better')
+    .option('--flaw <type>', 'the flaw type a flaw audit should find (omit for none)')
+    .option('--severity <severity>', 'its planted severity', oneOf(['minor', 'major', 'fatal'] as const), 'major')
+    .action(async (file: string, name: string, opts: { title: string; instruction: string; pairwise: 'original_better' | 'no_preference'; flaw?: string; severity: 'minor' | 'major' | 'fatal' }) => {
+      const { userProbeKindSchema } = await import('../../../shared/probes/kinds')
+      const parsed = userProbeKindSchema.safeParse({
+        name,
+        title: opts.title,
+        instruction: opts.instruction,
+        pairwise: opts.pairwise,
+        flaw: opts.flaw ? { type: opts.flaw, severity: opts.severity } : null
+      })
+      if (!parsed.success) throw new AssayError('invalid_input', `Probe kind "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+      const project = await Project.open(resolve(file))
+      try {
+        const { defineProbeKind } = await import('../../probes/kinds-store')
+        const r = project.write(() => defineProbeKind(project.db, parsed.data))
+        io.out(r.added ? `Defined ${r.kind.name}@${r.kind.version}` : `${r.kind.name}@${r.kind.version} is unchanged`)
+      } finally {
+        project.close()
+      }
+    })
+}

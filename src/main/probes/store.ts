@@ -1,0 +1,104 @@
+import type { Db } from '../store/database'
+import type { Split } from '../../shared/items/kinds'
+import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
+
+export interface NewProbeRow {
+  itemId: number
+  originalItemId: number
+  provenance: ProbeProvenance
+}
+
+/** Records a probe item's provenance; the caller owns the transaction (the item is inserted in the same one). */
+export function insertProbe(db: Db, p: NewProbeRow): void {
+  const v = p.provenance
+  db.prepare(
+    `INSERT INTO probes (item_id, original_item_id, original_side, probe_family, kind, kind_version, method, template_id,
+       template_version, run_id, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  ).run(
+    p.itemId,
+    p.originalItemId,
+    v.original.side,
+    v.family,
+    v.kind,
+    v.kind_version,
+    v.made_by.method,
+    v.made_by.template_id ?? null,
+    v.made_by.template_version ?? null,
+    v.made_by.run_id ?? null,
+    JSON.stringify(v)
+  )
+}
+
+export interface ProbeRecord {
+  itemId: number
+  externalId: string
+  set: string
+  split: Split
+  originalItemId: number
+  originalExternalId: string
+  family: string
+  kind: string
+  kindVersion: number
+  method: string
+  provenance: ProbeProvenance
+  createdAt: string
+}
+
+interface Row {
+  item_id: number
+  external_id: string
+  set_name: string
+  split: Split
+  original_item_id: number
+  original_external_id: string
+  probe_family: string
+  kind: string
+  kind_version: number
+  method: string
+  provenance: string
+  created_at: string
+}
+
+export interface ProbeQuery {
+  kind?: string | undefined
+  set?: string | undefined
+}
+
+export function listProbes(db: Db, q: ProbeQuery = {}): ProbeRecord[] {
+  const where: string[] = []
+  const params: unknown[] = []
+  if (q.kind) {
+    where.push('p.kind = ?')
+    params.push(q.kind)
+  }
+  if (q.set) {
+    where.push('i.set_name = ?')
+    params.push(q.set)
+  }
+  const rows = db
+    .prepare(
+      `SELECT p.item_id, i.external_id, i.set_name, i.split, p.original_item_id, o.external_id AS original_external_id,
+              p.probe_family, p.kind, p.kind_version, p.method, p.provenance, p.created_at
+       FROM probes p JOIN items i ON i.id = p.item_id JOIN items o ON o.id = p.original_item_id
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY p.item_id`
+    )
+    .all(...params) as Row[]
+  return rows.map((r) => ({
+    itemId: r.item_id,
+    externalId: r.external_id,
+    set: r.set_name,
+    split: r.split,
+    originalItemId: r.original_item_id,
+    originalExternalId: r.original_external_id,
+    family: r.probe_family,
+    kind: r.kind,
+    kindVersion: r.kind_version,
+    method: r.method,
+    provenance: probeProvenanceSchema.parse(JSON.parse(r.provenance)),
+    createdAt: r.created_at
+  }))
+}
+
+export function isProbeItem(db: Db, itemId: number): boolean {
+  return db.prepare(`SELECT 1 FROM probes WHERE item_id = ?`).get(itemId) !== undefined
+}
