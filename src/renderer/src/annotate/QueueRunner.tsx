@@ -11,7 +11,8 @@ import { ItemCache } from './item-cache'
 import { ItemWorkspace } from './ItemWorkspace'
 import { nextPending } from './queue-order'
 import { useAnnotate } from './store'
-import type { CommitStatus, Submission, SubmitFailure } from './submission'
+import type { Submission, SubmitFailure } from './submission'
+import { CommitMark, setCommitStatus } from './commit-status'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
 
@@ -25,7 +26,12 @@ export const PREFETCH_AHEAD = 3
  * commit brings the person back to that item with the answer and main's message.
  */
 export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId; startAt: number | null }) {
-  const { closeQueue, openQueue, recordSubmission, takeSubmission, notify } = useAnnotate()
+  // Actions only: the queue does not re-render (nor the item with it) when a notice or the undo stack changes.
+  const closeQueue = useAnnotate((s) => s.closeQueue)
+  const openQueue = useAnnotate((s) => s.openQueue)
+  const recordSubmission = useAnnotate((s) => s.recordSubmission)
+  const takeSubmission = useAnnotate((s) => s.takeSubmission)
+  const notify = useAnnotate((s) => s.notify)
   const cache = useMemo(() => new ItemCache(), [])
   const [rows, setRows] = useState<Row[] | null>(null)
   const rowsRef = useRef<Row[]>([])
@@ -35,7 +41,6 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const [generation, setGeneration] = useState(0)
   const wanted = useRef<number | null>(null)
   const commits = useRef<Promise<void>>(Promise.resolve())
-  const [commit, setCommit] = useState<CommitStatus | null>(null)
   const [failure, setFailure] = useState<{ assignmentId: number; failure: SubmitFailure } | null>(null)
   const title = getInstrument(instrument).title
 
@@ -133,7 +138,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     const position = rowsRef.current.findIndex((r) => r.assignmentId === item.assignmentId) + 1
     setRowStatus(item.assignmentId, 'done')
     setFailure(null)
-    setCommit({ assignmentId: item.assignmentId, position, state: 'saving' })
+    setCommitStatus({ assignmentId: item.assignmentId, position, state: 'saving' })
     moveOnFrom(item.assignmentId)
     commits.current = commits.current.then(async () => {
       try {
@@ -141,12 +146,12 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         const res = await api['annotations.submit']({ assignmentId: item.assignmentId, judgement: s.judgement, activeMs: s.activeMs })
         dropBackup(s.backupKey)
         recordSubmission({ annotationId: res.annotationId, assignmentId: item.assignmentId, instrument })
-        setCommit((c) => (c?.assignmentId === item.assignmentId ? { ...c, state: 'saved' } : c))
+        setCommitStatus((c) => (c?.assignmentId === item.assignmentId ? { ...c, state: 'saved' } : c))
       } catch (e) {
         const message = (e as Error).message
         const issues = isAssayError(e) && e.details?.length ? e.details.map((d) => ({ path: d.field ?? '', message: d.message })) : []
         setRowStatus(item.assignmentId, 'pending')
-        setCommit({ assignmentId: item.assignmentId, position, state: 'failed' })
+        setCommitStatus({ assignmentId: item.assignmentId, position, state: 'failed' })
         setFailure({ assignmentId: item.assignmentId, failure: { message, issues, data: s.data, activeMs: s.activeMs } })
         notify(`Your answer to item ${position} was not saved (${message}); it is back on screen to submit again.`, 'error')
         // Back to that item as it was, without a round trip: main may be what failed.
@@ -198,11 +203,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const done = rows?.filter((r) => r.status === 'done').length ?? 0
   const total = rows?.length ?? 0
 
-  const commitLine = commit && (
-    <p className={`commit-status commit-${commit.state}`} role="status" data-testid="commit-status" data-state={commit.state} data-assignment={commit.assignmentId}>
-      {commit.state === 'saving' ? `Saving your answer to item ${commit.position}…` : commit.state === 'saved' ? `Answer to item ${commit.position} saved` : `Answer to item ${commit.position} not saved`}
-    </p>
-  )
+  const commitLine = <CommitMark />
 
   if (finished) {
     return (
