@@ -73,22 +73,39 @@ export function bradleyTerry<P extends string>(
     return allUndefined('the maximum-likelihood strengths do not exist: some player never won, or never lost, against a connected group of the others')
   }
 
+  // Refitted on every bootstrap resample: the loop works in place on typed arrays, with the same operations in the
+  // same order as the textbook update, so every figure is the same to the last bit.
   const totalWins = wins.map((row) => row.reduce((sum, count) => sum + count, 0))
-  const games = (i: number, j: number): number => (wins[i]?.[j] ?? 0) + (wins[j]?.[i] ?? 0)
-  let logGamma = new Array<number>(size).fill(0)
+  const games = new Float64Array(size * size)
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) games[i * size + j] = (wins[i]?.[j] ?? 0) + (wins[j]?.[i] ?? 0)
+  }
+  let logGamma = new Float64Array(size)
+  let centred = new Float64Array(size)
+  const gamma = new Float64Array(size)
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
-    const gamma = logGamma.map(Math.exp)
-    const updated = gamma.map((gammaI, i) => {
+    for (let i = 0; i < size; i++) gamma[i] = Math.exp(logGamma[i] as number)
+    let total = 0
+    for (let i = 0; i < size; i++) {
+      const gammaI = gamma[i] as number
       let denominator = 0
       for (let j = 0; j < size; j++) {
-        if (j !== i) denominator += games(i, j) / (gammaI + (gamma[j] as number))
+        if (j !== i) denominator += (games[i * size + j] as number) / (gammaI + (gamma[j] as number))
       }
-      return Math.log((totalWins[i] as number) / denominator)
-    })
-    const mean = updated.reduce((sum, value) => sum + value, 0) / size
-    const centred = updated.map((value) => value - mean)
-    const change = centred.reduce((max, value, i) => Math.max(max, Math.abs(value - (logGamma[i] as number))), 0)
+      const updated = Math.log((totalWins[i] as number) / denominator)
+      centred[i] = updated
+      total += updated
+    }
+    const mean = total / size
+    let change = 0
+    for (let i = 0; i < size; i++) {
+      const value = (centred[i] as number) - mean
+      centred[i] = value
+      change = Math.max(change, Math.abs(value - (logGamma[i] as number)))
+    }
+    const previous = logGamma
     logGamma = centred
+    centred = previous
     if (change < tolerance) {
       return {
         players: [...players],
