@@ -88,7 +88,8 @@ export const forecastDetailed: Instrument<'hypothesis-set', ForecastDetailedJudg
             min: 0,
             max: 1,
             step: 0.01,
-            nullable: true
+            nullable: true,
+            requiredWhen: { field: 'recommend_for_testing', in: [true], says: 'required when you recommend testing' }
           },
           { kind: 'boolean', field: 'recommend_for_testing', label: 'Recommend for testing now', ...YES_NO_KEYS },
           {

@@ -6,10 +6,15 @@ import type { AnyInstrument, JudgementIssue, Widget } from './types'
 // every human answer, so an answer that reached main another way is refused as well. Model answers are held to the
 // judgement schema only: they follow the published prompt, not the form.
 
-type Requirable = Extract<Widget, { kind: 'text' | 'quote' | 'code' }>
+type Requirable = Extract<Widget, { kind: 'text' | 'quote' | 'code' | 'number' }>
 
 /** 'required', 'optional', or the condition under which the field is required, in words. */
 export function requirementOf(widget: Widget): { kind: 'required' } | { kind: 'optional' } | { kind: 'when'; says: string } {
+  // A number that may stay empty (no estimate) is optional; the schema and the instrument's own rules say when not.
+  if (widget.kind === 'number') {
+    if (widget.requiredWhen) return { kind: 'when', says: widget.requiredWhen.says }
+    return widget.nullable ? { kind: 'optional' } : { kind: 'required' }
+  }
   if (widget.kind !== 'text' && widget.kind !== 'quote' && widget.kind !== 'code') return { kind: 'required' }
   if (widget.kind !== 'code' && widget.requiredWhen) return { kind: 'when', says: widget.requiredWhen.says }
   if (widget.kind === 'code' || widget.optional) return { kind: 'optional' }
@@ -32,6 +37,7 @@ function join(prefix: string, field: string): string {
 function isEmpty(widget: Requirable, value: unknown): boolean {
   if (widget.kind === 'quote' && widget.many) return !Array.isArray(value) || !value.some((q) => typeof q === 'string' && q.trim())
   if (widget.kind === 'code') return value === undefined || value === null
+  if (widget.kind === 'number') return typeof value !== 'number'
   return typeof value !== 'string' || !value.trim()
 }
 
@@ -39,6 +45,8 @@ function isRequired(widget: Requirable, entry: unknown): boolean {
   if (widget.kind === 'code') return false
   const when = widget.requiredWhen
   if (when) return when.in.includes(valueAt(entry, when.field) as never)
+  // Other numbers are held to the schema, which names an empty one itself.
+  if (widget.kind === 'number') return false
   return !widget.optional
 }
 
@@ -53,7 +61,7 @@ export function missingRequired(instrument: AnyInstrument, answer: unknown): Jud
         if (Array.isArray(items)) items.forEach((item, i) => walk(w.widgets, join(path, String(i)), item))
         continue
       }
-      if (w.kind !== 'text' && w.kind !== 'quote' && w.kind !== 'code') continue
+      if (w.kind !== 'text' && w.kind !== 'quote' && w.kind !== 'code' && w.kind !== 'number') continue
       if (!isRequired(w, entry) || !isEmpty(w, valueAt(answer, path))) continue
       const when = w.kind !== 'code' ? w.requiredWhen : undefined
       issues.push({ path, message: when ? `Required ${when.says.replace(/^required\s+/i, '')}.` : 'Required.' })

@@ -24,7 +24,7 @@ describe('form requirements', () => {
   it('states a condition for every conditionally required field, naming a field of the same form', () => {
     for (const instrument of Object.values(INSTRUMENTS)) {
       for (const w of leaves(instrument.form.widgets)) {
-        if ((w.kind === 'text' || w.kind === 'quote') && w.requiredWhen) {
+        if ((w.kind === 'text' || w.kind === 'quote' || w.kind === 'number') && w.requiredWhen) {
           expect(w.requiredWhen.says, `${instrument.id}.${w.field}`).toMatch(/^required when /)
           expect(w.optional, `${instrument.id}.${w.field} cannot be optional and conditionally required`).toBeUndefined()
         }
@@ -51,6 +51,17 @@ describe('form requirements', () => {
       expect(missingRequired(cue, { ...base, score })).toEqual([{ path: 'cue_excerpt', message: 'Required when a cue is present (score 1 or 2).' }])
     }
     expect(missingRequired(cue, { ...base, score: 2, cue_excerpt: 'circulating factor' })).toEqual([])
+  })
+
+  it('labels an estimate optional unless testing is recommended, and then requires it', () => {
+    const forecast = getInstrument('forecast-detailed')
+    const units = forecast.form.widgets.find((w) => w.kind === 'units')
+    const estimate = units?.kind === 'units' ? units.widgets.find((w) => w.field === 'p_experimental_support') : undefined
+    expect(requirementOf(estimate!)).toEqual({ kind: 'when', says: 'required when you recommend testing' })
+    const entry = { id: 'H1', p_experimental_support: null, recommend_for_testing: true, reason: 'r', test: { intervention: 'i', measurement: 'm', controls: 'c', supports_if: 's', refutes_if: 'f' } }
+    expect(missingRequired(forecast, { forecasts: [entry] })).toEqual([{ path: 'forecasts.0.p_experimental_support', message: 'Required when you recommend testing.' }])
+    expect(missingRequired(forecast, { forecasts: [{ ...entry, recommend_for_testing: false }] })).toEqual([])
+    expect(missingRequired(forecast, { forecasts: [{ ...entry, p_experimental_support: 0.4 }] })).toEqual([])
   })
 
   it('walks list entries and units: an added entry with empty text is refused, optional notes are not', () => {

@@ -175,7 +175,7 @@ export function NumberWidget({ widget, path }: { widget: Leaf<'number'>; path: s
   const form = useForm()
   const range = widget.min !== undefined && widget.max !== undefined ? `${widget.min}–${widget.max}` : undefined
   return (
-    <StopFrame path={path} label={widget.label} hint={range}>
+    <StopFrame path={path} label={<RequirementLabel widget={widget} />} hint={range}>
       <NumberInput label={widget.label} value={getAt(form.data, path)} onChange={(v) => form.setValue(path, v)} />
     </StopFrame>
   )
