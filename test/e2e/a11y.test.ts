@@ -89,6 +89,35 @@ describe.skipIf(!hasChromium)(chromiumSuite('accessibility of every screen in Ch
     }, 180_000)
   }
 
+  it('dialogs and the display settings pass too, while open', async () => {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 700 }, bypassCSP: true })
+    await page.goto(annotator.url)
+    await page.locator('.topbar').waitFor({ timeout: 60_000 })
+    const found: string[] = []
+    const check = async (what: string) => {
+      for (const v of await axeViolations(page)) found.push(`${what}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+    }
+    await page.getByTestId('display-settings').click()
+    await page.getByRole('dialog', { name: 'Display settings' }).waitFor()
+    await check('display settings')
+    await page.keyboard.press('Escape')
+    await ANNOTATOR_SCREENS.find((s) => s.name === 'annotate-flaw-audit')!.open(page)
+    await page.keyboard.press('s')
+    await page.getByTestId('reason-dialog').waitFor()
+    // The dialog has the keyboard: focus is in its field, and the page behind is hidden from assistive technology.
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=reason-dialog]') !== null)).toBe(true)
+    await check('skip dialog')
+    await page.keyboard.press('Escape')
+    await page.getByTestId('reason-dialog').waitFor({ state: 'detached' })
+    await page.keyboard.press('+')
+    await page.keyboard.press('/')
+    await page.getByTestId('quote-picker').waitFor()
+    await check('quote picker')
+    await page.keyboard.press('Escape')
+    expect(found).toEqual([])
+    await page.close()
+  })
+
   it('keeps the display settings per person in the project: a reload comes back in the same theme and size', async () => {
     const page = await browser.newPage({ viewport: { width: 1024, height: 700 } })
     await page.goto(annotator.url)

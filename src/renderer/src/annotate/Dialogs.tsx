@@ -53,6 +53,10 @@ export function QuotePicker(props: { sources: ReadonlyArray<QuoteSource>; onPick
       <input
         ref={input}
         aria-label="Words of the quote"
+        role="combobox"
+        aria-expanded="true"
+        aria-controls="quote-picker-list"
+        aria-activedescendant={candidates[at] ? `quote-option-${at}` : undefined}
         placeholder="Type words of the passage…"
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
@@ -76,11 +80,12 @@ export function QuotePicker(props: { sources: ReadonlyArray<QuoteSource>; onPick
           }
         }}
       />
-      <ol className="picker-list" role="listbox" aria-label="Quotes">
+      <ol className="picker-list" role="listbox" aria-label="Quotes" id="quote-picker-list" tabIndex={0}>
         {candidates.map((c, i) => (
           <li
             key={`${c.source.path}:${c.exact}:${c.text}:${i}`}
             role="option"
+            id={`quote-option-${i}`}
             aria-selected={i === at}
             className={i === at ? 'current' : undefined}
             onMouseDown={(e) => {
