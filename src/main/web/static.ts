@@ -43,7 +43,8 @@ export type StaticOutcome = 'served' | 'not_found' | 'bad_path'
 export interface StaticFiles {
   /**
    * Answers a GET or HEAD for `pathname` (already known to be outside /api). Paths that are not files fall back to
-   * index.html (the app routes itself), except under assets/, where a missing file is a 404, never HTML.
+   * index.html (the app routes itself), except under assets/ or with a file extension, where a missing file is a
+   * 404, never HTML.
    * `htmlHeaders` go only on HTML responses (CSP, cookie).
    */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, htmlHeaders: Record<string, string>): StaticOutcome
@@ -88,7 +89,8 @@ export function staticFiles(rootDir: string): StaticFiles {
       if (!full.startsWith(root + sep)) return 'not_found'
       const isFile = existsSync(full) && statSync(full).isFile()
       const hashed = rel.startsWith('assets/')
-      if (!isFile && hashed) return 'not_found'
+      // Only app routes fall back to the page; a missing file (an asset, /favicon.ico) is a 404, not HTML.
+      if (!isFile && (hashed || extname(rel) !== '')) return 'not_found'
       const file = isFile ? full : join(root, 'index.html')
       if (!existsSync(file)) return 'not_found'
 

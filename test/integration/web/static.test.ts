@@ -93,6 +93,7 @@ describe('browser mode serves the built workbench', () => {
     expect(route.body.toString()).toBe(html)
     const missing = await get('/assets/app-00000000.js')
     expect(missing.status).toBe(404)
+    expect((await get('/favicon.ico')).status).toBe(404)
     expect(missing.headers['cache-control']).toBe('no-store')
     // An escaped ../ cannot reach the project file beside the renderer folder.
     expect((await get('/..%2fp.assay')).status).toBe(404)
