@@ -256,6 +256,11 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
     await page.locator('[data-testid=queue-finished]').waitFor()
     await page.keyboard.press('p')
     await page.locator('[data-testid=item][data-instrument="flaw-audit"]').waitFor()
+    // The evidence given before is highlighted again in the reopened item.
+    const again = await page.evaluate(() =>
+      ['assay-evidence', 'assay-evidence-current'].flatMap((name) => [...(CSS.highlights.get(name) ?? [])].map((r) => (r as Range).toString())).join('|')
+    )
+    expect(again).toContain('bound E is')
     await page.keyboard.press('+') // a second flaw
     await page.locator('[data-testid=list-entry] >> nth=1').waitFor()
     await page.evaluate(() => {

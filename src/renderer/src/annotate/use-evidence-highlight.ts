@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react'
+import { useLayoutEffect, useRef, type RefObject } from 'react'
 import type { Widget } from '../../../shared/instruments/types'
 import { getAt, parentPath } from './paths'
 import { quoteSources } from './quotes'
@@ -93,7 +93,8 @@ export function useEvidenceHighlight(
     lastGroup.current = currentGroup
   }, [root, widgets, view, data, cursor])
 
-  useEffect(
+  // Cleared in the layout phase, before the next item sets its own (a passive cleanup would run after it).
+  useLayoutEffect(
     () => () => {
       if (typeof CSS !== 'undefined' && 'highlights' in CSS) {
         CSS.highlights.delete(ALL)
