@@ -61,6 +61,12 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
   if (options.sources) keepJudges(sources, options.sources)
 
   const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
+  // Judges asked the flaw audit itself on the same pairs, shown beside the verdicts' fatal-flaw recall.
+  const judgeFlawAudits = flawAudits.length
+    ? runSources(db, getInstrument('flaw-audit'), payloads, options.includeArchived ?? false).flatMap((s) =>
+        s.calls.filter((c) => c.status === 'ok').map((c) => ({ sourceId: s.id, name: s.name, itemId: c.itemId, observations: c.observations }))
+      )
+    : []
   return {
     project: { name: getMeta(db, 'name') ?? '', id: getMeta(db, 'project_id') ?? '' },
     instrument: { id: instrument.id, title: instrument.title, itemKind: instrument.itemKind, versions: [...versions].sort((a, b) => a - b), fields: instrument.fields },
@@ -68,6 +74,7 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
     items,
     sources,
     flawAudits,
+    ...(judgeFlawAudits.length ? { judgeFlawAudits } : {}),
     panelRule: panel?.rule ?? null,
     fits: listFits(db, instrument.id),
     workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null
@@ -158,8 +165,19 @@ export function callOf(
   return { call: { ...base, status: 'ok', observations, ...(flawList ?? {}) }, invalid: false }
 }
 
+/** Display mappings read so far: a run stores a handful of distinct ones, repeated on every call. */
+const shownFirstOfDisplay = new Map<string, 'a' | 'b' | undefined>()
+const MAX_REMEMBERED_DISPLAYS = 256
+
 function swappedOf(display: string | null): 'a' | 'b' | undefined {
   if (!display) return undefined
+  if (shownFirstOfDisplay.has(display)) return shownFirstOfDisplay.get(display)
+  const shownFirst = readSwapped(display)
+  if (shownFirstOfDisplay.size < MAX_REMEMBERED_DISPLAYS) shownFirstOfDisplay.set(display, shownFirst)
+  return shownFirst
+}
+
+function readSwapped(display: string): 'a' | 'b' | undefined {
   try {
     const d = JSON.parse(display) as Record<string, unknown>
     if (typeof d.swapped !== 'boolean') return undefined
@@ -256,14 +274,8 @@ function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: Readonl
   return source.calls.length ? source : null
 }
 
-interface CallRow {
+interface RunRow {
   run_id: number
-  item_id: number
-  trial: number
-  order_index: number
-  status: CallStatus
-  display: string
-  judgement: string | null
   template_id: string
   template_version: number
   trials: number
@@ -276,6 +288,9 @@ interface CallRow {
   company: string | null
   base_url: string | null
 }
+
+/** A call as read for the report, in column order (raw rows: this runs over every call of every run). */
+type CallRow = [run_id: number, item_id: number, trial: number, order_index: number, status: CallStatus, display: string, judgement: string | null]
 
 /**
  * The source filter: judges not listed are dropped, people and criteria stay (they are what a judge is scored
@@ -296,22 +311,35 @@ function keepJudges(sources: AuditSourceInput[], keep: readonly string[]): void 
 
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */
 function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): AuditSourceInput[] {
+  const runs = new Map(
+    (
+      db
+        .prepare(
+          `SELECT r.id AS run_id, r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
+                  NOT ${ACTIVE_RUN_SQL} AS archived,
+                  j.name AS judge, j.provider, j.model, j.company, j.base_url
+           FROM runs r JOIN judges j ON j.id = r.judge_id
+           WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL})`
+        )
+        .all(instrument.id, includeArchived ? 1 : 0) as RunRow[]
+    ).map((r) => [r.run_id, r])
+  )
+  // The run's facts are read once above; the calls carry only what differs per call.
   const rows = db
     .prepare(
-      `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement,
-              r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
-              NOT ${ACTIVE_RUN_SQL} AS archived,
-              j.name AS judge, j.provider, j.model, j.company, j.base_url
+      `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement
        FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id
        WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL}) ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
     )
+    .raw(true)
     .iterate(instrument.id, includeArchived ? 1 : 0) as IterableIterator<CallRow>
   const byRun = new Map<number, AuditSourceInput & { invalid: number }>()
-  for (const r of rows) {
-    const payload = payloads.get(r.item_id)
+  for (const [runId, itemId, trial, orderIndex, status, display, judgement] of rows) {
+    const payload = payloads.get(itemId)
     if (!payload) continue
-    let source = byRun.get(r.run_id)
+    let source = byRun.get(runId)
     if (!source) {
+      const r = runs.get(runId) as RunRow
       const company = companyOf({ provider: r.provider as ProviderKind, model: r.model, ...(r.company ? { company: r.company } : {}), ...(r.base_url ? { baseUrl: r.base_url } : {}) })
       source = {
         id: `run:${r.run_id}`,
@@ -333,9 +361,9 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
         calls: [],
         invalid: 0
       }
-      byRun.set(r.run_id, source)
+      byRun.set(runId, source)
     }
-    const { call, invalid } = callOf(instrument, r.item_id, payload, r.judgement, r.display, r.status, r.trial, r.order_index)
+    const { call, invalid } = callOf(instrument, itemId, payload, judgement, display, status, trial, orderIndex)
     source.calls.push(call)
     if (invalid) source.invalid++
   }

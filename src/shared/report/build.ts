@@ -3,6 +3,7 @@ import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, LOG_LOSS_EPSILON, 
 import { ceilingFor } from './ceiling'
 import { compareField } from './compare'
 import { fatalFlawRow, fatalSides } from './fatal-flaws'
+import { judgeFlawAuditRows } from './fatal-flaw-audits'
 import { ideaOriginalitySection } from './idea-originality'
 import { flawMatchingSection } from './flaw-matching'
 import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput } from './input'
@@ -253,6 +254,7 @@ function pairwiseSection(
     : order(all)
         .filter((s) => s.input.kind !== 'panel' && (s.values.get('winner')?.size ?? 0) > 0)
         .map((s) => fatalFlawRow(s, marked, items, options.level))
+  const judgeAudits = marked.size ? judgeFlawAuditRows(input.judgeFlawAudits ?? [], marked, items, options.level) : []
   const annotators = all.filter((s) => s.input.kind === 'annotator')
   const judgeCalls = order(all)
     .filter((s) => JUDGE_KINDS.has(s.input.kind) && s.input.kind !== 'panel')
@@ -267,6 +269,7 @@ function pairwiseSection(
     systems,
     fatal_flaws: fatalFlaws,
     n_fatal_flaw_audits: input.flawAudits.length,
+    ...(judgeAudits.length ? { judge_flaw_audits: judgeAudits } : {}),
     published_agreement: publishedAgreement(annotators, judgeCalls, input.items, truth),
     published_chance: { ...PUBLISHED_CHANCE }
   }

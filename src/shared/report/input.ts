@@ -107,6 +107,11 @@ export interface FlawAuditInput {
   observations: Observation[]
 }
 
+/** A judge's flaw audit of a pair (a flaw-audit run), shown beside the experts' in the pairwise fatal-flaw section. */
+export interface JudgeFlawAuditInput extends FlawAuditInput {
+  name: string
+}
+
 export interface AuditInput {
   project: { name: string; id: string }
   instrument: {
@@ -122,6 +127,8 @@ export interface AuditInput {
   items: AuditItem[]
   sources: AuditSourceInput[]
   flawAudits: FlawAuditInput[]
+  /** Judges' flaw audits of the same pairs (pairwise reports). */
+  judgeFlawAudits?: JudgeFlawAuditInput[]
   /** The outcome rule of a 'panel' source among the sources, in words (null when there is none). */
   panelRule?: string | null
   /** Recalibrations fitted on this instrument (each becomes a `calibrated` source). */

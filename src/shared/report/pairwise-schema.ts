@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { judgeFlawAuditRowSchema } from './fatal-flaw-audits'
 import { count, intervalSchema, perLabelSchema, reasons, stat } from './schema-parts'
 
 /** The pairwise section of the report: verdicts on proposal pairs. Documented in docs/report-json.md (Pairwise). */
@@ -163,6 +164,8 @@ export const pairwiseSchema = z.object({
   systems: z.array(systemsSchema),
   fatal_flaws: z.array(fatalFlawSchema),
   n_fatal_flaw_audits: count,
+  /** Judges asked the flaw audit itself on the same pairs: how often their audit marked the proposal people marked fatal. */
+  judge_flaw_audits: z.array(judgeFlawAuditRowSchema).optional(),
   /** Agreement in the published forms (MT-Bench S1/S2, AlpacaEval, JudgeBench), with the chance level of each rule. */
   published_agreement: z.array(publishedAgreementSchema),
   published_chance: publishedChanceSchema

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProviders, type FakeProviders, type Prompt } from '../../fakes'
 import { runCli } from '../../support/cli'
@@ -89,5 +90,15 @@ describe('flaw-audit judge through the CLI', () => {
     expect(row.by_type.find((c: { key: string }) => c.key === 'covered_by_prior_work')).toMatchObject({ recall: 0, precision: null })
     expect(row.quote_overlap).toBeGreaterThan(0.5)
     expect(row.n_quote_pairs).toBe(1)
+
+    // The pairwise report's fatal-flaw section shows the judge's own flaw audits beside the experts'.
+    const pairwise = await runCli('report', path, '--instrument', 'pairwise-preference', '--json')
+    expect(pairwise.code, pairwise.stderr).toBe(0)
+    expect(JSON.parse(pairwise.stdout).pairwise.judge_flaw_audits).toEqual([
+      { source: `run:${out.runId}`, name: `gpt-4.1-mini · run ${out.runId}`, n_fatal: 1, n_named: 1, recall: 1, recall_ci: [expect.any(Number), 1], n_other_side_fatal: 0, n_audited: 12 }
+    ])
+    const html = tmp.file('pairwise.html')
+    expect((await runCli('report', path, '--instrument', 'pairwise-preference', '--html', html)).code).toBe(0)
+    expect(readFileSync(html, 'utf8')).toContain('Judges\' own flaw audits beside the experts\'')
   })
 })

@@ -1,0 +1,84 @@
+import { z } from 'zod'
+import type { AuditItem, FlawAuditInput, JudgeFlawAuditInput } from './input'
+import type { Side } from './pairwise'
+import { wilsonInterval } from '../stats/wilson-interval'
+
+// The fatal-flaw section of a pairwise report beside its verdict-based recall: judges asked the flaw audit itself on
+// the same pairs. Of the proposals people marked fatal (the other proposal of the pair not so marked), how often the
+// judge's own flaw audit marked that proposal fatal, and how often it marked the other one fatal instead.
+
+export const judgeFlawAuditRowSchema = z.object({
+  source: z.string(),
+  name: z.string(),
+  /** Proposals people marked fatal, the other one not, that this judge audited. */
+  n_fatal: z.number().int(),
+  n_named: z.number().int(),
+  recall: z.number().nullable(),
+  recall_ci: z.tuple([z.number(), z.number()]).nullable(),
+  /** Of those pairs, how often the judge marked the other (unmarked) proposal fatal. */
+  n_other_side_fatal: z.number().int(),
+  /** Pairs the judge audited in all. */
+  n_audited: z.number().int()
+})
+export type JudgeFlawAuditRow = z.infer<typeof judgeFlawAuditRowSchema>
+
+function fatalOn(audit: FlawAuditInput, unit: string, side: Side): boolean | null {
+  const v = audit.observations.find((o) => o.unit === `${unit}:${side}`)?.values.has_fatal
+  return typeof v === 'boolean' ? v : null
+}
+
+export function judgeFlawAuditRows(
+  audits: readonly JudgeFlawAuditInput[],
+  marked: ReadonlyMap<number, ReadonlySet<Side>>,
+  items: ReadonlyMap<number, AuditItem>,
+  level: number
+): JudgeFlawAuditRow[] {
+  const bySource = new Map<string, JudgeFlawAuditInput[]>()
+  for (const a of audits) bySource.set(a.sourceId, [...(bySource.get(a.sourceId) ?? []), a])
+  const rows: JudgeFlawAuditRow[] = []
+  for (const [source, list] of bySource) {
+    let fatal = 0
+    let named = 0
+    let other = 0
+    const audited = new Set<number>()
+    const seen = new Set<number>()
+    for (const audit of list) {
+      const unit = items.get(audit.itemId)?.pair?.unit
+      if (!unit || seen.has(audit.itemId)) continue
+      // The first answer per pair (trial 0, order 0 come first).
+      seen.add(audit.itemId)
+      audited.add(audit.itemId)
+      const sides = marked.get(audit.itemId)
+      if (!sides || sides.size !== 1) continue
+      const side = [...sides][0]!
+      const here = fatalOn(audit, unit, side)
+      if (here === null) continue
+      fatal++
+      if (here) named++
+      if (fatalOn(audit, unit, side === 'a' ? 'b' : 'a') === true) other++
+    }
+    const w = fatal ? wilsonInterval(named, fatal, level) : null
+    rows.push({
+      source,
+      name: list[0]!.name,
+      n_fatal: fatal,
+      n_named: named,
+      recall: fatal ? named / fatal : null,
+      recall_ci: w && w.value !== null ? [w.lower, w.upper] : null,
+      n_other_side_fatal: other,
+      n_audited: audited.size
+    })
+  }
+  return rows.sort((a, b) => a.source.localeCompare(b.source, 'en', { numeric: true }))
+}
+
+const pct = (v: number) => `${(100 * v).toFixed(0)}%`
+
+/** The judges' own flaw audits, as a table under the fatal-flaw recall of the verdicts (HTML, escaped by the caller's helpers). */
+export function judgeFlawAuditsHtml(rows: readonly JudgeFlawAuditRow[] | undefined, who: (id: string) => string, esc: (s: string) => string): string {
+  if (!rows || rows.length === 0) return ''
+  const body = rows
+    .map((r) => `<tr>${who(r.source)}<td class="num">${r.n_fatal}</td><td class="num">${r.n_named}</td><td class="num">${r.recall === null ? '—' : `${pct(r.recall)}${r.recall_ci ? `<span class="ci">[${pct(r.recall_ci[0])}, ${pct(r.recall_ci[1])}]</span>` : ''}`}</td><td class="num">${r.n_other_side_fatal}</td><td class="num">${r.n_audited}</td></tr>`)
+    .join('')
+  return `<h4>Judges' own flaw audits beside the experts'</h4><p class="muted small">Judges asked the flaw audit on the same pairs: of the proposals people marked fatal (the other not), how often the judge's audit marked that proposal fatal, and how often it marked the other proposal fatal instead. Wilson intervals.</p><table><thead><tr>${['Judge', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited'].map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`
+}
