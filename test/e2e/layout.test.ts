@@ -7,9 +7,9 @@ import { ANNOTATOR_SCREENS, CURATOR_SCREENS, type ScreenVisit } from '../support
 import { serveProject, type ServedProject } from '../support/serve'
 import { repoRoot, tempDir } from '../support/tmp'
 
-// Every screen of the demo, as a curator and as an annotator, at the two window sizes people work in: no
-// overlapping controls, no page-level scrolling, no dead strips, a legend that fits, reading lines of at most
-// ~85 characters, nothing wider than its pane.
+// Every screen of the demo, as a curator and as an annotator, at the two window sizes people work in (and with the
+// largest text size in the smaller one): no overlapping controls, no page-level scrolling, no dead strips, a legend
+// that fits, reading lines of at most ~85 characters, nothing wider than its pane.
 
 const SIZES = [
   { width: 1024, height: 700 },
@@ -61,6 +61,28 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
       await page.goto(annotator.url)
       await page.locator('.topbar').waitFor({ timeout: 60_000 })
       expect(await walk(page, ANNOTATOR_SCREENS)).toEqual([])
+      await page.close()
+    }, 120_000)
+  }
+
+  for (const [who, screens] of [
+    ['curator', CURATOR_SCREENS],
+    ['annotator', ANNOTATOR_SCREENS]
+  ] as const) {
+    it(`${who} screens at 1024×700 with the largest text`, async () => {
+      const page = await browser.newPage({ viewport: SIZES[0] })
+      await page.goto(who === 'curator' ? curator.url : annotator.url)
+      await page.locator('.topbar').waitFor({ timeout: 60_000 })
+      const textSize = async (size: string) => {
+        await page.getByTestId('display-settings').click()
+        await page.getByTestId(`textSize-${size}`).click()
+        await page.keyboard.press('Escape')
+        await page.waitForFunction((s) => document.documentElement.dataset.textSize === s, size)
+      }
+      await textSize('x-large')
+      const found = await walk(page, screens)
+      await textSize('normal')
+      expect(found).toEqual([])
       await page.close()
     }, 120_000)
   }
