@@ -37,7 +37,7 @@ export interface TrainingRead {
   answerFormat: string | null
   examples: TrainingExample[]
   /** Items left out, by reason: a tied majority, every answer an abstention, no label, a prompt the item cannot fill. */
-  excluded: { ties: number; abstentions: number; unrenderable: number }
+  excluded: { ties: number; abstentions: number; unrenderable: number; noWholeAnswer: number }
 }
 
 export interface TrainingFilter {
@@ -60,7 +60,8 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
   if (!templateId) throw new AssayError('invalid_input', `${instrument.id} has no prompt template to train a judge on`)
   const { template } = resolveTemplate(project.db, templateId, filter.template?.version)
   const ref = `${template.entry.id}@${template.entry.version}`
-  const excluded = { ties: 0, abstentions: 0, unrenderable: 0 }
+  const excluded = { ties: 0, abstentions: 0, unrenderable: 0, noWholeAnswer: 0 }
+  const answerOf = project.db.prepare(`SELECT judgement FROM annotations WHERE id = ?`)
   const labelled = new Map<number, { judgement: Record<string, unknown>; source: LabelSource; reference: string | null }>()
   // People who split evenly or all abstained leave the item out, even where a reference label exists: the experts
   // did not settle it.
@@ -74,6 +75,14 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
       } else labelled.set(final.itemId, { judgement: r.judgement, source: 'adjudicated', reference: null })
     } else if (r.majority === 'decided' && r.judgement) {
       labelled.set(final.itemId, { judgement: r.judgement, source: r.n_answers - r.n_abstained >= 2 ? 'majority' : 'single annotator', reference: null })
+    } else if (r.majority === 'decided' && r.based_on.length === 1) {
+      // Instruments answered per unit have a majority per unit, not a whole answer; one answer is its own label.
+      const row = answerOf.get(r.based_on[0]) as { judgement: string } | undefined
+      if (row) labelled.set(final.itemId, { judgement: JSON.parse(row.judgement) as Record<string, unknown>, source: 'single annotator', reference: null })
+    } else if (r.majority === 'decided') {
+      // Several people answered per unit: their per-unit majority is no answer a model could give whole.
+      excluded.noWholeAnswer++
+      unsettled.add(final.itemId)
     } else if (r.majority === 'tie') {
       excluded.ties++
       unsettled.add(final.itemId)

@@ -142,7 +142,7 @@ function cardBody(project: Project, what: TrainingExport, read: TrainingRead, fi
     '|---|---|',
     ...sources.map(([k, c]) => `| ${k} | ${c} |`),
     '',
-    `Left out: ${read.excluded.ties} tied majorities, ${read.excluded.abstentions} items where every answer abstained, ${read.excluded.unrenderable} items the prompt could not be filled for.`
+    `Left out: ${read.excluded.ties} tied majorities, ${read.excluded.abstentions} items where every answer abstained, ${read.excluded.unrenderable} items the prompt could not be filled for, ${read.excluded.noWholeAnswer} items answered per unit by several people without an adjudication (no single answer to write).`
   ]
   const sides = read.examples.map((e) => (typeof e.judgement.verdict === 'string' ? e.judgement.verdict.slice(0, 1) : null)).filter((s): s is string => s !== null)
   if (sides.length) {

@@ -115,3 +115,28 @@ describe('export finetune', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain(`Left out: ${before.excluded.ties + 1} tied majorities`)
   })
 })
+
+describe('export finetune of an instrument answered per unit', () => {
+  it('writes a single expert’s whole answer with hypotheses under the labels the prompt shows', async () => {
+    const { demoWithScoreJudge, EXPERT, SETS } = await import('../calibrate/fixture')
+    const file = tmp.file('match.assay')
+    const unlabelled = await demoWithScoreJudge(file, tmp.file('match.jsonl'))
+    const out = tmp.file('match-sft')
+    const r = await runCli('export', file, 'finetune', '--instrument', 'hypothesis-match', '--out', out, '--json')
+    expect(r.code).toBe(0)
+    const rows = [...lines(join(out, 'dev.jsonl')), ...lines(join(out, 'test.jsonl'))]
+    expect(rows).toHaveLength(5)
+    expect(rows.map((row: { item: string }) => row.item)).not.toContain(unlabelled)
+    const sets = Object.keys(SETS)
+    for (const row of rows) {
+      const answer = JSON.parse(row.messages[2].content)
+      expect(getInstrument('hypothesis-match').judgement.safeParse(answer).success).toBe(true)
+      expect(answer.scores.map((s: { id: string }) => s.id).sort()).toEqual(['P1', 'P2', 'P3', 'P4', 'P5'])
+      // Each P label names a hypothesis the user message shows under that label; the expert's scores are all there.
+      for (const s of answer.scores) expect(row.messages[1].content).toContain(`[${s.id}] `)
+      const k = sets.indexOf(row.item)
+      expect(answer.scores.map((s: { match: number }) => s.match).sort()).toEqual([...EXPERT[k]!].sort())
+      expect(row.label_source).toBe('single annotator')
+    }
+  })
+})
