@@ -25,7 +25,7 @@ import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from '.
 import { putAlphas } from './alpha-levels'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
-import { itemOfUnitKey, valueKey, type ResolvedSource, type Value } from './resolve'
+import { itemOfUnitKey, sameValue, type ResolvedSource, type Value } from './resolve'
 import type { ReportComparison } from './schema'
 
 export interface CompareOptions {
@@ -327,7 +327,7 @@ function compareProbabilities(
         return y === null ? null : { criterion: y, source: p }
       }
       const own = ruleSource.get(key)
-      return own === undefined ? null : { criterion: valueKey(own) === valueKey(c) ? 1 : 0, source: p }
+      return own === undefined ? null : { criterion: sameValue(own, c) ? 1 : 0, source: p }
     },
     () => 0
   )

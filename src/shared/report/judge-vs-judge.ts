@@ -2,7 +2,7 @@ import type { FieldSpec } from '../instruments/types'
 import { mcnemarExact, mcnemarMidP, type BootstrapInterval, type Estimate } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { bootstrapCi, put } from './intervals'
-import { itemOfUnitKey, valueKey, type ResolvedSource, type Value } from './resolve'
+import { itemOfUnitKey, sameValue, type ResolvedSource, type Value } from './resolve'
 import type { ReportJudgeVsJudge } from './schema'
 
 interface PairedUnit {
@@ -43,9 +43,8 @@ export function judgeVsJudge(
     let scoreA: number
     let scoreB: number
     if (categorical) {
-      const right = valueKey(truth)
-      const okA = valueKey(a) === right
-      const okB = valueKey(b) === right
+      const okA = sameValue(a, truth)
+      const okB = sameValue(b, truth)
       if (okA && okB) bothCorrect++
       else if (okA) onlyFirst++
       else if (okB) onlySecond++

@@ -8,7 +8,7 @@ import {
   type PairwiseVerdict
 } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
-import type { AuditItem } from './input'
+import type { AuditItem, PairFacts } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
 import { unitKey, type ResolvedSource } from './resolve'
@@ -43,8 +43,19 @@ export function otherSide(side: Side): Side {
 /** The item-level winner a source gives (trials and display orders voted), if any. */
 export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null {
   if (!item.pair) return null
-  const v = source.values.get('winner')?.get(unitKey(item.id, item.pair.unit))
+  const v = source.values.get('winner')?.get(pairKeyOf(item, item.pair))
   return isSide(v) ? v : null
+}
+
+/** The unit key of a pair's verdict, built once per item: winners are read item by item in several sections. */
+const pairKeys = new WeakMap<AuditItem, { id: number; unit: string; key: string }>()
+
+function pairKeyOf(item: AuditItem, pair: PairFacts): string {
+  const known = pairKeys.get(item)
+  if (known && known.id === item.id && known.unit === pair.unit) return known.key
+  const key = unitKey(item.id, pair.unit)
+  pairKeys.set(item, { id: item.id, unit: pair.unit, key })
+  return key
 }
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */

@@ -51,11 +51,25 @@ export function unitKey(itemId: number, unit: string): string {
 }
 
 export function itemOfUnitKey(key: string): number {
+  // Read digit by digit: every table walks its units by key, and a slice per unit adds up. Anything but plain
+  // digits (a hand-built id) takes the general route.
+  let item = 0
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i)
+    if (code === 0) return i > 0 && i <= 15 ? item : Number(key.slice(0, i))
+    if (code < 48 || code > 57) break
+    item = item * 10 + (code - 48)
+  }
   return Number(key.slice(0, key.indexOf('\u0000')))
 }
 
 export function valueKey(value: Value): string {
   return `${typeof value}:${String(value)}`
+}
+
+/** Whether two values have the same valueKey, without building the keys (NaN is the one value unequal to itself). */
+export function sameValue(a: Value, b: Value): boolean {
+  return a === b || (a !== a && b !== b)
 }
 
 /** Combines several answers on one unit; null with tied=true when a vote splits evenly. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FieldSpec } from '../../../src/shared/instruments/types'
 import type { AuditSourceInput, SourceCall } from '../../../src/shared/report'
-import { resolveSource, unitKey } from '../../../src/shared/report/resolve'
+import { itemOfUnitKey, resolveSource, sameValue, unitKey, valueKey, type Value } from '../../../src/shared/report/resolve'
 
 const fields: FieldSpec[] = [
   { name: 'choice', label: 'Choice', level: 'nominal', categories: ['x', 'y'] },
@@ -60,5 +60,19 @@ describe('resolveSource', () => {
     expect(resolveSource(input, fields, all).values.get('choice')?.size).toBe(3)
     input.calls = [call(1, 0, { choice: 'y', score: 1 })]
     expect(resolveSource(input, fields, all).values.get('choice')?.get(unitKey(1, 'u'))).toBe('y')
+  })
+})
+
+describe('unit keys and values', () => {
+  it('reads the item back from any unit key, as the key was built', () => {
+    for (const id of [0, 7, 42, 123456789012345, 1234567890123456, 2 ** 53 - 1, -3, 1.5, 1e21]) {
+      expect(itemOfUnitKey(unitKey(id, 'pair-1:a'))).toBe(id)
+    }
+    expect(itemOfUnitKey(unitKey(9, ''))).toBe(9)
+  })
+
+  it('tells values apart exactly as their keys do', () => {
+    const values: Value[] = [1, '1', true, 'true', 0, -0, '0', false, Number.NaN, 'NaN', 2.5, 'a', 'b']
+    for (const a of values) for (const b of values) expect(sameValue(a, b), `${String(a)} vs ${String(b)}`).toBe(valueKey(a) === valueKey(b))
   })
 })
