@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { judgeFlawAuditRowSchema, type JudgeFlawAuditRow } from './fatal-flaw-audits-schema'
 import type { AuditItem, FlawAuditInput, JudgeFlawAuditInput } from './input'
 import type { Side } from './pairwise'
 import { wilsonInterval } from '../stats/wilson-interval'
@@ -7,20 +7,7 @@ import { wilsonInterval } from '../stats/wilson-interval'
 // the same pairs. Of the proposals people marked fatal (the other proposal of the pair not so marked), how often the
 // judge's own flaw audit marked that proposal fatal, and how often it marked the other one fatal instead.
 
-export const judgeFlawAuditRowSchema = z.object({
-  source: z.string(),
-  name: z.string(),
-  /** Proposals people marked fatal, the other one not, that this judge audited. */
-  n_fatal: z.number().int(),
-  n_named: z.number().int(),
-  recall: z.number().nullable(),
-  recall_ci: z.tuple([z.number(), z.number()]).nullable(),
-  /** Of those pairs, how often the judge marked the other (unmarked) proposal fatal. */
-  n_other_side_fatal: z.number().int(),
-  /** Pairs the judge audited in all. */
-  n_audited: z.number().int()
-})
-export type JudgeFlawAuditRow = z.infer<typeof judgeFlawAuditRowSchema>
+export { judgeFlawAuditRowSchema, type JudgeFlawAuditRow }
 
 function fatalOn(audit: FlawAuditInput, unit: string, side: Side): boolean | null {
   const v = audit.observations.find((o) => o.unit === `${unit}:${side}`)?.values.has_fatal

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { judgeFlawAuditRowSchema } from './fatal-flaw-audits'
+import { judgeFlawAuditRowSchema } from './fatal-flaw-audits-schema'
 import { count, intervalSchema, perLabelSchema, reasons, stat } from './schema-parts'
 
 /** The pairwise section of the report: verdicts on proposal pairs. Documented in docs/report-json.md (Pairwise). */
