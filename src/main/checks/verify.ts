@@ -1,3 +1,4 @@
+import { checkOutputText } from '../../shared/check-output'
 import { runCheck, type CheckResult } from './run-check'
 
 /**
@@ -7,10 +8,7 @@ import { runCheck, type CheckResult } from './run-check'
  */
 export type CheckVerification = 'verified' | 'mismatch' | 'unverified'
 
-/** The text stored as a check's output: what it printed, then its error or the time-limit note, as the form shows it. */
-export function checkOutputText(r: Pick<CheckResult, 'output' | 'error' | 'timedOut'>): string {
-  return [r.output, r.error ? `Error: ${r.error}` : '', r.timedOut ? '(stopped at the time limit)' : ''].filter(Boolean).join('\n')
-}
+export { checkOutputText }
 
 interface StoredCheck {
   code: string

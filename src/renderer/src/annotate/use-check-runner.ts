@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react'
 import { api } from '../api'
+import { checkOutputText } from '../../../shared/check-output'
 import { getAt, setAt } from './paths'
 import { isCodeValue, type FieldIssue } from './validate'
 
@@ -20,7 +21,8 @@ export function useCheckRunner(
       api['checks.run']({ code })
         .then(
           (r) => {
-            const output = [r.output, r.error ? `Error: ${r.error}` : '', r.timedOut ? '(stopped at the time limit)' : ''].filter(Boolean).join('\n')
+            // The same text main computes when it re-runs the check on submit.
+            const output = checkOutputText(r)
             update((d) => {
               const now = getAt(d, path)
               // Only if the code is still what ran: the output must belong to the stored code.
