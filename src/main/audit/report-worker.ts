@@ -4,6 +4,7 @@ import { buildReport, type ReportOptions } from '../../shared/report'
 import type { Split } from '../../shared/items/kinds'
 import { openDatabase } from '../store/database'
 import { gatherAuditInput } from './gather'
+import { attachProbesSection } from '../probes/report-facts'
 
 /**
  * The report's worker thread: opens the project file read-only on a connection of its own, gathers and computes,
@@ -40,7 +41,7 @@ async function run(data: ReportJobData): Promise<void> {
     const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources })
     const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
     post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${input.items.length} items, ${input.sources.length} sources, ${calls} answers` })
-    post({ type: 'done', report: buildReport(input, data.report) })
+    post({ type: 'done', report: attachProbesSection(db, input, buildReport(input, data.report), data.report) })
   } finally {
     db.close()
   }

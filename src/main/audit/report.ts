@@ -2,6 +2,7 @@ import type { Split } from '../../shared/items/kinds'
 import { buildReport, type Report, type ReportOptions } from '../../shared/report'
 import type { Db } from '../store/database'
 import { gatherAuditInput } from './gather'
+import { attachProbesSection } from '../probes/report-facts'
 
 export interface ProjectReportOptions extends ReportOptions {
   instrument: string
@@ -15,5 +16,6 @@ export interface ProjectReportOptions extends ReportOptions {
 /** The audit report of one instrument of a project (read-only), computed on the calling thread. */
 export function projectReport(db: Db, options: ProjectReportOptions): Report {
   const { instrument, split, includeArchived, sources, ...rest } = options
-  return buildReport(gatherAuditInput(db, { instrument, split, includeArchived, sources }), rest)
+  const input = gatherAuditInput(db, { instrument, split, includeArchived, sources })
+  return attachProbesSection(db, input, buildReport(input, rest), rest)
 }

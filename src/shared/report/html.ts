@@ -7,6 +7,7 @@ import { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml } from './html-summary
 import { calibrationSectionHtml, estimatesSectionHtml } from './html-calibration'
 import { ideaOriginalityHtml } from './html-idea-originality'
 import { flawMatchingHtml } from './html-flaw-matching'
+import { probesHtml } from './html-probes'
 import { escapeXml as esc } from './plots/svg'
 import { reportPlots } from './plots'
 import type { Report } from './schema'
@@ -32,6 +33,7 @@ export function renderReportHtml(report: Report): string {
     estimatesSectionHtml(report, name, who),
     ideaOriginalityHtml(report, who),
     flawMatchingHtml(report, who),
+    probesHtml(report, who),
     methods(report)
   ].filter(Boolean)
   const title = `Audit: ${report.instrument.title} — ${report.project.name}`

@@ -5,6 +5,7 @@ import { category, count, intervalSchema, perLabelSchema, reasons, stat } from '
 import { pairwiseSchema } from './pairwise-schema'
 import { calibrationRowSchema, estimatesSectionSchema } from '../calibrate/schema'
 import { ideaOriginalitySectionSchema } from './idea-originality-schema'
+import { probesSectionSchema } from './probes-schema'
 import { flawMatchingSectionSchema } from './flaw-matching-schema'
 
 /**
@@ -274,6 +275,8 @@ export const reportSchema = z.object({
   idea_originality: ideaOriginalitySectionSchema.optional(),
   /** Flaw audits of judges against the experts' by type and severity (flaw-audit reports with judges). */
   flaw_matching: flawMatchingSectionSchema.optional(),
+  /** Detection of planted flaws on verified original-vs-probe pairs (present where the items include probes). */
+  probes: probesSectionSchema.optional(),
   warnings: z.array(warningSchema)
 })
 export type Report = z.infer<typeof reportSchema>

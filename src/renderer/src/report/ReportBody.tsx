@@ -4,6 +4,7 @@ import { PlotFigure } from './PlotFigure'
 import { CeilingTable, FatalFlawTable, FieldTable, JudgeVsJudgeTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, SystemsTable, Warnings } from './ReportTables'
 import { SummaryCards } from './SummaryCards'
 import { CalibrationTable, EstimatesTable } from './CalibrationTables'
+import { ProbesTables } from './ProbesTables'
 import { sideFrameNote } from '../../../shared/report/side-frame'
 
 function Plots({ plots, fileStem }: { plots: readonly ReportPlot[]; fileStem: string }) {
@@ -92,6 +93,7 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
   if (report.judge_vs_judge.length > 0) parts.push({ id: 'judge-vs-judge', title: 'Judge against judge', body: <JudgeVsJudgeTable report={report} name={name} /> })
   if (report.calibration?.length) parts.push({ id: 'calibration', title: 'Recalibrated judges', note: String(report.calibration.length), body: <CalibrationTable report={report} name={name} /> })
   if (report.estimates?.rows.length) parts.push({ id: 'estimates', title: 'Estimates corrected for judge error', body: <EstimatesTable report={report} name={name} /> })
+  if (report.probes) parts.push({ id: 'probes', title: 'Probes', note: `${report.probes.n_verified} verified`, body: <ProbesTables report={report} /> })
 
   const toggle = (id: string, isOpen: boolean) =>
     setOpen((prev) => {

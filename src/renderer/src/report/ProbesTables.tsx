@@ -1,0 +1,97 @@
+import type { ReactNode } from 'react'
+import { NONE, sourceColour, type Report } from '../../../shared/report'
+
+// The "Probes" section on screen: what the HTML report shows, as tables of the same numbers.
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? NONE : `${(100 * v).toFixed(1)}%`)
+type Interval = { low: number | null; high: number | null; reason: string | null }
+const ci = (i: Interval) => (i.low === null || i.high === null ? NONE : `[${pct(i.low)}, ${pct(i.high)}]`)
+const n = (v: number) => String(+v.toFixed(2))
+
+function Grid({ head, numericFrom, label, children }: { head: string[]; numericFrom: number; label: string; children: ReactNode }) {
+  return (
+    <div className="report-table-wrap">
+      <table className="grid report-table" aria-label={label}>
+        <thead>
+          <tr>
+            {head.map((h, i) => (
+              <th key={h} className={i >= numericFrom ? 'num' : undefined}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+function Who({ report, id }: { report: Report; id: string }) {
+  if (id === 'all-annotators') return <td className="report-who">All annotators (pooled)</td>
+  const source = report.sources.find((s) => s.id === id)
+  return (
+    <td data-source={id} className="report-who">
+      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
+      {source?.name ?? id}
+    </td>
+  )
+}
+
+export function ProbesTables({ report }: { report: Report }) {
+  const s = report.probes
+  if (!s) return null
+  const typed = s.detection.some((r) => r.type_matched !== null)
+  return (
+    <>
+      <p className="muted small" data-testid="probe-counts">
+        {s.n_probes} probes in scope: {s.n_verified} verified, {s.n_rejected} rejected by their check, {s.n_unchecked} not yet checked. Only verified probes
+        are counted. Intervals: Wilson over probes and a cluster bootstrap over probe families, at {Math.round(s.level * 100)}%.
+      </p>
+      {s.detection.length > 0 && (
+        <>
+          <h3>Detection rate</h3>
+          <Grid label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named'] : [])]} numericFrom={3}>
+            {s.detection.map((r) => (
+              <tr key={`${r.source}/${r.kind}`}>
+                <Who report={report} id={r.source} />
+                <td>{r.role}</td>
+                <td>{r.kind}</td>
+                <td className="num">
+                  {n(r.detected)} / {r.n_probes}
+                </td>
+                <td className="num">{pct(r.rate)}</td>
+                <td className="num" title={r.wilson.reason ?? undefined}>{ci(r.wilson)}</td>
+                <td className="num" title={r.bootstrap.reason ?? undefined}>{ci(r.bootstrap)}</td>
+                <td className="num">{r.n_tied}</td>
+                {typed && <td className="num">{r.type_matched === null ? NONE : n(r.type_matched)}</td>}
+              </tr>
+            ))}
+          </Grid>
+        </>
+      )}
+      {s.framing_preference.length > 0 && (
+        <>
+          <h3>Framing preference</h3>
+          <p className="muted small">How often the version with inflated framing wins; framing alone should decide nothing (50%).</p>
+          <Grid label="Framing preference" head={['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties']} numericFrom={3}>
+            {s.framing_preference.map((r) => (
+              <tr key={`${r.source}/${r.kind}`}>
+                <Who report={report} id={r.source} />
+                <td>{r.role}</td>
+                <td>{r.kind}</td>
+                <td className="num">
+                  {n(r.probe_wins)} / {r.n_probes}
+                </td>
+                <td className="num">{pct(r.rate)}</td>
+                <td className="num">{ci(r.wilson)}</td>
+                <td className="num">{ci(r.bootstrap)}</td>
+                <td className="num">{r.n_tied}</td>
+              </tr>
+            ))}
+          </Grid>
+        </>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,63 @@
+import { fmtPercent, NONE } from './format'
+import { num, section, table, td } from './html-parts'
+import { escapeXml as esc } from './plots/svg'
+import type { Report } from './schema'
+
+type Interval = { low: number | null; high: number | null; reason: string | null }
+
+function rateCell(rate: number | null, ci: Interval, reason: string | null = null): string {
+  if (rate === null) return `<td class="num undefined" title="${esc(reason ?? ci.reason ?? '')}">${NONE}</td>`
+  return `<td class="num">${esc(fmtPercent(rate))}</td>`
+}
+
+function intervalCell(ci: Interval): string {
+  if (ci.low === null || ci.high === null) return `<td class="num undefined" title="${esc(ci.reason ?? '')}">${NONE}</td>`
+  return `<td class="num"${ci.reason ? ` title="${esc(ci.reason)}"` : ''}>[${esc(fmtPercent(ci.low))}, ${esc(fmtPercent(ci.high))}]</td>`
+}
+
+/** Detection of planted flaws per source and probe kind, people beside judges, and the framing preference. */
+export function probesHtml(report: Report, who: (id: string) => string): string {
+  const s = report.probes
+  if (!s) return ''
+  const name = (id: string) => (id === 'all-annotators' ? '<td>All annotators (pooled)</td>' : who(id))
+  const counts = `<p class="muted small">${s.n_probes} probe${s.n_probes === 1 ? '' : 's'} in scope: ${s.n_verified} verified, ${s.n_rejected} rejected by their check, ${s.n_unchecked} not yet checked. Only verified probes are counted below. Intervals: Wilson over probes, and a cluster bootstrap over probe families (${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed}) at ${Math.round(s.level * 100)}%.</p>`
+  const kinds = table(
+    ['Kind', 'Expected verdict', 'Verified', 'Rejected', 'Unchecked'],
+    s.by_kind.map((k) => [td(k.kind), td(s.rules[k.kind] === 'no_preference' ? 'no preference from framing alone' : 'the original is better'), num(k.verified), num(k.rejected), num(k.unchecked)]),
+    new Set([2, 3, 4])
+  )
+  const detection = s.detection.length
+    ? `<h3>Detection rate</h3>${table(
+        ['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(s.detection.some((r) => r.type_matched !== null) ? ['Planted type named'] : [])],
+        s.detection.map((r) => [
+          name(r.source),
+          td(r.role),
+          td(r.kind),
+          num(`${+r.detected.toFixed(2)} / ${r.n_probes}`),
+          rateCell(r.rate, r.wilson),
+          intervalCell(r.wilson),
+          intervalCell(r.bootstrap),
+          num(r.n_tied),
+          ...(s.detection.some((x) => x.type_matched !== null) ? [num(r.type_matched === null ? NONE : +r.type_matched.toFixed(2))] : [])
+        ]),
+        new Set([3, 4, 5, 6, 7, 8])
+      )}<p class="muted small">${esc(s.detection[0]!.rule === 'a flaw is listed on the probe side' ? 'Detected: a flaw is listed on the probe side.' : 'Detected: the original is preferred over its probe.')}</p>`
+    : '<p class="muted">No verified probe was answered by any source.</p>'
+  const framing = s.framing_preference.length
+    ? `<h3>Framing preference</h3><p class="muted small">How often the version with inflated framing wins. Framing alone should decide nothing, so a rate far from 50% means the framing swayed the choice.</p>${table(
+        ['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties'],
+        s.framing_preference.map((r) => [
+          name(r.source),
+          td(r.role),
+          td(r.kind),
+          num(`${+r.probe_wins.toFixed(2)} / ${r.n_probes}`),
+          rateCell(r.rate, r.wilson),
+          intervalCell(r.wilson),
+          intervalCell(r.bootstrap),
+          num(r.n_tied)
+        ]),
+        new Set([3, 4, 5, 6, 7])
+      )}`
+    : ''
+  return section('probes', 'Probes', `${counts}${kinds}${detection}${framing}`)
+}
