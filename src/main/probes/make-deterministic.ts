@@ -38,8 +38,10 @@ export function makeDeterministicProbes(project: Project, opts: MakeOptions): Ma
   }
   const result: MakeResult = { made: [], skipped: [] }
   const write = () => {
+    // --n takes the first N usable originals in seeded order; those with the probe already count, so a re-run adds none.
+    let taken = 0
     for (const o of originalSides(project.db, opts)) {
-      if (opts.n !== undefined && result.made.length >= opts.n) break
+      if (opts.n !== undefined && taken >= opts.n) break
       const edited = applyFormulaEdit(o.pair[o.side].markdown, { seed: opts.seed, key: `${o.pair.pair_id}:${o.side}`, ops: opts.ops })
       if (!edited) {
         result.skipped.push({ original: o.pair.pair_id, side: o.side, reason: 'no equation admits an edit' })
@@ -54,6 +56,7 @@ export function makeDeterministicProbes(project: Project, opts: MakeOptions): Ma
         edit: edited.edit,
         seed: opts.seed
       })
+      taken++
       if (getItemByExternalId(project.db, 'proposal-pair', built.pairId)) {
         result.skipped.push({ original: o.pair.pair_id, side: o.side, reason: `probe ${built.pairId} exists already` })
         continue

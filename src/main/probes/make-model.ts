@@ -79,13 +79,16 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
   const result: ModelMakeResult = { made: [], skipped: [], runId: null, estimate: null, failed: 0 }
   // Originals that have this probe already are not asked again.
   const pending: Array<{ o: OriginalSide; system?: string; user: string; hash: string; pairId: string }> = []
+  // --n takes the first N originals in seeded order; those with the probe already count, so a re-run adds none.
+  let taken = 0
   for (const side of originals) {
+    if (o.n !== undefined && taken >= o.n) break
+    taken++
     const pairId = buildProbePair({ original: side.pair, side: side.side, kind, probeMarkdown: '-', madeBy: { method: 'model' }, seed: o.seed }).pairId
     if (getItemByExternalId(db, 'proposal-pair', pairId)) {
       result.skipped.push({ original: side.pair.pair_id, side: side.side, reason: `probe ${pairId} exists already` })
       continue
     }
-    if (o.n !== undefined && pending.length >= o.n) break
     const rendered = finishForModel(template.entry, renderRequest(template, usedValues(template, { proposal: side.pair[side.side].markdown })), o.model)
     const hash = requestHash(config, { ...(rendered.system !== undefined ? { system: rendered.system } : {}), user: rendered.user, trial: 0 })
     pending.push({ o: side, ...(rendered.system !== undefined ? { system: rendered.system } : {}), user: rendered.user, hash, pairId })

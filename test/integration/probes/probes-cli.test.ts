@@ -1,0 +1,139 @@
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeProviders, type FakeProviders, type Prompt } from '../../fakes'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+import { Project } from '../../../src/main/store/project'
+import { listProbes, type ProbeRecord } from '../../../src/main/probes/store'
+import { KEYS } from '../runner/helpers'
+
+// Probes from the demo through the command line: deterministic formula-error probes, model-made inflated-framing
+// probes against the loopback fake, checks imported as probe-check answers, a judge run on the probe pairs, and the
+// report's Probes section.
+
+const tmp = tempDir()
+let fake: FakeProviders
+let path: string
+const saved = { ...process.env }
+/** Edited equations of the formula probes: a judge that spots them prefers the other side. */
+let planted: string[] = []
+const MARK = 'This paradigm-shifting, first-ever study will transform the field.'
+
+function proposalOf(user: string): string {
+  return /<proposal>\n([\s\S]*)\n<\/proposal>/.exec(user)?.[1] ?? ''
+}
+
+function responder(p: Prompt): string {
+  if (p.user.includes('<proposal>')) {
+    const original = proposalOf(p.user)
+    return JSON.stringify({ probe: original.replace(/\n## /, `\n${MARK}\n\n## `), change: 'Added an overclaiming sentence before the second heading.' })
+  }
+  const a = /=== PROPOSAL A ===([\s\S]*?)=== PROPOSAL B ===/.exec(p.user)?.[1] ?? ''
+  const b = p.user.slice(p.user.indexOf('=== PROPOSAL B ==='))
+  const aFlawed = planted.some((e) => a.includes(e))
+  const bFlawed = planted.some((e) => b.includes(e))
+  // The framing-swayed judge picks the inflated side; the careful one the side without the formula error.
+  const verdict = a.includes(MARK) ? 'A_better' : b.includes(MARK) ? 'B_better' : aFlawed ? 'B_better' : bFlawed ? 'A_better' : 'A_better'
+  return `Checked.\n\`\`\`json\n{"analysis":"ok","verdict":"${verdict}","fatal_flaws":[]}\n\`\`\``
+}
+
+async function probes(): Promise<ProbeRecord[]> {
+  const project = await Project.open(path, { readonly: true })
+  try {
+    return listProbes(project.db)
+  } finally {
+    project.close()
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder })
+  path = tmp.file('probes.assay')
+  expect((await runCli('new', path, '--demo')).code).toBe(0)
+  process.env.OPENAI_API_KEY = KEYS.openai
+})
+afterAll(async () => {
+  process.env = { ...saved }
+  await fake.close()
+  tmp.cleanup()
+})
+
+const model = () => ['--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai')]
+
+describe('probes through the command line', () => {
+  it('makes seeded formula-error probes, each with its exact edit, and adds none on a second run', async () => {
+    const r = await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '4', '--seed', '11', '--json')
+    expect(r.code, r.stderr).toBe(0)
+    const made = JSON.parse(r.stdout) as { made: Array<{ pairId: string }> }
+    expect(made.made).toHaveLength(4)
+    const list = await probes()
+    expect(list.map((p) => p.externalId).sort()).toEqual(made.made.map((m) => m.pairId).sort())
+    for (const p of list) {
+      expect(p).toMatchObject({ kind: 'formula-error', kindVersion: 1, method: 'deterministic', set: 'probes' })
+      expect(p.family).toBe(`${p.originalExternalId}:${p.provenance.original.side}`)
+      expect(p.provenance.edit?.method).toBe('formula-edit-v1')
+      expect(p.provenance.expected).toMatchObject({ pairwise: 'original_better', flaw: { type: 'unsound_method', evidence: p.provenance.edit!.equation.after } })
+    }
+    planted = list.map((p) => p.provenance.edit!.equation.after)
+    const again = await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '4', '--seed', '11', '--json')
+    expect(JSON.parse(again.stdout).made).toHaveLength(0)
+    expect(await probes()).toHaveLength(4)
+  })
+
+  it('estimates a model probe run without sending, then makes inflated-framing probes through the runner', async () => {
+    const dry = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--origin', 'human', '--n', '3', ...model(), '--dry-run', '--json')
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(JSON.parse(dry.stdout)).toMatchObject({ runId: null, estimate: { calls: 3, cached: 0 } })
+    expect(fake.requests).toHaveLength(0)
+
+    const r = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--origin', 'human', '--n', '3', ...model(), '--json')
+    expect(r.code, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout) as { runId: number; made: unknown[] }
+    expect(out.made).toHaveLength(3)
+    expect(fake.requests).toHaveLength(3)
+    const framing = (await probes()).filter((p) => p.kind === 'inflated-framing')
+    expect(framing).toHaveLength(3)
+    for (const p of framing) {
+      expect(p.provenance.made_by).toMatchObject({ method: 'model', template_id: 'probe-inflated-framing', template_version: 1, model: 'gpt-4.1-mini', run_id: out.runId })
+      expect(p.provenance.diff.filter((d) => d.op === 'added').map((d) => d.text).join('')).toContain('paradigm-shifting')
+      expect(p.provenance.expected).toEqual({ pairwise: 'no_preference', flaw: null })
+    }
+    // Asked again: the probes exist, nothing is sent.
+    const again = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--origin', 'human', '--n', '3', ...model(), '--json')
+    expect(again.code, again.stderr).toBe(0)
+    expect(fake.requests).toHaveLength(3)
+  })
+
+  it('counts only verified probes in the report, and the judge’s detection and framing preference', async () => {
+    const list = await probes()
+    const rejected = list.find((p) => p.kind === 'formula-error')!
+    const rows = list.map((p) => ({
+      item: p.externalId,
+      instrument: 'probe-check',
+      source: 'Demo Expert 1',
+      source_kind: 'human',
+      judgement: p === rejected ? { flaw_present: false, only_change: true, severity: 'none', note: 'no effect on the result' } : { flaw_present: true, only_change: true, severity: 'major', note: '' }
+    }))
+    const file = tmp.file('checks.jsonl')
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'))
+    const imported = await runCli('import', path, 'labels', file)
+    expect(imported.code, imported.stderr).toBe(0)
+    const listed = await runCli('probe', 'list', path)
+    expect(listed.stdout).toContain('rejected')
+    expect(listed.stdout).toContain('verified by Demo Expert 1')
+
+    const judged = await runCli('judge', path, '--instrument', 'pairwise-preference', ...model(), '--set', 'probes', '--json')
+    expect(judged.code, judged.stderr).toBe(0)
+    const report = await runCli('report', path, '--instrument', 'pairwise-preference', '--json')
+    expect(report.code, report.stderr).toBe(0)
+    const s = JSON.parse(report.stdout).probes
+    expect(s).toMatchObject({ n_probes: 7, n_verified: 6, n_rejected: 1, n_unchecked: 0, rules: { 'formula-error': 'original_better', 'inflated-framing': 'no_preference' } })
+    const run = s.detection.find((d: { role: string }) => d.role === 'judge')
+    expect(run).toMatchObject({ kind: 'formula-error', n_probes: 3, detected: 3, rate: 1 })
+    expect(run.wilson.low).toBeGreaterThan(0.4)
+    expect(s.framing_preference.find((d: { role: string }) => d.role === 'judge')).toMatchObject({ kind: 'inflated-framing', n_probes: 3, probe_wins: 3, rate: 1 })
+
+    const html = tmp.file('report.html')
+    expect((await runCli('report', path, '--instrument', 'pairwise-preference', '--html', html)).code).toBe(0)
+  })
+})
