@@ -116,6 +116,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('adjudication screen in Chromium'), 
   it('shows worked-check code with its line breaks', async () => {
     await page.getByRole('combobox', { name: 'Instrument' }).selectOption('flaw-audit')
     await page.getByTestId('disagreement').filter({ hasText: 'demo-formula' }).click()
+    // Answers read in the form's words: the flaw type by its label, not its stored name.
+    const expert = page.getByTestId('adjudication-item').getByTestId('answer').filter({ hasText: 'Demo Expert 1' })
+    expect(await expert.textContent()).toContain('Unsound method')
+    expect(await expert.textContent()).not.toContain('unsound_method')
     const check = page.getByTestId('adjudication-item').getByTestId('worked-check').first()
     const code = await check.locator('code').innerText()
     expect(code.split('\n').length).toBeGreaterThan(20)

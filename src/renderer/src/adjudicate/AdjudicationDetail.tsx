@@ -4,6 +4,7 @@ import { getInstrument, type InstrumentId } from '../../../shared/instruments'
 import { api } from '../api'
 import { SourceView } from '../annotate/source/SourceView'
 import { FinalLabelForm } from './FinalLabelForm'
+import { fieldLabels } from './field-labels'
 import { JudgementView } from './JudgementView'
 
 function when(iso: string): string {
@@ -68,6 +69,7 @@ export function AdjudicationDetail(props: { instrument: InstrumentId; itemId: nu
   if (error && !item) return <p className="failure">{error}</p>
   if (!item) return <p className="muted">Loading…</p>
   const sides = item.sides === 'canonical'
+  const labels = fieldLabels(spec.form.widgets)
   return (
     <article data-testid="adjudication-item" data-item={item.itemId} data-external-id={item.externalId}>
       <h2>
@@ -103,7 +105,7 @@ export function AdjudicationDetail(props: { instrument: InstrumentId; itemId: nu
                 </ul>
               </details>
             )}
-            <JudgementView value={a.judgement} sides={sides} />
+            <JudgementView value={a.judgement} sides={sides} labels={labels} />
             <button type="button" onClick={() => setStart({ judgement: a.judgement, from: `${a.annotator}'s answer` })}>
               Start from this answer
             </button>
@@ -137,7 +139,7 @@ export function AdjudicationDetail(props: { instrument: InstrumentId; itemId: nu
               <li key={h.id}>
                 {when(h.createdAt)} · {h.curator}
                 {h.id === item.current?.id ? ' · current' : ''} — <span className="judgement-text">{h.reason}</span>
-                <JudgementView value={h.judgement} sides={sides} />
+                <JudgementView value={h.judgement} sides={sides} labels={labels} />
               </li>
             ))}
           </ol>
