@@ -47,7 +47,7 @@ export interface RunOptions {
   outSet?: string
   tokenBudgetRun?: number | null
   /** What a generation run generates (absent in runs recorded before ideas could be generated: hypotheses). */
-  generate?: 'hypotheses' | 'ideas'
+  generate?: 'hypotheses' | 'ideas' | 'tasks'
   /** Items the template could not be asked about, with the reason (at most the first 1000). */
   skipped: { itemId: number; externalId: string; reason: string }[]
   skippedCount: number

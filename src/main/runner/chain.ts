@@ -44,8 +44,8 @@ export interface GenerationTask {
   keyword?: string
 }
 
-/** What a generation run produces: hypotheses for rediscovery tasks, or ideas for keywords (idea-chain.ts). */
-export type GenerationTarget = 'hypotheses' | 'ideas'
+/** What a generation run produces: hypotheses for rediscovery tasks, ideas for keywords (idea-chain.ts), or tasks from papers (task-composition.ts). */
+export type GenerationTarget = 'hypotheses' | 'ideas' | 'tasks'
 
 export type StepKind = 'single' | 'stage' | 'further' | 'selection'
 

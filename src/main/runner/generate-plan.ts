@@ -6,6 +6,7 @@ import { getRunRow, runOptions } from './calls'
 import { nextStep, type ChainSettings, type GeneratedHypothesis, type GenerationTarget, type Scheme, type StepOutcome } from './chain'
 import { nextIdeaStep } from './idea-chain'
 import { checkBudgetTarget, ideaTokenBudgets, keywordTask, selectKeywordTasks } from './idea-tasks'
+import { nextCompositionStep, paperTask, selectPaperTasks } from './task-composition'
 import { ASSUMED_OUTPUT_TOKENS, estimateTokens } from './estimate'
 import type { GenerationTaskRow } from './generate'
 import { canonicalJson } from './hash'
@@ -29,6 +30,7 @@ export const IDEA_SCHEME_TEMPLATE: Record<Scheme, string> = {
 }
 
 export function schemeTemplate(scheme: Scheme, target: GenerationTarget): string {
+  if (target === 'tasks') return 'task-composition'
   return (target === 'ideas' ? IDEA_SCHEME_TEMPLATE : SCHEME_TEMPLATE)[scheme]
 }
 
@@ -41,12 +43,13 @@ export interface GenerationSelection {
 /** The rediscovery tasks a generation run works on, in id order. */
 export function selectTasks(db: Db, selection: GenerationSelection, target: GenerationTarget = 'hypotheses'): GenerationTaskRow[] {
   if (target === 'ideas') return selectKeywordTasks(db, selection)
+  if (target === 'tasks') return selectPaperTasks(db, selection)
   return selectedItemsOfKind<GenerationTaskRow>(db, 'rediscovery-task', selection, 'id, external_id, payload')
 }
 
 export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null, target: GenerationTarget = 'hypotheses'): string {
   // Hypothesis runs keep the key they had before ideas could be generated, so they still resume.
-  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun, ...(target === 'ideas' ? { target } : {}) }))
+  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun, ...(target !== 'hypotheses' ? { target } : {}) }))
 }
 
 /** Generated tokens per task id of an Omega Point generation run: what a multi-stage chain's further requests approach. */
@@ -89,13 +92,13 @@ export interface GenerationEstimate {
  */
 export function estimateGeneration(db: Db, judge: Judge, scheme: Scheme, tasks: readonly GenerationTaskRow[], target: GenerationTarget = 'hypotheses'): GenerationEstimate {
   const settings: ChainSettings = { scheme, templates: builtInTemplates(), tokenBudget: null, target }
-  const planNext = target === 'ideas' ? nextIdeaStep : nextStep
+  const planNext = target === 'ideas' ? nextIdeaStep : target === 'tasks' ? nextCompositionStep : nextStep
   let calls = 0
   let inputTokens = 0
   let outputTokens = 0
   for (const row of tasks) {
     const p = JSON.parse(row.payload) as { task_id?: string; background?: string; question?: string }
-    const task = target === 'ideas' ? keywordTask(row) : { taskId: p.task_id ?? row.external_id, background: p.background ?? '', question: p.question ?? '' }
+    const task = target === 'ideas' ? keywordTask(row) : target === 'tasks' ? paperTask(row) : { taskId: p.task_id ?? row.external_id, background: p.background ?? '', question: p.question ?? '' }
     const done: StepOutcome[] = []
     for (let step = planNext(settings, task, done); step; step = planNext(settings, task, done)) {
       const rendered = finishForModel(step.template.entry, renderRequest(step.template, usedValues(step.template, step.values)), judge.model, step.format)

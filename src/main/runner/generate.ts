@@ -8,6 +8,7 @@ import { cacheLookup, RecordWriter, type CallRecord } from './calls'
 import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTarget, type GenerationTask, type Scheme, type StepKind, type StepOutcome, type StepPlan } from './chain'
 import { nextIdeaStep, readIdeaStepAnswer } from './idea-chain'
 import { keywordTask, storeGeneratedIdeas } from './idea-tasks'
+import { nextCompositionStep, paperTask, readCompositionAnswer, storeComposedTask, type CompositionAnswer } from './task-composition'
 import type { ExecuteResult, GatedCallOptions } from './execute'
 import { requestHash } from './hash'
 import type { Judge } from './judges'
@@ -37,10 +38,14 @@ export interface GenerationOptions extends GatedCallOptions {
   target?: GenerationTarget
 }
 
-type StepRead = { ok: true; hypotheses: StepOutcome['hypotheses']; ideas: string[] | null; selected: StepOutcome['selected'] } | { ok: false; error: string }
+type StepRead = { ok: true; hypotheses: StepOutcome['hypotheses']; ideas: string[] | null; selected: StepOutcome['selected']; composition?: CompositionAnswer } | { ok: false; error: string }
 
 /** The answer of one step, read for what the run generates. */
 function readAnswer(target: GenerationTarget, kind: StepKind, format: StepPlan['format'], text: string): StepRead {
+  if (target === 'tasks') {
+    const r = readCompositionAnswer(kind, format, text)
+    return r.ok ? { ok: true, hypotheses: null, ideas: null, selected: null, composition: r.composition } : r
+  }
   if (target === 'ideas') {
     const r = readIdeaStepAnswer(kind, format, text)
     return r.ok ? { ok: true, hypotheses: null, ideas: r.ideas, selected: r.selected } : r
@@ -100,9 +105,9 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
 
   const runTask = async (row: GenerationTaskRow): Promise<'done' | 'failed' | 'stopped'> => {
     const target = o.target ?? 'hypotheses'
-    const task = target === 'ideas' ? keywordTask(row) : taskOf(row)
+    const task = target === 'ideas' ? keywordTask(row) : target === 'tasks' ? paperTask(row) : taskOf(row)
     const settings: ChainSettings = { scheme: o.scheme, templates: o.templates, tokenBudget: o.tokenBudgets.get(task.taskId) ?? null, target }
-    const planNext = target === 'ideas' ? nextIdeaStep : nextStep
+    const planNext = target === 'ideas' ? nextIdeaStep : target === 'tasks' ? nextCompositionStep : nextStep
     const omega = omegaOf(settings, task)
     const rows = new Map((callsOf.all(o.runId, row.id) as CallRowLite[]).map((r) => [r.order_index, r]))
     const outcomes: StepOutcome[] = []
@@ -173,7 +178,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
         outputTokens: meta.outputTokens,
         modelVersion: meta.modelVersion,
         status: read.ok ? 'ok' : 'unparseable',
-        judgement: read.ok ? (read.hypotheses ? { hypotheses: read.hypotheses } : read.ideas ? { ideas: read.ideas } : read.selected ? { selected: read.selected } : null) : null,
+        judgement: read.ok ? (read.hypotheses ? { hypotheses: read.hypotheses } : read.ideas ? { ideas: read.ideas } : read.selected ? { selected: read.selected } : (read.composition ?? null)) : null,
         error: read.ok ? null : `${read.error}${meta.truncated ? ' (the answer was cut at the token limit)' : ''}`,
         costUsd: hit ? 0 : costOf(o.price, meta.inputTokens, meta.outputTokens, false),
         latencyMs,
@@ -185,7 +190,9 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
       if (!read.ok) return 'done'
       outcomes.push(outcome(step, text, read, meta.outputTokens ?? 0))
     }
-    if (target === 'ideas') storeGeneratedIdeas({ project: o.project, runId: o.runId, judge: o.judge, scheme: o.scheme, outSet: o.outSet, settings, row, task, outcomes, callIds, templates: [...templatesUsed], omega })
+    const composed = target === 'tasks' && outcomes[0] ? readCompositionAnswer('single', 'json', outcomes[0].text) : null
+    if (composed?.ok) storeComposedTask({ project: o.project, runId: o.runId, judge: o.judge, outSet: o.outSet, row, task, composition: composed.composition, callIds })
+    else if (target === 'ideas') storeGeneratedIdeas({ project: o.project, runId: o.runId, judge: o.judge, scheme: o.scheme, outSet: o.outSet, settings, row, task, outcomes, callIds, templates: [...templatesUsed], omega })
     else finish(row, task, settings, outcomes, callIds, [...templatesUsed], omega)
     return 'done'
   }

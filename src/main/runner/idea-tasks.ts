@@ -147,7 +147,7 @@ export function generatedIdeasOf(db: Db, runId: number): { externalId: string; s
 }
 
 /** Refuses a token-budget run that did not generate the same thing. */
-export function checkBudgetTarget(target: 'hypotheses' | 'ideas', budgetTarget: 'hypotheses' | 'ideas', runId: number): void {
+export function checkBudgetTarget(target: string, budgetTarget: string, runId: number): void {
   if (target !== budgetTarget) {
     throw new AssayError('invalid_input', `Run ${runId} generated ${budgetTarget}, not ${target}`, [{ field: 'tokenBudgetRun', message: `needs an omega-point run generating ${target}` }])
   }

@@ -121,6 +121,7 @@ function generationScheme(spec: ParsedRunSpec, judge: Judge): Scheme {
   if (spec.batch) problems.push({ field: 'batch', message: 'a generation sequence waits for each answer; batches do not apply' })
   if (spec.template) problems.push({ field: 'template', message: 'the scheme decides the templates' })
   if (spec.tokenBudgetRun && spec.scheme !== 'multi-stage') problems.push({ field: 'tokenBudgetRun', message: 'only the multi-stage chain asks further requests' })
+  if (spec.generate === 'tasks' && spec.scheme !== 'single') problems.push({ field: 'scheme', message: 'a task is composed from a paper in a single request' })
   if (problems.length) throw new AssayError('invalid_input', `Invalid generation run: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, problems)
   void judge
   return spec.scheme!
@@ -217,7 +218,7 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
       scheme,
       outSet: spec.outSet ?? `generated-run${runId}`,
       tokenBudgetRun: spec.tokenBudgetRun ?? null,
-      ...(target === 'ideas' ? { generate: target } : {})
+      ...(target !== 'hypotheses' ? { generate: target } : {})
     }
     db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
     return { runId, resumed: !!existing, plan: { items: tasks.length, calls: [], skipped: [] }, definition: null }

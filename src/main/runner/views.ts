@@ -10,6 +10,7 @@ import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow } from '
 import { interpretAnswer } from './interpret'
 import { readStepAnswer, type StepKind } from './chain'
 import { readIdeaStepAnswer } from './idea-chain'
+import { readCompositionAnswer } from './task-composition'
 import { getJudge } from './judges'
 import type { StoredPrompt } from './plan'
 
@@ -121,7 +122,8 @@ export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn:
   let parse: CallDetail['parse'] = null
   if (r.raw_answer !== null && run.instrument_id === 'generation') {
     const step = (display.step as StepKind | undefined) ?? 'stage'
-    const read = runOptions(run).generate === 'ideas' ? readIdeaStepAnswer(step, prompt.format, r.raw_answer) : readStepAnswer(step, prompt.format, r.raw_answer)
+    const target = runOptions(run).generate
+    const read = target === 'ideas' ? readIdeaStepAnswer(step, prompt.format, r.raw_answer) : target === 'tasks' ? readCompositionAnswer(step, prompt.format, r.raw_answer) : readStepAnswer(step, prompt.format, r.raw_answer)
     parse = read.ok ? { status: 'ok', error: null } : { status: 'unparseable', error: read.error }
   } else if (r.raw_answer !== null) {
     const row = getItem(db, r.item_id)
