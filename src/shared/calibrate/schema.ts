@@ -70,7 +70,8 @@ export const calibrationRowSchema = z.object({
       only_before: count,
       only_after: count,
       both_wrong: count,
-      mcnemar_p: stat
+      mcnemar_p: stat,
+      accuracy_difference: differenceSchema.nullable()
     })
     .optional(),
   /** A value on the human scale: mean absolute difference before (raw score) and after. */

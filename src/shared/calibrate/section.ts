@@ -99,7 +99,8 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
       row.decision = decisionBlock(
         keys.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
         `the original template's run (${fit.spec.source}) on the same items`,
-        reasons
+        reasons,
+        bootstrap
       )
     }
     return row
@@ -136,7 +137,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
       n_eval_units: rows.length,
       n_exposed_eval_items: exposedOf(rows.map((r) => r.itemId)),
       changes: bothOrderChanges([...perItem.values()], rule),
-      decision: decisionBlock(rows, "the raw judge's vote over both orders (a split vote is a tie, counted as not correct)", reasons),
+      decision: decisionBlock(rows, "the raw judge's vote over both orders (a split vote is a tie, counted as not correct)", reasons, bootstrap),
       warnings,
       reasons
     }
@@ -188,7 +189,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
         return { itemId: u.itemId, before: before !== undefined && valueKey(before) === valueKey(u.label), after: valueKey(after as Value) === valueKey(u.label) }
       })
       if (!rawValues || rawValues.size === 0) reasons.decision_before = `the raw judge gives no "${fit.spec.target.field}" of its own`
-      row.decision = decisionBlock(rows, `the raw judge's own "${fit.spec.target.field}"`, reasons, !rawValues || rawValues.size === 0)
+      row.decision = decisionBlock(rows, `the raw judge's own "${fit.spec.target.field}"`, reasons, bootstrap, !rawValues || rawValues.size === 0)
     }
   }
 
@@ -214,7 +215,13 @@ function positiveText(target: TargetSpec): string | null {
   return typeof target.positive === 'object' ? `>= ${target.positive.at_least}` : String(target.positive)
 }
 
-function decisionBlock(rows: ReadonlyArray<{ before: boolean; after: boolean }>, before: string, reasons: Record<string, string>, noBefore = false): NonNullable<CalibrationRow['decision']> {
+function decisionBlock(
+  rows: ReadonlyArray<{ itemId: number; before: boolean; after: boolean }>,
+  before: string,
+  reasons: Record<string, string>,
+  bootstrap: BootstrapOptions,
+  noBefore = false
+): NonNullable<CalibrationRow['decision']> {
   const count = (b: boolean, a: boolean) => rows.filter((r) => r.before === b && r.after === a).length
   const onlyBefore = count(true, false)
   const onlyAfter = count(false, true)
@@ -229,7 +236,16 @@ function decisionBlock(rows: ReadonlyArray<{ before: boolean; after: boolean }>,
     only_before: onlyBefore,
     only_after: onlyAfter,
     both_wrong: count(false, false),
-    mcnemar_p: n && !noBefore ? mcnemarExact(onlyBefore, onlyAfter).value : null
+    mcnemar_p: n && !noBefore ? mcnemarExact(onlyBefore, onlyAfter).value : null,
+    // after − before, resampling items (units of one item stay together), so the test has its interval.
+    accuracy_difference: n && !noBefore ? differenceOf(pairedBootstrapDifference(groupRowsIntoUnits([...rows], (r) => String(r.itemId)), accuracyOf('after'), accuracyOf('before'), bootstrap)) : null
+  }
+}
+
+function accuracyOf(which: 'before' | 'after') {
+  return (resample: readonly { rows: ReadonlyArray<{ before: boolean; after: boolean }> }[]): Estimate => {
+    const flat = resample.flatMap((u) => u.rows)
+    return flat.length ? { value: flat.filter((r) => r[which]).length / flat.length } : { value: null, reason: 'no units' }
   }
 }
 

@@ -18,7 +18,8 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
     const lines: string[] = []
     if (c.decision) {
       const d = c.decision
-      lines.push(`accuracy ${pct(d.before_accuracy)} → ${pct(d.after_accuracy)} on ${d.n} units (right only before ${d.only_before}, only after ${d.only_after}; exact McNemar p = ${f(d.mcnemar_p)})`)
+      const diff = d.accuracy_difference ? ` (difference ${f(d.accuracy_difference.difference)} ${interval(d.accuracy_difference.ci_low, d.accuracy_difference.ci_high)})` : ''
+      lines.push(`accuracy ${pct(d.before_accuracy)} → ${pct(d.after_accuracy)} on ${d.n} units${diff}; right only before ${d.only_before}, only after ${d.only_after}; exact McNemar p = ${f(d.mcnemar_p)}`)
     }
     if (c.probability) {
       const p = c.probability

@@ -76,6 +76,8 @@ describe('assay calibrate on the demo', () => {
     expect(fit.decision.before_accuracy).toBeLessThan(1)
     expect(fit.decision.only_before).toBe(0)
     expect(fit.decision.mcnemar_p).toBeGreaterThan(0)
+    expect(fit.decision.accuracy_difference.difference).toBeCloseTo(fit.decision.after_accuracy - fit.decision.before_accuracy, 12)
+    expect(fit.decision.accuracy_difference.ci_high).toBeGreaterThanOrEqual(fit.decision.accuracy_difference.ci_low)
   })
 
   it('Platt scaling and isotonic regression report Brier, log loss, ECE and mean absolute difference before and after', async () => {

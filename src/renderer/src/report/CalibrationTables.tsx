@@ -64,7 +64,9 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
             <td>
               {c.decision && (
                 <div>
-                  accuracy {pct(c.decision.before_accuracy)} → {pct(c.decision.after_accuracy)} on {c.decision.n} units; McNemar p = {f(c.decision.mcnemar_p)}
+                  accuracy {pct(c.decision.before_accuracy)} → {pct(c.decision.after_accuracy)}{' '}
+                  {c.decision.accuracy_difference ? interval(c.decision.accuracy_difference.ci_low, c.decision.accuracy_difference.ci_high) : ''} on {c.decision.n} units; McNemar p ={' '}
+                  {f(c.decision.mcnemar_p)}
                 </div>
               )}
               {c.probability && (
