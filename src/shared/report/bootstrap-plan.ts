@@ -1,4 +1,4 @@
-import { RANDOM_GENERATOR, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate } from '../stats'
+import { RANDOM_GENERATOR, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
 import { assertLevel } from '../stats/input-checks'
 import type { BootstrapSettings } from './intervals'
 
@@ -127,8 +127,11 @@ export class BootstrapPlan {
     const n = this.indexOfItem.size
     const sums = new SumsLayout(n, this.entries, (item) => this.index(item))
     const weights = new Int32Array(n)
+    // With no statistic reading the draw item by item, a resample's draws go straight to the kinds of items.
+    const byKind = this.entries.every((e) => e.kind === 'sums')
     const evaluate = (record: (k: number, estimate: Estimate) => void): void => {
-      sums.fill(weights)
+      if (byKind) sums.fillFromKinds()
+      else sums.fill(weights)
       let k = 0
       for (const entry of this.entries) {
         const estimates = entry.kind === 'sums' ? entry.statistic(sums.of(entry)) : entry.statistic(weights)
@@ -138,6 +141,7 @@ export class BootstrapPlan {
     }
 
     weights.fill(1)
+    if (byKind) sums.countKinds(weights)
     const points = new Array<Estimate>(statisticCount)
     evaluate((k, estimate) => (points[k] = estimate))
 
@@ -147,8 +151,11 @@ export class BootstrapPlan {
     }
     const random = seededRandom(settings.seed)
     for (let r = 0; r < settings.resamples; r++) {
-      weights.fill(0)
-      random.addDraws(weights, n)
+      if (byKind) sums.drawKinds(random, n)
+      else {
+        weights.fill(0)
+        random.addDraws(weights, n)
+      }
       evaluate(record)
     }
 
@@ -172,7 +179,10 @@ const MISSING: Estimate = { value: null, reason: 'not computed' }
 class SumsLayout {
   /** Kind of each item (by dense index); -1 for items that add to no sum. */
   private readonly kindOfItem: Int32Array
-  private readonly kindWeights: Float64Array
+  /** Times the items of each kind were drawn; one more bin at the end for items that add to no sum. */
+  private readonly kindWeights: Int32Array
+  /** kindOfItem with the last bin in place of -1, for drawing straight into kindWeights. */
+  private readonly binOfItem: Int32Array
   /** Compressed rows of the kinds: slots[offsets[k]..offsets[k+1]) with their amounts. */
   private readonly offsets: Int32Array
   private readonly slots: Int32Array
@@ -250,7 +260,9 @@ class SumsLayout {
       }
       this.kindOfItem[i] = kind
     }
-    this.kindWeights = new Float64Array(offsets.length - 1)
+    const kinds = offsets.length - 1
+    this.kindWeights = new Int32Array(kinds + 1)
+    this.binOfItem = this.kindOfItem.map((kind) => (kind < 0 ? kinds : kind))
     this.offsets = Int32Array.from(offsets)
     this.slots = Int32Array.from(slots)
     this.amounts = Float64Array.from(amounts)
@@ -258,14 +270,33 @@ class SumsLayout {
 
   /** Every sum on the items weighted by how often each was drawn. */
   fill(weights: Weights): void {
-    const { kindOfItem, kindWeights, offsets, slots, amounts, sums } = this
+    this.countKinds(weights)
+    this.fillFromKinds()
+  }
+
+  /** Totals the draws of each kind from the draws of each item. */
+  countKinds(weights: Weights): void {
+    const { kindOfItem, kindWeights } = this
     kindWeights.fill(0)
     for (let i = 0; i < kindOfItem.length; i++) {
       const kind = kindOfItem[i] as number
       if (kind >= 0) kindWeights[kind] = (kindWeights[kind] as number) + (weights[i] as number)
     }
+  }
+
+  /** One resample's draws of `n` items (the stream a draw per item gives), totalled by kind as they are drawn. */
+  drawKinds(random: SeededRandom, n: number): void {
+    this.kindWeights.fill(0)
+    random.addDrawsToBins(this.kindWeights, n, this.binOfItem)
+  }
+
+  /** Every sum from the draws of each kind. */
+  fillFromKinds(): void {
+    const { kindWeights, offsets, slots, amounts, sums } = this
     sums.fill(0)
-    for (let k = 0; k < kindWeights.length; k++) {
+    // The last bin holds items that add to no sum.
+    const kinds = kindWeights.length - 1
+    for (let k = 0; k < kinds; k++) {
       const weight = kindWeights[k] as number
       if (weight === 0) continue
       const end = offsets[k + 1] as number

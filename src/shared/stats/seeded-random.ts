@@ -11,6 +11,11 @@ export type SeededRandom = {
    * that many `integerBelow(counts.length)` calls, without a call per draw (a bootstrap resample is one such fill).
    */
   addDraws(counts: Int32Array, draws: number): void
+  /**
+   * The same draws as `addDraws` over `binOf.length` units, each added to its unit's bin instead (`counts[binOf[u]]`):
+   * a resample's totals per group of units without a pass over the units.
+   */
+  addDrawsToBins(counts: Int32Array, draws: number, binOf: Int32Array): void
 }
 
 /** The state of pure-rand's xoroshiro128plus (four 32-bit words), read and written back around a fast loop. */
@@ -29,32 +34,45 @@ export function seededRandom(seed: number): SeededRandom {
     addDraws(counts, draws) {
       const bound = counts.length
       if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
-      // pure-rand 7: XoroShiro128Plus.unsafeNext and unsafeUniformIntDistributionInternal, inlined on local state.
-      const maxAllowed = bound > 2 ? Math.floor(0x100000000 / bound) * bound : 0x100000000
-      let { s01, s00, s11, s10 } = state
-      for (let d = 0; d < draws; d++) {
-        let delta: number
-        do {
-          const out = (s00 + s10) | 0
-          const a0 = s10 ^ s00
-          const a1 = s11 ^ s01
-          const t00 = s00
-          const t01 = s01
-          s00 = (t00 << 24) ^ (t01 >>> 8) ^ a0 ^ (a0 << 16)
-          s01 = (t01 << 24) ^ (t00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16))
-          s10 = (a1 << 5) ^ (a0 >>> 27)
-          s11 = (a0 << 5) ^ (a1 >>> 27)
-          delta = out + 0x80000000
-        } while (delta >= maxAllowed)
-        const unit = delta % bound
-        counts[unit] = (counts[unit] as number) + 1
-      }
-      state.s01 = s01
-      state.s00 = s00
-      state.s11 = s11
-      state.s10 = s10
+      drawInto(state, bound, draws, counts, null)
+    },
+    addDrawsToBins(counts, draws, binOf) {
+      const bound = binOf.length
+      if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      drawInto(state, bound, draws, counts, binOf)
     }
   }
+}
+
+/**
+ * pure-rand 7: XoroShiro128Plus.unsafeNext and unsafeUniformIntDistributionInternal, inlined on local state; each
+ * drawn integer in [0, bound) adds 1 to its count, or to its bin's count when bins are given.
+ */
+function drawInto(state: XoroState, bound: number, draws: number, counts: Int32Array, binOf: Int32Array | null): void {
+  const maxAllowed = bound > 2 ? Math.floor(0x100000000 / bound) * bound : 0x100000000
+  let { s01, s00, s11, s10 } = state
+  for (let d = 0; d < draws; d++) {
+    let delta: number
+    do {
+      const out = (s00 + s10) | 0
+      const a0 = s10 ^ s00
+      const a1 = s11 ^ s01
+      const t00 = s00
+      const t01 = s01
+      s00 = (t00 << 24) ^ (t01 >>> 8) ^ a0 ^ (a0 << 16)
+      s01 = (t01 << 24) ^ (t00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16))
+      s10 = (a1 << 5) ^ (a0 >>> 27)
+      s11 = (a0 << 5) ^ (a1 >>> 27)
+      delta = out + 0x80000000
+    } while (delta >= maxAllowed)
+    const unit = delta % bound
+    const at = binOf === null ? unit : (binOf[unit] as number)
+    counts[at] = (counts[at] as number) + 1
+  }
+  state.s01 = s01
+  state.s00 = s00
+  state.s11 = s11
+  state.s10 = s10
 }
 
 /** The generator reads a seed as 32 bits, so larger or negative seeds would silently collide with others. */

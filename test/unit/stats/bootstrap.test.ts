@@ -186,4 +186,22 @@ describe('drawing a whole resample at once', () => {
       }
     }
   })
+
+  it('totals the same draws by bin when each unit is given a bin, state carried over', () => {
+    for (const bound of [1, 2, 7, 20_000]) {
+      const binOf = Int32Array.from({ length: bound }, (_, u) => (u * 7) % 5)
+      const plain = seededRandom(7)
+      const binned = seededRandom(7)
+      for (let round = 0; round < 3; round++) {
+        const counts = new Int32Array(bound)
+        plain.addDraws(counts, bound)
+        const expected = new Int32Array(5)
+        counts.forEach((c, u) => (expected[binOf[u] as number] = (expected[binOf[u] as number] as number) + c))
+        const got = new Int32Array(5)
+        binned.addDrawsToBins(got, bound, binOf)
+        expect([...got]).toEqual([...expected])
+      }
+      expect(binned.integerBelow(bound)).toBe(plain.integerBelow(bound))
+    }
+  })
 })
