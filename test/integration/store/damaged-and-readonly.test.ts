@@ -38,8 +38,8 @@ describe('a damaged project', () => {
     expect((err as AssayError).message).toContain(path)
     expect((err as AssayError).message).toMatch(/damaged/)
     expect(readFileSync(path).equals(before)).toBe(true)
-    // info checks the file; a command that meets the damage while reading says which file it is in.
-    const info = await runCli('info', path)
+    // info --check checks the file; a command that meets the damage while reading says which file it is in.
+    const info = await runCli('info', path, '--check')
     expect(info.code).toBe(1)
     expect(info.stderr).toContain(`${path} is damaged`)
     const report = await runCli('report', path, '--instrument', 'idea-review')

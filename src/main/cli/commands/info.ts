@@ -10,9 +10,10 @@ export function registerInfo(program: Command, io: CliIO): void {
     .description('Print the schema version and counts of a project')
     .argument('<file>', 'the .assay project file')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { json?: boolean }) => {
-      // The command people run to look at a file: it checks the file's integrity too.
-      const { project, notWritable } = await Project.openForReading(resolve(file), { verify: true })
+    .option('--check', "also check the file's integrity (PRAGMA quick_check: reads the whole file)")
+    .action(async (file: string, opts: { json?: boolean; check?: boolean }) => {
+      // The integrity check reads every page, so it is asked for: `info` stays instant on large projects.
+      const { project, notWritable } = await Project.openForReading(resolve(file), { verify: opts.check === true })
       if (notWritable) io.err(`note: ${project.path} is read-only; opened for reading`)
       try {
         const info = project.info()
