@@ -55,6 +55,15 @@ describe('template manifest', () => {
     expect(problems({ schemaVersion: 1, templates: [entry()] })).toEqual([])
   })
 
+  it('marks a derived template with what it comes from, and refuses one without a seed', () => {
+    const derived = { from: ['hypothesis-stage@1'], rule: 'deriveIdeaTemplates' }
+    expect(problems({ schemaVersion: 1, templates: [entry({ derived })] })).toEqual([])
+    expect(problems({ schemaVersion: 1, templates: [entry({ derived, source: { seed: null, section: 'Assay' }, note: 'n' })] })).toEqual([
+      'templates.0.derived: a derived template names the seed whose rule it follows'
+    ])
+    expect(problems({ schemaVersion: 1, templates: [entry({ derived: { from: ['hypothesis-stage'], rule: 'r' } })] })).toHaveLength(1)
+  })
+
   it('refuses duplicates of id and version', () => {
     expect(problems({ schemaVersion: 1, templates: [entry(), entry()] })).toEqual(['templates.1: duplicate template probe@1'])
   })
