@@ -168,7 +168,16 @@ function compareCategories(
   for (const u of raw.unparseableCriterion) seen.push(u.criterion)
   const { categories, outside } = scaleOf(field, seen)
   const position = new Map<Value, number>(categories.map((c, i) => [c, i]))
-  const at = (v: Value): number => position.get(v) as number
+  // Units repeat a few categories in long runs: the last lookup is kept (NaN never matches, and is looked up).
+  let lastValue: Value | undefined
+  let lastPosition = 0
+  const at = (v: Value): number => {
+    if (v !== lastValue) {
+      lastValue = v
+      lastPosition = position.get(v) as number
+    }
+    return lastPosition
+  }
   const c = raw.pairs.map((p) => at(p.criterion))
   const s = raw.pairs.map((p) => at(p.source))
   const unparseableLabels = raw.unparseableCriterion.map((u) => at(u.criterion))

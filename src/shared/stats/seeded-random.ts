@@ -50,6 +50,7 @@ export function seededRandom(seed: number): SeededRandom {
  */
 function drawInto(state: XoroState, bound: number, draws: number, counts: Int32Array, binOf: Int32Array | null): void {
   const maxAllowed = bound > 2 ? Math.floor(0x100000000 / bound) * bound : 0x100000000
+  const unsignedBound = bound >>> 0
   let { s01, s00, s11, s10 } = state
   for (let d = 0; d < draws; d++) {
     let delta: number
@@ -63,9 +64,11 @@ function drawInto(state: XoroState, bound: number, draws: number, counts: Int32A
       s01 = (t01 << 24) ^ (t00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16))
       s10 = (a1 << 5) ^ (a0 >>> 27)
       s11 = (a0 << 5) ^ (a1 >>> 27)
-      delta = out + 0x80000000
+      // out + 2^31 as an unsigned 32-bit integer (flipping the sign bit adds 2^31 without leaving 32 bits), so the
+      // remainder below is an integer one rather than a floating-point call.
+      delta = (out ^ 0x80000000) >>> 0
     } while (delta >= maxAllowed)
-    const unit = delta % bound
+    const unit = delta % unsignedBound
     const at = binOf === null ? unit : (binOf[unit] as number)
     counts[at] = (counts[at] as number) + 1
   }
