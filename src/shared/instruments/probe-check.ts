@@ -56,9 +56,9 @@ export function diffAsMarkdown(diff: readonly DiffPart[]): string {
     if (p.op === 'removed' && next?.op === 'added') i++
     const before = parts.slice(0, i).reverse().find((x) => x.op === 'same')?.text.slice(-40) ?? ''
     const after = parts.slice(i + 1).find((x) => x.op === 'same')?.text.slice(0, 40) ?? ''
-    lines.push(
-      `${lines.length + 1}. …${code(before)} ${removed ? `removed ${code(removed)}` : ''}${removed && added ? ', ' : ''}${added ? `added ${code(added)}` : ''} ${code(after)}…`
-    )
+    const what = removed && added ? `**replaced** ${code(removed)} **with** ${code(added)}` : removed ? `**removed** ${code(removed)}` : `**added** ${code(added)}`
+    const where = [before.trim() ? `after ${code(`…${before}`)}` : '', after.trim() ? `before ${code(`${after}…`)}` : ''].filter(Boolean).join(', ')
+    lines.push(`${lines.length + 1}. ${what}${where ? ` — ${where}` : ''}`)
   }
   return lines.length ? lines.join('\n') : '(no change)'
 }

@@ -94,3 +94,13 @@ describe('deterministic formula edits', () => {
     expect(() => reapplyFormulaEdit('$x = a * b$', r.edit)).toThrow(/no longer holds/)
   })
 })
+
+describe('the changes as the checker reads them', () => {
+  it('names each change with its context, LaTeX as written', async () => {
+    const { diffAsMarkdown } = await import('../../../src/shared/instruments/probe-check')
+    const md = diffAsMarkdown(textDiff('We have $a + b$ here.', 'We have $a - b$ here, surely.'))
+    expect(md).toContain('**replaced** ` + ` **with** ` - `')
+    expect(md.split('\n')).toHaveLength(2)
+    expect(diffAsMarkdown(textDiff('same', 'same'))).toBe('(no change)')
+  })
+})
