@@ -58,14 +58,3 @@ export function judgeFlawAuditRows(
   }
   return rows.sort((a, b) => a.source.localeCompare(b.source, 'en', { numeric: true }))
 }
-
-const pct = (v: number) => `${(100 * v).toFixed(0)}%`
-
-/** The judges' own flaw audits, as a table under the fatal-flaw recall of the verdicts (HTML, escaped by the caller's helpers). */
-export function judgeFlawAuditsHtml(rows: readonly JudgeFlawAuditRow[] | undefined, who: (id: string) => string, esc: (s: string) => string): string {
-  if (!rows || rows.length === 0) return ''
-  const body = rows
-    .map((r) => `<tr>${who(r.source)}<td class="num">${r.n_fatal}</td><td class="num">${r.n_named}</td><td class="num">${r.recall === null ? '—' : `${pct(r.recall)}${r.recall_ci ? `<span class="ci">[${pct(r.recall_ci[0])}, ${pct(r.recall_ci[1])}]</span>` : ''}`}</td><td class="num">${r.n_other_side_fatal}</td><td class="num">${r.n_audited}</td></tr>`)
-    .join('')
-  return `<h4>Judges' own flaw audits beside the experts'</h4><p class="muted small">Judges asked the flaw audit on the same pairs: of the proposals people marked fatal (the other not), how often the judge's audit marked that proposal fatal, and how often it marked the other proposal fatal instead. Wilson intervals.</p><table><thead><tr>${['Judge', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited'].map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`
-}

@@ -4,7 +4,7 @@ import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
-import { judgeFlawAuditsHtml } from './fatal-flaw-audits'
+import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
 
@@ -107,7 +107,7 @@ ${winRates.length ? `<h3>Win rates against human proposals</h3>${table(['Source'
 }
 
 function fatalPart(pairwise: ReportPairwise, who: Who): string {
-  if (pairwise.fatal_flaws.length === 0) return judgeFlawAuditsHtml(pairwise.judge_flaw_audits, who, esc)
+  if (pairwise.fatal_flaws.length === 0) return judgeFlawAuditsHtml(pairwise.judge_flaw_audits)
   const rows = pairwise.fatal_flaws.map((f) => [
     who(f.source),
     num(f.n_fatal),
@@ -118,7 +118,7 @@ function fatalPart(pairwise: ReportPairwise, who: Who): string {
     f.n_named_judged === undefined ? td(NONE) : num(`${f.n_named}/${f.n_named_judged}`),
     statCell('fatal_flaw_named_recall', f.fatal_flaw_named_recall, f.ci.fatal_flaw_named_recall, f.reasons.fatal_flaw_named_recall)
   ])
-  return `<h3 id="fatal-flaws">Fatal-flaw recall</h3><p class="muted small">Of the proposals people marked with a fatal flaw (the other proposal not so marked), how often the source's verdict went against that proposal; ${pairwise.n_fatal_flaw_audits} human flaw audits.</p>${table(['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'Both sides fatal (left out)', 'Named a fatal flaw', 'Named recall'], rows, new Set([1, 2, 3, 4, 5, 6, 7]))}${judgeFlawAuditsHtml(pairwise.judge_flaw_audits, who, esc)}`
+  return `<h3 id="fatal-flaws">Fatal-flaw recall</h3><p class="muted small">Of the proposals people marked with a fatal flaw (the other proposal not so marked), how often the source's verdict went against that proposal; ${pairwise.n_fatal_flaw_audits} human flaw audits.</p>${table(['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'Both sides fatal (left out)', 'Named a fatal flaw', 'Named recall'], rows, new Set([1, 2, 3, 4, 5, 6, 7]))}${judgeFlawAuditsHtml(pairwise.judge_flaw_audits)}`
 }
 
 export function fieldSection(field: Report['fields'][number], plots: readonly ReportPlot[], name: Name, who: Who): string {

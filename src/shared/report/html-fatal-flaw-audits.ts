@@ -1,0 +1,23 @@
+import type { JudgeFlawAuditRow } from './fatal-flaw-audits'
+import { NONE } from './format'
+import { num, table } from './html-parts'
+import { escapeXml as esc } from './plots/svg'
+
+const pct = (v: number) => `${(100 * v).toFixed(0)}%`
+
+/** The judges' own flaw audits, as a table under the fatal-flaw recall of the verdicts. */
+export function judgeFlawAuditsHtml(rows: readonly JudgeFlawAuditRow[] | undefined): string {
+  if (!rows || rows.length === 0) return ''
+  const body = rows.map((r) => [
+    // A flaw-audit run is not a source of this report: named by its own name.
+    `<td data-source="${esc(r.source)}">${esc(r.name)}</td>`,
+    num(r.n_fatal),
+    num(r.n_named),
+    r.recall === null
+      ? `<td class="num undefined" title="no proposal people marked fatal was audited">${NONE}</td>`
+      : `<td class="num">${esc(pct(r.recall))}${r.recall_ci ? `<span class="ci">[${esc(pct(r.recall_ci[0]))}, ${esc(pct(r.recall_ci[1]))}]</span>` : ''}</td>`,
+    num(r.n_other_side_fatal),
+    num(r.n_audited)
+  ])
+  return `<h4>Judges' own flaw audits beside the experts'</h4><p class="muted small">Judges asked the flaw audit on the same pairs: of the proposals people marked fatal (the other not), how often the judge's audit marked that proposal fatal, and how often it marked the other proposal fatal instead. Wilson intervals.</p>${table(['Judge (flaw audit)', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited'], body, new Set([1, 2, 3, 4, 5]))}`
+}
