@@ -139,7 +139,7 @@ describe('the workbench import operation', () => {
       const data = tmp.file('q.jsonl')
       writeFileSync(data, Buffer.concat([Buffer.from('{"question_id":"Q1","question":"caf'), Buffer.from([0xe9]), Buffer.from('?"}\n')]))
       const strict = await dispatch(ctx, 'import.preview', { path: data, format: 'questions' })
-      expect(strict.ok && strict.value.errors).toEqual([expect.objectContaining({ file: data, line: 1, message: expect.stringContaining('invalid UTF-8 at byte offset 35') })])
+      expect(strict.ok && (strict.value as { errors: unknown }).errors).toEqual([expect.objectContaining({ file: data, line: 1, message: expect.stringContaining('invalid UTF-8 at byte offset 35') })])
       const lossy = await dispatch(ctx, 'import.run', { path: data, format: 'questions', lossy: true })
       expect(lossy.ok && lossy.value).toMatchObject({ imported: 1, summary: { invalidUtf8Replaced: 1 } })
     } finally {

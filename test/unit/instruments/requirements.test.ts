@@ -26,7 +26,8 @@ describe('form requirements', () => {
       for (const w of leaves(instrument.form.widgets)) {
         if ((w.kind === 'text' || w.kind === 'quote' || w.kind === 'number') && w.requiredWhen) {
           expect(w.requiredWhen.says, `${instrument.id}.${w.field}`).toMatch(/^required when /)
-          expect(w.optional, `${instrument.id}.${w.field} cannot be optional and conditionally required`).toBeUndefined()
+          const optional = 'optional' in w ? w.optional : undefined
+          expect(optional, `${instrument.id}.${w.field} cannot be optional and conditionally required`).toBeUndefined()
         }
       }
     }
