@@ -1,6 +1,7 @@
 import { RANDOM_GENERATOR, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
 import { assertLevel } from '../stats/input-checks'
 import type { BootstrapSettings } from './intervals'
+import { SumColumns } from './sum-columns'
 
 /** How many times each item (by dense index) was drawn into a resample; all ones for the data as given. */
 export type Weights = Int32Array
@@ -21,7 +22,7 @@ type SumsEntry = {
   kind: 'sums'
   size: number
   slots: number
-  contributions: ReadonlyArray<SumContribution>
+  contributions: SumColumns
   statistic: (sums: Float64Array) => Estimate[]
   done: (intervals: BootstrapInterval[]) => void
 }
@@ -67,25 +68,42 @@ export class BootstrapPlan {
    */
   addSums(
     slots: number,
-    contributions: ReadonlyArray<SumContribution>,
+    contributions: ReadonlyArray<SumContribution> | SumColumns,
     size: number,
     statistic: (sums: Float64Array) => Estimate[],
     done: (intervals: BootstrapInterval[]) => void
   ): void {
-    for (const c of contributions) {
-      if (!Number.isSafeInteger(c.amount)) throw new RangeError(`a sum contribution must be a whole number (${c.amount})`)
-      if (!(Number.isInteger(c.slot) && c.slot >= 0 && c.slot < slots)) throw new RangeError(`slot ${c.slot} is outside 0..${slots - 1}`)
-      this.index(c.item)
+    let columns: SumColumns
+    if (contributions instanceof SumColumns) columns = contributions
+    else {
+      columns = this.sumColumns(contributions.length)
+      for (const c of contributions) {
+        if (!Number.isSafeInteger(c.amount)) throw new RangeError(`a sum contribution must be a whole number (${c.amount})`)
+        if (!(Number.isInteger(c.slot) && c.slot >= 0 && c.slot < slots)) throw new RangeError(`slot ${c.slot} is outside 0..${slots - 1}`)
+        columns.push(c.item, c.slot, c.amount)
+      }
     }
-    this.entries.push({ kind: 'sums', size, slots, contributions, statistic, done })
+    for (let p = 0; p < columns.length; p++) {
+      const slot = columns.slots[p] as number
+      if (!(slot >= 0 && slot < slots)) throw new RangeError(`slot ${slot} is outside 0..${slots - 1}`)
+    }
+    this.entries.push({ kind: 'sums', size, slots, contributions: columns, statistic, done })
+  }
+
+  /** Empty columns of sum contributions for this plan's items (see addSums). */
+  sumColumns(capacity = 64): SumColumns {
+    return new SumColumns((item) => this.index(item), Math.max(1, capacity))
   }
 
 /** A ratio Σ w·numerator / Σ w·denominator over per-item sums (accuracy, mean absolute difference, Brier). */
   addRatio(items: ReadonlyArray<{ item: number; numerator: number; denominator: number }>, none: string, done: (interval: BootstrapInterval) => void): void {
     const ratio = (num: number, den: number): Estimate => (den === 0 ? { value: null, reason: none } : { value: num / den })
     if (items.every((u) => Number.isSafeInteger(u.numerator) && Number.isSafeInteger(u.denominator))) {
-      const contributions: SumContribution[] = []
-      for (const u of items) contributions.push({ item: u.item, slot: 0, amount: u.numerator }, { item: u.item, slot: 1, amount: u.denominator })
+      const contributions = this.sumColumns(items.length * 2)
+      for (const u of items) {
+        contributions.push(u.item, 0, u.numerator)
+        contributions.push(u.item, 1, u.denominator)
+      }
       this.addSums(2, contributions, 1, (sums) => [ratio(sums[0] as number, sums[1] as number)], (intervals) => done(intervals[0] as BootstrapInterval))
       return
     }
@@ -125,7 +143,7 @@ export class BootstrapPlan {
     assertSeed(settings.seed)
     assertLevel(settings.level)
     const n = this.indexOfItem.size
-    const sums = new SumsLayout(n, this.entries, (item) => this.index(item))
+    const sums = new SumsLayout(n, this.entries)
     const weights = new Int32Array(n)
     // With no statistic reading the draw item by item, a resample's draws go straight to the kinds of items.
     const byKind = this.entries.every((e) => e.kind === 'sums')
@@ -190,7 +208,7 @@ class SumsLayout {
   private readonly sums: Float64Array
   private readonly firstSlot = new Map<SumsEntry, number>()
 
-  constructor(itemCount: number, entries: readonly Entry[], indexOf: (item: number) => number) {
+  constructor(itemCount: number, entries: readonly Entry[]) {
     // Rows of all items in one buffer (compressed by item): count, place, then sort and merge each row.
     const rowStart = new Int32Array(itemCount + 1)
     let slotCount = 0
@@ -198,9 +216,10 @@ class SumsLayout {
       if (entry.kind !== 'sums') continue
       this.firstSlot.set(entry, slotCount)
       slotCount += entry.slots
-      for (const c of entry.contributions) {
-        if (c.amount === 0) continue
-        const next = indexOf(c.item) + 1
+      const { items, amounts, length } = entry.contributions
+      for (let p = 0; p < length; p++) {
+        if (amounts[p] === 0) continue
+        const next = (items[p] as number) + 1
         rowStart[next] = (rowStart[next] as number) + 1
       }
     }
@@ -211,12 +230,14 @@ class SumsLayout {
     for (const entry of entries) {
       if (entry.kind !== 'sums') continue
       const first = this.firstSlot.get(entry) as number
-      for (const c of entry.contributions) {
-        if (c.amount === 0) continue
-        const i = indexOf(c.item)
+      const { items, slots, amounts, length } = entry.contributions
+      for (let p = 0; p < length; p++) {
+        const amount = amounts[p] as number
+        if (amount === 0) continue
+        const i = items[p] as number
         const at = rowEnd[i] as number
-        rowSlots[at] = first + c.slot
-        rowAmounts[at] = c.amount
+        rowSlots[at] = first + (slots[p] as number)
+        rowAmounts[at] = amount
         rowEnd[i] = at + 1
       }
     }

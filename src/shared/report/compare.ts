@@ -20,7 +20,7 @@ import {
   weightedKappa,
   type Category
 } from '../stats'
-import type { BootstrapPlan, SumContribution } from './bootstrap-plan'
+import type { BootstrapPlan } from './bootstrap-plan'
 import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
 import { putAlphas } from './alpha-levels'
 import { kendallTauBOrdinal } from './kendall-table'
@@ -248,8 +248,9 @@ function compareCategories(
     // Per item: its cells of the q×q table (criterion × source) and its unparseable units (the last slot); one
     // pass gives both the accuracy (diagonal over judged) and the agreement coefficient of a resample.
     const cells = q * q
-    const contributions: SumContribution[] = raw.pairs.map((p, i) => ({ item: p.item, slot: (c[i] as number) * q + (s[i] as number), amount: 1 }))
-    for (const u of raw.unparseableCriterion) contributions.push({ item: u.item, slot: cells, amount: 1 })
+    const contributions = plan.sumColumns(raw.pairs.length + raw.unparseableCriterion.length)
+    raw.pairs.forEach((p, i) => contributions.push(p.item, (c[i] as number) * q + (s[i] as number), 1))
+    for (const u of raw.unparseableCriterion) contributions.push(u.item, cells, 1)
     plan.addSums(
       cells + 1,
       contributions,

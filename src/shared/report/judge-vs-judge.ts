@@ -92,11 +92,12 @@ export function judgeVsJudge(
   const done = (interval: BootstrapInterval) => (result.ci.difference = bootstrapCi(interval, true))
   if (list.every((u) => Number.isSafeInteger(u.first) && Number.isSafeInteger(u.second))) {
     // Right/wrong counts (or whole-number distances): exact in any order, so summed with the report's other counts.
-    const contributions = list.flatMap((u) => [
-      { item: u.item, slot: 0, amount: u.first },
-      { item: u.item, slot: 1, amount: u.second },
-      { item: u.item, slot: 2, amount: u.n }
-    ])
+    const contributions = plan.sumColumns(list.length * 3)
+    for (const u of list) {
+      contributions.push(u.item, 0, u.first)
+      contributions.push(u.item, 1, u.second)
+      contributions.push(u.item, 2, u.n)
+    }
     plan.addSums(3, contributions, 1, (sums) => [difference(sums[0] as number, sums[1] as number, sums[2] as number)], ([interval]) => done(interval as BootstrapInterval))
     return result
   }

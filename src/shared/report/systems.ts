@@ -44,10 +44,11 @@ export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], p
     // Refitted on every resample of items: a drawn item adds its comparison once per draw.
     const position = new Map(players.map((p, i) => [p, i]))
     const size = players.length
-    const contributions = comparisons.map((c) => {
+    const contributions = plan.sumColumns(comparisons.length)
+    for (const c of comparisons) {
       const loser = c.winner === c.first ? c.second : c.first
-      return { item: c.item, slot: (position.get(c.winner) as number) * size + (position.get(loser) as number), amount: 1 }
-    })
+      contributions.push(c.item, (position.get(c.winner) as number) * size + (position.get(loser) as number), 1)
+    }
     plan.addSums(
       size * size,
       contributions,

@@ -92,4 +92,28 @@ describe('the report’s bootstrap plan', () => {
     expect(() => plan.addSums(1, [{ item: 1, slot: 1, amount: 1 }], 1, () => [], done)).toThrow(/outside 0\.\.0/)
     expect(() => plan.addSums(1, [{ item: 3, slot: 0, amount: 1 }], 1, () => [], done)).toThrow(/outside the report's scope/)
   })
+
+  it('takes contributions as columns, grown as they are pushed, with the intervals of the same contributions as objects', () => {
+    const asObjects = new BootstrapPlan(itemIds)
+    const asColumns = new BootstrapPlan(itemIds)
+    const got: BootstrapInterval[][] = []
+    const statistic = (sums: Float64Array): Estimate[] => [ratio(sums[0] as number, (sums[0] as number) + (sums[1] as number))]
+    asObjects.addSums(2, rows.flatMap((r) => [{ item: r.item, slot: 0, amount: r.right }, { item: r.item, slot: 1, amount: r.judged }]), 1, statistic, (i) => got.push(i))
+    const columns = asColumns.sumColumns(1)
+    for (const r of rows) {
+      columns.push(r.item, 0, r.right)
+      columns.push(r.item, 1, r.judged)
+    }
+    expect(columns.length).toBe(rows.length * 2)
+    asColumns.addSums(2, columns, 1, statistic, (i) => got.push(i))
+    asObjects.run(settings)
+    asColumns.run(settings)
+    expect(got[1]).toEqual(got[0])
+    expect(() => columns.push(1, 0, 1)).toThrow(/outside the report's scope/)
+    expect(() => columns.push(100, 0.5, 1)).toThrow(/whole number/)
+    expect(() => columns.push(100, 0, 0.5)).toThrow(/whole number/)
+    const outside = asColumns.sumColumns()
+    outside.push(100, 2, 1)
+    expect(() => asColumns.addSums(2, outside, 1, statistic, () => undefined)).toThrow(/outside 0\.\.1/)
+  })
 })
