@@ -5,6 +5,7 @@ import { CeilingTable, FatalFlawTable, FieldTable, JudgeVsJudgeTable, PairwiseTa
 import { SummaryCards } from './SummaryCards'
 import { CalibrationTable, EstimatesTable } from './CalibrationTables'
 import { ProbesTables } from './ProbesTables'
+import { FlawMatchingTable, IdeaOriginalityTable, JudgeFlawAuditsTable } from './JudgeFlawAndIdeaTables'
 import { sideFrameNote } from '../../../shared/report/side-frame'
 
 function Plots({ plots, fileStem }: { plots: readonly ReportPlot[]; fileStem: string }) {
@@ -61,6 +62,7 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
           <SystemsTable report={report} />
           {pairwise.fatal_flaws.length > 0 && <h3>Fatal-flaw recall</h3>}
           <FatalFlawTable report={report} />
+          <JudgeFlawAuditsTable report={report} />
         </>
       )
     })
@@ -93,6 +95,8 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
   if (report.judge_vs_judge.length > 0) parts.push({ id: 'judge-vs-judge', title: 'Judge against judge', body: <JudgeVsJudgeTable report={report} name={name} /> })
   if (report.calibration?.length) parts.push({ id: 'calibration', title: 'Recalibrated judges', note: String(report.calibration.length), body: <CalibrationTable report={report} name={name} /> })
   if (report.estimates?.rows.length) parts.push({ id: 'estimates', title: 'Estimates corrected for judge error', body: <EstimatesTable report={report} name={name} /> })
+  if (report.idea_originality) parts.push({ id: 'idea-originality', title: 'Originality of chosen and excluded ideas', body: <IdeaOriginalityTable report={report} /> })
+  if (report.flaw_matching) parts.push({ id: 'flaw-matching', title: 'Judges’ flaw audits against the experts’', body: <FlawMatchingTable report={report} /> })
   if (report.probes) parts.push({ id: 'probes', title: 'Probes', note: `${report.probes.n_verified} verified`, body: <ProbesTables report={report} /> })
 
   const toggle = (id: string, isOpen: boolean) =>

@@ -1,0 +1,147 @@
+import type { ReactNode } from 'react'
+import { NONE, sourceColour, type FlawMatchCell, type Report } from '../../../shared/report'
+
+// The report's sections on generated ideas (chosen beside excluded) and on judges' flaw audits (against the experts',
+// and beside them in the fatal-flaw part of a pairwise report).
+
+const f2 = (v: number | null | undefined) => (v === null || v === undefined ? NONE : String(+v.toFixed(2)))
+const pct = (v: number) => `${(100 * v).toFixed(0)}%`
+
+function Grid({ head, numericFrom, children }: { head: string[]; numericFrom: number; children: ReactNode }) {
+  return (
+    <div className="report-table-wrap">
+      <table className="grid report-table">
+        <thead>
+          <tr>
+            {head.map((h, i) => (
+              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+function Who({ report, id, fallback }: { report: Report; id: string; fallback?: string }) {
+  const source = report.sources.find((s) => s.id === id)
+  return (
+    <td data-source={id} className="report-who">
+      {source && <span className="swatch" style={{ background: sourceColour(id, source.role) }} />}
+      {source?.name ?? fallback ?? id}
+    </td>
+  )
+}
+
+function Share({ value, ci, k, n }: { value: number | null; ci: [number, number] | null; k: number; n: number }) {
+  if (value === null) return <td className="num undefined" title="nothing in the denominator">{NONE}</td>
+  return (
+    <td className="num">
+      {pct(value)} ({k}/{n}){ci && <span className="ci">[{pct(ci[0])}, {pct(ci[1])}]</span>}
+    </td>
+  )
+}
+
+export function IdeaOriginalityTable({ report }: { report: Report }) {
+  const s = report.idea_originality
+  if (!s) return null
+  return (
+    <>
+      <p className="muted small">
+        {s.n_generated} generated ideas. Mean originality of the ideas each generator chose and of those it left out; the difference (chosen − excluded) with a
+        cluster-bootstrap interval over keywords.
+      </p>
+      <Grid head={['Source', 'Scheme', 'Keywords', 'Chosen (n)', 'Excluded (n)', 'Difference']} numericFrom={2}>
+        {s.rows.map((r) => (
+          <tr key={`${r.source}|${r.scheme}`}>
+            <Who report={report} id={r.source} />
+            <td>{r.scheme}</td>
+            <td className="num">{r.n_groups}</td>
+            <td className="num">
+              {f2(r.mean_selected)} ({r.n_selected})
+            </td>
+            <td className="num">
+              {f2(r.mean_excluded)} ({r.n_excluded})
+            </td>
+            {r.difference === null ? (
+              <td className="num undefined" title={Object.values(r.reasons).join('; ')}>
+                {NONE}
+              </td>
+            ) : (
+              <td className="num">
+                {f2(r.difference)}
+                {r.ci_low !== null && r.ci_high !== null && (
+                  <span className="ci">
+                    [{f2(r.ci_low)}, {f2(r.ci_high)}]
+                  </span>
+                )}
+              </td>
+            )}
+          </tr>
+        ))}
+      </Grid>
+    </>
+  )
+}
+
+export function FlawMatchingTable({ report }: { report: Report }) {
+  const s = report.flaw_matching
+  if (!s) return null
+  const slices = (cells: { overall: FlawMatchCell; by_severity: FlawMatchCell[]; by_type: FlawMatchCell[] }) => [
+    ['all flaws', cells.overall] as const,
+    ...cells.by_severity.map((c) => [`severity: ${c.key}`, c] as const),
+    ...cells.by_type.map((c) => [`type: ${c.key}`, c] as const)
+  ]
+  return (
+    <>
+      <p className="muted small">
+        A flaw is a side and a type of a pair ({s.match_rule}); {s.n_reference_items} pairs have a reference audit. Recall by the reference&apos;s severity, precision by
+        the judge&apos;s; Wilson intervals. Quote overlap: mean word overlap of the judge&apos;s quote with the experts&apos; on matched flaws.
+      </p>
+      <Grid head={['Judge', 'Flaws', 'Recall', 'Precision', 'Quote overlap (matched)', 'Unparseable flaws', 'Reference']} numericFrom={2}>
+        {s.rows.flatMap((r) =>
+          slices(r).map(([label, c], i) => (
+            <tr key={`${r.source}|${label}`}>
+              {i === 0 ? <Who report={report} id={r.source} /> : <td />}
+              <td>{label}</td>
+              <Share value={c.recall} ci={c.recall_ci} k={c.n_expert_found} n={c.n_expert} />
+              <Share value={c.precision} ci={c.precision_ci} k={c.n_judge_matched} n={c.n_judge} />
+              <td className="num">{i === 0 ? `${f2(r.quote_overlap)} (${r.n_quote_pairs})` : ''}</td>
+              <td className="num">{i === 0 ? r.n_unparseable_flaws : ''}</td>
+              <td>{i === 0 ? `${r.reference}, ${r.n_items} pairs` : ''}</td>
+            </tr>
+          ))
+        )}
+      </Grid>
+    </>
+  )
+}
+
+export function JudgeFlawAuditsTable({ report }: { report: Report }) {
+  const rows = report.pairwise?.judge_flaw_audits
+  if (!rows?.length) return null
+  return (
+    <>
+      <h4>Judges&apos; own flaw audits beside the experts&apos;</h4>
+      <p className="muted small">
+        Of the proposals people marked fatal (the other not), how often the judge&apos;s own flaw audit marked that proposal fatal, and how often it marked the other
+        proposal fatal instead.
+      </p>
+      <Grid head={['Judge (flaw audit)', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited']} numericFrom={1}>
+        {rows.map((r) => (
+          <tr key={r.source}>
+            <Who report={report} id={r.source} fallback={r.name} />
+            <td className="num">{r.n_fatal}</td>
+            <td className="num">{r.n_named}</td>
+            <Share value={r.recall} ci={r.recall_ci} k={r.n_named} n={r.n_fatal} />
+            <td className="num">{r.n_other_side_fatal}</td>
+            <td className="num">{r.n_audited}</td>
+          </tr>
+        ))}
+      </Grid>
+    </>
+  )
+}
