@@ -147,12 +147,15 @@ export class BootstrapPlan {
     const weights = new Int32Array(n)
     // With no statistic reading the draw item by item, a resample's draws go straight to the kinds of items.
     const byKind = this.entries.every((e) => e.kind === 'sums')
+    // Each sums statistic's view of the one buffer every resample refills, made once.
+    const views = this.entries.map((e) => (e.kind === 'sums' ? sums.of(e) : null))
     const evaluate = (record: (k: number, estimate: Estimate) => void): void => {
       if (byKind) sums.fillFromKinds()
       else sums.fill(weights)
       let k = 0
-      for (const entry of this.entries) {
-        const estimates = entry.kind === 'sums' ? entry.statistic(sums.of(entry)) : entry.statistic(weights)
+      for (let e = 0; e < this.entries.length; e++) {
+        const entry = this.entries[e] as Entry
+        const estimates = entry.kind === 'sums' ? entry.statistic(views[e] as Float64Array) : entry.statistic(weights)
         for (let j = 0; j < entry.size; j++) record(k + j, estimates[j] ?? MISSING)
         k += entry.size
       }
