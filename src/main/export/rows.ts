@@ -42,6 +42,8 @@ export interface LabelRecord {
   origin: string
   annotation_id: string
   canonical_label: string | null
+  /** A probe item's provenance (original, kind, how it was made, diff, expectations). */
+  probe_of?: unknown
 }
 
 interface AnnotationJoin {
@@ -120,7 +122,9 @@ export function readLabels(db: Db, filter: ExportFilter, pseudonymise: boolean):
       revision: revisions.get(r.id) ?? 1,
       origin: r.origin,
       annotation_id: r.id,
-      canonical_label: referenceLabel(payload)
+      canonical_label: referenceLabel(payload),
+      // A probe's answers carry its provenance (JSONL only; the CSV keeps its columns).
+      ...(payload.probe_of ? { probe_of: payload.probe_of } : {})
     })
     card.push({
       ...cardItem(r, payload),

@@ -9,7 +9,7 @@ export const EXTRA_KEY = '$extra'
 
 /** Fields beyond each kind's schema that Assay reads or its importers and runs compute (hashes, derived labels). */
 const ALSO_READ: Partial<Record<ItemKind, ReadonlyArray<string>>> = {
-  'proposal-pair': ['origin_label', 'literature_review'],
+  'proposal-pair': ['origin_label', 'literature_review', 'probe_of'],
   idea: ['idea_hash'],
   'idea-pair': ['hash_a', 'hash_b', 'score'],
   'hypothesis-set': ['reference', 'candidates']

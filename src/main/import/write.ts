@@ -4,6 +4,7 @@ import type { Split } from '../../shared/items/kinds'
 import { appendAnnotation } from '../store/annotations'
 import { ensureAnnotator } from '../store/annotators'
 import { insertItems } from '../store/items'
+import { recordImportedProbes } from '../probes/import'
 import type { Project } from '../store/project'
 import type { AdjudicationDraft, AnnotationDraft, ItemDraft } from './types'
 
@@ -49,16 +50,19 @@ export function writeImport(project: Project, plan: WritePlan): number {
     const total = plan.items.length + plan.annotations.length
     let done = 0
     plan.onProgress?.({ phase: 'writing', done, total })
+    const itemIds: number[] = []
     for (let start = 0; start < plan.items.length; start += BATCH) {
       const batch = plan.items.slice(start, start + BATCH)
-      insertItems(
+      const ids = insertItems(
         db,
         batch.map((d) => ({ kind: d.kind, externalId: d.externalId, set: plan.set, split: plan.split, payload: d.payload })),
         importId
       )
+      itemIds.push(...ids)
       done += batch.length
       plan.onProgress?.({ phase: 'writing', done, total })
     }
+    recordImportedProbes(db, plan.items, itemIds)
     if (plan.annotations.length) {
       writeAnnotations(project, plan.annotations, importId)
       done += plan.annotations.length

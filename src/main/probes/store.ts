@@ -6,6 +6,8 @@ export interface NewProbeRow {
   itemId: number
   originalItemId: number
   provenance: ProbeProvenance
+  /** The run of this project that made it; imported probes name a run of another project only in their provenance. */
+  localRun?: boolean
 }
 
 /** Records a probe item's provenance; the caller owns the transaction (the item is inserted in the same one). */
@@ -24,7 +26,7 @@ export function insertProbe(db: Db, p: NewProbeRow): void {
     v.made_by.method,
     v.made_by.template_id ?? null,
     v.made_by.template_version ?? null,
-    v.made_by.run_id ?? null,
+    p.localRun === false ? null : (v.made_by.run_id ?? null),
     JSON.stringify(v)
   )
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProviders, type FakeProviders, type Prompt } from '../../fakes'
 import { runCli } from '../../support/cli'
@@ -135,5 +135,45 @@ describe('probes through the command line', () => {
 
     const html = tmp.file('report.html')
     expect((await runCli('report', path, '--instrument', 'pairwise-preference', '--html', html)).code).toBe(0)
+  })
+
+  it('exports probes in the pairs format with their provenance, and imports them into another project', async () => {
+    const out = tmp.file('probes.jsonl')
+    const r = await runCli('probe', 'export', path, '--out', out)
+    expect(r.code, r.stderr).toBe(0)
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    const probeLines = lines.filter((l) => l.probe_of)
+    expect(probeLines).toHaveLength(7)
+    // Refused without --force; the file is left as it was.
+    expect((await runCli('probe', 'export', path, '--out', out)).code).not.toBe(0)
+
+    const other = tmp.file('other.assay')
+    expect((await runCli('new', other)).code).toBe(0)
+    const imported = await runCli('import', other, 'pairs', out, '--set', 'from-elsewhere')
+    expect(imported.code, imported.stderr).toBe(0)
+    const project = await Project.open(other, { readonly: true })
+    const again = listProbes(project.db)
+    project.close()
+    const mine = await probes()
+    expect(again.map((p) => [p.externalId, p.provenance])).toEqual(mine.map((p) => [p.externalId, p.provenance]))
+
+    // A provenance whose diff does not rebuild the pair is refused, by line and field, and nothing is written.
+    const bad = lines.map((l) => (l === probeLines[0] ? { ...l, pair_id: 'tampered', probe_of: { ...(l.probe_of as object), diff: [] } } : { ...l, pair_id: `${String(l.pair_id)}-x` }))
+    const badFile = tmp.file('bad.jsonl')
+    writeFileSync(badFile, bad.map((l) => JSON.stringify(l)).join('\n'))
+    const refused = await runCli('import', other, 'pairs', badFile)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/:\d+: probe_of\.diff: the diff does not rebuild the original/)
+
+    // Answers on probes carry the provenance in the labels export.
+    const labels = tmp.file('labels.jsonl')
+    expect((await runCli('export', path, 'labels', '--out', labels, '--instrument', 'probe-check')).code).toBe(0)
+    const rows = readFileSync(labels, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { annotation_id?: string; probe_of?: { family: string } })
+      .filter((row) => row.annotation_id)
+    expect(rows).toHaveLength(7)
+    expect(rows.every((row) => typeof row.probe_of?.family === 'string')).toBe(true)
   })
 })

@@ -139,6 +139,26 @@ export function registerProbe(program: Command, io: CliIO): void {
     })
 
   probe
+    .command('export')
+    .description('Write probes in the pairs format, each with its provenance (probe_of) and, first, its original pair')
+    .argument('<file>', 'the .assay project file')
+    .requiredOption('--out <path>', 'the JSONL file to write')
+    .option('--kind <kind>', 'only probes of this kind')
+    .option('--set <set>', 'only probes in this set')
+    .option('--without-originals', 'leave the original pairs out (the importing project must have them)')
+    .option('--force', 'replace an existing file (never an SQLite file)')
+    .action(async (file: string, opts: { out: string; kind?: string; set?: string; withoutOriginals?: boolean; force?: boolean }) => {
+      const { project } = await Project.openForReading(resolve(file))
+      try {
+        const { exportProbes } = await import('../../probes/export')
+        const r = exportProbes(project.db, { out: opts.out, kind: opts.kind, set: opts.set, withOriginals: !opts.withoutOriginals, force: opts.force, protect: [project.path] })
+        io.out(`Wrote ${r.probes} probe(s) and ${r.originals} original pair(s) to ${r.path}; import with \`assay import <file> pairs ${r.path}\``)
+      } finally {
+        project.close()
+      }
+    })
+
+  probe
     .command('kinds')
     .description('The probe kinds: built-in ones and those the project defines, with their expected verdicts')
     .argument('<file>', 'the .assay project file')

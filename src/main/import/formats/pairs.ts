@@ -11,6 +11,7 @@ import { asObject, Problems, text } from '../fields'
 import { isRecord } from '../read-records'
 import { readTextFile } from '../utf8'
 import { emptyParsed, type ImportContext, type ParsedImport, type SourceRecord } from '../types'
+import { checkProbeRow } from '../../probes/import'
 
 /**
  * Proposal pairs (IdeaEval): JSON array, JSONL, or a manifest object `{ "pairs": [...], ... }`. Each side holds its
@@ -24,6 +25,8 @@ export function parsePairs(ctx: ImportContext, records: SourceRecord[], root: Re
   const out = emptyParsed()
   const problems = new Problems(ctx, out)
   const balance = newBalance()
+  // Probes name their original pair, which may come later in the same file.
+  const pairIds = new Set(records.flatMap((r) => (isRecord(r.value) && typeof r.value.pair_id === 'string' ? [r.value.pair_id] : [])))
   for (const rec of records) {
     const row = asObject(rec, problems)
     if (!row) continue
@@ -42,6 +45,7 @@ export function parsePairs(ctx: ImportContext, records: SourceRecord[], root: Re
     if (!sidesOk) continue
     const label = canonicalLabel(row, payload, rec.line, problems)
     if (label === false) continue
+    if (!checkProbeRow(ctx.db, payload, rec.line, problems, pairIds)) continue
     if (label) payload.label = label
     countLabel(balance, label ?? null, payload)
     out.items.push({ kind: 'proposal-pair', externalId: pairId, payload, line: rec.line })

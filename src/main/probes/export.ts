@@ -1,0 +1,40 @@
+import type { Db } from '../store/database'
+import { EXTRA_KEY } from '../import/extra-fields'
+import { writeOutputFile } from '../export/output-file'
+import { listProbes, type ProbeQuery } from './store'
+
+// Probes written in the pairs format: each probe pair as the pairs importer reads it, with its provenance under
+// `probe_of`, and (unless left out) each original pair before its probes, so the file imports into another project
+// by itself and the provenance still names its original.
+
+export interface ProbeExportOptions extends ProbeQuery {
+  out: string
+  force?: boolean | undefined
+  withOriginals?: boolean | undefined
+  /** Paths never written (the open project). */
+  protect?: ReadonlyArray<string> | undefined
+}
+
+function row(payload: Record<string, unknown>): Record<string, unknown> {
+  // A file's own fields were kept under $extra; written back at the top, as they came.
+  const { [EXTRA_KEY]: extra, ...own } = payload
+  return { ...(extra && typeof extra === 'object' ? (extra as Record<string, unknown>) : {}), ...own }
+}
+
+export function exportProbes(db: Db, o: ProbeExportOptions): { path: string; probes: number; originals: number } {
+  const probes = listProbes(db, o)
+  const payloadOf = db.prepare(`SELECT payload FROM items WHERE id = ?`)
+  const lines: string[] = []
+  const written = new Set<number>()
+  let originals = 0
+  for (const p of probes) {
+    if (o.withOriginals !== false && !written.has(p.originalItemId)) {
+      written.add(p.originalItemId)
+      originals++
+      lines.push(JSON.stringify(row(JSON.parse((payloadOf.get(p.originalItemId) as { payload: string }).payload) as Record<string, unknown>)))
+    }
+    lines.push(JSON.stringify(row(JSON.parse((payloadOf.get(p.itemId) as { payload: string }).payload) as Record<string, unknown>)))
+  }
+  const path = writeOutputFile(o.out, lines.length ? `${lines.join('\n')}\n` : '', { force: o.force ?? false, protect: o.protect })
+  return { path, probes: probes.length, originals }
+}
