@@ -86,23 +86,30 @@ export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, A
     if (call.shownFirst && !group.shownFirst) group.shownFirst = call.shownFirst
     if (call.status !== 'ok') continue
     const unit = item.pair.unit
-    const winner = call.observations.find((o) => o.unit === unit)?.values.winner
+    let winner: unknown
+    for (const o of call.observations) {
+      if (o.unit !== unit) continue
+      winner = o.values.winner
+      break
+    }
     if (winner === 'a') group.a++
     else if (winner === 'b') group.b++
   }
   const calls: PairCall[] = []
   for (const g of groups.values()) {
-    const base = { item: g.item, order: g.order, ...(g.shownFirst ? { shownFirst: g.shownFirst } : {}) }
+    let call: PairCall
     if (g.a + g.b > 0) {
       // Trials voted: an even split is a tie.
-      calls.push(g.a === g.b ? { ...base, status: 'tie' } : { ...base, status: 'choice', winner: g.a > g.b ? 'a' : 'b' })
-    } else {
-      const status = (['abstained', 'unparseable', 'failed', 'pending'] as const).find((s) => (g.statuses & STATUS_BIT[s]) !== 0) ?? 'unparseable'
-      calls.push({ ...base, status })
-    }
+      call = g.a === g.b ? { item: g.item, order: g.order, status: 'tie' } : { item: g.item, order: g.order, status: 'choice', winner: g.a > g.b ? 'a' : 'b' }
+    } else call = { item: g.item, order: g.order, status: FALLBACK_STATUSES.find((s) => (g.statuses & STATUS_BIT[s]) !== 0) ?? 'unparseable' }
+    if (g.shownFirst) call.shownFirst = g.shownFirst
+    calls.push(call)
   }
   return calls
 }
+
+/** Of a call with no winner, the status it reports (earlier wins). */
+const FALLBACK_STATUSES = ['abstained', 'unparseable', 'failed', 'pending'] as const
 
 /** Display orders per item a group key leaves room for. */
 const ORDER_SLOTS = 1024
