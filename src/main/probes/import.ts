@@ -1,6 +1,8 @@
 import type { Db } from '../store/database'
 import { getItemByExternalId } from '../store/items'
-import { sideOf } from '../../shared/probes/diff'
+import { sideOf, textDiff } from '../../shared/probes/diff'
+import { isRecord } from '../import/read-records'
+import { getProbeKind } from './kinds-store'
 import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
 import type { Problems } from '../import/fields'
 import type { ItemDraft } from '../import/types'
@@ -13,6 +15,7 @@ import { insertProbe } from './store'
 /** Checks a pair row's `probe_of`; reports problems by line and field, returns whether the row may be imported. */
 export function checkProbeRow(db: Db, payload: Record<string, unknown>, line: number, problems: Problems, pairIdsInFile: ReadonlySet<string>): boolean {
   if (payload.probe_of === undefined || payload.probe_of === null) return true
+  if (!completeHandMade(db, payload, line, problems)) return false
   const parsed = probeProvenanceSchema.safeParse(payload.probe_of)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.error(line, ['probe_of', ...issue.path.map(String)].join('.'), issue.message)
@@ -34,6 +37,37 @@ export function checkProbeRow(db: Db, payload: Record<string, unknown>, line: nu
     problems.error(line, 'probe_of.diff', `the diff does not rebuild the probe (side ${probeSide}) exactly`)
     return false
   }
+  return true
+}
+
+/**
+ * A probe written by hand names its original, side, kind and probe side; what follows from those is filled in here
+ * (family, the kind's version and expectations, the diff), so a curator's file need not compute a diff.
+ */
+function completeHandMade(db: Db, payload: Record<string, unknown>, line: number, problems: Problems): boolean {
+  const p = payload.probe_of
+  if (!isRecord(p)) return true
+  const original = isRecord(p.original) ? p.original : null
+  const side = original?.side
+  const probeSide = p.probe_side
+  if (typeof p.kind !== 'string' || (side !== 'a' && side !== 'b') || (probeSide !== 'a' && probeSide !== 'b')) return true
+  let kind
+  try {
+    kind = getProbeKind(db, p.kind)
+  } catch (e) {
+    problems.error(line, 'probe_of.kind', e instanceof Error ? e.message : String(e))
+    return false
+  }
+  const text = (s: 'a' | 'b') => String((payload[s] as { markdown?: unknown } | undefined)?.markdown ?? '')
+  const filled: Record<string, unknown> = { ...p }
+  if (filled.family === undefined && typeof original?.item === 'string') filled.family = `${original.item}:${side}`
+  filled.kind_version ??= kind.version
+  filled.kind_title ??= kind.title
+  filled.kind_instruction ??= kind.instruction
+  filled.made_by ??= { method: 'hand' }
+  filled.expected ??= { pairwise: kind.pairwise, flaw: kind.flaw ? { ...kind.flaw, evidence: null } : null }
+  filled.diff ??= textDiff(text(probeSide === 'a' ? 'b' : 'a'), text(probeSide))
+  payload.probe_of = filled
   return true
 }
 

@@ -176,4 +176,32 @@ describe('probes through the command line', () => {
     expect(rows).toHaveLength(7)
     expect(rows.every((row) => typeof row.probe_of?.family === 'string')).toBe(true)
   })
+
+  it('imports a probe written by hand: provenance completed from its kind, the diff computed', async () => {
+    const project = await Project.open(path, { readonly: true })
+    const original = JSON.parse((project.db.prepare(`SELECT payload FROM items WHERE external_id = 'demo-001'`).get() as { payload: string }).payload)
+    project.close()
+    const probeText = `${original.b.markdown}\n\nAs shown by Okafor and Lindqvist (2031), the effect is universal.`
+    const row = {
+      pair_id: 'demo-001-hand',
+      topic: original.topic,
+      a: { markdown: original.b.markdown, origin: original.b.origin },
+      b: { markdown: probeText, origin: original.b.origin },
+      probe: 'citation-fabrication',
+      probe_of: { original: { item: 'demo-001', side: 'b' }, kind: 'citation-fabrication', probe_side: 'b', made_by: { method: 'hand', author: 'Curator' } }
+    }
+    const file = tmp.file('hand.jsonl')
+    writeFileSync(file, JSON.stringify(row))
+    const r = await runCli('import', path, 'pairs', file, '--set', 'hand-probes')
+    expect(r.code, r.stderr).toBe(0)
+    const hand = (await probes()).find((p) => p.externalId === 'demo-001-hand')!
+    expect(hand).toMatchObject({ kind: 'citation-fabrication', kindVersion: 1, method: 'hand', family: 'demo-001:b', set: 'hand-probes' })
+    expect(hand.provenance.expected).toEqual({ pairwise: 'original_better', flaw: { type: 'hallucinated_content', severity: 'major', evidence: null } })
+    expect(hand.provenance.diff.filter((d) => d.op === 'added').map((d) => d.text).join('')).toContain('Okafor and Lindqvist (2031)')
+
+    writeFileSync(file, JSON.stringify({ ...row, pair_id: 'demo-001-hand-2', probe_of: { ...row.probe_of, kind: 'no-such-kind' } }))
+    const refused = await runCli('import', path, 'pairs', file)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/:1: probe_of\.kind: Unknown probe kind "no-such-kind"/)
+  })
 })
