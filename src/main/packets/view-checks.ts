@@ -64,7 +64,8 @@ const NO_ITEM_CHECK: ReadonlySet<InstrumentId> = new Set([
   'idea-review',
   'idea-similarity',
   'preprint-same-study',
-  'reference-comparison'
+  'reference-comparison',
+  'probe-check'
 ])
 
 /** Issues of an answer (display terms) against the view it was given on. */

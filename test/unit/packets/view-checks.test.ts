@@ -148,7 +148,8 @@ describe('offline checks in a packet', () => {
       'idea-review': 'full',
       'idea-similarity': 'full',
       'preprint-same-study': 'full',
-      'reference-comparison': 'full'
+      'reference-comparison': 'full',
+      'probe-check': 'full'
     })
     // Every instrument the table calls "view" is covered by a case above.
     expect(CASES.map((c) => c.instrument).sort()).toEqual(INSTRUMENT_IDS.filter((id) => coverage[id] === 'view').sort())
