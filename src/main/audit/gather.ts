@@ -137,6 +137,39 @@ function pairFacts(pair: ProposalPair): PairFacts {
   }
 }
 
+type Validated = { success: true; data: unknown } | { success: false }
+
+/** The longest stored judgement whose validation is remembered, and how many are remembered in one gathering. */
+const MAX_REMEMBERED_LENGTH = 512
+const MAX_REMEMBERED_JUDGEMENTS = 10_000
+
+/**
+ * Validates stored judgements for one gathering. Short ones (a bare verdict, an imported label, a reference answer)
+ * repeat across thousands of calls, and validating the same text gives the same result, so each is validated once;
+ * long ones (with a model's analysis) are unique and read as they come. The validated value is shared between the
+ * calls that stored the same text: instruments only read it.
+ */
+export class JudgementReader {
+  private readonly known = new Map<string, Validated>()
+
+  constructor(private readonly instrument: AnyInstrument) {}
+
+  read(json: string): Validated {
+    if (json.length > MAX_REMEMBERED_LENGTH) return this.validate(json)
+    let validated = this.known.get(json)
+    if (validated === undefined) {
+      validated = this.validate(json)
+      if (this.known.size < MAX_REMEMBERED_JUDGEMENTS) this.known.set(json, validated)
+    }
+    return validated
+  }
+
+  private validate(json: string): Validated {
+    const parsed = this.instrument.judgement.safeParse(JSON.parse(json))
+    return parsed.success ? { success: true, data: parsed.data } : { success: false }
+  }
+}
+
 /** Turns a stored canonical judgement into a call: parsed by the instrument, abstentions and bad rows marked. */
 export function callOf(
   instrument: AnyInstrument,
@@ -146,13 +179,14 @@ export function callOf(
   display: string | null,
   status: CallStatus,
   trial: number,
-  order: number
+  order: number,
+  reader?: JudgementReader
 ): { call: SourceCall; invalid: boolean } {
   const shownFirst = swappedOf(display)
   const base = { itemId, trial, order, ...(shownFirst ? { shownFirst } : {}) }
   if (status !== 'ok') return { call: { ...base, status, observations: [] }, invalid: false }
   if (judgementJson === null) return { call: { ...base, status: 'unparseable', observations: [] }, invalid: false }
-  const parsed = instrument.judgement.safeParse(JSON.parse(judgementJson))
+  const parsed = reader ? reader.read(judgementJson) : instrument.judgement.safeParse(JSON.parse(judgementJson))
   if (!parsed.success) return { call: { ...base, status: 'unparseable', observations: [] }, invalid: true }
   if (instrument.isAbstention?.(parsed.data)) return { call: { ...base, status: 'abstained', observations: [] }, invalid: false }
   let observations: Observation[]
@@ -191,6 +225,7 @@ function readSwapped(display: string): 'a' | 'b' | undefined {
 function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): AuditSourceInput[] {
   if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
   const bySource = new Map<string, AuditSourceInput>()
+  const reader = new JudgementReader(instrument)
   for (const { row, payload } of scoped) {
     const label = payload.label
     if (typeof label !== 'string') continue
@@ -207,7 +242,7 @@ function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem
       }
       bySource.set(key, source)
     }
-    const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0)
+    const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
     source.calls.push(call)
   }
   return [...bySource.values()]
@@ -219,6 +254,7 @@ function annotationSources(db: Db, instrument: AnyInstrument, payloads: Readonly
   )
   const bySource = new Map<string, AuditSourceInput & { invalid: number }>()
   const trials = new Map<string, number>()
+  const reader = new JudgementReader(instrument)
   for (const a of currentAnnotations(db, instrument.id)) {
     const payload = payloads.get(a.item_id)
     if (!payload) continue
@@ -233,7 +269,7 @@ function annotationSources(db: Db, instrument: AnyInstrument, payloads: Readonly
     const trialKey = `${id}\u0000${a.item_id}`
     const trial = trials.get(trialKey) ?? 0
     trials.set(trialKey, trial + 1)
-    const { call, invalid } = callOf(instrument, a.item_id, payload, a.judgement, a.display, 'ok', trial, 0)
+    const { call, invalid } = callOf(instrument, a.item_id, payload, a.judgement, a.display, 'ok', trial, 0, reader)
     source.calls.push(call)
     if (invalid) source.invalid++
   }
@@ -334,6 +370,7 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
     .raw(true)
     .iterate(instrument.id, includeArchived ? 1 : 0) as IterableIterator<CallRow>
   const byRun = new Map<number, AuditSourceInput & { invalid: number }>()
+  const reader = new JudgementReader(instrument)
   for (const [runId, itemId, trial, orderIndex, status, display, judgement] of rows) {
     const payload = payloads.get(itemId)
     if (!payload) continue
@@ -363,7 +400,7 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
       }
       byRun.set(runId, source)
     }
-    const { call, invalid } = callOf(instrument, itemId, payload, judgement, display, status, trial, orderIndex)
+    const { call, invalid } = callOf(instrument, itemId, payload, judgement, display, status, trial, orderIndex, reader)
     source.calls.push(call)
     if (invalid) source.invalid++
   }
