@@ -67,8 +67,6 @@ export function judgeVsJudge(
   if (n === 0) return null
   const statistic = categorical ? 'accuracy' : 'mean_abs_diff'
   const list = [...units.values()]
-  const index = Int32Array.from(list, (u) => plan.index(u.item))
-  const counts = Float64Array.from(list, (u) => u.n)
   const firstScores = Float64Array.from(list, (u) => u.first)
   const secondScores = Float64Array.from(list, (u) => u.second)
   const none = { value: null, reason: 'no shared units' } as const
@@ -102,6 +100,8 @@ export function judgeVsJudge(
     return result
   }
   // Fractional distances: summed item by item in a fixed order, so every resample rounds the same way.
+  const index = Int32Array.from(list, (u) => plan.index(u.item))
+  const counts = Float64Array.from(list, (u) => u.n)
   plan.addOrderedSums(index, [firstScores, secondScores, counts], ([a, b, count]) => difference(a as number, b as number, count as number), done)
   return result
 }

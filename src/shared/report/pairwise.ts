@@ -188,14 +188,14 @@ export function pairwiseRow(
     n_abstained: abstained,
     n_pending: pending,
     n_ties: tally.ties,
-    n_items: new Set(scored.map((c) => c.itemId)).size,
+    n_items: itemsOf(scored, () => true),
     correct: tally.correct,
     ci: {},
     reasons
   } as unknown as ReportPairwiseRow
   const record = row as unknown as Record<string, unknown>
   // Point estimates count calls (IdeaEval); their Wilson intervals count items, one observation per item.
-  const judgedItemCount = new Set(scored.filter((c) => c.verdict.kind !== 'failed').map((c) => c.itemId)).size
+  const judgedItemCount = itemsOf(scored, (c) => c.verdict.kind !== 'failed')
   const accuracy = proportion(tally.correct, tally.judged, level, 'no judged calls')
   put(record, reasons, 'accuracy', accuracy)
   row.ci.accuracy = wilsonOverItems(accuracy.value, judgedItemCount, level)
@@ -211,7 +211,7 @@ export function pairwiseRow(
     const dropped = tallyPairwise(scored, 'dropped')
     const share = proportion(dropped.correct, dropped.judged, level, 'no judged calls once ties are dropped')
     put(record, reasons, 'accuracy_ties_dropped', share)
-    const droppedItems = new Set(scored.filter((c) => c.verdict.kind !== 'failed' && c.verdict.kind !== 'tie').map((c) => c.itemId)).size
+    const droppedItems = itemsOf(scored, (c) => c.verdict.kind !== 'failed' && c.verdict.kind !== 'tie')
     row.ci.accuracy_ties_dropped = wilsonOverItems(share.value, droppedItems, level, 'no judged calls once ties are dropped')
   }
 
@@ -238,16 +238,24 @@ export function pairwiseRow(
   row.per_label_origin = terms === 'origin' ? row.per_label : []
   row.subsets = subsets(scored, itemOfCall, options)
 
-  const perItem = new Map<string, { item: number; numerator: number; denominator: number }>()
-  for (const call of scored) {
-    const unit = perItem.get(call.itemId) ?? { item: Number(call.itemId), numerator: 0, denominator: 0 }
+  const perItem = new Map<number, { item: number; numerator: number; denominator: number }>()
+  scored.forEach((call, i) => {
+    const item = (itemOfCall[i] as AuditItem).id
+    let unit = perItem.get(item)
+    if (!unit) perItem.set(item, (unit = { item, numerator: 0, denominator: 0 }))
     if (call.verdict.kind !== 'failed') unit.denominator++
     if (call.verdict.kind === 'choice' && call.verdict.choice === call.label) unit.numerator++
-    perItem.set(call.itemId, unit)
-  }
+  })
   options.plan?.addRatio([...perItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
   const { ci, reasons: why, ...rest } = row
   return { ...rest, ci, reasons: why }
+}
+
+/** How many distinct items the calls that pass `keep` cover. */
+function itemsOf(calls: readonly PairwiseCall<string>[], keep: (call: PairwiseCall<string>) => boolean): number {
+  const items = new Set<string>()
+  for (const call of calls) if (keep(call)) items.add(call.itemId)
+  return items.size
 }
 
 function perLabel(scored: readonly PairwiseCall<string>[], labels: readonly string[], level: number): ReportPairwiseRow['per_label'] {
