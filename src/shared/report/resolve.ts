@@ -181,17 +181,16 @@ function resolveSourceOnce(input: AuditSourceInput, fields: ReadonlyArray<FieldS
   const tiedUnits = new Set<string>()
   fields.forEach((field, f) => {
     const how = aggregationOf(field.level) as Aggregation
-    const out = new Map<string, Value>()
-    for (const [key, collected] of perField[f] as Map<string, Collected>) {
-      if (!Array.isArray(collected)) {
-        out.set(key, collected)
-        continue
-      }
+    // Combined in place: a lone answer already is the unit's value; the units keep their order.
+    const perUnit = perField[f] as Map<string, Collected>
+    for (const [key, collected] of perUnit) {
+      if (!Array.isArray(collected)) continue
       const { value, tied } = combine(collected, how)
       if (tied) tiedUnits.add(key)
-      if (value !== null) out.set(key, value)
+      if (value !== null) perUnit.set(key, value)
+      else perUnit.delete(key)
     }
-    values.set(field.name, out)
+    values.set(field.name, perUnit as Map<string, Value>)
   })
   counts.tiedVotes = tiedUnits.size
   return { id: input.id, input, itemStatus, values, counts }
