@@ -1,13 +1,11 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { AnyInstrument } from '../../../shared/instruments/types'
-import { focusStopElement } from '../annotate/dom'
-import { emptyEntry, type FormApi } from '../annotate/form/context'
-import { getAt, isWithin, joinPath, parentPath, removeAt, setAt } from '../annotate/paths'
+import type { FormApi } from '../annotate/form/context'
 import type { QuoteSource } from '../annotate/quotes'
-import { collectStops, type ListWidget, type Stop } from '../annotate/stops'
-import { useCheckRunner } from '../annotate/use-check-runner'
-import { useFieldIssues, type PlacedIssues } from '../annotate/use-field-issues'
-import { useQuoteActions } from '../annotate/use-quote-actions'
+import type { Stop } from '../annotate/stops'
+import type { PlacedIssues } from '../annotate/use-field-issues'
+import { useFormState } from '../annotate/use-form-state'
+import type { useQuoteActions } from '../annotate/use-quote-actions'
 import type { FieldIssue } from '../annotate/validate'
 
 export interface FinalForm {
@@ -31,114 +29,33 @@ export interface FinalForm {
  * annotation) over one answer, without the annotation queue around it (no autosave, no active time, no skip).
  */
 export function useFinalForm(instrument: AnyInstrument, view: Record<string, unknown>, initial: () => unknown): FinalForm {
-  const widgets = instrument.form.widgets
-  const [data, setData] = useState<unknown>(initial)
-  const stops = useMemo(() => collectStops(widgets, data, view), [widgets, data, view])
-  const [cursor, setCursor] = useState<string | null>(() => stops[0]?.path ?? null)
-  const [attempted, setAttempted] = useState(false)
-  const [serverIssues, setServerIssues] = useState<FieldIssue[]>([])
-  const [notes, setNotes] = useState<FieldIssue[]>([])
   const [picker, setPicker] = useState<{ path: string; sources: QuoteSource[] } | null>(null)
-  const pendingFocus = useRef<string | null>(null)
-
-  useLayoutEffect(() => {
-    if (pendingFocus.current && focusStopElement(pendingFocus.current)) pendingFocus.current = null
-  })
-
-  const update = useCallback((change: (d: unknown) => unknown) => setData((d: unknown) => change(d)), [])
-
-  const clearAt = useCallback((path: string) => {
-    const keep = (i: FieldIssue) => !isWithin(i.path, path) && !isWithin(path, i.path)
-    setServerIssues((list) => (list.some((i) => !keep(i)) ? list.filter(keep) : list))
-    setNotes((list) => (list.some((i) => !keep(i)) ? list.filter(keep) : list))
-  }, [])
-  const addNote = useCallback((issue: FieldIssue) => setNotes((n) => [...n, issue]), [])
-  const setNote = useCallback((issue: FieldIssue) => setNotes((n) => [...n.filter((i) => i.path !== issue.path), issue]), [])
-
-  const setValue = useCallback(
-    (path: string, value: unknown) => {
-      clearAt(path)
-      setData((d: unknown) => (value === undefined ? removeAt(d, path) : setAt(d, path, value)))
-    },
-    [clearAt]
-  )
-
-  const focusStop = useCallback((path: string) => {
-    setCursor(path)
-    if (focusStopElement(path)) {
-      pendingFocus.current = null
-      return
-    }
-    // A stop that appears with this change (a new entry) is focused once rendered.
-    pendingFocus.current = path
-  }, [])
-
-  const extra = useMemo(() => [...serverIssues, ...notes], [serverIssues, notes])
-  const placed = useFieldIssues(instrument, data, view, stops, attempted, extra)
   const openPickerDialog = useCallback((path: string, sources: QuoteSource[]) => setPicker({ path, sources }), [])
-  const quotes = useQuoteActions({ view, data, stops, update, clearAt, setNote, setCursor, focusStop, openPickerDialog })
-  const { runCheck, running } = useCheckRunner(data, update, clearAt, addNote)
+  const form = useFormState({ instrument, view, initial, openPickerDialog })
+  const { setServerIssues, setNotes, setAttempted, setData } = form
 
-  const addEntry = useCallback(
-    (listPath: string, widget: ListWidget) => {
-      const current = getAt(data, listPath)
-      const index = Array.isArray(current) ? current.length : 0
-      update((d) => {
-        const list = getAt(d, listPath)
-        return setAt(d, listPath, [...(Array.isArray(list) ? list : []), emptyEntry(widget.widgets)])
-      })
-      const first = widget.widgets[0]
-      focusStop(first ? joinPath(listPath, index, first.field) : joinPath(listPath, '+'))
+  const replace = useCallback(
+    (next: unknown) => {
+      setServerIssues([])
+      setNotes([])
+      setAttempted(false)
+      setData(structuredClone(next))
     },
-    [data, update, focusStop]
+    [setServerIssues, setNotes, setAttempted, setData]
   )
-
-  const removeEntry = useCallback(
-    (entryPath: string) => {
-      clearAt(entryPath)
-      update((d) => removeAt(d, entryPath))
-      focusStop(joinPath(parentPath(entryPath), '+'))
-    },
-    [clearAt, update, focusStop]
-  )
-
-  const replace = useCallback((next: unknown) => {
-    setServerIssues([])
-    setNotes([])
-    setAttempted(false)
-    setData(structuredClone(next))
-  }, [])
-
-  const api: FormApi = {
-    instrument,
-    view,
-    data,
-    cursor,
-    setValue,
-    update,
-    noteFocus: setCursor,
-    focusStop,
-    messagesAt: (path) => placed.byStop.get(path) ?? [],
-    addEntry,
-    removeEntry,
-    openPicker: quotes.openPicker,
-    addSelection: quotes.addSelection,
-    runCheck,
-    running
-  }
 
   return {
-    api,
-    data,
-    stops,
-    cursor,
-    placed,
+    api: form.api,
+    data: form.data,
+    stops: form.stops,
+    cursor: form.cursor,
+    placed: form.placed,
     picker,
     closePicker: () => setPicker(null),
-    pick: quotes.pick,
+    pick: form.quotes.pick,
     replace,
     setAttempted,
     setServerIssues,
-    focusStop
+    focusStop: form.focusStop
   }
 }

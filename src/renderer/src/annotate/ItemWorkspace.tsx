@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { getInstrument } from '../../../shared/instruments'
 import { api } from '../api'
@@ -6,29 +6,25 @@ import { Markdown } from '../components/Markdown'
 import { useWorkbench } from '../store'
 import { ActiveClock } from './clock'
 import { QuotePicker, ReasonDialog } from './Dialogs'
-import { focusStopElement } from './dom'
 import { backupKey, writeBackup } from './draft-backup'
-import { FormContext, emptyEntry, type FormApi } from './form/context'
+import { FormContext } from './form/context'
 import { FormRenderer } from './form/FormRenderer'
 import { HistoryPanel } from './HistoryPanel'
 import { ItemBar } from './ItemBar'
 import { initialForm } from './item-initial'
 import { lastItemKey, writeLastItem } from './last-item'
 import { Legend } from './Legend'
-import { getAt, isWithin, joinPath, parentPath, removeAt, setAt } from './paths'
 import type { QuoteSource } from './quotes'
 import { isPairView, SourceView } from './source/SourceView'
-import { collectStops, type ListWidget } from './stops'
 import { useAnnotate } from './store'
 import type { Submission, SubmitFailure } from './submission'
 import { useActiveInput } from './use-active-input'
 import { useAutosave } from './use-autosave'
-import { useCheckRunner } from './use-check-runner'
 import { useEvidenceHighlight } from './use-evidence-highlight'
-import { firstStopWithIssue, useFieldIssues } from './use-field-issues'
+import { firstStopWithIssue } from './use-field-issues'
+import { useFormState } from './use-form-state'
 import { useItemKeys } from './use-item-keys'
-import { useQuoteActions } from './use-quote-actions'
-import { validateForm, type FieldIssue } from './validate'
+import { validateForm } from './validate'
 
 export interface ItemWorkspaceProps {
   item: BlindedItem
@@ -63,22 +59,24 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     props.failure ? { data: props.failure.data, activeMs: props.failure.activeMs, source: 'backup' as const } : initialForm(item, key, () => instrument.form.empty(view))
   )
   const [clock] = useState(() => new ActiveClock(initial.activeMs))
-  const [data, setData] = useState<unknown>(initial.data)
+  const [dialog, setDialog] = useState<Dialog>(null)
+  const openPickerDialog = useCallback((path: string, sources: QuoteSource[]) => setDialog({ kind: 'picker', path, sources }), [])
+  const form = useFormState({
+    instrument,
+    view,
+    initial: () => initial.data,
+    ...(props.failure ? { initialIssues: props.failure.issues ?? [] } : {}),
+    openPickerDialog
+  })
+  const { data, stops, cursor, placed, quotes, focusStop, setValue, addEntry, removeEntry, runCheck, setAttempted } = form
   const autosave = useAutosave(item.assignmentId, key, clock)
-  const stops = useMemo(() => collectStops(widgets, data, view), [widgets, data, view])
-  const [cursor, setCursor] = useState<string | null>(() => stops[0]?.path ?? null)
-  const [attempted, setAttempted] = useState(props.failure !== undefined)
-  const [serverIssues, setServerIssues] = useState<FieldIssue[]>(props.failure?.issues ?? [])
-  const [notes, setNotes] = useState<FieldIssue[]>([])
   const [general, setGeneral] = useState<string | null>(props.failure ? `Not saved: ${props.failure.message}` : null)
   const [busy, setBusy] = useState(false)
-  const [dialog, setDialog] = useState<Dialog>(null)
   const showHistory = useAnnotate((st) => st.showHistory)
   const toggleHistory = useAnnotate((st) => st.toggleHistory)
   const [historyVersion, setHistoryVersion] = useState(0)
   const [legendOpen, setLegendOpen] = useState(false)
   const sourceRef = useRef<HTMLElement>(null)
-  const pendingFocus = useRef<string | null>(null)
   const firstData = useRef(true)
 
   // Save every change: a local copy at once, main after the debounce. A draft restored from the local copy is
@@ -92,77 +90,11 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     schedule(data)
   }, [data, schedule, initial.source])
 
-  useLayoutEffect(() => {
-    if (pendingFocus.current && focusStopElement(pendingFocus.current)) pendingFocus.current = null
-  })
-
   useActiveInput(clock)
 
   useEffect(() => writeLastItem(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId }), [projectId, annotatorId, item.instrument, item.assignmentId])
 
-  const update = useCallback((change: (d: unknown) => unknown) => setData((d: unknown) => change(d)), [])
-
-  const clearAt = useCallback((path: string) => {
-    const keep = (i: FieldIssue) => !isWithin(i.path, path) && !isWithin(path, i.path)
-    setServerIssues((list) => (list.some((i) => !keep(i)) ? list.filter(keep) : list))
-    setNotes((list) => (list.some((i) => !keep(i)) ? list.filter(keep) : list))
-  }, [])
-
-  const addNote = useCallback((issue: FieldIssue) => setNotes((n) => [...n, issue]), [])
-  const setNote = useCallback((issue: FieldIssue) => setNotes((n) => [...n.filter((i) => i.path !== issue.path), issue]), [])
-
-  const setValue = useCallback(
-    (path: string, value: unknown) => {
-      clearAt(path)
-      setData((d: unknown) => (value === undefined ? removeAt(d, path) : setAt(d, path, value)))
-    },
-    [clearAt]
-  )
-
-  const focusStop = useCallback((path: string) => {
-    setCursor(path)
-    // Focus now where the stop is on screen, so the next key press already lands in it; a stop that appears with
-    // this change (a new entry) is focused once rendered.
-    if (focusStopElement(path)) {
-      pendingFocus.current = null
-      return
-    }
-    pendingFocus.current = path
-    requestAnimationFrame(() => {
-      if (pendingFocus.current === path && focusStopElement(path)) pendingFocus.current = null
-    })
-  }, [])
-
-  const extraIssues = useMemo(() => [...serverIssues, ...notes], [serverIssues, notes])
-  const placed = useFieldIssues(instrument, data, view, stops, attempted, extraIssues)
-
-  const openPickerDialog = useCallback((path: string, sources: QuoteSource[]) => setDialog({ kind: 'picker', path, sources }), [])
-  const quotes = useQuoteActions({ view, data, stops, update, clearAt, setNote, setCursor, focusStop, openPickerDialog })
-  const { runCheck, running } = useCheckRunner(data, update, clearAt, addNote)
   useEvidenceHighlight(sourceRef, widgets, view, data, cursor)
-
-  const addEntry = useCallback(
-    (listPath: string, widget: ListWidget) => {
-      const current = getAt(data, listPath)
-      const index = Array.isArray(current) ? current.length : 0
-      update((d) => {
-        const list = getAt(d, listPath)
-        return setAt(d, listPath, [...(Array.isArray(list) ? list : []), emptyEntry(widget.widgets)])
-      })
-      const first = widget.widgets[0]
-      focusStop(first ? joinPath(listPath, index, first.field) : joinPath(listPath, '+'))
-    },
-    [data, update, focusStop]
-  )
-
-  const removeEntry = useCallback(
-    (entryPath: string) => {
-      clearAt(entryPath)
-      update((d) => removeAt(d, entryPath))
-      focusStop(joinPath(parentPath(entryPath), '+'))
-    },
-    [clearAt, update, focusStop]
-  )
 
   const submit = useCallback(async () => {
     if (busy) return
@@ -182,7 +114,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     const activeMs = clock.read()
     writeBackup(key, { data, activeMs, at: new Date().toISOString() })
     props.onSubmit({ judgement: result.judgement, data, activeMs, backupKey: key, after })
-  }, [busy, instrument, data, view, stops, focusStop, autosave, clock, key, props])
+  }, [busy, setAttempted, instrument, data, view, stops, focusStop, autosave, clock, key, props])
 
   const setStatus = useCallback(
     async (status: 'pending' | 'skipped' | 'flagged', reason?: string) => {
@@ -225,24 +157,6 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   useEffect(() => {
     if (firstStop) focusStop(firstStop)
   }, [firstStop, focusStop])
-
-  const formApi: FormApi = {
-    instrument,
-    view,
-    data,
-    cursor,
-    setValue,
-    update,
-    noteFocus: setCursor,
-    focusStop,
-    messagesAt: (path) => placed.byStop.get(path) ?? [],
-    addEntry,
-    removeEntry,
-    openPicker: quotes.openPicker,
-    addSelection: quotes.addSelection,
-    runCheck,
-    running
-  }
 
   const pair = isPairView(view)
   const hasList = stops.some((s) => s.kind === 'add')
@@ -299,7 +213,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
               {m}
             </p>
           ))}
-          <FormContext.Provider value={formApi}>
+          <FormContext.Provider value={form.api}>
             <form className="annotate-fields" onSubmit={(e) => e.preventDefault()} data-cursor={cursor ?? ''}>
               <FormRenderer widgets={widgets} />
             </form>
