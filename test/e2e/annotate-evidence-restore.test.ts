@@ -1,0 +1,118 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dispatch } from '../../src/main/api/dispatch'
+import { insertItems, type NewItem } from '../../src/main/store/items'
+import { Project } from '../../src/main/store/project'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
+import { contextFor } from '../support/project'
+import { serveProject, type ServedProject } from '../support/serve'
+import { tempDir } from '../support/tmp'
+
+// Evidence chosen in a flaw audit is highlighted in the proposal as soon as the item shows: after a reload that
+// restores the draft, before any key is pressed or the cursor moves.
+
+function proposal(title: string, approach: string): string {
+  const rest = ['Introduction', 'Related Work', 'Experiments', 'Success Criteria', 'Impact Statement', 'References']
+  return [`# ${title}`, '', '## Proposed Approach', '', approach, '', ...rest.flatMap((s) => [`## ${s}`, '', `${s}: none.`, ''])].join('\n')
+}
+
+function pair(n: number): NewItem {
+  const approach = 'We sample the reference set once and reuse it for every seed.'
+  return {
+    kind: 'proposal-pair',
+    externalId: `evidence-pair-${n}`,
+    set: 'evidence',
+    split: 'none',
+    payload: {
+      pair_id: `evidence-pair-${n}`,
+      topic: `Evidence highlighting ${n}`,
+      a: { markdown: proposal(`Left title ${n}`, approach), origin: 'human' },
+      b: { markdown: proposal(`Right title ${n}`, approach), origin: 'ai' }
+    }
+  }
+}
+
+/** The text of every evidence highlight on the page, current or not. */
+function highlighted(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    ['assay-evidence', 'assay-evidence-current'].flatMap((name) => [...(CSS.highlights.get(name) ?? [])].map((r) => (r as Range).toString())).join('|')
+  )
+}
+
+describe.skipIf(!hasChromium)(chromiumSuite('evidence highlighted when a flaw audit opens'), () => {
+  const tmp = tempDir('assay-evidence-')
+  const path = tmp.file('evidence.assay')
+  let server: ServedProject
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    const project = await Project.create(path)
+    project.write(() => insertItems(project.db, [pair(1), pair(2)]))
+    const res = await dispatch(contextFor(project), 'assignments.create', { instrument: 'flaw-audit', annotators: ['Ada'], overlap: 1 })
+    if (!res.ok) throw new Error(res.error.message)
+    project.close()
+    server = await serveProject(path, ['--annotator', 'Ada'])
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1024, height: 700 } })
+    page.setDefaultTimeout(8000)
+    await page.goto(server.url)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    tmp.cleanup()
+  })
+
+  const item = (assignment: string) => page.locator(`[data-testid=item][data-instrument="flaw-audit"][data-assignment="${assignment}"]`)
+
+  it('draws the chosen evidence on coming back to the item and after a reload, without moving the cursor', async () => {
+    await page.locator('[data-testid=queue]').first().waitFor()
+    await page.keyboard.press('1')
+    await page.locator('[data-testid=item][data-instrument="flaw-audit"]').waitFor()
+    const first = (await page.locator('[data-testid=item]').getAttribute('data-assignment'))!
+    await page.keyboard.press('Enter') // add a flaw
+    await page.locator('[data-testid=list-entry]').waitFor()
+    await page.keyboard.press('a') // the left proposal
+    await page.keyboard.press('3') // type
+    await page.keyboard.press('3') // severity, then on to the evidence
+    await page.evaluate(() => {
+      const cell = document.querySelector('[data-section="Proposed Approach"] .pair-cell[data-side="a"]')!
+      const run = [...cell.querySelectorAll('[data-src-start]')].find((el) => el.textContent?.includes('reuse it'))!
+      const text = run.firstChild as Text
+      const range = document.createRange()
+      range.setStart(text, text.data.indexOf('reuse it'))
+      range.setEnd(text, text.data.indexOf('reuse it') + 'reuse it for every seed'.length)
+      const sel = window.getSelection()!
+      sel.removeAllRanges()
+      sel.addRange(range)
+    })
+    await page.keyboard.press('e')
+    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    expect(await highlighted(page)).toContain('reuse it for every seed')
+    // The draft reaches main before the reload.
+    await page.locator('[data-testid=save-state][data-state=saved]').waitFor()
+
+    // On to the next item and back: the item opens with its draft and its evidence drawn (the item left behind
+    // must not clear what the returning one drew).
+    await page.keyboard.press('Alt+ArrowRight')
+    await page.locator(`[data-testid=item]:not([data-assignment="${first}"])`).waitFor()
+    expect(await highlighted(page)).toBe('')
+    await page.keyboard.press('Alt+ArrowLeft')
+    await item(first).waitFor()
+    expect(await highlighted(page)).toContain('reuse it for every seed')
+
+    await page.reload()
+    await item(first).waitFor()
+    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    // No key pressed, no click: the evidence is already drawn.
+    expect(await highlighted(page)).toContain('reuse it for every seed')
+    // A page without this browser's copy of the draft: main's draft is restored and drawn the same way.
+    await page.evaluate(() => localStorage.clear())
+    await page.reload()
+    await item(first).waitFor()
+    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    expect(await highlighted(page)).toContain('reuse it for every seed')
+  })
+})
