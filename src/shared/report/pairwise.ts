@@ -229,10 +229,9 @@ export function pairwiseRow(
   const inFrame = (frame: LabelTerms) =>
     scored.map((call, i) => {
       const item = itemOfCall[i] as AuditItem
-      const side = (l: string): Side => (terms === frame ? (l as Side) : sideOfLabel(item, l, terms))
-      const relabel = (l: string) => labelOf(item, side(l), frame)
-      const verdict: PairwiseVerdict<string> = call.verdict.kind === 'choice' ? { kind: 'choice', choice: relabel(call.verdict.choice) } : call.verdict
-      return { ...call, label: relabel(call.label), verdict }
+      const verdict: PairwiseVerdict<string> =
+        call.verdict.kind === 'choice' ? { kind: 'choice', choice: relabel(item, call.verdict.choice, terms, frame) } : call.verdict
+      return { ...call, label: relabel(item, call.label, terms, frame), verdict }
     })
   row.per_label_side = terms === 'side' ? row.per_label : perLabel(inFrame('side'), ['a', 'b'], level)
   row.per_label_origin = terms === 'origin' ? row.per_label : []
@@ -267,6 +266,11 @@ function perLabel(scored: readonly PairwiseCall<string>[], labels: readonly stri
     ci_low: s.ofJudged.lower,
     ci_high: s.ofJudged.upper
   }))
+}
+
+/** A label in `terms` said in `frame` terms, on one item. */
+function relabel(item: AuditItem, label: string, terms: LabelTerms, frame: LabelTerms): string {
+  return labelOf(item, terms === frame ? (label as Side) : sideOfLabel(item, label, terms), frame)
 }
 
 /** The canonical side a label in `terms` names on an item. */
