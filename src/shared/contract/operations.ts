@@ -25,6 +25,7 @@ import { packetOperations } from './packet-operations'
 import { auditOperations, auditProgressSchema } from './audit-operations'
 import { importOperations } from './import-operations'
 import { settingsOperations } from './settings-operations'
+import { probeOperations } from './probe-operations'
 
 const empty = z.object({}).strict()
 const idInput = z.object({ id: z.number().int().positive() }).strict()
@@ -114,7 +115,8 @@ export const operations = {
   ...settingsOperations,
   ...runOperations,
   ...packetOperations,
-  ...auditOperations
+  ...auditOperations,
+  ...probeOperations
 } as const
 
 /** Events pushed from main to every client. */

@@ -8,6 +8,7 @@ import { runHandlers } from './runs'
 import { packetHandlers } from './packets'
 import { importHandlers } from './imports'
 import { auditHandlers } from './audit'
+import { probeHandlers } from './probes'
 
 /** Every operation of the contract has exactly one handler; a missing one is a compile error. */
 export const handlers: { [K in OperationName]: Handler<K> } = {
@@ -18,5 +19,6 @@ export const handlers: { [K in OperationName]: Handler<K> } = {
   ...importHandlers,
   ...runHandlers,
   ...packetHandlers,
-  ...auditHandlers
+  ...auditHandlers,
+  ...probeHandlers
 }

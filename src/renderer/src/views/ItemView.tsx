@@ -5,16 +5,19 @@ import { useWorkbench } from '../store'
 import { FieldsView } from '../components/FieldsView'
 import { Markdown } from '../components/Markdown'
 import type { FsProblem, HypothesisSet, ProposalPair, RediscoveryTask } from '../../../shared/items/kinds'
+import { ProbeEditor } from '../probes/ProbeEditor'
 
 /** The curator's view of one item: content rendered, metadata listed, test labels withheld until revealed. */
 export function ItemView({ id }: { id: number }) {
   const setError = useWorkbench((s) => s.setError)
   const [item, setItem] = useState<ItemDetail | null>(null)
   const [revealed, setRevealed] = useState<Record<string, unknown> | null>(null)
+  const [probing, setProbing] = useState(false)
 
   useEffect(() => {
     setItem(null)
     setRevealed(null)
+    setProbing(false)
     void api['items.get']({ id }).then(setItem, (e: Error) => setError(e.message))
   }, [id, setError])
 
@@ -40,7 +43,13 @@ export function ItemView({ id }: { id: number }) {
             )}
           </div>
         )}
+        {item.kind === 'proposal-pair' && item.payload.probe_of === undefined && !probing && (
+          <button type="button" onClick={() => setProbing(true)}>
+            Make a probe…
+          </button>
+        )}
       </header>
+      {probing && <ProbeEditor itemId={item.id} pair={item.payload as unknown as ProposalPair} onClose={() => setProbing(false)} />}
       <ItemBody item={item} />
     </article>
   )

@@ -1,0 +1,56 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
+import { runCli } from '../support/cli'
+import { serveProject, type ServedProject } from '../support/serve'
+import { tempDir } from '../support/tmp'
+
+// A curator writes a probe by hand: one proposal beside its editable copy, the difference shown as it is typed, and
+// the probe saved as a new pair with its provenance.
+
+describe.skipIf(!hasChromium)(chromiumSuite('the probe editor'), () => {
+  const tmp = tempDir('assay-probe-editor-')
+  const path = tmp.file('demo.assay')
+  let served: ServedProject
+  let browser: Browser
+  let page: Page
+
+  beforeAll(async () => {
+    expect((await runCli('new', path, '--demo')).code).toBe(0)
+    served = await serveProject(path)
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page.setDefaultTimeout(15_000)
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await served?.stop()
+    tmp.cleanup()
+  })
+
+  it('shows the live diff and saves the probe with its provenance', async () => {
+    await page.goto(served.url)
+    await page.getByRole('button', { name: 'Items' }).click()
+    await page.getByLabel('Search items').fill('demo-formula')
+    await expect.poll(() => page.getByTestId('result-count').textContent()).toBe('1 item')
+    await page.locator('[data-external-id="demo-formula"]').click()
+    const view = page.getByTestId('item-view')
+    await expect.poll(() => view.locator('h1').first().textContent()).toBe('demo-formula')
+    await view.getByRole('button', { name: 'Make a probe…' }).click()
+    const editor = page.getByTestId('probe-editor')
+    await page.getByLabel('Proposal to perturb').selectOption('b')
+    await page.getByLabel('Probe kind').selectOption('citation-fabrication')
+    expect(await editor.innerText()).toContain('planted flaw hallucinated_content, major')
+    expect(await page.getByTestId('probe-diff').innerText()).toContain('No change yet.')
+    const box = page.getByLabel('Probe: edit the copy')
+    const original = await box.inputValue()
+    await box.fill(`${original}\n\nAs Okafor and Lindqvist (2031) proved, this always holds.`)
+    await expect.poll(() => page.getByTestId('probe-diff').locator('ins').innerText()).toContain('Okafor and Lindqvist (2031)')
+    await editor.getByRole('button', { name: 'Save probe' }).click()
+    expect(await page.getByTestId('probe-saved').innerText()).toContain('demo-formula~b~citation-fabrication')
+    const listed = await runCli('probe', 'list', path, '--json')
+    const [probe] = JSON.parse(listed.stdout) as Array<{ externalId: string; method: string; provenance: { original: { item: string; side: string }; diff: Array<{ op: string; text: string }> } }>
+    expect(probe).toMatchObject({ externalId: 'demo-formula~b~citation-fabrication', method: 'hand', provenance: { original: { item: 'demo-formula', side: 'b' } } })
+    await page.screenshot({ path: process.env.ASSAY_PROBE_SHOT ?? tmp.file('editor.png') })
+  }, 60_000)
+})
