@@ -145,12 +145,21 @@ function judgeBench(calls: readonly PairCall[], winners: ReadonlyMap<number, Sid
   let correct = 0
   let n = 0
   for (const [item, list] of byItem) {
-    if (new Set(list.map((c) => c.order)).size < 2) continue
-    bothOrders = true
+    // Runs over every item of every judge: plain loops, no list or closure per item.
+    const firstOrder = (list[0] as PairCall).order
     const truth = winners.get(item)
-    if (!truth || list.some((c) => c.status === 'failed' || c.status === 'pending' || c.status === 'abstained')) continue
+    let severalOrders = false
+    let unanswered = false
+    let score = 0
+    for (const c of list) {
+      if (c.order !== firstOrder) severalOrders = true
+      if (c.status === 'failed' || c.status === 'pending' || c.status === 'abstained') unanswered = true
+      score += c.status === 'choice' ? (c.winner === truth ? 1 : -1) : 0
+    }
+    if (!severalOrders) continue
+    bothOrders = true
+    if (!truth || unanswered) continue
     n++
-    const score = list.reduce((sum, c) => sum + (c.status === 'choice' ? (c.winner === truth ? 1 : -1) : 0), 0)
     if (score > 0) correct++
   }
   return bothOrders ? { correct, n } : null
