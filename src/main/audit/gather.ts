@@ -371,7 +371,9 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
     .iterate(instrument.id, includeArchived ? 1 : 0) as IterableIterator<CallRow>
   const byRun = new Map<number, AuditSourceInput & { invalid: number }>()
   const reader = new JudgementReader(instrument)
-  for (const [runId, itemId, trial, orderIndex, status, display, judgement] of rows) {
+  for (const row of rows) {
+    const runId = row[0]
+    const itemId = row[1]
     const payload = payloads.get(itemId)
     if (!payload) continue
     let source = byRun.get(runId)
@@ -400,7 +402,7 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
       }
       byRun.set(runId, source)
     }
-    const { call, invalid } = callOf(instrument, itemId, payload, judgement, display, status, trial, orderIndex, reader)
+    const { call, invalid } = callOf(instrument, itemId, payload, row[6], row[5], row[4], row[2], row[3], reader)
     source.calls.push(call)
     if (invalid) source.invalid++
   }
