@@ -18,7 +18,8 @@ export function probeFacts(db: Db): ProbeFacts[] {
     probeSide: p.provenance.probe_side,
     rule: p.provenance.expected.pairwise,
     status: checks.get(p.itemId)?.status ?? 'unchecked',
-    flawType: p.provenance.expected.flaw?.type ?? null
+    flawType: p.provenance.expected.flaw?.type ?? null,
+    evidence: p.provenance.expected.flaw?.evidence ?? null
   }))
 }
 

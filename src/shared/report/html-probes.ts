@@ -26,9 +26,10 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
     s.by_kind.map((k) => [td(k.kind), td(s.rules[k.kind] === 'no_preference' ? 'no preference from framing alone' : 'the original is better'), num(k.verified), num(k.rejected), num(k.unchecked)]),
     new Set([2, 3, 4])
   )
+  const typed = s.detection.some((r) => r.type_matched !== null)
   const detection = s.detection.length
     ? `<h3>Detection rate</h3>${table(
-        ['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(s.detection.some((r) => r.type_matched !== null) ? ['Planted type named'] : [])],
+        ['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])],
         s.detection.map((r) => [
           name(r.source),
           td(r.role),
@@ -38,9 +39,9 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
           intervalCell(r.wilson),
           intervalCell(r.bootstrap),
           num(r.n_tied),
-          ...(s.detection.some((x) => x.type_matched !== null) ? [num(r.type_matched === null ? NONE : +r.type_matched.toFixed(2))] : [])
+          ...(typed ? [num(r.type_matched === null ? NONE : +r.type_matched.toFixed(2)), num(r.location_matched === null ? NONE : +r.location_matched.toFixed(2))] : [])
         ]),
-        new Set([3, 4, 5, 6, 7, 8])
+        new Set([3, 4, 5, 6, 7, 8, 9])
       )}<p class="muted small">${esc(s.detection[0]!.rule === 'a flaw is listed on the probe side' ? 'Detected: a flaw is listed on the probe side.' : 'Detected: the original is preferred over its probe.')}</p>`
     : '<p class="muted">No verified probe was answered by any source.</p>'
   const framing = s.framing_preference.length

@@ -19,7 +19,9 @@ export const probeDetectionRowSchema = z.object({
   wilson: interval,
   bootstrap: interval,
   /** Flaw audits only: probes where a flaw of the planted type was listed on the probe side. */
-  type_matched: z.number().nullable()
+  type_matched: z.number().nullable(),
+  /** Flaw audits only: probes where a flaw listed on the probe side quotes the planted change (or is quoted by it). */
+  location_matched: z.number().nullable()
 })
 
 /** How often the inflated version wins where framing alone should decide nothing. */

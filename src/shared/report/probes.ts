@@ -15,6 +15,8 @@ export interface ProbeFacts {
   rule: 'original_better' | 'no_preference'
   status: 'verified' | 'rejected' | 'unchecked'
   flawType: string | null
+  /** The changed text of the probe where the flaw was planted (an exact quote of it), when known. */
+  evidence?: string | null
 }
 
 export interface ProbeSectionOptions {
@@ -49,6 +51,13 @@ const probeWins: CallScore = (call, probe) => {
 const flawListed: CallScore = (call, probe) => (call.flaws ? (call.flaws.some((f) => f.side === probe.probeSide) ? 1 : 0) : null)
 const typeListed: CallScore = (call, probe) =>
   call.flaws ? (call.flaws.some((f) => f.side === probe.probeSide && f.type === probe.flawType) ? 1 : 0) : null
+
+/** A flaw on the probe side whose quote and the planted change overlap (either contains the other). */
+const locationListed: CallScore = (call, probe) => {
+  const planted = probe.evidence?.trim()
+  if (!call.flaws || !planted) return null
+  return call.flaws.some((f) => f.side === probe.probeSide && f.evidence.trim() !== '' && (planted.includes(f.evidence.trim()) || f.evidence.includes(planted))) ? 1 : 0
+}
 
 interface ItemScore {
   family: string
@@ -216,6 +225,10 @@ export function probesSection(input: AuditInput, facts: readonly ProbeFacts[], o
       const { kept, tied } = splitTies(scoresFor(source, ofKind, score, mode === 'flaw-audit' ? typeListed : null))
       if (!kept.length && !tied) continue
       const r = rateOf(kept, o, mode === 'flaw-audit')
+      // The same probes again, scored on whether a listed flaw's quote overlaps the planted change.
+      const located = mode === 'flaw-audit' && [...ofKind.values()].some((f) => f.evidence)
+        ? round([...scoresFor(source, ofKind, score, locationListed).values()].filter((x) => x.share !== 0.5).reduce((n, x) => n + (x.secondary ?? 0), 0))
+        : null
       const row: ProbeDetectionRow = {
         source: source.id,
         role: source.role,
@@ -228,7 +241,8 @@ export function probesSection(input: AuditInput, facts: readonly ProbeFacts[], o
         rate: r.rate,
         wilson: r.wilson,
         bootstrap: r.bootstrap,
-        type_matched: r.secondary
+        type_matched: r.secondary,
+        location_matched: located
       }
       section.detection.push(row)
     }

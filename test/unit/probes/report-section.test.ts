@@ -89,13 +89,13 @@ describe('the Probes report section', () => {
   })
 
   it('in flaw audits, counts a flaw listed on the probe side and whether it has the planted type', () => {
-    const probes = facts(2, 'formula-error', 'original_better')
+    const probes = facts(2, 'formula-error', 'original_better').map((p) => ({ ...p, evidence: 'E = mc^3' }))
     const calls: SourceCall[] = [
-      { itemId: 1, trial: 0, order: 0, status: 'ok', observations: [], flaws: [{ side: 'a', type: 'unsound_method', severity: 'major', evidence: 'x' }] },
+      { itemId: 1, trial: 0, order: 0, status: 'ok', observations: [], flaws: [{ side: 'a', type: 'unsound_method', severity: 'major', evidence: 'mc^3' }] },
       { itemId: 2, trial: 0, order: 0, status: 'ok', observations: [], flaws: [{ side: 'b', type: 'other', severity: 'minor', evidence: 'y' }] }
     ]
     const s = probesSection(input('flaw-audit', [1, 2], [source('run:4', 'judge_run', calls)]), probes, OPTIONS)!
-    expect(s.detection[0]).toMatchObject({ detected: 2, type_matched: 1, rate: 1, rule: 'a flaw is listed on the probe side' })
+    expect(s.detection[0]).toMatchObject({ detected: 2, type_matched: 1, location_matched: 1, rate: 1, rule: 'a flaw is listed on the probe side' })
   })
 
   it('is absent where no probe is in scope, or for other instruments', () => {

@@ -51,7 +51,7 @@ export function ProbesTables({ report }: { report: Report }) {
       {s.detection.length > 0 && (
         <>
           <h3>Detection rate</h3>
-          <Grid label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named'] : [])]} numericFrom={3}>
+          <Grid label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])]} numericFrom={3}>
             {s.detection.map((r) => (
               <tr key={`${r.source}/${r.kind}`}>
                 <Who report={report} id={r.source} />
@@ -65,6 +65,7 @@ export function ProbesTables({ report }: { report: Report }) {
                 <td className="num" title={r.bootstrap.reason ?? undefined}>{ci(r.bootstrap)}</td>
                 <td className="num">{r.n_tied}</td>
                 {typed && <td className="num">{r.type_matched === null ? NONE : n(r.type_matched)}</td>}
+                {typed && <td className="num">{r.location_matched === null ? NONE : n(r.location_matched)}</td>}
               </tr>
             ))}
           </Grid>
