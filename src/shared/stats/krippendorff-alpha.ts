@@ -46,22 +46,37 @@ export function krippendorffAlpha<C extends Category>(
   // Coincidence matrix: each unit with m ≥ 2 values adds every ordered pair of values from different observers, weighted 1/(m − 1).
   const coincidences = domain.map(() => new Array<number>(size).fill(0))
   let unitsUsed = 0
+  // A unit's distinct values in order of first appearance, with their counts: reused across units (a report runs
+  // this over tens of thousands of units), in the order a map would give them, so every sum is added alike.
+  const unitValues = new Int32Array(data.length)
+  const unitCounts = new Int32Array(data.length)
   for (let unit = 0; unit < unitCount; unit++) {
-    const valueCounts = new Map<number, number>()
+    let distinct = 0
     let valuesInUnit = 0
     for (const row of data) {
       const value = row[unit]
       if (value === null || value === undefined) continue
       const position = positionOf(positions, value, "Krippendorff's alpha")
-      valueCounts.set(position, (valueCounts.get(position) ?? 0) + 1)
+      let at = 0
+      while (at < distinct && unitValues[at] !== position) at++
+      if (at === distinct) {
+        unitValues[at] = position
+        unitCounts[at] = 0
+        distinct++
+      }
+      unitCounts[at] = (unitCounts[at] as number) + 1
       valuesInUnit++
     }
     if (valuesInUnit < 2) continue
     unitsUsed++
-    for (const [c, countC] of valueCounts) {
-      for (const [k, countK] of valueCounts) {
+    for (let i = 0; i < distinct; i++) {
+      const c = unitValues[i] as number
+      const countC = unitCounts[i] as number
+      const row = coincidences[c] as number[]
+      for (let j = 0; j < distinct; j++) {
+        const k = unitValues[j] as number
+        const countK = unitCounts[j] as number
         const pairs = c === k ? countC * (countC - 1) : countC * countK
-        const row = coincidences[c] as number[]
         row[k] = (row[k] ?? 0) + pairs / (valuesInUnit - 1)
       }
     }
