@@ -5,7 +5,7 @@ import { buildProbePair } from '../../shared/probes/pair'
 import { finishForModel, renderRequest, templateRef } from '../../shared/templates'
 import { redact } from '../providers/errors'
 import { ProviderError, PROVIDER_KINDS, type ProviderKind } from '../providers/types'
-import { cacheLookup, insertRun, RecordWriter, runWithDefinition, setRunStatus, type RunOptions } from '../runner/calls'
+import { cacheLookup, discardUnansweredRun, insertRun, RecordWriter, runWithDefinition, setRunStatus, type RunOptions } from '../runner/calls'
 import { estimateTokens } from '../runner/estimate'
 import { DEFAULT_RETRY_POLICY, gateFor } from '../runner/gate'
 import { requestHash } from '../runner/hash'
@@ -117,6 +117,9 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
   }
   if (o.dryRun || pending.length === 0) return result
 
+  // A run that cannot start (no key) is never recorded.
+  const env = o.env ?? { keyStore: new EnvKeyStore() }
+  const { provider, secrets } = await providerFor(judge, env)
   const key = `probe:${kind.name}@${kind.version}:${templateRef(template.entry)}:judge${judge.id}:set=${o.set}:sides=${o.sides.join('')}:origin=${o.origin ?? ''}:seed=${o.seed}:to=${o.toSet}`
   const options: RunOptions = {
     definitionKey: key,
@@ -146,8 +149,6 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
     })
   })
   result.runId = runId
-  const env = o.env ?? { keyStore: new EnvKeyStore() }
-  const { provider, secrets } = await providerFor(judge, env)
   const policy = { ...DEFAULT_RETRY_POLICY, ...env.retry }
   const gate = gateFor(judge.provider, judge.baseUrl, o.concurrency)
   const stop = new AbortController()
@@ -256,6 +257,12 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
     writer.flush()
   }
   project.write(() => setRunStatus(db, runId, fatal ? 'failed' : 'done'))
+  // As for judges: a run without a single answer (a wrong model name, an unreachable server) leaves no record.
+  const discarded = project.write(() => discardUnansweredRun(db, runId))
+  if (discarded.discarded) {
+    result.runId = null
+    throw new AssayError('provider', `No probe was made: not one answer from ${judge.model}${discarded.firstError ? ` (${discarded.firstError})` : ''}; no run was recorded`)
+  }
   if (fatal) throw new AssayError('provider', `Probe run ${runId} stopped: ${fatal}`)
   result.made.sort((x, y) => x.pairId.localeCompare(y.pairId))
   return result

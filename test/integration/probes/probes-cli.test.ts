@@ -80,6 +80,24 @@ describe('probes through the command line', () => {
     expect(await probes()).toHaveLength(4)
   })
 
+  it('records no probe run that cannot start: no key, or not one answer', async () => {
+    delete process.env.OPENAI_API_KEY
+    const noKey = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--n', '1', ...model())
+    expect(noKey.code).not.toBe(0)
+    expect(noKey.stderr).toContain('No API key')
+    process.env.OPENAI_API_KEY = 'sk-wrong-key-0000000000000000'
+    const refused = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--n', '1', ...model())
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/no run was recorded|stopped/)
+    process.env.OPENAI_API_KEY = KEYS.openai
+    const project = await Project.open(path, { readonly: true })
+    const runs = project.db.prepare(`SELECT count(*) AS n FROM runs`).get() as { n: number }
+    project.close()
+    expect(runs.n).toBe(0)
+    fake.reset()
+    fake.setScript({ responder })
+  })
+
   it('estimates a model probe run without sending, then makes inflated-framing probes through the runner', async () => {
     const dry = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--origin', 'human', '--n', '3', ...model(), '--dry-run', '--json')
     expect(dry.code, dry.stderr).toBe(0)
