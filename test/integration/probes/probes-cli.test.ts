@@ -116,6 +116,10 @@ describe('probes through the command line', () => {
       expect(p.provenance.diff.filter((d) => d.op === 'added').map((d) => d.text).join('')).toContain('paradigm-shifting')
       expect(p.provenance.expected).toEqual({ pairwise: 'no_preference', flaw: null })
     }
+    // The probe run is listed with the others.
+    const runs = await runCli('runs', 'list', path, '--json')
+    expect(runs.code, runs.stderr).toBe(0)
+    expect(runs.stdout).toContain('probe-inflated-framing')
     // Asked again: the probes exist, nothing is sent.
     const again = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--origin', 'human', '--n', '3', ...model(), '--json')
     expect(again.code, again.stderr).toBe(0)
