@@ -66,6 +66,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('probes from the demo to the report'
   })
 
   it('checks each probe by keyboard: the original, the probe and the changes on screen', async () => {
+    await server?.stop()
     server = await serveProject(path, ['--annotator', 'Ada'])
     await page.goto(server.url)
     await page.locator('[data-testid=queue][data-instrument="probe-check"]').waitFor()
@@ -78,7 +79,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('probes from the demo to the report'
       const id = await item.getAttribute('data-assignment')
       const source = page.getByTestId('source')
       for (const field of ['intended_flaw', 'changes', 'original', 'probe']) await source.locator(`[data-source="${field}"]`).waitFor()
-      expect(await source.locator('[data-source="changes"]').innerText()).toMatch(/removed|added/)
+      expect(await source.locator('[data-source="changes"]').innerText()).toMatch(/replaced|removed|added/)
       // The first formula-error probe is rejected (no flaw), the others verified as major.
       const reject = !rejected && (await source.locator('[data-source="intended_flaw"]').innerText()).includes('Formula error')
       if (reject) rejected = true
@@ -98,6 +99,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('probes from the demo to the report'
   it('runs a judge on the probe pairs and shows detection rates on the report screen', async () => {
     const judged = await runCli('judge', path, '--instrument', 'pairwise-preference', ...model(), '--set', 'probes')
     expect(judged.code, judged.stderr).toBe(0)
+    await server?.stop()
     server = await serveProject(path)
     await page.goto(server.url)
     await page.getByRole('button', { name: 'Audit report' }).click()
