@@ -23,7 +23,8 @@ export const VALUE_NAMES: Partial<Record<InstrumentId, readonly string[]>> = {
   'flaw-audit': ['proposal_a', 'proposal_b'],
   'idea-similarity': ['keyword', 'first_idea', 'second_idea'],
   'preprint-same-study': ['paper_title', 'paper_authors', 'paper_abstract', 'preprint_title', 'preprint_authors', 'preprint_abstract'],
-  'reference-comparison': ['finding_a', 'key_points_a', 'finding_b', 'key_points_b']
+  'reference-comparison': ['finding_a', 'key_points_a', 'finding_b', 'key_points_b'],
+  'probe-check': ['intended_flaw', 'changes', 'original', 'probe']
 }
 
 /** Instruments whose two sides can be shown in either order (`--both-orders`). */

@@ -100,7 +100,7 @@ export const probeCheck: Instrument<'proposal-pair', ProbeCheckJudgement> = {
     ],
     empty: () => ({ flaw_present: null, only_change: null, severity: null, note: '' })
   },
-  templates: [],
+  templates: ['probe-check-judge'],
   blind(payload) {
     const p = probeProvenanceOf(payload)
     if (!p) throw new Error(`${payload.pair_id} is not a probe`)

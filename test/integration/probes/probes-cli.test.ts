@@ -24,6 +24,7 @@ function proposalOf(user: string): string {
 }
 
 function responder(p: Prompt): string {
+  if (p.user.includes('=== PROBE ===')) return '{"flaw_present":false,"only_change":false,"severity":"none","note":"model check"}'
   if (p.user.includes('<proposal>')) {
     const original = proposalOf(p.user)
     return JSON.stringify({ probe: original.replace(/\n## /, `\n${MARK}\n\n## `), change: 'Added an overclaiming sentence before the second heading.' })
@@ -154,6 +155,13 @@ describe('probes through the command line', () => {
     expect(run).toMatchObject({ kind: 'formula-error', n_probes: 3, detected: 3, rate: 1 })
     expect(run.wilson.low).toBeGreaterThan(0.4)
     expect(s.framing_preference.find((d: { role: string }) => d.role === 'judge')).toMatchObject({ kind: 'inflated-framing', n_probes: 3, probe_wins: 3, rate: 1 })
+
+    // A model can be asked the same check; its answers never verify or reject a probe.
+    const checked = await runCli('judge', path, '--instrument', 'probe-check', ...model(), '--set', 'probes', '--json')
+    expect(checked.code, checked.stderr).toBe(0)
+    expect(JSON.parse(checked.stdout)).toMatchObject({ counts: { ok: 7 } })
+    const statuses = (JSON.parse((await runCli('probe', 'list', path, '--json')).stdout) as Array<{ verification: { status: string } }>).map((p) => p.verification.status)
+    expect(statuses.filter((x) => x === 'verified')).toHaveLength(6)
 
     const html = tmp.file('report.html')
     expect((await runCli('report', path, '--instrument', 'pairwise-preference', '--html', html)).code).toBe(0)
