@@ -157,7 +157,9 @@ function resolveSourceOnce(input: AuditSourceInput, fields: ReadonlyArray<FieldS
   for (const call of input.calls) {
     if (!inScope.has(call.itemId)) continue
     countCall(counts, call)
-    itemStatus.set(call.itemId, betterStatus(itemStatus.get(call.itemId), statusOfCall(call.status)))
+    const earlierStatus = itemStatus.get(call.itemId)
+    const status = betterStatus(earlierStatus, statusOfCall(call.status))
+    if (status !== earlierStatus) itemStatus.set(call.itemId, status)
     if (call.status !== 'ok') continue
     for (const observation of call.observations) {
       let cached = keyOfItem.get(call.itemId)
