@@ -165,6 +165,10 @@ describe('probes through the command line', () => {
 
     const html = tmp.file('report.html')
     expect((await runCli('report', path, '--instrument', 'pairwise-preference', '--html', html)).code).toBe(0)
+    const page = readFileSync(html, 'utf8')
+    expect(page).toContain('<details class="section" id="probes">')
+    expect(page).toContain('7 probes in scope: 6 verified, 1 rejected by their check, 0 not yet checked')
+    expect(page).toContain('Framing preference')
   })
 
   it('exports probes in the pairs format with their provenance, and imports them into another project', async () => {
