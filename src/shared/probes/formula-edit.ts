@@ -150,10 +150,25 @@ function dropFactors(tex: string): Candidate[] {
   return out
 }
 
+/** Spans of words set in maths (\text{cross-entropy}, \mathrm{d}): a hyphen there is not a minus. */
+function textSpans(tex: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  const re = /\\(?:text|textrm|textit|textbf|mathrm|mathit|mathsf|mathtt|operatorname|mbox)\s*(?=\{)/g
+  for (let m = re.exec(tex); m; m = re.exec(tex)) {
+    const open = m.index + m[0].length
+    const end = groupEnd(tex, open)
+    if (end > 0) spans.push([open, end])
+  }
+  return spans
+}
+
 function candidatesOf(tex: string, ops: ReadonlyArray<FormulaEditOp>): Candidate[] {
   const all = [...swapSigns(tex), ...changeExponents(tex), ...dropFactors(tex)]
-  // An edit that leaves the LaTeX unchanged is not an edit.
-  return all.filter((c) => ops.includes(c.op) && tex.slice(c.start, c.end) !== c.to)
+  const words = textSpans(tex)
+  // An edit that leaves the LaTeX unchanged is not an edit; one inside words set in maths changes no formula.
+  return all.filter(
+    (c) => ops.includes(c.op) && tex.slice(c.start, c.end) !== c.to && !words.some(([from, to]) => c.start >= from && c.start < to)
+  )
 }
 
 /** A seeded choice in [0, n), independent for each key. */

@@ -77,6 +77,12 @@ describe('deterministic formula edits', () => {
     expect(applyFormulaEdit('$c = 2\\pi r$', { seed: '1', key: 'k', ops: ['drop-factor'] })!.markdown).toBe('$c = \\pi r$')
   })
 
+  it('never edits words set in maths', () => {
+    expect(applyFormulaEdit('$\\text{cross-entropy} = 2$', { seed: '1', key: 'k', ops: ['swap-sign', 'drop-factor'] })).toBeNull()
+    const r = applyFormulaEdit('$\\mathrm{log-loss} = a - b$', { seed: '1', key: 'k', ops: ['swap-sign'] })!
+    expect(r.markdown).toBe('$\\mathrm{log-loss} = a + b$')
+  })
+
   it('returns null when no equation admits an edit', () => {
     expect(applyFormulaEdit('No maths here, only `a + b` in code.', { seed: '1', key: 'k' })).toBeNull()
     expect(applyFormulaEdit('Just $x$.', { seed: '1', key: 'k' })).toBeNull()
