@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { runCli } from '../support/cli'
 import { serveProject, type ServedProject } from '../support/serve'
-import { tempDir } from '../support/tmp'
+import { repoRoot, tempDir } from '../support/tmp'
+import { join } from 'node:path'
 
 // A curator writes a probe by hand: one proposal beside its editable copy, the difference shown as it is typed, and
 // the probe saved as a new pair with its provenance.
@@ -19,7 +20,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('the probe editor'), () => {
     expect((await runCli('new', path, '--demo')).code).toBe(0)
     served = await serveProject(path)
     browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    // The page's Content-Security-Policy forbids inline scripts; only the test's own axe script is let in.
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
     page.setDefaultTimeout(15_000)
   }, 120_000)
   afterAll(async () => {
@@ -46,6 +48,15 @@ describe.skipIf(!hasChromium)(chromiumSuite('the probe editor'), () => {
     const original = await box.inputValue()
     await box.fill(`${original}\n\nAs Okafor and Lindqvist (2031) proved, this always holds.`)
     await expect.poll(() => page.getByTestId('probe-diff').locator('ins').innerText()).toContain('Okafor and Lindqvist (2031)')
+    // No serious or critical accessibility violation with the editor open and a diff shown (axe-core).
+    await page.addScriptTag({ path: join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js') })
+    const violations = (await page.evaluate(() =>
+      (window as unknown as { axe: { run(ctx: Element, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null }> }> } }).axe.run(
+        document.querySelector('[data-testid=probe-editor]')!,
+        { resultTypes: ['violations'] }
+      )
+    )) as { violations: Array<{ id: string; impact: string | null }> }
+    expect(violations.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
     await editor.getByRole('button', { name: 'Save probe' }).click()
     expect(await page.getByTestId('probe-saved').innerText()).toContain('demo-formula~b~citation-fabrication')
     const listed = await runCli('probe', 'list', path, '--json')

@@ -78,7 +78,10 @@ export function ProbeEditor({ itemId, pair, onClose }: { itemId: number; pair: P
       <div className="probe-editor-sides">
         <div>
           <h3>Original (canonical {side.toUpperCase()})</h3>
-          <pre data-testid="probe-original">{original}</pre>
+          {/* Scrollable, so reachable by keyboard. */}
+          <pre data-testid="probe-original" tabIndex={0} aria-label={`Original, canonical ${side.toUpperCase()}`}>
+            {original}
+          </pre>
         </div>
         <div>
           <h3>
@@ -90,7 +93,7 @@ export function ProbeEditor({ itemId, pair, onClose }: { itemId: number; pair: P
       <h3>
         Changes <span className="muted small">{changed} characters changed</span>
       </h3>
-      <div className="probe-diff" data-testid="probe-diff" aria-live="polite">
+      <div className="probe-diff" data-testid="probe-diff" aria-live="polite" tabIndex={0} role="region" aria-label="Changes">
         {changed === 0 ? (
           <span className="muted">No change yet.</span>
         ) : (
