@@ -39,9 +39,11 @@ export function putAlphas(
   declared: string,
   domain?: readonly number[]
 ): void {
-  const seen = data.flatMap((row) => row.filter((v): v is number => v !== null))
+  // Declared categories (a domain) need neither the values seen nor their count, unless ratio alpha checks signs.
+  const levels = alphaLevels(declared)
+  const seen = domain && !levels.includes('ratio') ? [] : data.flatMap((row) => row.filter((v): v is number => v !== null))
   const distinct = domain ? domain.length : new Set(seen).size
-  for (const level of alphaLevels(declared)) {
+  for (const level of levels) {
     const key = alphaKey(level)
     let estimate: Estimate
     if (level === 'ratio' && seen.some((v) => v < 0)) estimate = { value: null, reason: 'ratio data cannot be negative' }

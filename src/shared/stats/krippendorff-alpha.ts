@@ -32,8 +32,11 @@ export function krippendorffAlpha<C extends Category>(
   data.forEach((row, observer) => {
     if (row.length !== unitCount) throw new RangeError(`Krippendorff's alpha: observer ${observer} has ${row.length} units, expected ${unitCount}`)
   })
-  const seen = data.flatMap((row) => row.filter((value): value is C => value !== null))
-  if ((level === 'interval' || level === 'ratio' || (level === 'ordinal' && !options.domain)) && seen.some((v) => typeof v !== 'number' || !Number.isFinite(v))) {
+  // The values seen are needed only to check numbers or to find the categories; a declared domain of categories
+  // needs neither, and a report asks for alpha over tens of thousands of units.
+  const numeric = level === 'interval' || level === 'ratio' || (level === 'ordinal' && !options.domain)
+  const seen = numeric || !options.domain ? data.flatMap((row) => row.filter((value): value is C => value !== null)) : []
+  if (numeric && seen.some((v) => typeof v !== 'number' || !Number.isFinite(v))) {
     throw new RangeError(`Krippendorff's alpha: ${level} data must be finite numbers${level === 'ordinal' ? ' (or declare the ordered domain)' : ''}`)
   }
   if (level === 'ratio' && seen.some((v) => (v as number) < 0)) {
