@@ -131,17 +131,23 @@ export function compareField(
 // Nominal and ordinal fields
 
 /** The declared scale, with any value found outside it appended (and named in the reasons). */
-function scaleOf(field: FieldSpec, seen: Iterable<Value>): { categories: Value[]; outside: Value[] } {
+function scaleOf(field: FieldSpec, raw: Accounting<Value>): { categories: Value[]; outside: Value[] } {
   const declared: Value[] = field.categories ? [...field.categories] : []
   // Map and Set keys tell 1, '1' and true apart (as valueKey does) without building a string per value.
   const known = new Set<Value>(declared)
   const outside: Value[] = []
-  for (const v of seen) {
+  const see = (v: Value): void => {
     if (!known.has(v)) {
       known.add(v)
       outside.push(v)
     }
   }
+  // In order: each unit's criterion value then the source's, then the criterion values of unparseable units.
+  for (const p of raw.pairs) {
+    see(p.criterion)
+    see(p.source)
+  }
+  for (const u of raw.unparseableCriterion) see(u.criterion)
   const extra = observedCategories<Category>(outside)
   return { categories: declared.length ? [...declared, ...extra] : extra, outside }
 }
@@ -163,10 +169,7 @@ function compareCategories(
     },
     (c) => c
   )
-  const seen: Value[] = []
-  for (const p of raw.pairs) seen.push(p.criterion, p.source)
-  for (const u of raw.unparseableCriterion) seen.push(u.criterion)
-  const { categories, outside } = scaleOf(field, seen)
+  const { categories, outside } = scaleOf(field, raw)
   const position = new Map<Value, number>(categories.map((c, i) => [c, i]))
   // Units repeat a few categories in long runs: the last lookup is kept (NaN never matches, and is looked up).
   let lastValue: Value | undefined
