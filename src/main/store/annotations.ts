@@ -102,18 +102,28 @@ export interface DraftRow {
   data: string
   active_ms: number
   updated_at: string
+  /** The display mapping (JSON) the draft was entered in; null when saved before layouts were recorded. */
+  display?: string | null
 }
 
-export function saveDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string, data: unknown, activeMs: number): void {
+export function saveDraft(
+  db: Db,
+  annotatorId: number,
+  itemId: number,
+  instrumentId: string,
+  data: unknown,
+  activeMs: number,
+  display: Record<string, unknown> | null = null
+): void {
   db.prepare(
-    `INSERT INTO drafts (annotator_id, item_id, instrument_id, data, active_ms, updated_at)
-     VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))
-     ON CONFLICT (annotator_id, item_id, instrument_id) DO UPDATE SET data = excluded.data, active_ms = excluded.active_ms, updated_at = excluded.updated_at`
-  ).run(annotatorId, itemId, instrumentId, JSON.stringify(data), Math.max(0, Math.round(activeMs)))
+    `INSERT INTO drafts (annotator_id, item_id, instrument_id, data, active_ms, updated_at, display)
+     VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?)
+     ON CONFLICT (annotator_id, item_id, instrument_id) DO UPDATE SET data = excluded.data, active_ms = excluded.active_ms, updated_at = excluded.updated_at, display = excluded.display`
+  ).run(annotatorId, itemId, instrumentId, JSON.stringify(data), Math.max(0, Math.round(activeMs)), display === null ? null : JSON.stringify(display))
 }
 
 export function getDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): DraftRow | undefined {
-  return db.prepare(`SELECT data, active_ms, updated_at FROM drafts WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).get(annotatorId, itemId, instrumentId) as
+  return db.prepare(`SELECT data, active_ms, updated_at, display FROM drafts WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).get(annotatorId, itemId, instrumentId) as
     | DraftRow
     | undefined
 }

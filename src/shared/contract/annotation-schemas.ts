@@ -32,6 +32,13 @@ export const blindedItemSchema = z.object({
   statusReason: z.string().nullable(),
   view: z.record(z.string(), z.unknown()),
   draft: z.object({ data: z.unknown(), activeMs: z.number().int(), updatedAt: z.string() }).nullable(),
+  /**
+   * Opaque token of the layout shown (which side is left, the order of units): drafts are saved with it, and a copy
+   * kept in the browser for another layout is not read against this one. It names no side or origin.
+   */
+  layout: z.string().optional(),
+  /** A draft of this item made for an earlier layout that could not be carried over; kept aside, not shown. */
+  draftSetAside: z.object({ updatedAt: z.string() }).nullable().optional(),
   /** The current answer, in this annotator's display order. */
   answer: z.object({ id: z.string(), judgement: z.unknown(), createdAt: z.string() }).nullable()
 })

@@ -82,7 +82,15 @@ export const operations = {
     summary: 'Skip or flag an item with a reason, or put it back'
   }),
   'annotations.saveDraft': op({
-    input: z.object({ assignmentId: z.number().int().positive(), data: draftDataSchema, activeMs: z.number().int().nonnegative() }).strict(),
+    input: z
+      .object({
+        assignmentId: z.number().int().positive(),
+        data: draftDataSchema,
+        activeMs: z.number().int().nonnegative(),
+        /** The layout token of the item the draft was entered in (queue.item); refused when the layout changed since. */
+        layout: z.string().max(64).optional()
+      })
+      .strict(),
     output: z.object({ savedAt: z.string() }),
     access: 'annotator',
     summary: 'Save the form state while typing'

@@ -6,7 +6,6 @@ import { annotatorSummaries, ensureAnnotator } from '../../store/annotators'
 import {
   appendAnnotation,
   deleteDraft,
-  getDraft,
   headForAssignment,
   historyForAssignment,
   saveDraft
@@ -16,6 +15,7 @@ import type { ApiContext } from '../context'
 import { runCheck } from '../../checks/run-check'
 import { verifyChecks } from '../../checks/verify'
 import { checkAnswerSize, readAnswerLimits, takeSubmissionToken } from '../../annotation/answer-limits'
+import { layoutToken, restoreDraft, saveLayoutDraft } from '../../annotation/drafts'
 import type { HandlerGroup } from './types'
 
 function annotatorOf(ctx: ApiContext): AnnotatorRef {
@@ -100,7 +100,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)
     const { index, total } = queuePosition(ctx.project.db, c.assignment)
-    const draft = getDraft(ctx.project.db, me.id, c.assignment.item_id, c.assignment.instrument_id)
+    const { draft, setAside } = restoreDraft(ctx.project, me, c)
     const head = headForAssignment(ctx.project.db, c.assignment.id)
     const answer =
       head && !head.retracted
@@ -115,7 +115,9 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
       status: c.assignment.status,
       statusReason: c.assignment.status_reason,
       view: c.blind.view,
-      draft: draft ? { data: JSON.parse(draft.data) as unknown, activeMs: draft.active_ms, updatedAt: draft.updated_at } : null,
+      draft,
+      layout: layoutToken(ctx.project, c),
+      draftSetAside: setAside,
       answer
     }
   },
@@ -135,7 +137,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)
     checkAnswerSize(input.data, readAnswerLimits(ctx.project.db))
-    ctx.project.write(() => saveDraft(ctx.project.db, me.id, c.assignment.item_id, c.assignment.instrument_id, input.data, input.activeMs))
+    ctx.project.write(() => saveLayoutDraft(ctx.project, me, c, input.data, input.activeMs, input.layout))
     return { savedAt: new Date().toISOString() }
   },
   'annotations.submit': async (input, ctx) => {
@@ -172,7 +174,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
       appendRevision(ctx, c, me, JSON.parse(row.judgement), { supersedes: row.id, retracted: true, activeMs: 0 })
       setAssignmentStatus(db, c.assignment.id, 'pending', null)
       const asDisplayed = c.instrument.toDisplay(JSON.parse(row.judgement), c.blind.display)
-      saveDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id, asDisplayed, row.active_ms ?? 0)
+      saveDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id, asDisplayed, row.active_ms ?? 0, c.blind.display)
     })
     ctx.events.emit('project.changed', { what: 'annotations' })
     return { assignmentId: c.assignment.id }

@@ -56,7 +56,9 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   const key = backupKey(projectId, annotatorId, item.assignmentId)
 
   const [initial] = useState(() =>
-    props.failure ? { data: props.failure.data, activeMs: props.failure.activeMs, source: 'backup' as const } : initialForm(item, key, () => instrument.form.empty(view))
+    props.failure
+      ? { data: props.failure.data, activeMs: props.failure.activeMs, source: 'backup' as const, setAside: null }
+      : initialForm(item, key, () => instrument.form.empty(view))
   )
   const [clock] = useState(() => new ActiveClock(initial.activeMs))
   const [dialog, setDialog] = useState<Dialog>(null)
@@ -69,7 +71,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     openPickerDialog
   })
   const { data, stops, cursor, placed, quotes, focusStop, setValue, addEntry, removeEntry, runCheck, setAttempted } = form
-  const autosave = useAutosave(item.assignmentId, key, clock)
+  const autosave = useAutosave(item.assignmentId, key, clock, item.layout)
   const [general, setGeneral] = useState<string | null>(props.failure ? `Not saved: ${props.failure.message}` : null)
   const [busy, setBusy] = useState(false)
   const showHistory = useAnnotate((st) => st.showHistory)
@@ -112,7 +114,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     // until main has committed it, and a refused commit reopens this item with it (QueueRunner).
     const after = autosave.discard()
     const activeMs = clock.read()
-    writeBackup(key, { data, activeMs, at: new Date().toISOString() })
+    writeBackup(key, { data, activeMs, at: new Date().toISOString(), layout: item.layout })
     props.onSubmit({ judgement: result.judgement, data, activeMs, backupKey: key, after })
   }, [busy, setAttempted, instrument, data, view, stops, focusStop, autosave, clock, key, props])
 
@@ -190,6 +192,12 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
               <button type="button" tabIndex={-1} onClick={() => void setStatus('pending')}>
                 Put back in the queue
               </button>
+            </div>
+          )}
+          {initial.setAside && (
+            <div className="status-note" role="status" data-testid="draft-set-aside">
+              A draft of this item saved {new Date(initial.setAside).toLocaleString()} was made for an earlier arrangement of the
+              proposals or hypotheses and cannot be shown on this one; it is kept aside, not lost.
             </div>
           )}
           {item.answer && (

@@ -6,6 +6,8 @@ export interface DraftBackup {
   data: unknown
   activeMs: number
   at: string
+  /** The layout token of the item the answer was entered in (main's; it names no side). */
+  layout?: string | undefined
 }
 
 export function backupKey(projectId: string, annotatorId: number, assignmentId: number): string {
@@ -45,4 +47,13 @@ export function dropBackup(key: string): void {
   } catch {
     // Nothing to remove.
   }
+}
+
+/**
+ * Keeps a copy made for another layout of the item apart (never read against the layout now shown) and clears the
+ * item's own slot.
+ */
+export function setBackupAside(key: string, backup: DraftBackup): void {
+  writeBackup(`${key}:aside:${backup.layout ?? 'unknown'}`, backup)
+  dropBackup(key)
 }

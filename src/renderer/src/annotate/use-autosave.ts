@@ -23,7 +23,7 @@ export interface Autosave {
  * Drafts are saved while typing, at most `delayMs` after the last change, one request at a time and in order, so an
  * older draft never overwrites a newer one. A failed save is retried; the local backup holds the state meanwhile.
  */
-export function useAutosave(assignmentId: number, backup: string, clock: ActiveClock, delayMs = 600): Autosave {
+export function useAutosave(assignmentId: number, backup: string, clock: ActiveClock, layout: string | undefined, delayMs = 600): Autosave {
   const [state, setState] = useState<SaveState>('clean')
   const [savedAt, setSavedAt] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -45,7 +45,7 @@ export function useAutosave(assignmentId: number, backup: string, clock: ActiveC
       pending.current = null
       setState('saving')
       try {
-        const res = await api['annotations.saveDraft']({ assignmentId, data: next.data, activeMs: clock.read() })
+        const res = await api['annotations.saveDraft']({ assignmentId, data: next.data, activeMs: clock.read(), ...(layout ? { layout } : {}) })
         if (!pending.current) {
           setState('saved')
           setSavedAt(res.savedAt)
@@ -60,17 +60,17 @@ export function useAutosave(assignmentId: number, backup: string, clock: ActiveC
       }
     })
     return chain.current
-  }, [assignmentId, backup, clock])
+  }, [assignmentId, backup, clock, layout])
 
   const schedule = useCallback(
     (data: unknown) => {
       pending.current = { data }
-      writeBackup(backup, { data, activeMs: clock.read(), at: new Date().toISOString() })
+      writeBackup(backup, { data, activeMs: clock.read(), at: new Date().toISOString(), layout })
       setState('dirty')
       clearTimer()
       timer.current = setTimeout(() => void saveNow(), delayMs)
     },
-    [backup, clock, delayMs, saveNow]
+    [backup, clock, layout, delayMs, saveNow]
   )
 
   const discard = useCallback(() => {
@@ -90,12 +90,12 @@ export function useAutosave(assignmentId: number, backup: string, clock: ActiveC
         keepalive: true,
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ assignmentId, data: next.data, activeMs: clock.read() })
+        body: JSON.stringify({ assignmentId, data: next.data, activeMs: clock.read(), ...(layout ? { layout } : {}) })
       }).catch(() => undefined)
     }
     window.addEventListener('pagehide', onHide)
     return () => window.removeEventListener('pagehide', onHide)
-  }, [assignmentId, clock])
+  }, [assignmentId, clock, layout])
 
   useEffect(() => {
     mounted.current = true
