@@ -23,7 +23,7 @@ export function insertFit(db: Db, spec: FitSpec, parameters: FitParameters, fitI
 
 /** The fits of an instrument, oldest first. A stored row that no longer parses is an error naming the fit. */
 export function listFits(db: Db, instrument: string): StoredFit[] {
-  // A file opened read-only before its migration to schema 7 has no fits to show.
+  // A file opened read-only before its migration to schema 6 has no fits to show.
   if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'calibration_fits'`).get()) return []
   const rows = db.prepare(`SELECT id, spec, parameters, n_fit_units, created_at FROM calibration_fits WHERE instrument_id = ? ORDER BY id`).all(instrument) as FitRow[]
   const items = db.prepare(`SELECT item_id FROM calibration_fit_items WHERE fit_id = ? ORDER BY item_id`)

@@ -4,10 +4,10 @@ import { v001 } from './schema/v001-initial-schema'
 import { v002 } from './schema/v002-packet-items'
 import { v003 } from './schema/v003-queue-progress-index'
 import { v004 } from './schema/v004-namespaced-extra-fields'
-import { v006 } from './schema/v006-archived-sources'
-import { v007 } from './schema/v007-calibration-fits'
-import { v008 } from './schema/v008-probes'
-import { v009 } from './schema/v009-draft-layouts'
+import { v005 } from './schema/v005-archived-sources'
+import { v006 } from './schema/v006-calibration-fits'
+import { v007 } from './schema/v007-probes'
+import { v008 } from './schema/v008-draft-layouts'
 
 export interface Migration {
   version: number
@@ -15,6 +15,6 @@ export interface Migration {
   sql: string
 }
 
-export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v004, v006, v007, v008, v009]
+export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v004, v005, v006, v007, v008]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

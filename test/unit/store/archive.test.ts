@@ -13,7 +13,7 @@ afterEach(() => {
 describe('archived runs and judges', () => {
   it('upgrade a file made before archiving: its runs are kept and none is archived', async () => {
     const path = tmp.file('old.assay')
-    const before = await openDatabase(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version < 6) })
+    const before = await openDatabase(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version < 5) })
     before.prepare(`INSERT INTO judges (id, name, provider, model) VALUES (1, 'j', 'openai', 'gpt-test')`).run()
     before.prepare(`INSERT INTO runs (id, instrument_id, judge_id, template_id, template_version, seed) VALUES (7, 'pairwise-preference', 1, 't', 1, '42')`).run()
     before.close()

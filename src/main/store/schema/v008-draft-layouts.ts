@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations'
 
-export const v009: Migration = {
-  version: 9,
+export const v008: Migration = {
+  version: 8,
   name: 'draft layouts',
   sql: /* sql */ `
 -- The display mapping a draft was entered in (which canonical side was shown left, the order of a hypothesis set),

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations'
 
-export const v008: Migration = {
-  version: 8,
+export const v007: Migration = {
+  version: 7,
   name: 'probes',
   sql: /* sql */ `
 -- Probe kinds a project defines beyond the built-in ones (which live in code), versioned: a changed rule is a new

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations'
 
-export const v006: Migration = {
-  version: 6,
+export const v005: Migration = {
+  version: 5,
   name: 'archived runs and judges',
   sql: /* sql */ `
 -- Archiving keeps a run or a judge (and every call) in the file but leaves it out of reports and lists by default;

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrations'
 
-export const v007: Migration = {
-  version: 7,
+export const v006: Migration = {
+  version: 6,
   name: 'calibration fits',
   sql: /* sql */ `
 -- Recalibrations of a judge: what was fitted (method, source, criterion, fields, splits), its parameters and when.
