@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react'
+import { memo, useEffect, useMemo, useRef } from 'react'
 import ReactMarkdown from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
@@ -26,11 +26,41 @@ export interface MarkdownProps {
  */
 export const Markdown = memo(function Markdown({ text, sourceOffset = 0, quoteSource }: MarkdownProps) {
   const rehypePlugins = useMemo(() => [[rehypeSourceOffsets, { base: sourceOffset }], [rehypeKatex, katexOptions]], [sourceOffset])
+  const root = useRef<HTMLDivElement>(null)
+  useScrollableFormulasFocusable(root, text)
   return (
-    <div className="markdown" data-quote-source={quoteSource}>
+    <div className="markdown" data-quote-source={quoteSource} ref={root}>
       <ReactMarkdown remarkPlugins={remarkPlugins as never} rehypePlugins={rehypePlugins as never} components={markdownComponents}>
         {text}
       </ReactMarkdown>
     </div>
   )
 })
+
+/**
+ * A display formula wider than its column scrolls in its own box; a box that scrolls must be reachable by keyboard
+ * (arrow keys scroll it once focused). Only formulas that overflow become tab stops, so the reading order stays short.
+ */
+function useScrollableFormulasFocusable(root: React.RefObject<HTMLDivElement | null>, text: string): void {
+  useEffect(() => {
+    const el = root.current
+    if (!el) return
+    const mark = () => {
+      for (const box of el.querySelectorAll<HTMLElement>('.katex-display')) {
+        if (box.scrollWidth > box.clientWidth + 1) {
+          box.tabIndex = 0
+          box.setAttribute('role', 'group')
+          box.setAttribute('aria-label', 'Formula (scrolls sideways)')
+        } else if (box.hasAttribute('tabindex')) {
+          box.removeAttribute('tabindex')
+          box.removeAttribute('role')
+          box.removeAttribute('aria-label')
+        }
+      }
+    }
+    mark()
+    const observer = new ResizeObserver(mark)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [root, text])
+}
