@@ -10,7 +10,7 @@ import {
   quantileCalibrationError
 } from '../../../src/shared/stats'
 
-// Reference values copied in (tests never need ../shared). Each names the implementation it was computed with.
+// Reference values copied in (tests never need the source documents beside the repository). Each names the implementation it was computed with.
 
 // Krippendorff (2011) reliability data, 4 observers × 12 units (irrCAC's cac.raw4raters), transposed to items × raters.
 const K2011 = [

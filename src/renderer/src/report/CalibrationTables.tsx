@@ -1,40 +1,11 @@
-import type { ReactNode } from 'react'
-import { NONE, sourceColour, type Report } from '../../../shared/report'
+import { NONE, type Report } from '../../../shared/report'
+import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
 
 const f = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? NONE : String(+v.toFixed(digits)))
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? NONE : `${(100 * v).toFixed(1)}%`)
 const interval = (lo: number | null | undefined, hi: number | null | undefined) => (lo === null || lo === undefined || hi === null || hi === undefined ? '' : `[${f(lo)}, ${f(hi)}]`)
-
-function Grid({ head, numericFrom, children }: { head: string[]; numericFrom: number; children: ReactNode }) {
-  return (
-    <div className="report-table-wrap">
-      <table className="grid report-table">
-        <thead>
-          <tr>
-            {head.map((h, i) => (
-              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
-  )
-}
-
-function Who({ report, id }: { report: Report; id: string }) {
-  const source = report.sources.find((s) => s.id === id)
-  return (
-    <td data-source={id} className="report-who">
-      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
-      {source?.name ?? id}
-    </td>
-  )
-}
 
 /** Each stored recalibration against its raw judge on the eval split: before → after, with its paired test. */
 export function CalibrationTable({ report, name }: { report: Report; name: Name }) {
@@ -46,7 +17,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
         Each fit learned on its fit split only and is evaluated on its eval split against the raw judge on the same units. Decisions: exact McNemar test;
         probabilities and values on the human scale: after − before with a paired cluster-bootstrap interval.
       </p>
-      <Grid head={['Fit', 'Raw judge', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before → after']} numericFrom={6}>
+      <Table head={['Fit', 'Raw judge', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before → after']} numericFrom={6}>
         {rows.map((c) => (
           <tr key={c.fit_id}>
             <Who report={report} id={c.source} />
@@ -93,7 +64,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
             </td>
           </tr>
         ))}
-      </Grid>
+      </Table>
     </>
   )
 }
@@ -124,7 +95,7 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
         {Math.round(e.level * 100)}% normal intervals. Labelled units carry a label from the criterion and the judge; unlabelled ones only the judge&apos;s. PPI uses
         the human labels to correct the judge&apos;s mean; Rogan–Gladen corrects its positive rate by its sensitivity and specificity on the labelled units.
       </p>
-      <Grid head={['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen']} numericFrom={3}>
+      <Table head={['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen']} numericFrom={3}>
         {e.rows.map((r, i) => (
           <tr key={i}>
             <Who report={report} id={r.source} />
@@ -140,7 +111,7 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
             <Estimate m={r.rogan_gladen} />
           </tr>
         ))}
-      </Grid>
+      </Table>
     </>
   )
 }

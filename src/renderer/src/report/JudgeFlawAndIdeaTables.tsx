@@ -1,40 +1,11 @@
-import type { ReactNode } from 'react'
-import { NONE, sourceColour, type FlawMatchCell, type Report } from '../../../shared/report'
+import { NONE, type FlawMatchCell, type Report } from '../../../shared/report'
+import { Table, Who } from './TableParts'
 
 // The report's sections on generated ideas (chosen beside excluded) and on judges' flaw audits (against the experts',
 // and beside them in the fatal-flaw part of a pairwise report).
 
 const f2 = (v: number | null | undefined) => (v === null || v === undefined ? NONE : String(+v.toFixed(2)))
 const pct = (v: number) => `${(100 * v).toFixed(0)}%`
-
-function Grid({ head, numericFrom, children }: { head: string[]; numericFrom: number; children: ReactNode }) {
-  return (
-    <div className="report-table-wrap">
-      <table className="grid report-table">
-        <thead>
-          <tr>
-            {head.map((h, i) => (
-              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
-  )
-}
-
-function Who({ report, id, fallback }: { report: Report; id: string; fallback?: string }) {
-  const source = report.sources.find((s) => s.id === id)
-  return (
-    <td data-source={id} className="report-who">
-      {source && <span className="swatch" style={{ background: sourceColour(id, source.role) }} />}
-      {source?.name ?? fallback ?? id}
-    </td>
-  )
-}
 
 function Share({ value, ci, k, n }: { value: number | null; ci: [number, number] | null; k: number; n: number }) {
   if (value === null) return <td className="num undefined" title="nothing in the denominator">{NONE}</td>
@@ -54,7 +25,7 @@ export function IdeaOriginalityTable({ report }: { report: Report }) {
         {s.n_generated} generated ideas. Mean originality of the ideas each generator chose and of those it left out; the difference (chosen − excluded) with a
         cluster-bootstrap interval over keywords.
       </p>
-      <Grid head={['Source', 'Scheme', 'Keywords', 'Chosen (n)', 'Excluded (n)', 'Difference']} numericFrom={2}>
+      <Table head={['Source', 'Scheme', 'Keywords', 'Chosen (n)', 'Excluded (n)', 'Difference']} numericFrom={2}>
         {s.rows.map((r) => (
           <tr key={`${r.source}|${r.scheme}`}>
             <Who report={report} id={r.source} />
@@ -82,7 +53,7 @@ export function IdeaOriginalityTable({ report }: { report: Report }) {
             )}
           </tr>
         ))}
-      </Grid>
+      </Table>
     </>
   )
 }
@@ -101,7 +72,7 @@ export function FlawMatchingTable({ report }: { report: Report }) {
         A flaw is a side and a type of a pair ({s.match_rule}); {s.n_reference_items} pairs have a reference audit. Recall by the reference&apos;s severity, precision by
         the judge&apos;s; Wilson intervals. Quote overlap: mean word overlap of the judge&apos;s quote with the experts&apos; on matched flaws.
       </p>
-      <Grid head={['Judge', 'Flaws', 'Recall', 'Precision', 'Quote overlap (matched)', 'Unparseable flaws', 'Reference']} numericFrom={2}>
+      <Table head={['Judge', 'Flaws', 'Recall', 'Precision', 'Quote overlap (matched)', 'Unparseable flaws', 'Reference']} numericFrom={2}>
         {s.rows.flatMap((r) =>
           slices(r).map(([label, c], i) => (
             <tr key={`${r.source}|${label}`}>
@@ -115,7 +86,7 @@ export function FlawMatchingTable({ report }: { report: Report }) {
             </tr>
           ))
         )}
-      </Grid>
+      </Table>
     </>
   )
 }
@@ -130,7 +101,7 @@ export function JudgeFlawAuditsTable({ report }: { report: Report }) {
         Of the proposals people marked fatal (the other not), how often the judge&apos;s own flaw audit marked that proposal fatal, and how often it marked the other
         proposal fatal instead.
       </p>
-      <Grid head={['Judge (flaw audit)', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited']} numericFrom={1}>
+      <Table head={['Judge (flaw audit)', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited']} numericFrom={1}>
         {rows.map((r) => (
           <tr key={r.source}>
             <Who report={report} id={r.source} fallback={r.name} />
@@ -141,7 +112,7 @@ export function JudgeFlawAuditsTable({ report }: { report: Report }) {
             <td className="num">{r.n_audited}</td>
           </tr>
         ))}
-      </Grid>
+      </Table>
     </>
   )
 }

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react'
-import { NONE, sourceColour, type Report } from '../../../shared/report'
+import { NONE, type Report } from '../../../shared/report'
+import { Table, Who } from './TableParts'
 
 // The "Probes" section on screen: what the HTML report shows, as tables of the same numbers.
 
@@ -8,34 +8,10 @@ type Interval = { low: number | null; high: number | null; reason: string | null
 const ci = (i: Interval) => (i.low === null || i.high === null ? NONE : `[${pct(i.low)}, ${pct(i.high)}]`)
 const n = (v: number) => String(+v.toFixed(2))
 
-function Grid({ head, numericFrom, label, children }: { head: string[]; numericFrom: number; label: string; children: ReactNode }) {
-  return (
-    <div className="report-table-wrap">
-      <table className="grid report-table" aria-label={label}>
-        <thead>
-          <tr>
-            {head.map((h, i) => (
-              <th key={h} className={i >= numericFrom ? 'num' : undefined}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
-  )
-}
-
-function Who({ report, id }: { report: Report; id: string }) {
+/** The pooled annotators are no source of their own: a row without a swatch. */
+function ProbeWho({ report, id }: { report: Report; id: string }) {
   if (id === 'all-annotators') return <td className="report-who">All annotators (pooled)</td>
-  const source = report.sources.find((s) => s.id === id)
-  return (
-    <td data-source={id} className="report-who">
-      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
-      {source?.name ?? id}
-    </td>
-  )
+  return <Who report={report} id={id} />
 }
 
 export function ProbesTables({ report }: { report: Report }) {
@@ -51,10 +27,10 @@ export function ProbesTables({ report }: { report: Report }) {
       {s.detection.length > 0 && (
         <>
           <h3>Detection rate</h3>
-          <Grid label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])]} numericFrom={3}>
+          <Table label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])]} numericFrom={3}>
             {s.detection.map((r) => (
               <tr key={`${r.source}/${r.kind}`}>
-                <Who report={report} id={r.source} />
+                <ProbeWho report={report} id={r.source} />
                 <td>{r.role}</td>
                 <td>{r.kind}</td>
                 <td className="num">
@@ -68,17 +44,17 @@ export function ProbesTables({ report }: { report: Report }) {
                 {typed && <td className="num">{r.location_matched === null ? NONE : n(r.location_matched)}</td>}
               </tr>
             ))}
-          </Grid>
+          </Table>
         </>
       )}
       {s.framing_preference.length > 0 && (
         <>
           <h3>Framing preference</h3>
           <p className="muted small">How often the version with inflated framing wins; framing alone should decide nothing (50%).</p>
-          <Grid label="Framing preference" head={['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties']} numericFrom={3}>
+          <Table label="Framing preference" head={['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties']} numericFrom={3}>
             {s.framing_preference.map((r) => (
               <tr key={`${r.source}/${r.kind}`}>
-                <Who report={report} id={r.source} />
+                <ProbeWho report={report} id={r.source} />
                 <td>{r.role}</td>
                 <td>{r.kind}</td>
                 <td className="num">
@@ -90,7 +66,7 @@ export function ProbesTables({ report }: { report: Report }) {
                 <td className="num">{r.n_tied}</td>
               </tr>
             ))}
-          </Grid>
+          </Table>
         </>
       )}
     </>

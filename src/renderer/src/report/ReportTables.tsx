@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react'
 import {
   comparisonColumns,
   declaredAlpha,
@@ -10,12 +9,12 @@ import {
   intervalKeyOf,
   NONE,
   PERCENT_STATISTICS,
-  sourceColour,
   statisticLabel,
   type Report,
   type ReportComparison,
   type ReportInterval
 } from '../../../shared/report'
+import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
 
@@ -33,36 +32,6 @@ function Stat({ name, value, ci, reason, below }: { name: string; value: number 
     <td className={below ? 'num below' : 'num'} data-statistic={name}>
       {fmtStatistic(name, value)}
       {interval && <span className="ci">{interval}</span>}
-    </td>
-  )
-}
-
-function Table({ head, numericFrom, children }: { head: string[]; numericFrom: number; children: ReactNode }) {
-  return (
-    <div className="report-table-wrap">
-      <table className="grid report-table">
-        <thead>
-          <tr>
-            {head.map((h, i) => (
-              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
-  )
-}
-
-/** A source's name with its swatch: the colour the source has in every plot. */
-function Who({ report, id }: { report: Report; id: string }) {
-  const source = report.sources.find((s) => s.id === id)
-  return (
-    <td data-source={id} className="report-who">
-      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
-      {source?.name ?? id}
     </td>
   )
 }

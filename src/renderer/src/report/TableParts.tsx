@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react'
+import { sourceColour, type Report } from '../../../shared/report'
+
+// The pieces every report table on screen is made of, so all sections look and read alike.
+
+/** A report table: a header row, numeric columns from `numericFrom` on right-aligned, scrolling in its own box. */
+export function Table({ head, numericFrom, label, children }: { head: string[]; numericFrom: number; label?: string; children: ReactNode }) {
+  return (
+    <div className="report-table-wrap">
+      <table className="grid report-table" aria-label={label}>
+        <thead>
+          <tr>
+            {head.map((h, i) => (
+              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+/**
+ * A source's name with its swatch: the colour the source has in every plot. Where a `fallback` name is given, an id
+ * that is no source of the report shows that name without a swatch.
+ */
+export function Who({ report, id, fallback }: { report: Report; id: string; fallback?: string }) {
+  const source = report.sources.find((s) => s.id === id)
+  return (
+    <td data-source={id} className="report-who">
+      {(source || fallback === undefined) && <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />}
+      {source?.name ?? fallback ?? id}
+    </td>
+  )
+}
