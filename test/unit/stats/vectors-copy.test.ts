@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { sharedVectorsUrl, vectorsUrl } from './vectors'
+import { vectorsUrl } from './vectors'
+
+// The source documents sit beside the repository only in the project's own checkouts, never in a bare clone.
+const sharedVectorsUrl = new URL('../../../../shared/docs/stats-vectors.json', import.meta.url)
 
 const present = existsSync(fileURLToPath(sharedVectorsUrl))
 

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs'
  * any clone. vectors-copy.test.ts checks the copy against shared/ where that folder sits beside the repository.
  */
 export const vectorsUrl = new URL('./stats-vectors.json', import.meta.url)
-export const sharedVectorsUrl = new URL('../../../../shared/docs/stats-vectors.json', import.meta.url)
 
 type Table = number[][]
 
