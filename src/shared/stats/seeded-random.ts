@@ -50,7 +50,10 @@ export function seededRandom(seed: number): SeededRandom {
  */
 function drawInto(state: XoroState, bound: number, draws: number, counts: Int32Array, binOf: Int32Array | null): void {
   const maxAllowed = bound > 2 ? Math.floor(0x100000000 / bound) * bound : 0x100000000
-  const unsignedBound = bound >>> 0
+  // The remainder by a multiplication with the reciprocal: the floored quotient is off by at most one (both operands
+  // are below 2^32, far inside a double's precision), and one correction step makes the remainder exact; an
+  // integer division per draw costs about twice as much.
+  const reciprocal = 1 / bound
   let { s01, s00, s11, s10 } = state
   for (let d = 0; d < draws; d++) {
     let delta: number
@@ -68,7 +71,9 @@ function drawInto(state: XoroState, bound: number, draws: number, counts: Int32A
       // remainder below is an integer one rather than a floating-point call.
       delta = (out ^ 0x80000000) >>> 0
     } while (delta >= maxAllowed)
-    const unit = delta % unsignedBound
+    let unit = delta - Math.floor(delta * reciprocal) * bound
+    if (unit < 0) unit += bound
+    else if (unit >= bound) unit -= bound
     const at = binOf === null ? unit : (binOf[unit] as number)
     counts[at] = (counts[at] as number) + 1
   }

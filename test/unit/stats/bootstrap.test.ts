@@ -168,7 +168,7 @@ describe('paired bootstrap of a difference', () => {
 
 describe('drawing a whole resample at once', () => {
   it('gives the same stream as one integerBelow call per draw, bounds and state carried over', () => {
-    for (const bound of [1, 2, 3, 7, 1000, 20_000, 65_537]) {
+    for (const bound of [1, 2, 3, 7, 1000, 20_000, 65_537, 1_000_003, 16_777_217]) {
       const one = seededRandom(20240917)
       const many = seededRandom(20240917)
       for (let round = 0; round < 3; round++) {
