@@ -1,22 +1,17 @@
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { prepareDemoScene, SCENE_ANNOTATORS } from '../../scripts/screenshots-scene'
-import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { hasChromium, chromiumSuite } from '../support/browser'
+import { demoSceneSuite, SCENE_WALKS } from '../support/browser-suite'
 import { ANNOTATOR_SCREENS, CURATOR_SCREENS, type ScreenVisit } from '../support/screens'
-import { serveProject, type ServedProject } from '../support/serve'
-import { repoRoot, tempDir } from '../support/tmp'
+import { repoRoot } from '../support/tmp'
 
 // axe-core on every screen of the demo, as a curator and as an annotator, in the light and the dark theme: no
 // serious or critical violation. Then the keyboard: focus is always visible.
 
 const AXE = join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js')
 
-const tmp = tempDir()
-const path = tmp.file('scene.assay')
-let browser: Browser
-let curator: ServedProject
-let annotator: ServedProject
+const scene = demoSceneSuite()
 
 interface Violation {
   id: string
@@ -35,12 +30,17 @@ async function axeViolations(page: Page): Promise<Violation[]> {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 }
 
+/** A violation as one line: the rule, its impact, what it asks and the first few places it was found. */
+function describeViolation(v: Violation): string {
+  return `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`
+}
+
 async function audit(page: Page, screens: ScreenVisit[], label: string): Promise<string[]> {
   const found: string[] = []
   for (const screen of screens) {
     await screen.open(page)
     for (const v of await axeViolations(page)) {
-      found.push(`${label} ${screen.name}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+      found.push(`${label} ${screen.name}: ${describeViolation(v)}`)
     }
   }
   return found
@@ -53,49 +53,24 @@ async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme)
 }
 
-beforeAll(async () => {
-  if (!hasChromium) return
-  await prepareDemoScene(path, repoRoot)
-  curator = await serveProject(path)
-  annotator = await serveProject(path, ['--annotator', SCENE_ANNOTATORS[0]])
-  browser = await launchChromium()
-}, 120_000)
-afterAll(async () => {
-  await browser?.close()
-  await curator?.stop()
-  await annotator?.stop()
-  tmp.cleanup()
-})
-
 describe.skipIf(!hasChromium)(chromiumSuite('accessibility of every screen in Chromium (axe-core)'), () => {
   for (const theme of ['light', 'dark'] as const) {
-    it(`curator screens, ${theme} theme: no serious or critical violations`, async () => {
-      // The page's Content-Security-Policy forbids inline scripts; only the test's own axe script is let in.
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
-      await page.goto(curator.url)
-      await page.locator('.topbar').waitFor({ timeout: 60_000 })
-      await setTheme(page, theme)
-      expect(await audit(page, CURATOR_SCREENS, theme)).toEqual([])
-      await page.close()
-    }, 180_000)
-
-    it(`annotator screens, ${theme} theme: no serious or critical violations`, async () => {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
-      await page.goto(annotator.url)
-      await page.locator('.topbar').waitFor({ timeout: 60_000 })
-      await setTheme(page, theme)
-      expect(await audit(page, ANNOTATOR_SCREENS, theme)).toEqual([])
-      await page.close()
-    }, 180_000)
+    for (const [who, screens] of SCENE_WALKS) {
+      it(`${who} screens, ${theme} theme: no serious or critical violations`, async () => {
+        // The page's Content-Security-Policy forbids inline scripts; only the test's own axe script is let in.
+        const page = await scene.workbench(who, { viewport: { width: 1440, height: 900 }, bypassCSP: true })
+        await setTheme(page, theme)
+        expect(await audit(page, screens, theme)).toEqual([])
+        await page.close()
+      }, 180_000)
+    }
   }
 
   it('dialogs and the display settings pass too, while open', async () => {
-    const page = await browser.newPage({ viewport: { width: 1024, height: 700 }, bypassCSP: true })
-    await page.goto(annotator.url)
-    await page.locator('.topbar').waitFor({ timeout: 60_000 })
+    const page = await scene.workbench('annotator', { viewport: { width: 1024, height: 700 }, bypassCSP: true })
     const found: string[] = []
     const check = async (what: string) => {
-      for (const v of await axeViolations(page)) found.push(`${what}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+      for (const v of await axeViolations(page)) found.push(`${what}: ${describeViolation(v)}`)
     }
     await page.getByTestId('display-settings').click()
     await page.getByRole('dialog', { name: 'Display settings' }).waitFor()
@@ -119,9 +94,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('accessibility of every screen in Ch
   })
 
   it('keeps the display settings per person in the project: a reload comes back in the same theme and size', async () => {
-    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } })
-    await page.goto(annotator.url)
-    await page.locator('.topbar').waitFor({ timeout: 60_000 })
+    const page = await scene.workbench('annotator', { viewport: { width: 1024, height: 700 } })
     await setTheme(page, 'dark')
     await page.getByTestId('display-settings').click()
     await page.getByTestId('textSize-large').click()
@@ -130,9 +103,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('accessibility of every screen in Ch
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && document.documentElement.dataset.textSize === 'large')
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('17px')
     // The curator's own settings are untouched.
-    const other = await browser.newPage({ viewport: { width: 1024, height: 700 } })
-    await other.goto(curator.url)
-    await other.locator('.topbar').waitFor({ timeout: 60_000 })
+    const other = await scene.workbench('curator', { viewport: { width: 1024, height: 700 } })
     await other.waitForTimeout(300)
     expect(await other.evaluate(() => document.documentElement.dataset.textSize ?? 'normal')).toBe('normal')
     await setTheme(page, 'light')
@@ -143,9 +114,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('accessibility of every screen in Ch
   })
 
   it('shows where the keyboard focus is on every control it reaches', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(curator.url)
-    await page.locator('.topbar').waitFor({ timeout: 60_000 })
+    const page = await scene.workbench('curator', { viewport: { width: 1440, height: 900 } })
     await CURATOR_SCREENS.find((s) => s.name === 'adjudicate')!.open(page)
     const unseen: string[] = []
     for (let i = 0; i < 40; i++) {

@@ -1,12 +1,8 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatch } from '../../src/main/api/dispatch'
-import { insertItems, type NewItem } from '../../src/main/store/items'
-import { Project } from '../../src/main/store/project'
-import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
-import { contextFor } from '../support/project'
-import { serveProject, type ServedProject } from '../support/serve'
-import { tempDir } from '../support/tmp'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { NewItem } from '../../src/main/store/items'
+import { hasChromium, chromiumSuite } from '../support/browser'
+import { annotatorWorkbench, browserSuite } from '../support/browser-suite'
 
 // Evidence chosen in a flaw audit is highlighted in the proposal as soon as the item shows: after a reload that
 // restores the draft, before any key is pressed or the cursor moves.
@@ -40,29 +36,11 @@ function highlighted(page: Page): Promise<string> {
 }
 
 describe.skipIf(!hasChromium)(chromiumSuite('evidence highlighted when a flaw audit opens'), () => {
-  const tmp = tempDir('assay-evidence-')
-  const path = tmp.file('evidence.assay')
-  let server: ServedProject
-  let browser: Browser
+  const suite = browserSuite('assay-evidence-')
   let page: Page
 
   beforeAll(async () => {
-    const project = await Project.create(path)
-    project.write(() => insertItems(project.db, [pair(1), pair(2)]))
-    const res = await dispatch(contextFor(project), 'assignments.create', { instrument: 'flaw-audit', annotators: ['Ada'], overlap: 1 })
-    if (!res.ok) throw new Error(res.error.message)
-    project.close()
-    server = await serveProject(path, ['--annotator', 'Ada'])
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1024, height: 700 } })
-    page.setDefaultTimeout(8000)
-    await page.goto(server.url)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    tmp.cleanup()
+    page = await annotatorWorkbench(suite, suite.file('evidence.assay'), [pair(1), pair(2)], ['flaw-audit'])
   })
 
   const item = (assignment: string) => page.locator(`[data-testid=item][data-instrument="flaw-audit"][data-assignment="${assignment}"]`)

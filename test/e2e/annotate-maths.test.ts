@@ -1,14 +1,10 @@
 import Database from 'better-sqlite3'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatch } from '../../src/main/api/dispatch'
-import { insertItems, type NewItem } from '../../src/main/store/items'
-import { Project } from '../../src/main/store/project'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { NewItem } from '../../src/main/store/items'
 import { proposalMarkdownForView } from '../../src/shared/instruments/proposal-view'
-import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
-import { contextFor } from '../support/project'
-import { serveProject, type ServedProject } from '../support/serve'
-import { tempDir } from '../support/tmp'
+import { hasChromium, chromiumSuite } from '../support/browser'
+import { annotatorWorkbench, browserSuite } from '../support/browser-suite'
 
 // Maths as an annotator sees it, through the real Markdown component in the annotation screen: geometry of the
 // rendered formulas (not class names), and evidence taken from a selection that runs into a formula.
@@ -62,32 +58,13 @@ function mid(b: Box): number {
 }
 
 describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotation screen'), () => {
-  const tmp = tempDir('assay-maths-')
-  const path = tmp.file('maths.assay')
-  let server: ServedProject
-  let browser: Browser
+  const suite = browserSuite('assay-maths-')
+  let path: string
   let page: Page
 
   beforeAll(async () => {
-    const project = await Project.create(path)
-    project.write(() => insertItems(project.db, [PAIR]))
-    const ctx = contextFor(project)
-    for (const instrument of ['pairwise-preference', 'flaw-audit']) {
-      const res = await dispatch(ctx, 'assignments.create', { instrument, annotators: ['Ada'], overlap: 1 })
-      if (!res.ok) throw new Error(res.error.message)
-    }
-    project.close()
-    server = await serveProject(path, ['--annotator', 'Ada'])
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1024, height: 700 } })
-    page.setDefaultTimeout(8000)
-    await page.goto(server.url)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    tmp.cleanup()
+    path = suite.file('maths.assay')
+    page = await annotatorWorkbench(suite, path, [PAIR], ['pairwise-preference', 'flaw-audit'])
   })
 
   async function openQueue(instrument: string): Promise<void> {

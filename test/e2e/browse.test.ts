@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
-import { serveProject, type ServedProject } from '../support/serve'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { hasChromium, chromiumSuite } from '../support/browser'
+import { browserSuite } from '../support/browser-suite'
+import type { ServedProject } from '../support/serve'
 import { spawnCli } from '../support/cli'
-import { tempDir } from '../support/tmp'
 
-const tmp = tempDir()
 let served: ServedProject
-let browser: Browser
 let page: Page
 
 describe.skipIf(!hasChromium)(chromiumSuite('browse the demo in Chromium'), () => {
+  const suite = browserSuite()
+
   beforeAll(async () => {
-    const path = tmp.file('demo.assay')
+    const path = suite.file('demo.assay')
     expect(spawnCli(['new', path, '--demo']).code).toBe(0)
-    served = await serveProject(path)
-    browser = await launchChromium()
-    page = await browser.newPage()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await served?.stop()
-    tmp.cleanup()
+    served = await suite.serve(path)
+    page = await suite.page()
   })
 
   it('shows the project overview with counts', async () => {
@@ -61,7 +55,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('browse the demo in Chromium'), () =
   })
 
   it('refuses the page without the token', async () => {
-    const other = await browser.newPage()
+    const other = await suite.page()
     const res = await other.goto(served.origin + '/')
     expect(res?.status()).toBe(401)
     await other.close()

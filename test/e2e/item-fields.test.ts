@@ -1,22 +1,21 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { insertItems } from '../../src/main/store/items'
 import { Project } from '../../src/main/store/project'
-import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
-import { serveProject, type ServedProject } from '../support/serve'
-import { tempDir } from '../support/tmp'
+import { hasChromium, chromiumSuite } from '../support/browser'
+import { browserSuite } from '../support/browser-suite'
+import type { ServedProject } from '../support/serve'
 
 // Items of kinds without a screen of their own (research questions, ideas) are shown as labelled fields with their
 // text rendered — never as raw JSON.
 
 describe.skipIf(!hasChromium)(chromiumSuite('items shown as fields'), () => {
-  const tmp = tempDir('assay-fields-')
-  const path = tmp.file('fields.assay')
+  const suite = browserSuite('assay-fields-')
   let served: ServedProject
-  let browser: Browser
   let page: Page
 
   beforeAll(async () => {
+    const path = suite.file('fields.assay')
     const project = await Project.create(path)
     project.write(() =>
       insertItems(project.db, [
@@ -35,14 +34,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('items shown as fields'), () => {
       ])
     )
     project.close()
-    served = await serveProject(path)
-    browser = await launchChromium()
-    page = await browser.newPage()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await served?.stop()
-    tmp.cleanup()
+    served = await suite.serve(path)
+    page = await suite.page()
   })
 
   it('shows a research question as labelled fields, with Markdown and maths rendered', async () => {

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { prepareDemoScene, SCENE_ANNOTATORS } from '../../scripts/screenshots-scene'
-import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { hasChromium, chromiumSuite } from '../support/browser'
+import { demoSceneSuite, SCENE_WALKS } from '../support/browser-suite'
 import { layoutProblems } from '../support/layout-check'
-import { ANNOTATOR_SCREENS, CURATOR_SCREENS, type ScreenVisit } from '../support/screens'
-import { serveProject, type ServedProject } from '../support/serve'
-import { repoRoot, tempDir } from '../support/tmp'
+import { ANNOTATOR_SCREENS, type ScreenVisit } from '../support/screens'
 
 // Every screen of the demo, as a curator and as an annotator, at the two window sizes people work in (and with the
 // largest text size in the smaller one): no overlapping controls, no page-level scrolling, no dead strips, a legend
@@ -17,25 +15,7 @@ const SIZES = [
 ] as const
 const MAX_LINE_CHARS = 90
 
-const tmp = tempDir()
-const path = tmp.file('scene.assay')
-let browser: Browser
-let curator: ServedProject
-let annotator: ServedProject
-
-beforeAll(async () => {
-  if (!hasChromium) return
-  await prepareDemoScene(path, repoRoot)
-  curator = await serveProject(path)
-  annotator = await serveProject(path, ['--annotator', SCENE_ANNOTATORS[0]])
-  browser = await launchChromium()
-}, 120_000)
-afterAll(async () => {
-  await browser?.close()
-  await curator?.stop()
-  await annotator?.stop()
-  tmp.cleanup()
-})
+const scene = demoSceneSuite()
 
 async function walk(page: Page, screens: ScreenVisit[]): Promise<string[]> {
   const found: string[] = []
@@ -46,33 +26,29 @@ async function walk(page: Page, screens: ScreenVisit[]): Promise<string[]> {
   return found
 }
 
+/** Where the sticky section bar ends and where the `index`th section row starts, in the viewport. */
+function sectionTop(page: Page, index: number): Promise<{ barBottom: number; targetTop: number }> {
+  return page.evaluate((i) => {
+    const bar = document.querySelector('.section-bar')!.getBoundingClientRect()
+    const row = document.querySelectorAll('[data-section-row]')[i]!.getBoundingClientRect()
+    return { barBottom: bar.bottom, targetTop: row.top }
+  }, index)
+}
+
 describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'), () => {
   for (const size of SIZES) {
-    it(`curator screens at ${size.width}×${size.height}`, async () => {
-      const page = await browser.newPage({ viewport: size })
-      await page.goto(curator.url)
-      await page.locator('.topbar').waitFor({ timeout: 60_000 })
-      expect(await walk(page, CURATOR_SCREENS)).toEqual([])
-      await page.close()
-    }, 120_000)
-
-    it(`annotator screens at ${size.width}×${size.height}`, async () => {
-      const page = await browser.newPage({ viewport: size })
-      await page.goto(annotator.url)
-      await page.locator('.topbar').waitFor({ timeout: 60_000 })
-      expect(await walk(page, ANNOTATOR_SCREENS)).toEqual([])
-      await page.close()
-    }, 120_000)
+    for (const [who, screens] of SCENE_WALKS) {
+      it(`${who} screens at ${size.width}×${size.height}`, async () => {
+        const page = await scene.workbench(who, { viewport: size })
+        expect(await walk(page, screens)).toEqual([])
+        await page.close()
+      }, 120_000)
+    }
   }
 
-  for (const [who, screens] of [
-    ['curator', CURATOR_SCREENS],
-    ['annotator', ANNOTATOR_SCREENS]
-  ] as const) {
+  for (const [who, screens] of SCENE_WALKS) {
     it(`${who} screens at 1024×700 with the largest text`, async () => {
-      const page = await browser.newPage({ viewport: SIZES[0] })
-      await page.goto(who === 'curator' ? curator.url : annotator.url)
-      await page.locator('.topbar').waitFor({ timeout: 60_000 })
+      const page = await scene.workbench(who, { viewport: SIZES[0] })
       const textSize = async (size: string) => {
         await page.getByTestId('display-settings').click()
         await page.getByTestId(`textSize-${size}`).click()
@@ -88,8 +64,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
   }
 
   it('section jumps land below the sticky section bar', async () => {
-    const page = await browser.newPage({ viewport: SIZES[0] })
-    await page.goto(annotator.url)
+    const page = await scene.page({ viewport: SIZES[0] }, scene.url('annotator'))
     await ANNOTATOR_SCREENS.find((s) => s.name === 'annotate-pairwise-preference')!.open(page)
     const buttons = page.locator('.section-bar button')
     const n = await buttons.count()
@@ -97,11 +72,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
     for (let i = n - 1; i >= 0; i--) {
       await buttons.nth(i).click()
       await page.waitForTimeout(50)
-      const { barBottom, targetTop } = await page.evaluate((index) => {
-        const bar = document.querySelector('.section-bar')!.getBoundingClientRect()
-        const row = document.querySelectorAll('[data-section-row]')[index]!.getBoundingClientRect()
-        return { barBottom: bar.bottom, targetTop: row.top }
-      }, i)
+      const { barBottom, targetTop } = await sectionTop(page, i)
       expect(targetTop, `section ${i}`).toBeGreaterThanOrEqual(barBottom - 1)
     }
     // The same with the keys: ] walks down section by section, each landing just below the bar.
@@ -110,11 +81,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
     for (let i = 1; i < Math.min(n, 5); i++) {
       await page.keyboard.press(']')
       await page.waitForTimeout(50)
-      const { barBottom, targetTop } = await page.evaluate((index) => {
-        const bar = document.querySelector('.section-bar')!.getBoundingClientRect()
-        const row = document.querySelectorAll('[data-section-row]')[index]!.getBoundingClientRect()
-        return { barBottom: bar.bottom, targetTop: row.top }
-      }, i)
+      const { barBottom, targetTop } = await sectionTop(page, i)
       expect(targetTop, `section ${i} by key`).toBeGreaterThanOrEqual(barBottom - 1)
       expect(targetTop, `section ${i} by key`).toBeLessThan(barBottom + 40)
     }
@@ -122,8 +89,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
   })
 
   it('the hypothesis-match form gets the width its five hypotheses × four fields need', async () => {
-    const page = await browser.newPage({ viewport: SIZES[0] })
-    await page.goto(annotator.url)
+    const page = await scene.page({ viewport: SIZES[0] }, scene.url('annotator'))
     await ANNOTATOR_SCREENS.find((s) => s.name === 'annotate-hypothesis-match')!.open(page)
     const units = page.getByTestId('unit')
     expect(await units.count()).toBe(5)
