@@ -86,17 +86,28 @@ export function omegaOf(settings: ChainSettings, task: GenerationTask): OmegaAss
   return settings.scheme === 'omega-point' ? omegaAssignment(task.taskId) : null
 }
 
-/** Reads one step's answer; an answer a later step cannot use is unparseable and ends the task's sequence. */
-export function readStepAnswer(kind: StepKind, format: AnswerFormat, text: string): { ok: true; hypotheses: GeneratedHypothesis[] | null; selected: string[] | null } | { ok: false; error: string } {
-  if (format === 'text') return text.trim() ? { ok: true, hypotheses: null, selected: null } : { ok: false, error: 'empty answer' }
+type ChainRead<T> = { ok: true; proposed: T[] | null; selected: string[] | null } | { ok: false; error: string }
+
+/**
+ * Reads one step's answer of any chain: a text stage needs words, a selection its "selected" list, any other step what
+ * `proposed` finds in the JSON (null: the `missing` error). An answer a later step cannot use ends the sequence.
+ */
+export function readChainAnswer<T>(kind: StepKind, format: AnswerFormat, text: string, proposed: (json: unknown) => T[] | null, missing: string): ChainRead<T> {
+  if (format === 'text') return text.trim() ? { ok: true, proposed: null, selected: null } : { ok: false, error: 'empty answer' }
   const json = parseJsonObject(text, { prefer: 'last' })
   if (!json.ok) return { ok: false, error: json.error }
   if (kind === 'selection') {
     const s = selectionAnswer.safeParse(json.value)
-    return s.success ? { ok: true, hypotheses: null, selected: s.data.selected } : { ok: false, error: 'the answer has no "selected" list' }
+    return s.success ? { ok: true, proposed: null, selected: s.data.selected } : { ok: false, error: 'the answer has no "selected" list' }
   }
-  const h = hypothesesAnswer.safeParse(json.value)
-  return h.success ? { ok: true, hypotheses: h.data.hypotheses, selected: null } : { ok: false, error: 'the answer has no "hypotheses" with statements' }
+  const found = proposed(json.value)
+  return found ? { ok: true, proposed: found, selected: null } : { ok: false, error: missing }
+}
+
+/** Reads one step's answer; an answer a later step cannot use is unparseable and ends the task's sequence. */
+export function readStepAnswer(kind: StepKind, format: AnswerFormat, text: string): { ok: true; hypotheses: GeneratedHypothesis[] | null; selected: string[] | null } | { ok: false; error: string } {
+  const read = readChainAnswer(kind, format, text, (json) => hypothesesAnswer.safeParse(json).data?.hypotheses ?? null, 'the answer has no "hypotheses" with statements')
+  return read.ok ? { ok: true, hypotheses: read.proposed, selected: read.selected } : read
 }
 
 /** Hypotheses proposed so far, in the order proposed: stage 4, stage 5, then further requests. */
@@ -104,35 +115,66 @@ export function candidatesOf(done: readonly StepOutcome[]): GeneratedHypothesis[
   return done.filter((s) => s.kind !== 'selection').flatMap((s) => s.hypotheses ?? [])
 }
 
-function stageAnswer(s: StepOutcome): string {
-  // Stage 4's answer is carried on as a numbered list of hypothesis texts (001, multi-stage chain).
-  return s.stage === 4 && s.hypotheses ? formatNumberedList(s.hypotheses.map(formatHypothesisText)) : s.text
+/** What a chain proposes and the templates it asks with; the order of its requests is the same for every kind. */
+export interface ChainKind {
+  /** The values every request of the task carries. */
+  base(task: GenerationTask): Record<string, string>
+  /** The texts of what a step proposed, or null when it proposed nothing. */
+  proposed(step: StepOutcome): string[] | null
+  single: string
+  further: string
+  /** The value of a further request that lists what was proposed so far. */
+  furtherValue: string
+  selection: string
+  /** The template of a stage (omega: of the Omega Point scheme, granted: its fourth stage with the role directive). */
+  stage(stage: number, omega: OmegaAssignment | null): string
+  /** The fragments naming each stage's task, by scheme. */
+  stagesText(omega: OmegaAssignment | null): string
+  /** The fragment that says how a stage's answer is written. */
+  stageFormat(stage: number): string
+}
+
+export const HYPOTHESIS_CHAIN: ChainKind = {
+  base: (task) => ({ background: task.background, question: task.question }),
+  proposed: (step) => step.hypotheses?.map(formatHypothesisText) ?? null,
+  single: 'hypothesis-single',
+  further: 'hypothesis-further',
+  furtherValue: 'proposed_hypotheses',
+  selection: 'hypothesis-selection',
+  stage: (stage, omega) => (omega && stage === 4 ? (omega.fourthRole ? 'omega-stage-4-granted' : 'omega-stage-4') : 'hypothesis-stage'),
+  stagesText: (omega) => (omega ? 'omega-stages' : 'chain-stages'),
+  stageFormat: (stage) => (stage <= 3 ? 'stage-format-text' : stage === 4 ? 'stage-format-4' : 'stage-format-5')
+}
+
+/** The texts proposed so far, in the order proposed: stage 4, stage 5, then further requests (or the single request). */
+function candidateTexts(kind: ChainKind, done: readonly StepOutcome[]): string[] {
+  return done.filter((s) => s.kind !== 'selection').flatMap((s) => kind.proposed(s) ?? [])
 }
 
 function fragment(settings: ChainSettings, id: string, part: string, values: Record<string, string> = {}): string {
   return renderPart(getTemplate(settings.templates, id, 1), part, values)
 }
 
-function stageStep(settings: ChainSettings, task: GenerationTask, done: readonly StepOutcome[], stage: number): StepPlan {
+function stageStep(kind: ChainKind, settings: ChainSettings, task: GenerationTask, done: readonly StepOutcome[], stage: number): StepPlan {
   const omega = omegaOf(settings, task)
-  const stagesId = omega ? 'omega-stages' : 'chain-stages'
   const lens: Record<string, string> = omega && stage === 3 ? { lens: fragment(settings, 'omega-lenses', omega.lensKey) } : {}
-  const format: AnswerFormat = stage <= 3 ? 'text' : 'json'
-  const formatId = stage <= 3 ? 'stage-format-text' : stage === 4 ? 'stage-format-4' : 'stage-format-5'
-  const templateId = omega && stage === 4 ? (omega.fourthRole ? 'omega-stage-4-granted' : 'omega-stage-4') : 'hypothesis-stage'
+  // Stage 4's answer is carried on as a numbered list of what it proposed (001, multi-stage chain).
+  const answer = (s: StepOutcome): string => {
+    const proposed = s.stage === 4 ? kind.proposed(s) : null
+    return proposed ? formatNumberedList(proposed) : s.text
+  }
   return {
     index: done.length,
     kind: 'stage',
     stage,
-    template: getTemplate(settings.templates, templateId, 1),
+    template: getTemplate(settings.templates, kind.stage(stage, omega), 1),
     values: {
-      background: task.background,
-      question: task.question,
-      previous_stages: formatPreviousStages(done.map((s) => ({ stage: s.stage ?? 0, answer: stageAnswer(s) }))),
-      stage_text: fragment(settings, stagesId, `stage-${stage}`, lens),
-      answer_format: fragment(settings, formatId, 'text')
+      ...kind.base(task),
+      previous_stages: formatPreviousStages(done.map((s) => ({ stage: s.stage ?? 0, answer: answer(s) }))),
+      stage_text: fragment(settings, kind.stagesText(omega), `stage-${stage}`, lens),
+      answer_format: fragment(settings, kind.stageFormat(stage), 'text')
     },
-    format
+    format: stage <= 3 ? 'text' : 'json'
   }
 }
 
@@ -141,16 +183,16 @@ export function furtherMovesCloser(budget: number, spent: number, lastRequestTok
   return Math.abs(budget - (spent + lastRequestTokens)) < Math.abs(budget - spent)
 }
 
-/** The next request of a task's sequence, or null when the sequence is complete. */
-export function nextStep(settings: ChainSettings, task: GenerationTask, done: readonly StepOutcome[]): StepPlan | null {
-  const base = { background: task.background, question: task.question }
+/** The next request of a task's sequence in a chain of `kind`, or null when the sequence is complete. */
+export function nextChainStep(kind: ChainKind, settings: ChainSettings, task: GenerationTask, done: readonly StepOutcome[]): StepPlan | null {
+  const base = kind.base(task)
   if (settings.scheme === 'single') {
     if (done.length > 0) return null
-    return { index: 0, kind: 'single', stage: null, template: getTemplate(settings.templates, 'hypothesis-single', 1), values: base, format: 'json' }
+    return { index: 0, kind: 'single', stage: null, template: getTemplate(settings.templates, kind.single, 1), values: base, format: 'json' }
   }
   if (done.some((s) => s.kind === 'selection')) return null
   const stages = done.filter((s) => s.kind === 'stage').length
-  if (stages < 5) return stageStep(settings, task, done, stages + 1)
+  if (stages < 5) return stageStep(kind, settings, task, done, stages + 1)
   const further = done.filter((s) => s.kind === 'further')
   if (settings.scheme === 'multi-stage' && settings.tokenBudget !== null && further.length < MAX_FURTHER_REQUESTS) {
     const spent = done.reduce((sum, s) => sum + s.outputTokens, 0)
@@ -160,8 +202,8 @@ export function nextStep(settings: ChainSettings, task: GenerationTask, done: re
         index: done.length,
         kind: 'further',
         stage: null,
-        template: getTemplate(settings.templates, 'hypothesis-further', 1),
-        values: { ...base, proposed_hypotheses: formatNumberedList(candidatesOf(done).map(formatHypothesisText)) },
+        template: getTemplate(settings.templates, kind.further, 1),
+        values: { ...base, [kind.furtherValue]: formatNumberedList(candidateTexts(kind, done)) },
         format: 'json'
       }
     }
@@ -170,10 +212,15 @@ export function nextStep(settings: ChainSettings, task: GenerationTask, done: re
     index: done.length,
     kind: 'selection',
     stage: null,
-    template: getTemplate(settings.templates, 'hypothesis-selection', 1),
-    values: { ...base, candidates: formatLabelledBlocks('C', candidatesOf(done).map(formatHypothesisText)) },
+    template: getTemplate(settings.templates, kind.selection, 1),
+    values: { ...base, candidates: formatLabelledBlocks('C', candidateTexts(kind, done)) },
     format: 'json'
   }
+}
+
+/** The next request of a task's hypothesis sequence, or null when the sequence is complete. */
+export function nextStep(settings: ChainSettings, task: GenerationTask, done: readonly StepOutcome[]): StepPlan | null {
+  return nextChainStep(HYPOTHESIS_CHAIN, settings, task, done)
 }
 
 export interface GeneratedSet {
