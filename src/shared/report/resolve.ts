@@ -81,6 +81,41 @@ export function combine(values: readonly Value[], how: Aggregation): { value: Va
     if (numbers.length === 0) return { value: null, tied: false }
     return { value: numbers.reduce((s, v) => s + v, 0) / numbers.length, tied: false }
   }
+  if (values.length === 2) {
+    // The usual case (a run asked in both display orders): agreeing answers, or an even split.
+    const [first, second] = values as [Value, Value]
+    return sameValue(first, second) ? { value: first, tied: false } : { value: null, tied: true }
+  }
+  return values.length <= SMALL_VOTE ? voteAmongFew(values) : voteAmongMany(values)
+}
+
+/** Up to this many answers are tallied by comparing values pairwise, without a key string per value. */
+const SMALL_VOTE = 16
+
+/** The vote of `voteAmongMany`, for a few answers: distinct values in order of first appearance, same rule. */
+function voteAmongFew(values: readonly Value[]): { value: Value | null; tied: boolean } {
+  const distinct: Value[] = []
+  const counts: number[] = []
+  for (const v of values) {
+    let d = 0
+    while (d < distinct.length && !sameValue(distinct[d] as Value, v)) d++
+    if (d === distinct.length) {
+      distinct.push(v)
+      counts.push(1)
+    } else counts[d] = (counts[d] as number) + 1
+  }
+  let best = -1
+  let tied = false
+  for (let d = 0; d < distinct.length; d++) {
+    if (best < 0 || (counts[d] as number) > (counts[best] as number)) {
+      best = d
+      tied = false
+    } else if (counts[d] === counts[best]) tied = true
+  }
+  return tied || best < 0 ? { value: null, tied: true } : { value: distinct[best] as Value, tied: false }
+}
+
+function voteAmongMany(values: readonly Value[]): { value: Value | null; tied: boolean } {
   const tally = new Map<string, { value: Value; count: number }>()
   for (const v of values) {
     const key = valueKey(v)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FieldSpec } from '../../../src/shared/instruments/types'
 import type { AuditSourceInput, SourceCall } from '../../../src/shared/report'
-import { itemOfUnitKey, resolveSource, sameValue, unitKey, valueKey, type Value } from '../../../src/shared/report/resolve'
+import { combine, itemOfUnitKey, resolveSource, sameValue, unitKey, valueKey, type Value } from '../../../src/shared/report/resolve'
 
 const fields: FieldSpec[] = [
   { name: 'choice', label: 'Choice', level: 'nominal', categories: ['x', 'y'] },
@@ -74,5 +74,45 @@ describe('unit keys and values', () => {
   it('tells values apart exactly as their keys do', () => {
     const values: Value[] = [1, '1', true, 'true', 0, -0, '0', false, Number.NaN, 'NaN', 2.5, 'a', 'b']
     for (const a of values) for (const b of values) expect(sameValue(a, b), `${String(a)} vs ${String(b)}`).toBe(valueKey(a) === valueKey(b))
+  })
+})
+
+/** The vote as defined: a tally by value key in order of first appearance; a later equal count ties the leader. */
+function voteByKeys(values: readonly Value[]): { value: Value | null; tied: boolean } {
+  const tally = new Map<string, { value: Value; count: number }>()
+  for (const v of values) {
+    const entry = tally.get(valueKey(v))
+    if (entry) entry.count++
+    else tally.set(valueKey(v), { value: v, count: 1 })
+  }
+  let best: { value: Value; count: number } | null = null
+  let tied = false
+  for (const entry of tally.values()) {
+    if (!best || entry.count > best.count) {
+      best = entry
+      tied = false
+    } else if (entry.count === best.count) tied = true
+  }
+  return tied || !best ? { value: null, tied: true } : { value: best.value, tied: false }
+}
+
+describe('combine by vote', () => {
+  it('gives the tally by value key on every short and long list, lookalikes kept apart', () => {
+    const pool: Value[] = [1, '1', true, 'true', 0, -0, Number.NaN, 'NaN', 'a', 'b', false]
+    let state = 11
+    const next = (bound: number) => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+      return state % bound
+    }
+    for (let round = 0; round < 3000; round++) {
+      const length = 1 + next(round % 10 === 0 ? 40 : 7)
+      const values = Array.from({ length }, () => pool[next(round % 3 === 0 ? pool.length : 3)] as Value)
+      const got = combine(values, 'vote')
+      const expected = voteByKeys(values)
+      expect(got.tied).toBe(expected.tied)
+      expect(Object.is(got.value, expected.value)).toBe(true)
+    }
+    expect(combine([2, 1, 1, 2, 3, 3, 3], 'vote')).toEqual({ value: 3, tied: false })
+    expect(combine(['x', 'y', 'x', 'y'], 'vote')).toEqual({ value: null, tied: true })
   })
 })
