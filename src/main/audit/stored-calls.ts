@@ -52,20 +52,26 @@ export function callOf(
   reader?: JudgementReader
 ): { call: SourceCall; invalid: boolean } {
   const shownFirst = swappedOf(display)
-  const base = { itemId, trial, order, ...(shownFirst ? { shownFirst } : {}) }
-  if (status !== 'ok') return { call: { ...base, status, observations: [] }, invalid: false }
-  if (judgementJson === null) return { call: { ...base, status: 'unparseable', observations: [] }, invalid: false }
+  const call = (callStatus: CallStatus, observations: Observation[]): SourceCall =>
+    shownFirst ? { itemId, trial, order, shownFirst, status: callStatus, observations } : { itemId, trial, order, status: callStatus, observations }
+  if (status !== 'ok') return { call: call(status, []), invalid: false }
+  if (judgementJson === null) return { call: call('unparseable', []), invalid: false }
   const parsed = reader ? reader.read(judgementJson) : instrument.judgement.safeParse(JSON.parse(judgementJson))
-  if (!parsed.success) return { call: { ...base, status: 'unparseable', observations: [] }, invalid: true }
-  if (instrument.isAbstention?.(parsed.data)) return { call: { ...base, status: 'abstained', observations: [] }, invalid: false }
+  if (!parsed.success) return { call: call('unparseable', []), invalid: true }
+  if (instrument.isAbstention?.(parsed.data)) return { call: call('abstained', []), invalid: false }
   let observations: Observation[]
   try {
     observations = instrument.observe(parsed.data, payload as never)
   } catch {
-    return { call: { ...base, status: 'unparseable', observations: [] }, invalid: true }
+    return { call: call('unparseable', []), invalid: true }
   }
+  const result = call('ok', observations)
   const flawList = instrument.id === 'flaw-audit' ? flawRecordsOf(parsed.data) : null
-  return { call: { ...base, status: 'ok', observations, ...(flawList ?? {}) }, invalid: false }
+  if (flawList) {
+    result.flaws = flawList.flaws
+    result.unparseableFlaws = flawList.unparseableFlaws
+  }
+  return { call: result, invalid: false }
 }
 
 /** Display mappings read so far: a run stores a handful of distinct ones, repeated on every call. */
