@@ -49,13 +49,26 @@ const flawSchema = z.object({
   side: z.enum(['a', 'b']),
   type: z.enum(FLAW_TYPES),
   severity: z.enum(FLAW_SEVERITIES),
-  evidence: z.string().trim().min(1),
+  evidence: z.string().regex(/\S/, 'Quote at least one word.'),
   /** Where the evidence sits in the proposal's Markdown as shown (its title removed), when taken from a selection. */
   evidence_at: z.object({ start: z.number().int().min(0), end: z.number().int().min(0) }).optional(),
   note: z.string().default(''),
   check: flawCheckSchema.optional()
-})
+}).overwrite(trimEvidence)
 export type Flaw = z.infer<typeof flawSchema>
+
+/**
+ * Evidence is stored without surrounding whitespace. A selection often takes the space after a word with it, so its
+ * position moves in by what was trimmed: the span still holds exactly the stored words.
+ */
+function trimEvidence<F extends { evidence: string; evidence_at?: { start: number; end: number } | undefined }>(f: F): F {
+  const evidence = f.evidence.trim()
+  if (evidence === f.evidence) return f
+  const at = f.evidence_at
+  if (!at || at.end - at.start !== f.evidence.length) return { ...f, evidence }
+  const start = at.start + (f.evidence.length - f.evidence.trimStart().length)
+  return { ...f, evidence, evidence_at: { start, end: start + evidence.length } }
+}
 
 /**
  * A flaw a model named that the audit cannot use as given (a quote that is not exact, an unknown type): kept with

@@ -32,7 +32,7 @@ beforeAll(async () => {
   project = await Project.create(tmp.file('req.assay'))
   // A fixed seed: which demo pair comes first in the queue (and so which text is quoted) is the same every run.
   // Seed 5eed0001 puts a pair first whose quoted position main does not accept (an open defect of evidence_at).
-  project.db.prepare(`UPDATE meta SET value = '5eed0002' WHERE key = 'seed'`).run()
+  project.db.prepare(`UPDATE meta SET value = '5eed0001' WHERE key = 'seed'`).run()
   await loadDemo(project)
 })
 afterAll(() => {
@@ -79,7 +79,11 @@ describe('required fields, enforced in main', () => {
     })
     expect(ok.annotationId).toBeTruthy()
     const stored = JSON.parse((project.db.prepare(`SELECT judgement FROM annotations WHERE id = ?`).get(ok.annotationId) as { judgement: string }).judgement)
-    expect(stored.flaws[0]).toMatchObject({ side: swapped ? 'a' : 'b', evidence: quote, evidence_at: { start, end: start + quote.length } })
+    // Stored without the surrounding space, its position moved in with it: the span still holds the stored words.
+    expect(quote).toMatch(/\s$/)
+    const words = quote.trim()
+    expect(stored.flaws[0]).toMatchObject({ side: swapped ? 'a' : 'b', evidence: words, evidence_at: { start, end: start + words.length } })
+    expect(right.slice(start, start + words.length)).toBe(words)
   })
 
   it('refuses an abstention without its reason and takes one with it', async () => {

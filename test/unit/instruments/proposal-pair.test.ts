@@ -210,6 +210,22 @@ describe('flaw-audit', () => {
     expect(flawAudit.checkShown!(moved, shown.view)[0]?.message).toMatch(/position does not hold these words in the right proposal \(B\)/)
   })
 
+  it('stores a selection with surrounding spaces as its words, the position moved in with them', () => {
+    const shown = flawAudit.blind(proposalPair, { seed: 's', viewer: 'v', externalId: 'x', swapped: true })
+    const right = (shown.view.b as { markdown: string }).markdown
+    const words = 'which is optimal for the'
+    const at = right.indexOf(words)
+    expect(at).toBeGreaterThan(0)
+    // A selection that took the space before the words and the one after them, as browsers often do.
+    const selected = right.slice(at - 1, at + words.length + 1)
+    expect(selected).toMatch(/^\s.*\s$/s)
+    const parsed = flawAudit.judgement.parse({ flaws: [{ ...valid.flaws[0]!, side: 'b', evidence: selected, evidence_at: { start: at - 1, end: at + words.length + 1 } }] })
+    expect(parsed.flaws[0]).toMatchObject({ evidence: words, evidence_at: { start: at, end: at + words.length } })
+    expect(flawAudit.checkShown!(parsed, shown.view)).toEqual([])
+    // Typed evidence without a position is trimmed alone.
+    expect(flawAudit.judgement.parse({ flaws: [{ ...valid.flaws[0]!, evidence: ` ${words}\n` }] }).flaws[0]).toMatchObject({ evidence: words })
+  })
+
   it('maps sides back to canonical order and round-trips', () => {
     const canonical = flawAudit.toCanonical(valid, { swapped: true })
     expect(canonical.flaws.map((f) => f.side)).toEqual(['b', 'a'])
