@@ -5,6 +5,7 @@ import type { Project } from '../store/project'
 import type { ChainSettings, GenerationTask, Scheme, StepOutcome } from './chain'
 import type { GenerationTaskRow } from './generate'
 import { generatedIdeas } from './idea-chain'
+import { itemsWhere, type ItemSelection } from './item-selection'
 import type { Judge } from './judges'
 import type { OmegaAssignment } from '../../shared/protocol'
 
@@ -25,18 +26,8 @@ export function keywordOf(payload: Record<string, unknown>): string | null {
 }
 
 /** One task per distinct keyword of the selected idea items; the calls of a keyword hang on its first idea item. */
-export function selectKeywordTasks(db: Db, selection: { set?: string | undefined; split?: string | undefined; limit?: number | undefined }): GenerationTaskRow[] {
-  const where = [`kind = 'idea'`, `json_extract(payload, '$.generation') IS NULL`]
-  const params: unknown[] = []
-  if (selection.set) {
-    where.push('set_name = ?')
-    params.push(selection.set)
-  }
-  if (selection.split) {
-    where.push('split = ?')
-    params.push(selection.split)
-  }
-  const rows = db.prepare(`SELECT id, payload FROM items WHERE ${where.join(' AND ')} ORDER BY id`).all(...params) as { id: number; payload: string }[]
+export function selectKeywordTasks(db: Db, selection: ItemSelection): GenerationTaskRow[] {
+  const rows = itemsWhere<{ id: number; payload: string }>(db, 'id, payload', [`kind = 'idea'`, `json_extract(payload, '$.generation') IS NULL`], [], selection)
   const seen = new Set<string>()
   const tasks: GenerationTaskRow[] = []
   for (const r of rows) {

@@ -6,6 +6,7 @@ import { finishForModel, renderRequest, templateRef, type AnswerFormat, type Tem
 import { payloadWithContext } from '../annotation/item-context'
 import type { Db } from '../store/database'
 import { canonicalJson, requestHash } from './hash'
+import { itemsWhere, type ItemSelection } from './item-selection'
 import { judgeConfig, type Judge } from './judges'
 import { requestUnits, SkipItem, VALUE_NAMES } from './requests'
 import { usedValues } from './templates'
@@ -118,24 +119,8 @@ export function selectItems(db: Db, instrument: AnyInstrument, selection: RunDef
 }
 
 /** Items of one kind in a set and split (either left open), the first `limit` in id order, with the columns named. */
-export function selectedItemsOfKind<Row>(
-  db: Db,
-  kind: string,
-  selection: { set?: string | undefined; split?: string | undefined; limit?: number | undefined },
-  columns: string
-): Row[] {
-  const where = ['kind = ?']
-  const params: unknown[] = [kind]
-  if (selection.set) {
-    where.push('set_name = ?')
-    params.push(selection.set)
-  }
-  if (selection.split) {
-    where.push('split = ?')
-    params.push(selection.split)
-  }
-  const limit = selection.limit ? ` LIMIT ${Math.floor(selection.limit)}` : ''
-  return db.prepare(`SELECT ${columns} FROM items WHERE ${where.join(' AND ')} ORDER BY id${limit}`).all(...params) as Row[]
+export function selectedItemsOfKind<Row>(db: Db, kind: string, selection: ItemSelection, columns: string): Row[] {
+  return itemsWhere<Row>(db, columns, ['kind = ?'], [kind], selection, selection.limit)
 }
 
 /** Every call of a run, rendered and hashed; nothing is written or sent. */

@@ -7,6 +7,7 @@ import type { Db } from '../store/database'
 import type { Project } from '../store/project'
 import type { ChainSettings, GenerationTask, StepKind, StepOutcome, StepPlan } from './chain'
 import type { GenerationTaskRow } from './generate'
+import { itemsWhere, type ItemSelection } from './item-selection'
 import type { Judge } from './judges'
 
 // Composing hypothesis-rediscovery tasks from papers (001, "Composing a task from an abstract"): one request per
@@ -34,18 +35,8 @@ export interface PaperTask extends GenerationTask {
 const str = (v: unknown) => (typeof v === 'string' ? v : '')
 
 /** One task per distinct paper of the selected preprint pairs; the calls hang on the first pair naming it. */
-export function selectPaperTasks(db: Db, selection: { set?: string | undefined; split?: string | undefined; limit?: number | undefined }): GenerationTaskRow[] {
-  const where = [`kind = 'preprint-pair'`]
-  const params: unknown[] = []
-  if (selection.set) {
-    where.push('set_name = ?')
-    params.push(selection.set)
-  }
-  if (selection.split) {
-    where.push('split = ?')
-    params.push(selection.split)
-  }
-  const rows = db.prepare(`SELECT id, payload FROM items WHERE ${where.join(' AND ')} ORDER BY id`).all(...params) as { id: number; payload: string }[]
+export function selectPaperTasks(db: Db, selection: ItemSelection): GenerationTaskRow[] {
+  const rows = itemsWhere<{ id: number; payload: string }>(db, 'id, payload', [`kind = 'preprint-pair'`], [], selection)
   const seen = new Set<string>()
   const out: GenerationTaskRow[] = []
   for (const r of rows) {
