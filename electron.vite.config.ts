@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
-import { precompress, rendererChunkGraph } from './scripts/renderer-build-plugins'
+import { katexFontsWoff2Swap, precompress, preloadChunksOf, rendererChunkGraph } from './scripts/renderer-build-plugins'
 
 // Main and preload bundle for Electron; the renderer is the same build that browser mode serves.
 export default defineConfig({
@@ -36,6 +36,13 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     },
-    plugins: [react(), rendererChunkGraph(__dirname), precompress()]
+    // The chunks main.tsx asks for at once (src/renderer/src/views/early-chunks.ts) are announced in index.html.
+    plugins: [
+      react(),
+      katexFontsWoff2Swap(),
+      preloadChunksOf(/[\\/](annotate[\\/]AnnotateScreen|components[\\/]DisplaySettings)\.tsx$/),
+      rendererChunkGraph(__dirname),
+      precompress()
+    ]
   }
 })

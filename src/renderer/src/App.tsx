@@ -1,13 +1,13 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { useWorkbench, type Screen } from './store'
 import { api } from './api'
-import { DisplaySettingsButton } from './components/DisplaySettings'
 import { Overview } from './views/Overview'
-import { ItemBrowser } from './views/ItemBrowser'
+import { loadAnnotate, loadDisplaySettings } from './views/early-chunks'
 
 // Each screen is its own chunk, loaded when first shown: opening the annotation screen never loads the report's
-// statistics and plots, the importers' parsers or the run inspector.
-const loadAnnotate = () => import('./annotate/AnnotateScreen')
+// statistics and plots, the importers' parsers, the run inspector or the item browser.
+const DisplaySettingsButton = lazy(() => loadDisplaySettings().then((m) => ({ default: m.DisplaySettingsButton })))
+const ItemBrowser = lazy(() => import('./views/ItemBrowser').then((m) => ({ default: m.ItemBrowser })))
 const AnnotateScreen = lazy(() => loadAnnotate().then((m) => ({ default: m.AnnotateScreen })))
 const ImportScreen = lazy(() => import('./import/ImportScreen').then((m) => ({ default: m.ImportScreen })))
 const AdjudicationScreen = lazy(() => import('./adjudicate').then((m) => ({ default: m.AdjudicationScreen })))
@@ -50,9 +50,7 @@ export function App() {
   const annotating = session?.role === 'annotator'
 
   useEffect(() => {
-    void load()
-    // Fetched beside the session rather than after it: annotators land on this screen.
-    loadAnnotate().catch(() => undefined)
+    // The first load was started before the first render (main.tsx), with the annotation screen beside it.
     // Counts on the overview follow changes, coalesced: a stream of submissions must not become a stream of reloads.
     let timer: ReturnType<typeof setTimeout> | undefined
     const off = api.on('project.changed', () => {
@@ -91,7 +89,16 @@ export function App() {
             </button>
           )}
         </span>
-        <DisplaySettingsButton sessionKey={`${session.role}:${session.annotator?.id ?? ''}`} />
+        {/* Its popover's code arrives beside the first screen's; until then the button holds its place. */}
+        <Suspense
+          fallback={
+            <button type="button" className="display-button" disabled>
+              Display
+            </button>
+          }
+        >
+          <DisplaySettingsButton sessionKey={`${session.role}:${session.annotator?.id ?? ''}`} />
+        </Suspense>
       </header>
       {error && (
         <div className="error-banner" role="alert">

@@ -1,6 +1,6 @@
-import { createClient, type AssayApi, type Envelope, type Transport } from '../../shared/contract/client'
+import type { AssayApi, Envelope, Transport } from '../../shared/contract/client'
 import { withBusyRetry } from '../../shared/contract/busy-retry'
-import { EVENT_NAMES } from '../../shared/contract/operations'
+import { rendererClient } from './api-client'
 
 declare global {
   interface Window {
@@ -9,36 +9,46 @@ declare global {
   }
 }
 
-/** Browser mode: POST /api/<operation>; events over SSE. The token travels in an HttpOnly cookie. */
-function httpTransport(): Transport {
-  return {
-    async invoke(operation, input) {
-      const res = await fetch(`/api/${encodeURIComponent(operation)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        credentials: 'same-origin',
-        body: JSON.stringify(input ?? {})
-      })
-      try {
-        return (await res.json()) as Envelope
-      } catch {
-        return { ok: false, error: { code: 'internal', message: `HTTP ${res.status} from the workbench server` } }
-      }
-    },
-    subscribe(listener) {
-      const source = new EventSource('/api/events', { withCredentials: true })
-      const names = [...EVENT_NAMES]
-      const handlers = names.map((name) => {
-        const h = (e: MessageEvent<string>) => listener(name, JSON.parse(e.data))
-        source.addEventListener(name, h)
-        return h
-      })
-      return () => {
-        names.forEach((name, i) => source.removeEventListener(name, handlers[i]!))
-        source.close()
-      }
-    }
+/** Browser mode: POST /api/<operation>. The token travels in an HttpOnly cookie. */
+async function httpInvoke(operation: string, input: unknown): Promise<Envelope> {
+  const res = await fetch(`/api/${encodeURIComponent(operation)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    credentials: 'same-origin',
+    body: JSON.stringify(input ?? {})
+  })
+  try {
+    return (await res.json()) as Envelope
+  } catch {
+    return { ok: false, error: { code: 'internal', message: `HTTP ${res.status} from the workbench server` } }
   }
+}
+
+/** Browser mode's events: server-sent, one stream per listener, which hears only the event it asked for. */
+function httpListen(event: string, listener: (payload: unknown) => void): () => void {
+  const source = new EventSource('/api/events', { withCredentials: true })
+  const h = (e: MessageEvent<string>) => listener(JSON.parse(e.data))
+  source.addEventListener(event, h)
+  return () => {
+    source.removeEventListener(event, h)
+    source.close()
+  }
+}
+
+/** The desktop app's transport (IPC through the preload script), which passes on every event. */
+function desktopClient(transport: Transport): AssayApi {
+  return rendererClient(withBusyRetry(transport).invoke, (event, listener) =>
+    transport.subscribe((name, payload) => {
+      if (name === event) listener(payload)
+    })
+  )
+}
+
+/** Retrying needs a whole transport; the browser client listens per event instead (httpListen). */
+const httpListenAll: Transport['subscribe'] = () => () => undefined
+
+function browserClient(): AssayApi {
+  return rendererClient(withBusyRetry({ invoke: httpInvoke, subscribe: httpListenAll }).invoke, httpListen)
 }
 
 /**
@@ -52,4 +62,4 @@ export function dropTokenFromAddress(): void {
   window.history.replaceState(window.history.state, '', `${here.pathname}${here.search}${here.hash}`)
 }
 
-export const api: AssayApi = createClient(withBusyRetry(window.assayTransport ?? httpTransport()))
+export const api: AssayApi = window.assayTransport ? desktopClient(window.assayTransport) : browserClient()

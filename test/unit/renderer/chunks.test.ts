@@ -19,7 +19,7 @@ if (!existsSync(graphFile)) throw new Error(`${graphFile} is missing: run \`npm 
 const chunks = (JSON.parse(readFileSync(graphFile, 'utf8')) as { chunks: Record<string, Chunk> }).chunks
 
 /** The chunks a screen needs before it can show: the entry, the screen's chunk, and their static imports. */
-function route(screenChunk: string): string[] {
+function route(screenChunk?: string): string[] {
   const seen = new Set<string>()
   const visit = (file: string) => {
     if (seen.has(file)) return
@@ -27,7 +27,7 @@ function route(screenChunk: string): string[] {
     chunks[file]!.imports.forEach(visit)
   }
   visit(Object.keys(chunks).find((f) => chunks[f]!.entry)!)
-  visit(Object.keys(chunks).find((f) => chunks[f]!.name === screenChunk)!)
+  if (screenChunk) visit(Object.keys(chunks).find((f) => chunks[f]!.name === screenChunk)!)
   return [...seen]
 }
 
@@ -66,5 +66,30 @@ describe('renderer chunks', () => {
       return sum + (existsSync(`${path}.br`) ? statSync(`${path}.br`).size : statSync(path).size)
     }, 0)
     expect(bytes).toBeLessThanOrEqual(400 * 1024)
+  })
+
+  it('starts without the contract schemas, the Markdown and maths pipeline or the item browser', () => {
+    const start = modulesOf(route())
+    expect(start.some((m) => m.endsWith('src/renderer/src/App.tsx'))).toBe(true)
+    const heavy = /^(src\/shared\/contract\/[\w-]*operations\.ts$|src\/shared\/report\/|node_modules\/(katex\/.*\.js|micromark|react-markdown|@tanstack|@radix-ui\/react-popover)|src\/renderer\/src\/(views\/Item|probes\/))/
+    expect(start.filter((m) => heavy.test(m))).toEqual([])
+    // The annotation screen does load the Markdown pipeline, so the pattern matches what it keeps out of the start.
+    expect(modulesOf(route('AnnotateScreen')).filter((m) => heavy.test(m)).length).toBeGreaterThan(5)
+  })
+
+  it("announces every chunk of the annotation screen in index.html, so none waits for another's code", () => {
+    const html = readFileSync(join(repoRoot, 'out', 'renderer', 'index.html'), 'utf8')
+    const linked = new Set([...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\.\/([^"]+\.js)"/g)].map((m) => m[1]))
+    expect(route('AnnotateScreen').filter((f) => !linked.has(f))).toEqual([])
+  })
+
+  it('links KaTeX fonts as woff2 only, shown in a fallback face until they arrive', () => {
+    const css = readFileSync(join(repoRoot, 'out', 'renderer', chunks[Object.keys(chunks).find((f) => chunks[f]!.entry)!]!.css[0]!), 'utf8')
+    const faces = css.match(/@font-face\{[^}]*KaTeX[^}]*\}/g) ?? []
+    expect(faces.length).toBeGreaterThan(10)
+    for (const face of faces) {
+      expect(face).toMatch(/font-display:swap/)
+      expect(face).not.toMatch(/\.(woff|ttf)\)/)
+    }
   })
 })
