@@ -3,7 +3,8 @@ import {
   auroc,
   brierScore,
   cohenKappa,
-  cohenKappaFromTable,
+  cohenKappaFromCounts,
+  agreementWeights,
   cohenKappaWithSe,
   fleissKappa,
   quantileCalibrationError,
@@ -247,7 +248,7 @@ function compareCategories(
   if (options.plan) {
     const plan = options.plan
     const agreement = field.level === 'ordinal' ? 'weighted_kappa_quadratic' : 'cohen_kappa'
-    const weighting = field.level === 'ordinal' ? 'quadratic' : 'identity'
+    const weights = agreementWeights(q, field.level === 'ordinal' ? 'quadratic' : 'identity')
     // Per item: its cells of the q×q table (criterion × source) and its unparseable units (the last slot); one
     // pass gives both the accuracy (diagonal over judged) and the agreement coefficient of a resample.
     const cells = q * q
@@ -264,8 +265,7 @@ function compareCategories(
         let diagonal = 0
         for (let k = 0; k < flat.length; k++) total += flat[k] as number
         for (let k = 0; k < q; k++) diagonal += flat[k * q + k] as number
-        const table = scale.map((r) => Array.from(flat.subarray(r * q, r * q + q)))
-        return [total === 0 ? { value: null, reason: 'no judged units' } : { value: diagonal / total }, cohenKappaFromTable(table, weighting)]
+        return [total === 0 ? { value: null, reason: 'no judged units' } : { value: diagonal / total }, cohenKappaFromCounts(flat, q, weights)]
       },
       ([accuracyInterval, agreementInterval]) => {
         if (accuracyInterval) row.ci.accuracy_bootstrap = bootstrapCi(accuracyInterval)

@@ -31,6 +31,38 @@ export function cohenKappaFromTable(table: readonly (readonly number[])[], weigh
 }
 
 /**
+ * `cohenKappaFromTable` of a q×q table laid out row by row in one array of counts, with the weights given: the same
+ * sums in the same order, so the same figure bit for bit, without building the table (a bootstrap evaluates it on
+ * every resample).
+ */
+export function cohenKappaFromCounts(counts: ArrayLike<number>, q: number, weights: readonly (readonly number[])[]): Estimate {
+  let total = 0
+  for (let i = 0; i < q; i++) {
+    let row = 0
+    for (let j = 0; j < q; j++) row += counts[i * q + j] as number
+    total += row
+  }
+  if (total === 0) return undefinedBecause('no items rated by both sources')
+  let observed = 0
+  let expected = 0
+  for (let i = 0; i < q; i++) {
+    let row = 0
+    for (let j = 0; j < q; j++) row += counts[i * q + j] as number
+    for (let j = 0; j < q; j++) {
+      let column = 0
+      for (let k = 0; k < q; k++) column += counts[k * q + j] as number
+      const weight = weights[i]?.[j] ?? 0
+      observed += (weight * (counts[i * q + j] as number)) / total
+      expected += (weight * row * column) / (total * total)
+    }
+  }
+  if (1 - expected <= CHANCE_AGREEMENT_TOLERANCE) {
+    return undefinedBecause('expected agreement is 1 (a single category in both sources)')
+  }
+  return defined((observed - expected) / (1 - expected))
+}
+
+/**
  * Cohen's (unweighted) kappa from paired labels. Categories may be declared; otherwise the labels seen are used,
  * which is harmless here because unused categories do not change unweighted kappa.
  */

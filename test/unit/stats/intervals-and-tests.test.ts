@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mcnemarExact, mcnemarExactFromTable, normalCriticalValue, quantileType7, wilsonInterval } from '../../../src/shared/stats'
+import { agreementWeights, cohenKappaFromCounts, cohenKappaFromTable, mcnemarExact, mcnemarExactFromTable, normalCriticalValue, quantileType7, wilsonInterval } from '../../../src/shared/stats'
 import { TOLERANCE, vectors } from './vectors'
 
 describe('Wilson score interval', () => {
@@ -64,5 +64,25 @@ describe('type-7 quantile', () => {
     expect(quantileType7([7], 0.9).value).toBe(7)
     expect(quantileType7([], 0.5)).toEqual({ value: null, reason: 'no values' })
     expect(() => quantileType7([1], 1.5)).toThrow(/\[0, 1\]/)
+  })
+})
+
+describe("Cohen's kappa from a flat table of counts", () => {
+  it('gives cohenKappaFromTable bit for bit, weighted or not, and the same reasons where it is undefined', () => {
+    let state = 5
+    const next = (bound: number) => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+      return state % bound
+    }
+    for (let round = 0; round < 600; round++) {
+      const q = 1 + next(5)
+      const sparse = round % 4 === 0
+      const flat = Array.from({ length: q * q }, () => (sparse && next(3) > 0 ? 0 : next(round % 2 ? 9 : 4000)))
+      const table = Array.from({ length: q }, (_, r) => flat.slice(r * q, r * q + q))
+      for (const weighting of ['identity', 'linear', 'quadratic'] as const) {
+        if (q === 1 && weighting !== 'identity') continue
+        expect(cohenKappaFromCounts(Float64Array.from(flat), q, agreementWeights(q, weighting))).toEqual(cohenKappaFromTable(table, weighting))
+      }
+    }
   })
 })
