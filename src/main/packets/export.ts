@@ -5,8 +5,9 @@ import { AssayError } from '../../shared/errors'
 import { isInstrumentId } from '../../shared/instruments'
 import type { Split } from '../../shared/items/kinds'
 import { assignmentContext } from '../annotation/blinded'
+import { restoreDraft } from '../annotation/drafts'
 import { checkOutputPath } from '../export/output-file'
-import { appendAnnotation, getDraft, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
+import { appendAnnotation, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
 import type { AnnotatorRow } from '../store/annotators'
 import type { AssignmentRow } from '../store/assignments'
 import { peekMeta, type Db } from '../store/database'
@@ -156,9 +157,18 @@ function collect(project: Project, annotator: AnnotatorRow, opts: PacketExportOp
       view: ctx.blind.view,
       viewDigest: viewDigest(ctx.blind.view),
       revisions: history.map((r) => ({ ...r, displayJudgement: ctx.instrument.toDisplay(JSON.parse(r.judgement), ctx.blind.display) })),
-      draft: getDraft(db, annotator.id, assignment.item_id, assignment.instrument_id)
+      draft: draftAsShown(project, ref, ctx)
     }
   })
+}
+
+/**
+ * The annotator's draft in the layout the packet's view is written in (the current one), so it reads against the
+ * sides it is shown beside; a draft that cannot be carried over to that layout stays aside in the project.
+ */
+function draftAsShown(project: Project, ref: { id: number; name: string }, ctx: ReturnType<typeof assignmentContext>): DraftRow | undefined {
+  const { draft } = restoreDraft(project, ref, ctx)
+  return draft ? { data: JSON.stringify(draft.data), active_ms: draft.activeMs, updated_at: draft.updatedAt } : undefined
 }
 
 /** Random, so an id says nothing of the item, its position in the project, or its generator. */

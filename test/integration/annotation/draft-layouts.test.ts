@@ -4,6 +4,7 @@ import type { SessionState } from '../../../src/main/api/context'
 import { assignmentContext } from '../../../src/main/annotation/blinded'
 import { layoutViewer } from '../../../src/main/annotation/layout'
 import { loadDemo } from '../../../src/main/demo/load-demo'
+import { exportPacket } from '../../../src/main/packets/export'
 import { ensureAnnotator } from '../../../src/main/store/annotators'
 import { insertItems, type NewItem } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
@@ -91,6 +92,24 @@ describe('drafts in the layout they were entered in', () => {
       code: 'conflict'
     })
     expect((await call(project, ada, 'queue.item', { assignmentId: first })).draft.data.flaws[0].side).toBe('b')
+  })
+
+  it('carries a draft into a packet in the layout the packet shows', async () => {
+    const now = await call(project, ada, 'queue.item', { assignmentId: first })
+    const out = tmp.file('ada-packet.assay')
+    await exportPacket(project, { annotator: 'Ada', out })
+    const packet = await Project.open(out)
+    try {
+      const rows = packet.db.prepare(`SELECT i.payload, d.data FROM drafts d JOIN items i ON i.id = d.item_id`).all() as Array<{ payload: string; data: string }>
+      expect(rows).toHaveLength(1)
+      const view = Object.values(JSON.parse(rows[0]!.payload) as Record<string, { b: { markdown: string } }>)[0]!
+      // The packet shows the sides as the project shows them now, and the draft's flaw names the same proposal.
+      expect(view.b.markdown).toBe(now.view.b.markdown)
+      expect(JSON.parse(rows[0]!.data)).toEqual(now.draft.data)
+      expect(JSON.parse(rows[0]!.data).flaws[0].side).toBe('b')
+    } finally {
+      packet.close()
+    }
   })
 
   it('sets aside a draft that cannot be carried over, says so, and keeps it when a new draft is saved', async () => {
