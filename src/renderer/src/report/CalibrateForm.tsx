@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { Report } from '../../../shared/report'
 import { api } from '../api'
+import { Choices } from '../components/Choices'
 
 const METHODS = [
   { id: 'threshold', label: 'Threshold (a cut on the score, chosen on dev)' },
@@ -63,21 +64,13 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
           <label>
             Judge{' '}
             <select value={source} onChange={(e) => setSource(e.target.value)}>
-              {judges.map((j) => (
-                <option key={j.id} value={j.id}>
-                  {j.name}
-                </option>
-              ))}
+              <Choices values={judges.map((j) => ({ value: j.id, label: j.name }))} />
             </select>
           </label>
           <label>
             Method{' '}
             <select value={method} onChange={(e) => setMethod(e.target.value as Method)}>
-              {METHODS.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.label}
-                </option>
-              ))}
+              <Choices values={METHODS.map((m) => ({ value: m.id, label: m.label }))} />
             </select>
           </label>
           {method !== 'both-orders' && (

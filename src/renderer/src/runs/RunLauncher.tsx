@@ -3,6 +3,7 @@ import type { JudgeSummary, RunEstimate, RunSpec, TemplateSummary } from '../../
 import { INSTRUMENTS, INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { api } from '../api'
+import { Choices } from '../components/Choices'
 import { useWorkbench } from '../store'
 import { formatCount, formatUsd } from './format'
 
@@ -118,11 +119,7 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
         <label>
           Instrument
           <select aria-label="Instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId | 'generation')}>
-            {ASKABLE.map((id) => (
-              <option key={id} value={id}>
-                {INSTRUMENTS[id].title} ({id})
-              </option>
-            ))}
+            <Choices values={ASKABLE.map((id) => ({ value: id, label: `${INSTRUMENTS[id].title} (${id})` }))} />
             <option value="generation">Generate hypothesis sets (generation)</option>
           </select>
         </label>
@@ -131,9 +128,7 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
             <label>
               Scheme
               <select aria-label="Scheme" value={scheme} onChange={(e) => setScheme(e.target.value as (typeof SCHEMES)[number])}>
-                {SCHEMES.map((x) => (
-                  <option key={x}>{x}</option>
-                ))}
+                <Choices values={SCHEMES} />
               </select>
             </label>
             <label>
@@ -145,44 +140,27 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
         <label>
           Judge
           <select aria-label="Judge" value={judgeId ?? ''} onChange={(e) => setJudgeId(e.target.value ? Number(e.target.value) : null)}>
-            {judges.length === 0 && <option value="">Add a judge first</option>}
-            {judges.map((j) => (
-              <option key={j.id} value={j.id}>
-                {j.name}
-              </option>
-            ))}
+            <Choices values={judges.map((j) => ({ value: j.id, label: j.name }))} empty={judges.length === 0 ? 'Add a judge first' : undefined} />
           </select>
         </label>
         {instrument !== 'generation' && (
           <label>
             Template
             <select aria-label="Template" value={template} onChange={(e) => setTemplate(e.target.value)}>
-              <option value="">default</option>
-              {templates.map((t) => (
-                <option key={t.ref} value={t.ref}>
-                  {t.ref}
-                  {t.builtIn ? '' : ' (project)'}
-                </option>
-              ))}
+              <Choices values={templates.map((t) => ({ value: t.ref, label: t.builtIn ? t.ref : `${t.ref} (project)` }))} empty="default" />
             </select>
           </label>
         )}
         <label>
           Set
           <select aria-label="Set" value={set} onChange={(e) => setSet(e.target.value)}>
-            <option value="">all sets</option>
-            {sets.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
+            <Choices values={sets} empty="all sets" />
           </select>
         </label>
         <label>
           Split
           <select aria-label="Split" value={split} onChange={(e) => setSplit(e.target.value as Split | '')}>
-            <option value="">all splits</option>
-            {SPLITS.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
+            <Choices values={SPLITS} empty="all splits" />
           </select>
         </label>
         <label>
