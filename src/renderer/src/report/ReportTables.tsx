@@ -36,6 +36,19 @@ function Stat({ name, value, ci, reason, below }: { name: string; value: number 
   )
 }
 
+/** Counts side by side, one numeric cell each, in the order of the table's head. */
+function Counts({ of }: { of: ReadonlyArray<number | string> }) {
+  return (
+    <>
+      {of.map((n, i) => (
+        <td key={i} className="num">
+          {n}
+        </td>
+      ))}
+    </>
+  )
+}
+
 /** Warnings grouped by kind, so a repeated warning reads once with its instances beneath. */
 export function Warnings({ report }: { report: Report }) {
   if (report.warnings.length === 0) return <p className="muted">No warnings.</p>
@@ -73,14 +86,7 @@ export function SourcesTable({ report }: { report: Report }) {
           <Who report={report} id={s.id} />
           <td>{s.kind.replace(/_/g, ' ')}</td>
           <td>{s.role}</td>
-          <td className="num">{s.n_items}</td>
-          <td className="num">{s.n_calls}</td>
-          <td className="num">{s.n_answered}</td>
-          <td className="num">{s.n_failed}</td>
-          <td className="num">{s.n_unparseable}</td>
-          <td className="num">{s.n_abstained}</td>
-          <td className="num">{s.n_pending}</td>
-          <td className="num">{s.n_tied_votes}</td>
+          <Counts of={[s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes]} />
         </tr>
       ))}
     </Table>
@@ -96,13 +102,7 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
         <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
           <Who report={report} id={r.source} />
           <td>{name(r.criterion)}</td>
-          <td className="num">{r.n_in_scope}</td>
-          <td className="num">{r.n_judged}</td>
-          <td className="num">{r.n_failed}</td>
-          <td className="num">{r.n_unparseable}</td>
-          <td className="num">{r.n_abstained}</td>
-          <td className="num">{r.n_ties}</td>
-          <td className="num">{r.correct}</td>
+          <Counts of={[r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_ties, r.correct]} />
           <Stat name="accuracy" value={r.accuracy} ci={r.ci.accuracy} reason={r.reasons.accuracy} below={r.below_majority_baseline === true} />
           <td className="num">{fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}</td>
           <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
@@ -179,9 +179,7 @@ export function FatalFlawTable({ report }: { report: Report }) {
       {pairwise.fatal_flaws.map((f) => (
         <tr key={f.source}>
           <Who report={report} id={f.source} />
-          <td className="num">{f.n_fatal}</td>
-          <td className="num">{f.n_judged}</td>
-          <td className="num">{f.n_ruled_against}</td>
+          <Counts of={[f.n_fatal, f.n_judged, f.n_ruled_against]} />
           <Stat name="fatal_flaw_recall" value={f.fatal_flaw_recall} ci={f.ci.fatal_flaw_recall} reason={f.reasons.fatal_flaw_recall} />
           <td className="num">{f.n_both_fatal}</td>
           <Stat name="fatal_flaw_named_recall" value={f.fatal_flaw_named_recall} ci={f.ci.fatal_flaw_named_recall} reason={f.reasons.fatal_flaw_named_recall} />
@@ -247,12 +245,7 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
         <tr key={`${c.source}|${c.criterion}`}>
           <Who report={report} id={c.source} />
           <td>{name(c.criterion)}</td>
-          <td className="num">{c.n_in_scope}</td>
-          <td className="num">{c.n_judged}</td>
-          <td className="num">{c.n}</td>
-          <td className="num">{c.n_failed}</td>
-          <td className="num">{c.n_unparseable}</td>
-          <td className="num">{c.n_no_value}</td>
+          <Counts of={[c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_no_value]} />
           {columns.map((s) => comparisonCell(c, s))}
         </tr>
       ))}
