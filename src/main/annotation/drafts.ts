@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { AssayError } from '../../shared/errors'
 import type { AnyInstrument } from '../../shared/instruments'
+import { writtenTexts, type WrittenText } from '../../shared/instruments/written-texts'
 import { getDraft, saveDraft, type DraftRow } from '../store/annotations'
 import type { Project } from '../store/project'
 import type { AnnotatorRef, AssignmentContext } from './blinded'
@@ -54,8 +55,11 @@ export function mapDraft(instrument: AnyInstrument, data: unknown, from: Display
 
 export interface RestoredDraft {
   draft: { data: unknown; activeMs: number; updatedAt: string } | null
-  /** A draft of this item that could not be carried over to the current layout (kept aside, not shown). */
-  setAside: { updatedAt: string } | null
+  /**
+   * A draft of this item that could not be carried over to the current layout: kept aside, never put in the form;
+   * what was written in it is given back so the person can take it up again.
+   */
+  setAside: { updatedAt: string; texts: WrittenText[] } | null
 }
 
 function displayOf(row: DraftRow): Display | null {
@@ -74,13 +78,17 @@ function inCurrentLayout(c: AssignmentContext, row: DraftRow): { data: unknown }
   return mapped === null ? null : { data: mapped }
 }
 
-function latestSetAside(project: Project, me: AnnotatorRef, c: AssignmentContext): { updatedAt: string } | null {
+function latestSetAside(project: Project, me: AnnotatorRef, c: AssignmentContext): RestoredDraft['setAside'] {
   const row = project.db
     .prepare(
-      `SELECT updated_at FROM drafts_set_aside WHERE annotator_id = ? AND item_id = ? AND instrument_id = ? ORDER BY id DESC LIMIT 1`
+      `SELECT data, updated_at FROM drafts_set_aside WHERE annotator_id = ? AND item_id = ? AND instrument_id = ? ORDER BY id DESC LIMIT 1`
     )
-    .get(me.id, c.assignment.item_id, c.instrument.id) as { updated_at: string } | undefined
-  return row ? { updatedAt: row.updated_at } : null
+    .get(me.id, c.assignment.item_id, c.instrument.id) as { data: string; updated_at: string } | undefined
+  return row ? setAsideOf(c, row) : null
+}
+
+function setAsideOf(c: AssignmentContext, row: { data: string; updated_at: string }): NonNullable<RestoredDraft['setAside']> {
+  return { updatedAt: row.updated_at, texts: writtenTexts(c.instrument, JSON.parse(row.data) as unknown) }
 }
 
 /** The annotator's draft of an assignment, in the layout they are shown now. */
@@ -88,7 +96,7 @@ export function restoreDraft(project: Project, me: AnnotatorRef, c: AssignmentCo
   const row = getDraft(project.db, me.id, c.assignment.item_id, c.instrument.id)
   const current = row ? inCurrentLayout(c, row) : null
   const draft = row && current ? { data: current.data, activeMs: row.active_ms, updatedAt: row.updated_at } : null
-  const setAside = row && !current ? { updatedAt: row.updated_at } : latestSetAside(project, me, c)
+  const setAside = row && !current ? setAsideOf(c, row) : latestSetAside(project, me, c)
   return { draft, setAside }
 }
 

@@ -37,8 +37,14 @@ export const blindedItemSchema = z.object({
    * kept in the browser for another layout is not read against this one. It names no side or origin.
    */
   layout: z.string().optional(),
-  /** A draft of this item made for an earlier layout that could not be carried over; kept aside, not shown. */
-  draftSetAside: z.object({ updatedAt: z.string() }).nullable().optional(),
+  /**
+   * A draft of this item made for an earlier layout that could not be carried over: kept aside, not put in the form.
+   * `texts` is what was written in it (notes, reasons, quotes, code) with the labels of its fields.
+   */
+  draftSetAside: z
+    .object({ updatedAt: z.string(), texts: z.array(z.object({ label: z.string(), text: z.string() })).default([]) })
+    .nullable()
+    .optional(),
   /** The current answer, in this annotator's display order. */
   answer: z.object({ id: z.string(), judgement: z.unknown(), createdAt: z.string() }).nullable()
 })

@@ -1,3 +1,4 @@
+import { valueAt, walkFields } from './form-walk'
 import type { AnyInstrument, JudgementIssue, Widget } from './types'
 
 // What a person's form must hold before it is accepted. Every text and quote field is required unless it is
@@ -21,19 +22,6 @@ export function requirementOf(widget: Widget): { kind: 'required' } | { kind: 'o
   return { kind: 'required' }
 }
 
-function valueAt(root: unknown, path: string): unknown {
-  let node = root
-  for (const key of path === '' ? [] : path.split('.')) {
-    if (node === null || typeof node !== 'object') return undefined
-    node = (node as Record<string, unknown>)[key]
-  }
-  return node
-}
-
-function join(prefix: string, field: string): string {
-  return [prefix, field].filter((p) => p !== '').join('.')
-}
-
 function isEmpty(widget: Requirable, value: unknown): boolean {
   if (widget.kind === 'quote' && widget.many) return !Array.isArray(value) || !value.some((q) => typeof q === 'string' && q.trim())
   if (widget.kind === 'code') return value === undefined || value === null
@@ -53,20 +41,11 @@ function isRequired(widget: Requirable, entry: unknown): boolean {
 /** Fields a human answer leaves empty although the form requires them, with display-order paths. */
 export function missingRequired(instrument: AnyInstrument, answer: unknown): JudgementIssue[] {
   const issues: JudgementIssue[] = []
-  const walk = (widgets: ReadonlyArray<Widget>, prefix: string, entry: unknown) => {
-    for (const w of widgets) {
-      const path = join(prefix, w.field)
-      if (w.kind === 'units' || w.kind === 'list') {
-        const items = valueAt(answer, path)
-        if (Array.isArray(items)) items.forEach((item, i) => walk(w.widgets, join(path, String(i)), item))
-        continue
-      }
-      if (w.kind !== 'text' && w.kind !== 'quote' && w.kind !== 'code' && w.kind !== 'number') continue
-      if (!isRequired(w, entry) || !isEmpty(w, valueAt(answer, path))) continue
-      const when = w.kind !== 'code' ? w.requiredWhen : undefined
-      issues.push({ path, message: when ? `Required ${when.says.replace(/^required\s+/i, '')}.` : 'Required.' })
-    }
-  }
-  walk(instrument.form.widgets, '', answer)
+  walkFields(instrument.form.widgets, answer, (w, path, entry) => {
+    if (w.kind !== 'text' && w.kind !== 'quote' && w.kind !== 'code' && w.kind !== 'number') return
+    if (!isRequired(w, entry) || !isEmpty(w, valueAt(answer, path))) return
+    const when = w.kind !== 'code' ? w.requiredWhen : undefined
+    issues.push({ path, message: when ? `Required ${when.says.replace(/^required\s+/i, '')}.` : 'Required.' })
+  })
   return issues
 }

@@ -124,7 +124,8 @@ describe('drafts in the layout they were entered in', () => {
 
     const shown = await call(project, ada, 'queue.item', { assignmentId: first })
     expect(shown.draft).toBeNull()
-    expect(shown.draftSetAside).toMatchObject({ updatedAt: expect.any(String) })
+    // What was written in it is given back to be taken up again; its choices (the side) are not.
+    expect(shown.draftSetAside).toEqual({ updatedAt: expect.any(String), texts: [{ label: 'Flaw 1 · Note', text: 'half begun' }] })
 
     await call(project, ada, 'annotations.saveDraft', { assignmentId: first, data: { flaws: [], comment: 'fresh' }, activeMs: 10, layout: shown.layout })
     const kept = project.db.prepare(`SELECT data, display FROM drafts_set_aside`).all() as Array<{ data: string; display: string }>
@@ -132,7 +133,7 @@ describe('drafts in the layout they were entered in', () => {
     expect(JSON.parse(kept[0]!.display)).toEqual(flipped)
     const after = await call(project, ada, 'queue.item', { assignmentId: first })
     expect(after.draft.data).toEqual({ flaws: [], comment: 'fresh' })
-    expect(after.draftSetAside).toMatchObject({ updatedAt: expect.any(String) })
+    expect(after.draftSetAside).toMatchObject({ updatedAt: expect.any(String), texts: [{ label: 'Flaw 1 · Note', text: 'half begun' }] })
   })
 })
 
