@@ -188,14 +188,14 @@ export function pairwiseRow(
     n_abstained: abstained,
     n_pending: pending,
     n_ties: tally.ties,
-    n_items: itemsOf(scored, () => true),
+    n_items: itemsOf(itemOfCall, scored, () => true),
     correct: tally.correct,
     ci: {},
     reasons
   } as unknown as ReportPairwiseRow
   const record = row as unknown as Record<string, unknown>
   // Point estimates count calls (IdeaEval); their Wilson intervals count items, one observation per item.
-  const judgedItemCount = itemsOf(scored, (c) => c.verdict.kind !== 'failed')
+  const judgedItemCount = itemsOf(itemOfCall, scored, (c) => c.verdict.kind !== 'failed')
   const accuracy = proportion(tally.correct, tally.judged, level, 'no judged calls')
   put(record, reasons, 'accuracy', accuracy)
   row.ci.accuracy = wilsonOverItems(accuracy.value, judgedItemCount, level)
@@ -211,13 +211,15 @@ export function pairwiseRow(
     const dropped = tallyPairwise(scored, 'dropped')
     const share = proportion(dropped.correct, dropped.judged, level, 'no judged calls once ties are dropped')
     put(record, reasons, 'accuracy_ties_dropped', share)
-    const droppedItems = itemsOf(scored, (c) => c.verdict.kind !== 'failed' && c.verdict.kind !== 'tie')
+    const droppedItems = itemsOf(itemOfCall, scored, (c) => c.verdict.kind !== 'failed' && c.verdict.kind !== 'tie')
     row.ci.accuracy_ties_dropped = wilsonOverItems(share.value, droppedItems, level, 'no judged calls once ties are dropped')
   }
 
   // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata.
-  const judgedItems = new Map<string, string>()
-  for (const call of scored) if (call.verdict.kind !== 'failed') judgedItems.set(call.itemId, call.label)
+  const judgedItems = new Map<number, string>()
+  scored.forEach((call, i) => {
+    if (call.verdict.kind !== 'failed') judgedItems.set((itemOfCall[i] as AuditItem).id, call.label)
+  })
   const baseline = majorityLabelBaseline([...judgedItems.values()])
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = [...baseline.majority].sort()
@@ -231,7 +233,8 @@ export function pairwiseRow(
       const item = itemOfCall[i] as AuditItem
       const verdict: PairwiseVerdict<string> =
         call.verdict.kind === 'choice' ? { kind: 'choice', choice: relabel(item, call.verdict.choice, terms, frame) } : call.verdict
-      return { ...call, label: relabel(item, call.label, terms, frame), verdict }
+      // Only the label and the verdict are read by the per-label tallies.
+      return { itemId: call.itemId, label: relabel(item, call.label, terms, frame), verdict }
     })
   row.per_label_side = terms === 'side' ? row.per_label : perLabel(inFrame('side'), ['a', 'b'], level)
   row.per_label_origin = terms === 'origin' ? row.per_label : []
@@ -250,10 +253,12 @@ export function pairwiseRow(
   return { ...rest, ci, reasons: why }
 }
 
-/** How many distinct items the calls that pass `keep` cover. */
-function itemsOf(calls: readonly PairwiseCall<string>[], keep: (call: PairwiseCall<string>) => boolean): number {
-  const items = new Set<string>()
-  for (const call of calls) if (keep(call)) items.add(call.itemId)
+/** How many distinct items the calls that pass `keep` cover (`itemOfCall[i]` is call i's item). */
+function itemsOf(itemOfCall: readonly AuditItem[], calls: readonly PairwiseCall<string>[], keep: (call: PairwiseCall<string>) => boolean): number {
+  const items = new Set<number>()
+  calls.forEach((call, i) => {
+    if (keep(call)) items.add((itemOfCall[i] as AuditItem).id)
+  })
   return items.size
 }
 
