@@ -1,27 +1,13 @@
 import { z } from 'zod'
+import { INSTRUMENT_IDS } from '../instruments/types'
 
 // The manifest of the built-in prompt templates (resources/templates/index.json). A placeholder is declared with the
 // exact token that stands for it in the text: the sources' own tokens ("[BACKGROUND]", "{problem}", or a whole
 // example block such as "- [KEY POINT 1]\n- [KEY POINT 2]"), "{{name}}" where a template has no source. Keeping the
 // sources' tokens keeps every file identical to the text it was copied from.
 
-export const TEMPLATE_INSTRUMENTS = [
-  'pairwise-preference',
-  'flaw-audit',
-  'hypothesis-match',
-  'leak-audit',
-  'cue-rating',
-  'forecast-detailed',
-  'forecast-short',
-  'fs-research-grade',
-  'fs-olympiad-grade',
-  'idea-review',
-  'idea-similarity',
-  'preprint-same-study',
-  'reference-comparison',
-  'probe-check',
-  'generation'
-] as const
+/** Every instrument's templates, and the generation schemes' (which belong to no instrument). */
+export const TEMPLATE_INSTRUMENTS = [...INSTRUMENT_IDS, 'generation'] as const
 export type TemplateInstrument = (typeof TEMPLATE_INSTRUMENTS)[number]
 
 /**
