@@ -1,5 +1,4 @@
 import type { AssayApi, Transport } from '../../shared/contract/client'
-import { AssayError, errorPayloadSchema } from '../../shared/errors'
 
 /**
  * The typed client of the contract, without the contract's schemas: main validates every input and knows every
@@ -12,6 +11,8 @@ export function rendererClient(invoke: Transport['invoke'], listen: (event: stri
   const call = (name: string) => async (input: unknown) => {
     const env = await invoke(name, input ?? {})
     if (env.ok) return env.value
+    // Errors are rare: their class and schema (zod) load with the first one, or are there already with the screens.
+    const { AssayError, errorPayloadSchema } = await import('../../shared/errors')
     const parsed = errorPayloadSchema.safeParse(env.error)
     throw parsed.success ? AssayError.fromPayload(parsed.data) : new AssayError('internal', 'malformed error from main')
   }

@@ -68,10 +68,10 @@ describe('renderer chunks', () => {
     expect(bytes).toBeLessThanOrEqual(400 * 1024)
   })
 
-  it('starts without the contract schemas, the Markdown and maths pipeline or the item browser', () => {
+  it('starts without zod and the contract schemas, the Markdown and maths pipeline or the item browser', () => {
     const start = modulesOf(route())
     expect(start.some((m) => m.endsWith('src/renderer/src/App.tsx'))).toBe(true)
-    const heavy = /^(src\/shared\/contract\/[\w-]*operations\.ts$|src\/shared\/report\/|node_modules\/(katex\/.*\.js|micromark|react-markdown|@tanstack|@radix-ui\/react-popover)|src\/renderer\/src\/(views\/Item|probes\/))/
+    const heavy = /^(src\/shared\/contract\/[\w-]*operations\.ts$|src\/shared\/report\/|node_modules\/(zod|katex\/.*\.js|micromark|react-markdown|@tanstack|@radix-ui\/react-popover)|src\/renderer\/src\/(views\/Item|probes\/))/
     expect(start.filter((m) => heavy.test(m))).toEqual([])
     // The annotation screen does load the Markdown pipeline, so the pattern matches what it keeps out of the start.
     expect(modulesOf(route('AnnotateScreen')).filter((m) => heavy.test(m)).length).toBeGreaterThan(5)
