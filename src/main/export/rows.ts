@@ -9,14 +9,18 @@ export interface ExportFilter {
   instrument?: string | undefined
 }
 
-/** What the dataset card needs to know about one exported row. */
-export interface CardRow {
+/** The item a row of the dataset card is about, and the instrument it was judged with. */
+export interface CardItem {
   itemId: number
   externalId: string
   itemKind: string
   split: string
   payload: Record<string, unknown>
   instrument: string
+}
+
+/** What the dataset card needs to know about one exported row. */
+export interface CardRow extends CardItem {
   instrumentVersion: number | null
   sourceKind: string
   source: string
@@ -70,7 +74,7 @@ interface AnnotationJoin {
 function cardItem(
   r: Pick<AnnotationJoin & CallJoin, 'item_id' | 'external_id' | 'kind' | 'split' | 'instrument_id'>,
   payload: Record<string, unknown>
-): Pick<CardRow, 'itemId' | 'externalId' | 'itemKind' | 'split' | 'payload' | 'instrument'> {
+): CardItem {
   return { itemId: r.item_id, externalId: r.external_id, itemKind: r.kind, split: r.split, payload, instrument: r.instrument_id }
 }
 
@@ -160,7 +164,24 @@ function revisionNumbers(db: Db): Map<string, number> {
   return depth
 }
 
-export interface JudgementRecord {
+/** The columns of a model call that are exported as they are stored. */
+interface StoredCallColumns {
+  trial: number
+  order_index: number
+  status: string
+  raw_answer: string | null
+  error: string | null
+  input_tokens: number | null
+  output_tokens: number | null
+  cost_usd: number | null
+  latency_ms: number | null
+  attempts: number
+  created_at: string
+  finished_at: string | null
+}
+
+/** One exported model call; the columns are written in the order `readJudgements` sets them. */
+export interface JudgementRecord extends StoredCallColumns {
   item: string
   item_kind: string
   set: string
@@ -172,42 +193,18 @@ export interface JudgementRecord {
   provider: string
   model: string
   company: string | null
-  trial: number
-  order_index: number
-  status: string
   judgement: unknown
   display: unknown
-  raw_answer: string | null
-  error: string | null
-  input_tokens: number | null
-  output_tokens: number | null
-  cost_usd: number | null
-  latency_ms: number | null
-  attempts: number
   cached: boolean
-  created_at: string
-  finished_at: string | null
   canonical_label: string | null
 }
 
-interface CallJoin {
+interface CallJoin extends StoredCallColumns {
   run_id: number
   item_id: number
-  trial: number
-  order_index: number
-  status: string
   judgement: string | null
   display: string
-  raw_answer: string | null
-  error: string | null
-  input_tokens: number | null
-  output_tokens: number | null
-  cost_usd: number | null
-  latency_ms: number | null
-  attempts: number
   cached: number
-  created_at: string
-  finished_at: string | null
   instrument_id: string
   template_id: string
   template_version: number
@@ -285,13 +282,7 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
 }
 
 /** What the dataset card needs to know about one final label. */
-export interface FinalCardRow {
-  itemId: number
-  externalId: string
-  itemKind: string
-  split: string
-  payload: Record<string, unknown>
-  instrument: string
+export interface FinalCardRow extends CardItem {
   finalFrom: FinalLabelRecord['final_from']
   majority: FinalLabelRecord['majority']
   judgement: Record<string, unknown> | null
