@@ -320,18 +320,25 @@ function subsets(scored: readonly PairwiseCall<string>[], itemOfCall: readonly A
  */
 export function positionRow(sourceId: string, calls: readonly PairCall[], level: number): ReportPairwise['position'][number] | null {
   const shown: PairwiseCall<Side>[] = []
-  const orders = new Map<number, Set<Side>>()
+  // Per item, the side shown first on its first call, or 'both' once the other side was shown first too.
+  const orders = new Map<number, Side | 'both'>()
+  let bothOrders = false
+  const answeredItems = new Set<number>()
   for (const call of calls) {
     if (!call.shownFirst) continue
-    const seen = orders.get(call.item) ?? new Set<Side>()
-    seen.add(call.shownFirst)
-    orders.set(call.item, seen)
+    const seen = orders.get(call.item)
+    if (seen === undefined) orders.set(call.item, call.shownFirst)
+    else if (seen !== 'both' && seen !== call.shownFirst) {
+      orders.set(call.item, 'both')
+      bothOrders = true
+    }
     if (call.status === 'abstained' || call.status === 'pending') continue
+    if (call.status === 'choice' || call.status === 'tie') answeredItems.add(call.item)
     const verdict: PairwiseVerdict<Side> = call.status === 'choice' ? { kind: 'choice', choice: call.winner as Side } : { kind: call.status }
     // positionBias reads only the verdict and the side shown first; the label is not used.
     shown.push({ itemId: String(call.item), label: 'a', verdict, shownFirst: call.shownFirst })
   }
-  if (![...orders.values()].some((s) => s.size === 2)) return null
+  if (!bothOrders) return null
   const reasons: Record<string, string> = {}
   let bias
   try {
@@ -355,7 +362,7 @@ export function positionRow(sourceId: string, calls: readonly PairCall[], level:
       reasons: Object.fromEntries(names.map((n) => [n, reason]))
     } as ReportPairwise['position'][number]
   }
-  const pairsAsked = [...orders.values()].length
+  const pairsAsked = orders.size
   const row: Record<string, unknown> = { source: sourceId }
   put(row, reasons, 'position_consistency', bias.consistency)
   put(row, reasons, 'conflict_rate', bias.consistency.value === null ? bias.consistency : { value: roundResidue(1 - bias.consistency.value) })
@@ -375,12 +382,11 @@ export function positionRow(sourceId: string, calls: readonly PairCall[], level:
   Object.assign(row, { n_answered: bias.firstPositionPreference.answered, n_picked_first: bias.firstPositionPreference.pickedFirst })
   const consistency = proportion(bias.consistency.consistent, bias.consistency.compared, level)
   // Calls share items (both orders of a pair): the preference's interval counts the items answered, not the calls.
-  const answeredItems = new Set(shown.filter((c) => c.verdict.kind === 'choice' || c.verdict.kind === 'tie').map((c) => c.itemId)).size
   return {
     ...(row as Omit<ReportPairwise['position'][number], 'ci' | 'reasons'>),
     ci: {
       position_consistency: wilsonCi(consistency),
-      first_position_preference: wilsonOverItems(bias.firstPositionPreference.value, answeredItems, level, 'no answered calls')
+      first_position_preference: wilsonOverItems(bias.firstPositionPreference.value, answeredItems.size, level, 'no answered calls')
     },
     reasons
   }

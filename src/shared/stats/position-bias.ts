@@ -58,6 +58,103 @@ type OrderVerdict = { kind: 'answer'; canonical: string; picked: 'first' | 'seco
 export function positionBias<L extends string>(calls: readonly PairwiseCall<L>[], ties: TiePolicy = 'kept'): PositionBias {
   let answered = 0
   let pickedFirst = 0
+  // Per pair, the state of each display order in order of first appearance (a pair has two: the general route
+  // below takes any pair with more).
+  const byPair = new Map<string, PairOrders<L>>()
+  for (const call of calls) {
+    const shownFirst = call.shownFirst
+    if (shownFirst === undefined) throw new RangeError(`call on pair ${call.itemId} does not say which side was shown first`)
+    let orders = byPair.get(call.itemId)
+    if (!orders) byPair.set(call.itemId, (orders = { first: shownFirst, firstHeld: NONE, firstChoice: undefined, second: undefined, secondHeld: NONE, secondChoice: undefined }))
+    let slot: 0 | 1
+    if (orders.first === shownFirst) slot = 0
+    else if (orders.second === undefined || orders.second === shownFirst) {
+      orders.second = shownFirst
+      slot = 1
+    } else return positionBiasByMaps(calls, ties)
+    const held = slot === 0 ? orders.firstHeld : orders.secondHeld
+    const verdict = call.verdict
+    const isAnswer = verdict.kind === 'choice' || (verdict.kind === 'tie' && ties === 'kept')
+    let next: number
+    let choice: L | undefined
+    if (!isAnswer) {
+      // An answer in the same order outranks an unparseable or failed call; an unparseable one outranks a failure.
+      if (held >= ERROR) continue
+      if (verdict.kind === 'unparseable') next = ERROR
+      else if (held === NONE) next = FAILED
+      else continue
+    } else {
+      answered++
+      if (verdict.kind === 'choice' && verdict.choice === shownFirst) pickedFirst++
+      if (held >= TIE) {
+        throw new RangeError(`pair ${call.itemId} has two answered calls with ${shownFirst} shown first; give repeated runs distinct item ids`)
+      }
+      if (verdict.kind === 'choice') {
+        choice = verdict.choice
+        next = verdict.choice === shownFirst ? PICKED_FIRST : PICKED_SECOND
+      } else next = TIE
+    }
+    if (slot === 0) {
+      orders.firstHeld = next
+      orders.firstChoice = choice
+    } else {
+      orders.secondHeld = next
+      orders.secondChoice = choice
+    }
+  }
+
+  let compared = 0
+  let consistent = 0
+  const mt = { pairs: 0, consistent: 0, biasedFirst: 0, biasedSecond: 0, error: 0 }
+  for (const orders of byPair.values()) {
+    if (orders.second === undefined) continue
+    const first = orders.firstHeld
+    const second = orders.secondHeld
+    if (first === FAILED || second === FAILED) continue
+    mt.pairs++
+    if (first === ERROR || second === ERROR) {
+      mt.error++
+      continue
+    }
+    compared++
+    // The same canonical verdict: both ties, or the same side chosen.
+    if (first === TIE ? second === TIE : second !== TIE && orders.firstChoice === orders.secondChoice) {
+      consistent++
+      mt.consistent++
+      continue
+    }
+    // Inconsistent: a side shown first (second) picked in both orders, or in one with a tie in the other.
+    const anyFirst = first === PICKED_FIRST || second === PICKED_FIRST
+    const anySecond = first === PICKED_SECOND || second === PICKED_SECOND
+    if (anyFirst && !anySecond) mt.biasedFirst++
+    else if (anySecond && !anyFirst) mt.biasedSecond++
+  }
+  return positionFigures(byPair.size, compared, consistent, answered, pickedFirst, mt, ties)
+}
+
+/** What one display order of a pair holds so far; an answer outranks an unparseable call, which outranks a failure. */
+const NONE = 0
+const FAILED = 1
+const ERROR = 2
+const TIE = 3
+const PICKED_FIRST = 4
+const PICKED_SECOND = 5
+
+interface PairOrders<L extends string> {
+  first: L
+  firstHeld: number
+  firstChoice: L | undefined
+  second: L | undefined
+  secondHeld: number
+  secondChoice: L | undefined
+}
+
+type MtCounts = { pairs: number; consistent: number; biasedFirst: number; biasedSecond: number; error: number }
+
+/** The same statistics by one map of display orders per pair: for pairs shown with more than two sides first. */
+function positionBiasByMaps<L extends string>(calls: readonly PairwiseCall<L>[], ties: TiePolicy = 'kept'): PositionBias {
+  let answered = 0
+  let pickedFirst = 0
   const byPair = new Map<string, Map<L, OrderVerdict>>()
   for (const call of calls) {
     if (call.shownFirst === undefined) throw new RangeError(`call on pair ${call.itemId} does not say which side was shown first`)
@@ -111,7 +208,11 @@ export function positionBias<L extends string>(calls: readonly PairwiseCall<L>[]
     if (picks.has('first') && !picks.has('second')) mt.biasedFirst++
     else if (picks.has('second') && !picks.has('first')) mt.biasedSecond++
   }
-  const incomplete = byPair.size - compared
+  return positionFigures(byPair.size, compared, consistent, answered, pickedFirst, mt, ties)
+}
+
+function positionFigures(pairCount: number, compared: number, consistent: number, answered: number, pickedFirst: number, mt: MtCounts, ties: TiePolicy): PositionBias {
+  const incomplete = pairCount - compared
   const consistencyCounts = { consistent, compared, incomplete }
   const preferenceCounts = { pickedFirst, answered }
   const share = (k: number): Estimate => (mt.pairs === 0 ? undefinedBecause('no pair was asked in both display orders') : defined(k / mt.pairs))
