@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { getInstrument } from '../../../shared/instruments'
 import { api } from '../api'
+import { afterPaint } from './after-paint'
 import { Markdown } from '../components/Markdown'
 import { useWorkbench } from '../store'
 import { ActiveClock } from './clock'
@@ -94,7 +95,10 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
 
   useActiveInput(clock)
 
-  useEffect(() => writeLastItem(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId }), [projectId, annotatorId, item.instrument, item.assignmentId])
+  useEffect(
+    () => afterPaint(() => writeLastItem(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId })),
+    [projectId, annotatorId, item.instrument, item.assignmentId]
+  )
 
   useEvidenceHighlight(sourceRef, widgets, view, data, cursor)
 

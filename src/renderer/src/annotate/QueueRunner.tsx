@@ -13,8 +13,31 @@ import { nextPending } from './queue-order'
 import { useAnnotate } from './store'
 import type { Submission, SubmitFailure } from './submission'
 import { CommitMark, setCommitStatus } from './commit-status'
+import { afterPaint, nextPaint, whenIdle } from './after-paint'
+import { prerenderView } from './source/SourceView'
+import { markdownTree } from '../components/markdown-tree'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
+
+interface Counts {
+  total: number
+  done: number
+  skipped: number
+  flagged: number
+}
+
+function countRows(rows: ReadonlyArray<Row>): Counts {
+  const c: Counts = { total: rows.length, done: 0, skipped: 0, flagged: 0 }
+  for (const r of rows) if (r.status !== 'pending') c[r.status]++
+  return c
+}
+
+/** Parses what an item will show while it waits in the queue, so showing it costs no Markdown parse. */
+function prerender(item: BlindedItem): void {
+  const form = getInstrument(item.instrument).form
+  prerenderView(item.view, form.widgets)
+  if (form.rubric) markdownTree(form.rubric)
+}
 
 /** How many pending items ahead of the current one are kept fetched (their blinded views). */
 export const PREFETCH_AHEAD = 3
@@ -33,8 +56,11 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const takeSubmission = useAnnotate((s) => s.takeSubmission)
   const notify = useAnnotate((s) => s.notify)
   const cache = useMemo(() => new ItemCache(), [])
-  const [rows, setRows] = useState<Row[] | null>(null)
+  // The queue's rows in order, changed in place, with each assignment's position: a submission touches one row and
+  // the counts, whatever the length of the queue.
   const rowsRef = useRef<Row[]>([])
+  const positions = useRef(new Map<number, number>())
+  const [counts, setCounts] = useState<Counts | null>(null)
   const [current, setCurrent] = useState<BlindedItem | null>(null)
   const [loading, setLoading] = useState(false)
   const [finished, setFinished] = useState(false)
@@ -46,13 +72,16 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
 
   const updateRows = useCallback((next: Row[]) => {
     rowsRef.current = next
-    setRows(next)
+    positions.current = new Map(next.map((r, i) => [r.assignmentId, i]))
+    setCounts(countRows(next))
   }, [])
+
+  const indexOf = (assignmentId: number) => positions.current.get(assignmentId) ?? -1
 
   const prefetchAfter = useCallback(
     (assignmentId: number) => {
       const list = rowsRef.current
-      const at = list.findIndex((r) => r.assignmentId === assignmentId)
+      const at = positions.current.get(assignmentId) ?? -1
       if (at < 0) return
       // The next item in order (Alt+→) and the next few pending ones (what submitting moves to); nothing else is held.
       const ahead = new Set<number>()
@@ -65,7 +94,13 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         }
       }
       cache.retain(ahead)
-      for (const id of ahead) cache.prefetch(id)
+      for (const id of ahead) {
+        cache.prefetch(id)
+        cache.load(id).then(
+          (item) => whenIdle(() => prerender(item)),
+          () => undefined
+        )
+      }
     },
     [cache]
   )
@@ -81,7 +116,10 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         setCurrent(item)
         setGeneration((g) => g + 1)
         setLoading(false)
-        prefetchAfter(assignmentId)
+        // Fetching ahead is left until the item is on screen.
+        afterPaint(() => {
+          if (wanted.current === assignmentId) prefetchAfter(assignmentId)
+        })
       }
       if (ready) return present(ready)
       setLoading(true)
@@ -110,12 +148,23 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     }
   }, [instrument, startAt, show, updateRows, notify])
 
-  const setRowStatus = (assignmentId: number, status: Row['status']) =>
-    updateRows(rowsRef.current.map((r) => (r.assignmentId === assignmentId ? { ...r, status } : r)))
+  const setRowStatus = (assignmentId: number, status: Row['status']) => {
+    const at = indexOf(assignmentId)
+    const row = rowsRef.current[at]
+    if (!row || row.status === status) return
+    rowsRef.current[at] = { ...row, status }
+    setCounts((c) => {
+      if (!c) return c
+      const next = { ...c }
+      if (row.status !== 'pending') next[row.status]--
+      if (status !== 'pending') next[status]++
+      return next
+    })
+  }
 
   const moveOnFrom = (assignmentId: number) => {
     const list = rowsRef.current
-    const at = list.findIndex((r) => r.assignmentId === assignmentId)
+    const at = indexOf(assignmentId)
     const next = nextPending(list, at)
     if (next) show(next.assignmentId)
     else {
@@ -127,7 +176,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
 
   const step = (from: number, by: 1 | -1) => {
     const list = rowsRef.current
-    const at = list.findIndex((r) => r.assignmentId === from)
+    const at = indexOf(from)
     const target = list[at + by]
     if (target) show(target.assignmentId)
     else notify(by === 1 ? 'This is the last item of the queue.' : 'This is the first item of the queue.')
@@ -135,13 +184,16 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
 
   /** Shows the next item now; commits `item`'s answer after those handed over before it. */
   const submitInBackground = (item: BlindedItem, s: Submission) => {
-    const position = rowsRef.current.findIndex((r) => r.assignmentId === item.assignmentId) + 1
+    const position = indexOf(item.assignmentId) + 1
     setRowStatus(item.assignmentId, 'done')
     setFailure(null)
     setCommitStatus({ assignmentId: item.assignmentId, position, state: 'saving' })
     moveOnFrom(item.assignmentId)
+    // The request leaves once the next item is painted: building and sending it would delay that frame.
+    const painted = nextPaint()
     commits.current = commits.current.then(async () => {
       try {
+        await painted
         await s.after
         const res = await api['annotations.submit']({ assignmentId: item.assignmentId, judgement: s.judgement, activeMs: s.activeMs })
         dropBackup(s.backupKey)
@@ -174,12 +226,12 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       cache.forget(last.assignmentId)
       notify('Your last submission was withdrawn; its answer is back as a draft.')
       if (last.instrument !== instrument) return openQueue(last.instrument, last.assignmentId)
-      updateRows(rowsRef.current.map((r) => (r.assignmentId === last.assignmentId ? { ...r, status: 'pending' } : r)))
+      setRowStatus(last.assignmentId, 'pending')
       show(last.assignmentId)
     } catch (e) {
       notify(`Undo failed: ${(e as Error).message}`, 'error')
     }
-  }, [takeSubmission, notify, cache, instrument, openQueue, updateRows, show])
+  }, [takeSubmission, notify, cache, instrument, openQueue, show])
 
   // The end of the queue keeps its keys: undo, step back, leave.
   useLayoutEffect(() => {
@@ -200,8 +252,8 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     return () => window.removeEventListener('keydown', onKey)
   }, [finished, undo, closeQueue, show])
 
-  const done = rows?.filter((r) => r.status === 'done').length ?? 0
-  const total = rows?.length ?? 0
+  const done = counts?.done ?? 0
+  const total = counts?.total ?? 0
 
   const commitLine = <CommitMark />
 
@@ -212,7 +264,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         <h1>{title}</h1>
         <p>
           Nothing pending in this queue: {done} of {total} done
-          {rows ? `, ${rows.filter((r) => r.status === 'skipped').length} skipped, ${rows.filter((r) => r.status === 'flagged').length} flagged` : ''}.
+          {counts ? `, ${counts.skipped} skipped, ${counts.flagged} flagged` : ''}.
         </p>
         <p className="muted">
           <kbd>q</kbd> back to the queues · <kbd>p</kbd> review the last item · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo the last submission

@@ -1,13 +1,5 @@
-import { memo, useEffect, useMemo, useRef } from 'react'
-import ReactMarkdown from 'react-markdown'
-import remarkGfm from 'remark-gfm'
-import remarkMath from 'remark-math'
-import rehypeKatex from 'rehype-katex'
-import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../shared/markdown'
-import { markdownComponents } from './ContentLink'
-
-const remarkPlugins = [remarkGfm, remarkMath, remarkDisplayMathLines]
-const katexOptions = { throwOnError: false, strict: 'ignore' } as const
+import { memo, useEffect, useRef } from 'react'
+import { markdownTree } from './markdown-tree'
 
 export interface MarkdownProps {
   text: string
@@ -22,17 +14,15 @@ export interface MarkdownProps {
 
 /**
  * The one Markdown + maths renderer: GitHub tables, LaTeX ($…$, $$…$$) by KaTeX, no raw HTML. Every text run and
- * formula carries its source offsets (data-src-start/-end), which is how a selection becomes an exact quote.
+ * formula carries its source offsets (data-src-start/-end), which is how a selection becomes an exact quote. Each text
+ * is parsed once (markdown-tree), so showing it again, or an item parsed while it waited in the queue, costs no parse.
  */
 export const Markdown = memo(function Markdown({ text, sourceOffset = 0, quoteSource }: MarkdownProps) {
-  const rehypePlugins = useMemo(() => [[rehypeSourceOffsets, { base: sourceOffset }], [rehypeKatex, katexOptions]], [sourceOffset])
   const root = useRef<HTMLDivElement>(null)
   useScrollableFormulasFocusable(root, text)
   return (
     <div className="markdown" data-quote-source={quoteSource} ref={root}>
-      <ReactMarkdown remarkPlugins={remarkPlugins as never} rehypePlugins={rehypePlugins as never} components={markdownComponents}>
-        {text}
-      </ReactMarkdown>
+      {markdownTree(text, sourceOffset)}
     </div>
   )
 })

@@ -2,6 +2,7 @@ import { memo, useMemo } from 'react'
 import type { Widget } from '../../../../shared/instruments/types'
 import { FieldsView, humanize } from '../../components/FieldsView'
 import { Markdown } from '../../components/Markdown'
+import { markdownTree } from '../../components/markdown-tree'
 import { alignSections, splitSections } from '../sections'
 
 // What the annotator reads: only the blinded view main sent. A pair of proposals is shown side by side, section
@@ -88,4 +89,26 @@ function PairView({ topic, a, b }: { topic: string | null; a: string; b: string 
       ))}
     </div>
   )
+}
+
+/**
+ * Parses every text SourceView would render for `view` (the same texts at the same offsets), so an item parsed while
+ * it waits in the queue is shown without a parse.
+ */
+export function prerenderView(view: Record<string, unknown>, widgets: ReadonlyArray<Widget>): void {
+  if (isPairView(view)) {
+    for (const r of alignSections(splitSections((view.a as { markdown: string }).markdown), splitSections((view.b as { markdown: string }).markdown))) {
+      if (r.a) markdownTree(r.a.body, r.a.offset)
+      if (r.b) markdownTree(r.b.body, r.b.offset)
+    }
+    return
+  }
+  const skip = keysShownByForm(widgets)
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v !== '') markdownTree(v)
+    } else if (Array.isArray(v)) v.forEach(walk)
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk)
+  }
+  for (const [k, v] of Object.entries(view)) if (!skip.has(k)) walk(v)
 }
