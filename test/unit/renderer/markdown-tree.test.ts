@@ -1,0 +1,47 @@
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import ReactMarkdown from 'react-markdown'
+import remarkGfm from 'remark-gfm'
+import remarkMath from 'remark-math'
+import rehypeKatex from 'rehype-katex'
+import { describe, expect, it } from 'vitest'
+import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared/markdown'
+import { markdownComponents } from '../../../src/renderer/src/components/ContentLink'
+import { markdownTree, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
+
+const text = '## Method\n\nWe fit $y = ax + b$ on **120** samples ([notes](https://example.org)).\n\n$$\n\\sum_i x_i^2\n$$\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'
+
+/** The component as the workbench rendered it before trees were kept: parsed on every render. */
+function parsedEachTime(source: string, base: number): string {
+  return renderToStaticMarkup(
+    createElement(ReactMarkdown, {
+      remarkPlugins: [remarkGfm, remarkMath, remarkDisplayMathLines] as never,
+      rehypePlugins: [
+        [rehypeSourceOffsets, { base }],
+        [rehypeKatex, { throwOnError: false, strict: 'ignore' }]
+      ] as never,
+      components: markdownComponents,
+      children: source
+    })
+  )
+}
+
+describe('parsed Markdown trees', () => {
+  it('render exactly what parsing on every render gave, offsets included', () => {
+    for (const base of [0, 37]) expect(renderToStaticMarkup(markdownTree(text, base))).toBe(parsedEachTime(text, base))
+    expect(renderToStaticMarkup(markdownTree(text, 37))).toContain('data-src-start="')
+    expect(renderToStaticMarkup(markdownTree(text, 37))).not.toBe(renderToStaticMarkup(markdownTree(text, 0)))
+  })
+
+  it('parse a text once per offset and hold a bounded number of them', () => {
+    expect(markdownTree(text, 5)).toBe(markdownTree(text, 5))
+    expect(markdownTree(text, 5)).not.toBe(markdownTree(text, 6))
+    const kept = markdownTree('kept: shown on every item', 0)
+    for (let i = 0; i < 200; i++) {
+      markdownTree(`item ${i}`, 0)
+      if (i % 10 === 0) markdownTree('kept: shown on every item', 0)
+    }
+    expect(markdownTreesHeld()).toBeLessThanOrEqual(64)
+    expect(markdownTree('kept: shown on every item', 0)).toBe(kept)
+  })
+})
