@@ -23,16 +23,15 @@ type Row = ReportPairwise['published_agreement'][number]
 
 /** The MT-Bench vote of a source on each pair: the same verdict in both orders, else a tie. */
 export function mtBenchVotes(calls: readonly PairCall[]): Map<number, Vote> {
-  const byItem = new Map<number, Vote[]>()
+  // Folded call by call: a vote unlike the pair's vote so far makes it a tie, and a tie stays one.
+  const out = new Map<number, Vote>()
   for (const call of calls) {
     if (call.status !== 'choice' && call.status !== 'tie') continue
     const vote: Vote = call.status === 'choice' ? (call.winner as Side) : 'tie'
-    const list = byItem.get(call.item)
-    if (list) list.push(vote)
-    else byItem.set(call.item, [vote])
+    const earlier = out.get(call.item)
+    if (earlier === undefined) out.set(call.item, vote)
+    else if (earlier !== vote) out.set(call.item, 'tie')
   }
-  const out = new Map<number, Vote>()
-  for (const [item, votes] of byItem) out.set(item, votes.every((v) => v === votes[0]) ? (votes[0] as Vote) : 'tie')
   return out
 }
 
@@ -135,32 +134,24 @@ export function publishedAgreement(
 
 /** JudgeBench's both-order sign rule; null for a source never asked about a pair in both orders. */
 function judgeBench(calls: readonly PairCall[], winners: ReadonlyMap<number, Side>): { correct: number; n: number } | null {
-  const byItem = new Map<number, PairCall[]>()
-  for (const call of calls) {
-    const list = byItem.get(call.item)
-    if (list) list.push(call)
-    else byItem.set(call.item, [call])
+  // Per item, folded call by call (runs over every item of every judge: one small record per item, no lists).
+  const byItem = new Map<number, { firstOrder: number; severalOrders: boolean; unanswered: boolean; score: number }>()
+  for (const c of calls) {
+    let state = byItem.get(c.item)
+    if (!state) byItem.set(c.item, (state = { firstOrder: c.order, severalOrders: false, unanswered: false, score: 0 }))
+    if (c.order !== state.firstOrder) state.severalOrders = true
+    if (c.status === 'failed' || c.status === 'pending' || c.status === 'abstained') state.unanswered = true
+    state.score += c.status === 'choice' ? (c.winner === winners.get(c.item) ? 1 : -1) : 0
   }
   let bothOrders = false
   let correct = 0
   let n = 0
-  for (const [item, list] of byItem) {
-    // Runs over every item of every judge: plain loops, no list or closure per item.
-    const firstOrder = (list[0] as PairCall).order
-    const truth = winners.get(item)
-    let severalOrders = false
-    let unanswered = false
-    let score = 0
-    for (const c of list) {
-      if (c.order !== firstOrder) severalOrders = true
-      if (c.status === 'failed' || c.status === 'pending' || c.status === 'abstained') unanswered = true
-      score += c.status === 'choice' ? (c.winner === truth ? 1 : -1) : 0
-    }
-    if (!severalOrders) continue
+  for (const [item, state] of byItem) {
+    if (!state.severalOrders) continue
     bothOrders = true
-    if (!truth || unanswered) continue
+    if (!winners.get(item) || state.unanswered) continue
     n++
-    if (score > 0) correct++
+    if (state.score > 0) correct++
   }
   return bothOrders ? { correct, n } : null
 }
