@@ -6,7 +6,7 @@ import {
   cohenKappaFromCounts,
   agreementWeights,
   cohenKappaWithSe,
-  fleissKappa,
+  scottPiOfPositions,
   quantileCalibrationError,
   confusionMatrix,
   expectedCalibrationError,
@@ -217,7 +217,7 @@ function compareCategories(
   put(record, reasons, 'cohen_kappa_se', kappaSe.se === null ? { value: null, reason: kappaSe.reason ?? 'kappa is undefined' } : { value: kappaSe.se })
   row.ci.cohen_kappa_asymptotic = asymptoticCi(kappaSe)
   if (field.level === 'nominal') {
-    put(record, reasons, 'scott_pi', fleissKappa(c.map((v, i) => [v, s[i] as number]), scale))
+    put(record, reasons, 'scott_pi', scottPiOfPositions(c, s, q))
     put(record, reasons, 'gwet_ac1', gwetAc1(c, s, scale))
   } else {
     put(record, reasons, 'weighted_kappa_linear', weightedKappa(c, s, scale, 'linear'))

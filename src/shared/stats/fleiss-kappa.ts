@@ -56,7 +56,40 @@ export function multiRaterParts(counts: readonly (readonly number[])[], what: st
  * (`fleiss.kappa.raw`), where the shares average over every rated item. For two raters it is Scott's pi.
  */
 export function fleissKappaFromCounts(counts: readonly (readonly number[])[]): FleissKappa {
-  const parts = multiRaterParts(counts, "Fleiss' kappa")
+  return fleissKappaFromParts(multiRaterParts(counts, "Fleiss' kappa"))
+}
+
+/**
+ * Scott's pi of two raters who both rated every unit, given as category positions 0..q−1: `fleissKappa` of the
+ * rows [first[i], second[i]] over those positions, figure for figure, without a row of counts per unit. With two
+ * ratings per unit, each unit adds 1 to its share and to the observed agreement when both agree, and ½ to each
+ * rater's category otherwise: sums of halves, exact in any order.
+ */
+export function scottPiOfPositions(first: readonly number[], second: readonly number[], categoryCount: number): FleissKappa {
+  if (first.length !== second.length) throw new RangeError("Scott's pi: both raters must rate the same units")
+  const halves = new Array<number>(categoryCount).fill(0)
+  let agreed = 0
+  for (let i = 0; i < first.length; i++) {
+    const a = first[i] as number
+    const b = second[i] as number
+    if (!(Number.isInteger(a) && a >= 0 && a < categoryCount && Number.isInteger(b) && b >= 0 && b < categoryCount)) {
+      throw new RangeError(`Scott's pi: unit ${i} has a category position outside 0..${categoryCount - 1}`)
+    }
+    halves[a] = (halves[a] as number) + 1
+    halves[b] = (halves[b] as number) + 1
+    if (a === b) agreed++
+  }
+  const units = first.length
+  return fleissKappaFromParts({
+    pA: units === 0 ? null : agreed / units,
+    shares: halves.map((h) => (units === 0 ? 0 : h / 2 / units)),
+    itemsUsed: units,
+    itemsDropped: 0,
+    itemsRated: units
+  })
+}
+
+function fleissKappaFromParts(parts: ReturnType<typeof multiRaterParts>): FleissKappa {
   const tally = { itemsUsed: parts.itemsUsed, itemsDropped: parts.itemsDropped }
   if (parts.pA === null) return { ...undefinedBecause('no item has at least 2 ratings'), ...tally, pA: null, pE: null }
   const expected = parts.shares.reduce((sum, share) => sum + share * share, 0)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fleissKappa, fleissKappaFromCounts } from '../../../src/shared/stats'
+import { fleissKappa, fleissKappaFromCounts, scottPiOfPositions } from '../../../src/shared/stats'
 import { TOLERANCE, vectors } from './vectors'
 
 // Fleiss (1971) psychiatric diagnoses: 30 patients × 6 raters, categories 1..5 (statsmodels test_inter_rater.py).
@@ -57,5 +57,24 @@ describe("Fleiss' kappa", () => {
     expect(() => fleissKappaFromCounts([[1, 1], [2]])).toThrow(/category counts/)
     expect(() => fleissKappaFromCounts([[1.5, 1]])).toThrow(/integer/)
     expect(() => fleissKappa([['x', 'z']], ['x', 'y'])).toThrow(/declared/)
+  })
+})
+
+describe("Scott's pi of two raters by category position", () => {
+  it('gives fleissKappa over the two ratings of each unit, figure for figure', () => {
+    let state = 9
+    const next = (bound: number) => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+      return state % bound
+    }
+    for (let round = 0; round < 500; round++) {
+      const q = 1 + next(5)
+      const units = next(round % 5 === 0 ? 3 : 300)
+      const first = Array.from({ length: units }, () => next(q))
+      const second = first.map((v) => (next(3) === 0 ? next(q) : v))
+      const scale = Array.from({ length: q }, (_, k) => k)
+      expect(scottPiOfPositions(first, second, q)).toEqual(fleissKappa(first.map((v, i) => [v, second[i] as number]), scale))
+    }
+    expect(() => scottPiOfPositions([0, 3], [1, 1], 3)).toThrow(/outside/)
   })
 })
