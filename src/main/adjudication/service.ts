@@ -6,7 +6,7 @@ import type { Db } from '../store/database'
 import { getItem, type ItemRow } from '../store/items'
 import type { Project } from '../store/project'
 import { disagreementsOf, type FieldDisagreement } from './disagreement'
-import { currentHumanAnswers, instrumentPayload, isStaleAdjudication } from './labels'
+import { currentHumanAnswers, instrumentPayload, isStaleAdjudication } from './final-labels'
 import { effectiveRule } from './rules'
 import { adjudicationHead, adjudicationHeads, adjudicationHistory, appendAdjudication, basedOnOf, type AdjudicationRow } from './store'
 

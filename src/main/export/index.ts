@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId } from '../../shared/instruments'
-import type { FinalLabelRecord } from '../adjudication/labels'
+import type { FinalLabelRecord } from '../adjudication/final-labels'
 import { unitsFieldOf } from '../import/formats/labels'
 import { LABEL_META_COLUMNS } from '../import/label-columns'
 import { logExposure } from '../store/exposures'

@@ -1,4 +1,4 @@
-import { finalLabels, type FinalLabelRecord } from '../adjudication/labels'
+import { finalLabels, type FinalLabelRecord } from '../adjudication/final-labels'
 import type { Db } from '../store/database'
 
 // Reading what an export writes: current human/model answers and final labels (labels), model calls (judgements).

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { AnyInstrument } from '../../../shared/instruments'
-import { currentHumanAnswers, instrumentPayload, majorityFieldsOf, majorityLabel, type CountedAnswer } from '../../adjudication/labels'
+import { currentHumanAnswers, instrumentPayload, majorityFieldsOf } from '../../adjudication/final-labels'
+import { majorityLabel, type CountedAnswer } from '../../adjudication/majority'
 import type { AdjudicationRow } from '../../adjudication/store'
 import type { Problems } from '../fields'
 import type { AdjudicationDraft, ImportContext } from '../types'

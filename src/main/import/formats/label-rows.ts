@@ -1,5 +1,5 @@
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../../shared/instruments'
-import { MAJORITY_OUTCOMES } from '../../adjudication/labels'
+import { MAJORITY_OUTCOMES } from '../../adjudication/majority'
 import { Problems, text } from '../fields'
 import {
   FINAL_FROM,
