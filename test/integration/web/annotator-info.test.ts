@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWebServer, type WebServer } from '../../../src/main/web/server'
 import { curatorSession } from '../../../src/main/api/context'
@@ -6,6 +5,7 @@ import { ensureAnnotator } from '../../../src/main/store/annotators'
 import type { Project } from '../../../src/main/store/project'
 import { contextFor, smallProject } from '../../support/project'
 import { tempDir } from '../../support/tmp'
+import { stubRendererDir } from '../../support/web'
 
 // What `project.info` tells a browser session locked to one annotator, asked over the real HTTP bridge.
 
@@ -16,9 +16,7 @@ let curatorServer: WebServer
 
 beforeAll(async () => {
   project = await smallProject(tmp.file('p.assay'))
-  const renderer = tmp.file('renderer')
-  mkdirSync(renderer)
-  writeFileSync(`${renderer}/index.html`, '<!doctype html><title>t</title>')
+  const renderer = stubRendererDir(tmp.dir)
   const ada = ensureAnnotator(project, 'Dr. Ada')
   ensureAnnotator(project, 'Dr. Grace')
   const hub = contextFor(project).hub

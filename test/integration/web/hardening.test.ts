@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,6 +6,7 @@ import { curatorSession } from '../../../src/main/api/context'
 import type { Project } from '../../../src/main/store/project'
 import { contextFor, smallProject } from '../../support/project'
 import { tempDir } from '../../support/tmp'
+import { stubRendererDir } from '../../support/web'
 
 const tmp = tempDir()
 let project: Project
@@ -14,9 +14,7 @@ let server: WebServer
 
 beforeAll(async () => {
   project = await smallProject(tmp.file('p.assay'))
-  const renderer = tmp.file('renderer')
-  mkdirSync(renderer)
-  writeFileSync(`${renderer}/index.html`, '<!doctype html><title>t</title>')
+  const renderer = stubRendererDir(tmp.dir)
   server = await startWebServer({ project, hub: contextFor(project).hub, session: curatorSession(), rendererDir: renderer })
 })
 afterAll(async () => {
