@@ -56,10 +56,10 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const takeSubmission = useAnnotate((s) => s.takeSubmission)
   const notify = useAnnotate((s) => s.notify)
   const cache = useMemo(() => new ItemCache(), [])
-  // The queue's rows in order, changed in place, with each assignment's position: a submission touches one row and
-  // the counts, whatever the length of the queue.
+  // The queue's rows in order, changed in place, and the position last looked up: a submission touches one row and
+  // the counts, and finds its row beside the last one, whatever the length of the queue.
   const rowsRef = useRef<Row[]>([])
-  const positions = useRef(new Map<number, number>())
+  const lastAt = useRef(0)
   const [counts, setCounts] = useState<Counts | null>(null)
   const [current, setCurrent] = useState<BlindedItem | null>(null)
   const [loading, setLoading] = useState(false)
@@ -72,16 +72,25 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
 
   const updateRows = useCallback((next: Row[]) => {
     rowsRef.current = next
-    positions.current = new Map(next.map((r, i) => [r.assignmentId, i]))
     setCounts(countRows(next))
   }, [])
 
-  const indexOf = (assignmentId: number) => positions.current.get(assignmentId) ?? -1
+  /** The row's position: moving through the queue, it is the last one looked up or one of the next few. */
+  const indexOf = useCallback((assignmentId: number) => {
+    const list = rowsRef.current
+    for (let k = -1; k <= 8; k++) {
+      const at = lastAt.current + k
+      if (list[at]?.assignmentId === assignmentId) return (lastAt.current = at)
+    }
+    const at = list.findIndex((r) => r.assignmentId === assignmentId)
+    if (at >= 0) lastAt.current = at
+    return at
+  }, [])
 
   const prefetchAfter = useCallback(
     (assignmentId: number) => {
       const list = rowsRef.current
-      const at = positions.current.get(assignmentId) ?? -1
+      const at = indexOf(assignmentId)
       if (at < 0) return
       // The next item in order (Alt+→) and the next few pending ones (what submitting moves to); nothing else is held.
       const ahead = new Set<number>()
@@ -102,7 +111,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         )
       }
     },
-    [cache]
+    [cache, indexOf]
   )
 
   const show = useCallback(

@@ -1,6 +1,5 @@
-// Work that changes nothing on screen waits until the frame that shows a change has been painted and the page is
-// idle, so it never delays that frame nor a key pressed just after it: a request to main, a copy in the browser's
-// storage, parsing an item that is not shown yet.
+// Work that changes nothing on screen waits until the frame that shows a change has been painted, so it never delays
+// that frame: a request to main, a copy in the browser's storage, parsing an item that is not shown yet.
 
 /** Longest wait for an idle moment once the frame is painted. */
 const IDLE_WITHIN_MS = 50
@@ -13,8 +12,11 @@ export function whenIdle(fn: () => void, withinMs = 1000): void {
   else setTimeout(fn, 0)
 }
 
-/** Runs `fn` once the next frame has been painted and the page is idle. */
-export function afterPaint(fn: () => void): void {
+/**
+ * Runs `fn` once the next frame has been painted: at once (a task queued from the frame's callback runs after its
+ * paint), or with `idle` when the page next has nothing to do, so it does not hold up a key pressed just after.
+ */
+export function afterPaint(fn: () => void, { idle = true }: { idle?: boolean } = {}): void {
   let done = false
   const run = () => {
     if (done) return
@@ -23,11 +25,10 @@ export function afterPaint(fn: () => void): void {
     fn()
   }
   const fallback = setTimeout(run, FALLBACK_MS)
-  // An idle period starts only after the frame's paint, never between the frame's callbacks and its paint.
-  requestAnimationFrame(() => whenIdle(run, IDLE_WITHIN_MS))
+  requestAnimationFrame(() => (idle ? whenIdle(run, IDLE_WITHIN_MS) : setTimeout(run, 0)))
 }
 
-/** The same as a promise. */
+/** Resolves once the next frame has been painted (without waiting for idle). */
 export function nextPaint(): Promise<void> {
-  return new Promise((resolve) => afterPaint(resolve))
+  return new Promise((resolve) => afterPaint(resolve, { idle: false }))
 }
