@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Papa from 'papaparse'
@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildProgram } from '../../../src/main/cli/program'
 import { runProgram, type CliIO } from '../../../src/main/cli/run'
 import { exportData } from '../../../src/main/export'
-import { importFile } from '../../../src/main/import'
 import { Project } from '../../../src/main/store/project'
+import { importLabelledPairs } from '../../support/pairs'
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
@@ -17,8 +17,6 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out, err }
 }
 
-const side = (origin: string) => ({ markdown: `A ${origin} proposal.`, origin })
-
 describe('judgements export and the export command', () => {
   let dir: string
   let file: string
@@ -27,17 +25,7 @@ describe('judgements export and the export command', () => {
     dir = mkdtempSync(join(tmpdir(), 'assay-export-j-'))
     file = join(dir, 'p.assay')
     const project = await Project.create(file)
-    const pairs = join(dir, 'pairs.jsonl')
-    writeFileSync(
-      pairs,
-      [
-        { pair_id: 'p1', a: side('human'), b: side('ai'), label: 'a_better' },
-        { pair_id: 'p2', a: side('ai'), b: side('human'), label: 'b_better' }
-      ]
-        .map((r) => JSON.stringify(r))
-        .join('\n')
-    )
-    await importFile(project, 'pairs', pairs, { split: 'test' })
+    await importLabelledPairs(project, dir, { split: 'test' })
     // A finished run as the runner leaves it: two ok calls, one unparseable, one failed, one still pending.
     const db = project.db
     const judge = db.prepare(`INSERT INTO judges (name, provider, model, company) VALUES ('judge-x', 'openai', 'model-x', 'example-lab')`).run().lastInsertRowid

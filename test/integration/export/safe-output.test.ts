@@ -6,36 +6,20 @@ import { checkOutputPath, writeOutputFiles } from '../../../src/main/export/outp
 import { importFile } from '../../../src/main/import'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
+import { importLabelledPairs, writeJsonl } from '../../support/pairs'
 import { tempDir } from '../../support/tmp'
-
-const side = (origin: string) => ({ markdown: `A ${origin} proposal.`, origin })
 
 /** A project with two labelled pairs and answers whose comments start like spreadsheet formulas. */
 async function labelledProject(path: string, dir: string, answers = true): Promise<void> {
   const project = await Project.create(path)
   try {
-    const pairs = join(dir, 'pairs.jsonl')
-    writeFileSync(
-      pairs,
-      [
-        { pair_id: 'p1', a: side('human'), b: side('ai'), label: 'a_better' },
-        { pair_id: 'p2', a: side('ai'), b: side('human'), label: 'b_better' }
-      ]
-        .map((r) => JSON.stringify(r))
-        .join('\n')
-    )
-    expect((await importFile(project, 'pairs', pairs)).errors).toEqual([])
+    expect((await importLabelledPairs(project, dir)).errors).toEqual([])
     if (!answers) return
     const labels = join(dir, 'answers.jsonl')
-    writeFileSync(
-      labels,
-      [
-        { item: 'p1', instrument: 'pairwise-preference', source: 'Dr Ada', source_kind: 'human', judgement: { verdict: 'a_better', analysis: '=HYPERLINK("http://x.example","y")' } },
-        { item: 'p2', instrument: 'pairwise-preference', source: 'Dr Ada', source_kind: 'human', judgement: { verdict: 'b_better', analysis: "'@SUM(1)" } }
-      ]
-        .map((r) => JSON.stringify(r))
-        .join('\n')
-    )
+    writeJsonl(labels, [
+      { item: 'p1', instrument: 'pairwise-preference', source: 'Dr Ada', source_kind: 'human', judgement: { verdict: 'a_better', analysis: '=HYPERLINK("http://x.example","y")' } },
+      { item: 'p2', instrument: 'pairwise-preference', source: 'Dr Ada', source_kind: 'human', judgement: { verdict: 'b_better', analysis: "'@SUM(1)" } }
+    ])
     expect((await importFile(project, 'labels', labels)).errors).toEqual([])
   } finally {
     project.close()
