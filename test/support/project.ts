@@ -2,6 +2,7 @@ import { Project } from '../../src/main/store/project'
 import { insertItems, type NewItem } from '../../src/main/store/items'
 import { EventHub } from '../../src/main/events'
 import { curatorSession, type ApiContext, type SessionState } from '../../src/main/api/context'
+import { dispatch } from '../../src/main/api/dispatch'
 
 /** A project with a few items of different kinds, for contract and server tests. */
 export async function smallProject(path: string): Promise<Project> {
@@ -31,4 +32,11 @@ export async function smallProject(path: string): Promise<Project> {
 export function contextFor(project: Project, session: SessionState = curatorSession()): ApiContext & { hub: EventHub } {
   const hub = new EventHub()
   return { project, session, events: hub, hub }
+}
+
+/** Calls an operation and returns its value; a refusal throws with the error's code, message and fields on it. */
+export async function call<T = any>(ctx: ApiContext, op: string, input: unknown): Promise<T> {
+  const env = await dispatch(ctx, op, input)
+  if (!env.ok) throw Object.assign(new Error(env.error.message), env.error)
+  return env.value as T
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatch } from '../../../src/main/api/dispatch'
 import { curatorSession, type ApiContext } from '../../../src/main/api/context'
 import { assignmentContext } from '../../../src/main/annotation/blinded'
 import { loadDemo } from '../../../src/main/demo/load-demo'
 import { EventHub } from '../../../src/main/events'
 import { Project } from '../../../src/main/store/project'
+import { call } from '../../support/project'
 import { tempDir } from '../../support/tmp'
 
 // Main refuses a human answer that leaves a required field empty, whatever sent it, naming the field.
@@ -12,12 +12,6 @@ import { tempDir } from '../../support/tmp'
 const tmp = tempDir()
 let project: Project
 const hub = new EventHub()
-
-async function call<T = any>(ctx: ApiContext, op: string, input: unknown): Promise<T> {
-  const env = await dispatch(ctx, op, input)
-  if (!env.ok) throw Object.assign(new Error(env.error.message), env.error)
-  return env.value as T
-}
 
 async function firstAssignment(instrument: string): Promise<{ ctx: ApiContext; id: number; question: string }> {
   const ctx: ApiContext = { project, session: curatorSession(), events: hub }

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatch } from '../../../src/main/api/dispatch'
 import { curatorSession, type ApiContext } from '../../../src/main/api/context'
 import { loadDemo } from '../../../src/main/demo/load-demo'
 import { Project } from '../../../src/main/store/project'
@@ -9,17 +8,12 @@ import { writeAnswerLimits } from '../../../src/main/annotation/answer-limits'
 import { checkOutputText } from '../../../src/main/checks/verify'
 import { exportData } from '../../../src/main/export'
 import { projectReport } from '../../../src/main/audit'
+import { call } from '../../support/project'
 import { tempDir } from '../../support/tmp'
 
 const tmp = tempDir()
 let project: Project
 const hub = new EventHub()
-
-async function call<T = any>(ctx: ApiContext, op: string, input: unknown): Promise<T> {
-  const env = await dispatch(ctx, op, input)
-  if (!env.ok) throw Object.assign(new Error(env.error.message), env.error)
-  return env.value as T
-}
 
 async function annotator(name: string): Promise<ApiContext> {
   const ctx: ApiContext = { project, session: curatorSession(), events: hub }
