@@ -76,7 +76,7 @@ function account<T>(
     if (status === 'answered') {
       const values = pair(key, criterionValue)
       if (values === null) acc.noValue++
-      else acc.pairs.push({ item, ...values })
+      else acc.pairs.push({ item, criterion: values.criterion, source: values.source })
     } else if (status === 'unparseable') {
       acc.unparseable++
       acc.unparseableCriterion.push({ item, criterion: criterionOnly(criterionValue) })
