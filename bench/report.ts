@@ -4,6 +4,17 @@ import { buildReport } from '../src/shared/report'
 import { median, time, type BenchFigures } from './measure'
 import { syntheticPairsProject } from '../test/integration/report/fixtures'
 
+/**
+ * Milliseconds of this process's CPU time (user and system, the garbage collector's threads included) spent in `fn`:
+ * steadier than the wall clock when others load the machine, which stretches both sides of a ratio unevenly.
+ */
+function cpuTime(fn: () => unknown): number {
+  const start = process.cpuUsage()
+  fn()
+  const spent = process.cpuUsage(start)
+  return (spent.user + spent.system) / 1000
+}
+
 /** Judgements per pair in that project: two runs in both display orders, and one imported source. */
 const JUDGEMENTS_PER_PAIR = 5
 
@@ -49,15 +60,22 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
     const gatherMs: number[] = []
     const buildMs: number[] = []
     const bareMs: number[] = []
+    const reportCpuMs: number[] = []
+    const bareCpuMs: number[] = []
     let bare = 0
     for (let round = 0; round < 3; round++) {
-      bareMs.push(time(() => (bare = bareAccuracy(project))))
+      let cpu = 0
+      bareMs.push(time(() => (cpu = cpuTime(() => (bare = bareAccuracy(project))))))
+      bareCpuMs.push(cpu)
       let input!: ReturnType<typeof gatherAuditInput>
-      const g = time(() => (input = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })))
-      const b = time(() => buildReport(input, { generatedAt: 'bench' }))
+      let gatherCpu = 0
+      let buildCpu = 0
+      const g = time(() => (gatherCpu = cpuTime(() => (input = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })))))
+      const b = time(() => (buildCpu = cpuTime(() => buildReport(input, { generatedAt: 'bench' }))))
       gatherMs.push(g)
       buildMs.push(b)
       reportMs.push(g + b)
+      reportCpuMs.push(gatherCpu + buildCpu)
     }
     return {
       judgements,
@@ -69,6 +87,9 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       build_ms: median(buildMs),
       bare_accuracy_pass_ms: median(bareMs),
       report_vs_bare_ratio: median(reportMs) / median(bareMs),
+      full_report_cpu_ms: median(reportCpuMs),
+      bare_accuracy_pass_cpu_ms: median(bareCpuMs),
+      report_vs_bare_cpu_ratio: median(reportCpuMs) / median(bareCpuMs),
       target_ratio: 3,
       bare_accuracy: bare
     }
