@@ -27,6 +27,9 @@ export interface WebServer {
 }
 
 const MAX_BODY = 8 * 1024 * 1024
+/** How much of a refused upload is read and dropped, and for how long, before the connection is cut. */
+const DISCARD_LIMIT = 64 * 1024 * 1024
+const DISCARD_MS = 10_000
 
 /**
  * Cookies are scoped by host, not by port: the port in the name keeps two servers on 127.0.0.1 from overwriting each
@@ -197,14 +200,21 @@ function readBody(req: IncomingMessage): Promise<string | null> {
 }
 
 /**
- * The 413 is written before the connection closes (destroying the socket first would leave the client with a reset
- * instead of the JSON error); the rest of the upload is discarded, not read into memory.
+ * The 413 is written and the rest of the upload is read and discarded, not kept: closing the socket while the client
+ * is still sending would reset the connection, and a reset drops the answer the client has not read yet. A client
+ * that keeps sending past DISCARD_LIMIT, or for longer than DISCARD_MS, is cut off.
  */
 function tooLarge(req: IncomingMessage, res: ServerResponse): void {
-  req.on('data', () => undefined)
+  let discarded = 0
+  const cutOff = setTimeout(() => req.destroy(), DISCARD_MS)
+  cutOff.unref()
+  req.on('data', (c: Buffer) => {
+    discarded += c.length
+    if (discarded > DISCARD_LIMIT) req.destroy()
+  })
+  req.on('close', () => clearTimeout(cutOff))
   res.setHeader('connection', 'close')
   send(res, 413, { ok: false, error: { code: 'too_large', message: `request body larger than ${MAX_BODY} bytes` } })
-  res.on('finish', () => req.destroy())
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
