@@ -105,6 +105,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('evidence highlighted when a flaw au
     await item(first).waitFor()
     await page.locator('[data-testid=draft-set-aside]').waitFor()
     expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    // What was written in the set-aside copy can be read, to be taken up again.
+    await page.locator('[data-testid=draft-set-aside] summary').click()
+    await expect.poll(() => page.locator('[data-testid=draft-set-aside] dl').innerText()).toContain('from another layout')
+    expect(await page.locator('[data-testid=draft-set-aside] dt').allInnerTexts()).toEqual(['Comment'])
     const kept = await page.evaluate((key) => ({ own: localStorage.getItem(key), aside: localStorage.getItem(`${key}:aside:another-layout`) }), backupKey)
     expect(kept.own).toBeNull()
     expect(JSON.parse(kept.aside!).data.comment).toBe('from another layout')

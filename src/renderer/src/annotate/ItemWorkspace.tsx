@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { getInstrument } from '../../../shared/instruments'
+import { writtenTexts } from '../../../shared/instruments/written-texts'
 import { api } from '../api'
 import { afterPaint } from './after-paint'
 import { Markdown } from '../components/Markdown'
@@ -13,6 +14,7 @@ import { FormRenderer } from './form/FormRenderer'
 import { HistoryPanel } from './HistoryPanel'
 import { ItemBar } from './ItemBar'
 import { initialForm } from './item-initial'
+import { SetAsideNotice } from './SetAsideNotice'
 import { lastItemKey, writeLastItem } from './last-item'
 import { Legend } from './Legend'
 import type { QuoteSource } from './quotes'
@@ -59,7 +61,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   const [initial] = useState(() =>
     props.failure
       ? { data: props.failure.data, activeMs: props.failure.activeMs, source: 'backup' as const, setAside: null }
-      : initialForm(item, key, () => instrument.form.empty(view))
+      : initialForm(item, key, () => instrument.form.empty(view), (data) => writtenTexts(instrument, data))
   )
   const [clock] = useState(() => new ActiveClock(initial.activeMs))
   const [dialog, setDialog] = useState<Dialog>(null)
@@ -198,12 +200,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
               </button>
             </div>
           )}
-          {initial.setAside && (
-            <div className="status-note" role="status" data-testid="draft-set-aside">
-              A draft of this item saved {new Date(initial.setAside).toLocaleString()} was made for an earlier arrangement of the
-              proposals or hypotheses and cannot be shown on this one; it is kept aside, not lost.
-            </div>
-          )}
+          {initial.setAside && <SetAsideNotice at={initial.setAside.at} texts={initial.setAside.texts} />}
           {item.answer && (
             <div className="status-note">
               Answered {new Date(item.answer.createdAt).toLocaleString()}. Submitting again records a new revision.
