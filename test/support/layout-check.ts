@@ -53,6 +53,30 @@ export function layoutProblems(page: Page, opts: { maxLineChars: number }): Prom
       return r
     }
 
+    /** The sticky or fixed box that holds `el`, if any. */
+    const stickyHost = (el: Element): Element | null => {
+      for (let p: Element | null = el; p; p = p.parentElement) {
+        const position = getComputedStyle(p).position
+        if (position === 'sticky' || position === 'fixed') return p
+      }
+      return null
+    }
+    /** The nearest ancestor of `el` that scrolls vertically. */
+    const scroller = (el: Element): Element | null => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (/(auto|scroll)/.test(getComputedStyle(p).overflowY)) return p
+      return null
+    }
+    /**
+     * True when `bar` sits in a sticky bar and `content` has scrolled beneath it inside that bar's own scrolling pane:
+     * the bar is meant to cover what passes under it, as a page header does.
+     */
+    const underStickyBar = (bar: Element, content: Element): boolean => {
+      const host = stickyHost(bar)
+      if (!host || host.contains(content) || stickyHost(content)) return false
+      const pane = scroller(content)
+      return pane !== null && pane.contains(host) && pane.scrollTop > 0
+    }
+
     // 1. Visible interactive elements never overlap (one inside another, like a button in a label, is fine).
     const interactive = [
       ...document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button], [role=radio], [role=tab], [role=checkbox], [tabindex="0"]')
@@ -63,6 +87,7 @@ export function layoutProblems(page: Page, opts: { maxLineChars: number }): Prom
         const a = boxes[i]!
         const b = boxes[j]!
         if (a.el.contains(b.el) || b.el.contains(a.el)) continue
+        if (underStickyBar(a.el, b.el) || underStickyBar(b.el, a.el)) continue
         const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left)
         const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top)
         // Borders that touch are not an overlap; covering each other by more than two pixels both ways is.
