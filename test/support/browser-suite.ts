@@ -48,9 +48,16 @@ export function browserSuite(prefix?: string): BrowserSuite {
 
 /**
  * Writes a project of `items` at `path`, assigns each instrument's items once to `annotator`, serves it to them and
- * opens their workbench in a 1024×700 window whose actions wait at most 8 s.
+ * opens their workbench in a 1024×700 window whose actions wait at most 8 s (`beforeOpen` sees the page first).
  */
-export async function annotatorWorkbench(suite: BrowserSuite, path: string, items: NewItem[], instruments: string[], annotator = 'Ada'): Promise<Page> {
+export async function annotatorWorkbench(
+  suite: BrowserSuite,
+  path: string,
+  items: NewItem[],
+  instruments: string[],
+  annotator = 'Ada',
+  beforeOpen?: (page: Page) => void
+): Promise<Page> {
   const project = await Project.create(path)
   project.write(() => insertItems(project.db, items))
   const ctx = contextFor(project)
@@ -62,6 +69,7 @@ export async function annotatorWorkbench(suite: BrowserSuite, path: string, item
   const served = await suite.serve(path, ['--annotator', annotator])
   const page = await suite.page({ viewport: { width: 1024, height: 700 } })
   page.setDefaultTimeout(8000)
+  beforeOpen?.(page)
   await page.goto(served.url)
   return page
 }

@@ -9,6 +9,7 @@ import type { EventHub } from '../events'
 import type { Project } from '../store/project'
 import { RENDERER_CSP } from '../../shared/security'
 import { staticFiles } from './static'
+import { firstAnswers, firstAnswersBlock } from './first-answers'
 
 export interface WebServerOptions {
   project: Project
@@ -109,14 +110,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     })
   }
 
-  function staticFile(req: IncomingMessage, res: ServerResponse, url: URL, presented: string): void {
+  async function staticFile(req: IncomingMessage, res: ServerResponse, url: URL, presented: string): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { ok: false, error: { code: 'invalid_input', message: 'GET only' } })
-    const outcome = files.serve(req, res, url.pathname, {
+    const headers = {
       'content-security-policy': RENDERER_CSP,
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'set-cookie': `${tokenCookieName(port)}=${presented}; HttpOnly; SameSite=Strict; Path=/`
-    })
+    }
+    // The page carries the answers to the window's first calls (this session's, through the same operations).
+    const outcome = await files.serve(req, res, url.pathname, headers, async () => firstAnswersBlock(await firstAnswers(ctx)))
     if (outcome === 'bad_path') return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'malformed percent-encoding in the path' } })
     if (outcome === 'not_found') return send(res, 404, { ok: false, error: { code: 'not_found', message: existsSync(join(opts.rendererDir, 'index.html')) ? 'not found' : 'the workbench is not built: run npm run build' } })
   }

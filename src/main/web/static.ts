@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, normalize, sep } from 'node:path'
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
@@ -5,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
  * The built renderer over HTTP. Files under assets/ carry a content hash in their name (Vite), so they are cached
- * for a year as immutable; index.html and anything else is revalidated on every load (`no-cache`, with an ETag).
+ * for a year as immutable; anything else is revalidated on every load (`no-cache`, with an ETag; for a page that
+ * carries the answers to the window's first calls, the tag is that of the page as sent).
  * Text is sent brotli- or gzip-compressed as the browser accepts: the build writes `.br` and `.gz` beside each
  * asset; what has none is compressed once on first request and kept in memory.
  */
@@ -45,9 +47,10 @@ export interface StaticFiles {
    * Answers a GET or HEAD for `pathname` (already known to be outside /api). Paths that are not files fall back to
    * index.html (the app routes itself), except under assets/ or with a file extension, where a missing file is a
    * 404, never HTML.
-   * `htmlHeaders` go only on HTML responses (CSP, cookie).
+   * `htmlHeaders` go only on HTML responses (CSP, cookie); what `intoPage` gives is put at the end of an HTML
+   * page's head, and that response is made for this request alone.
    */
-  serve(req: IncomingMessage, res: ServerResponse, pathname: string, htmlHeaders: Record<string, string>): StaticOutcome
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string, htmlHeaders: Record<string, string>, intoPage?: () => Promise<string>): Promise<StaticOutcome>
 }
 
 export function staticFiles(rootDir: string): StaticFiles {
@@ -72,9 +75,8 @@ export function staticFiles(rootDir: string): StaticFiles {
       const pre = `${file}.${encoding === 'br' ? 'br' : 'gz'}`
       if (existsSync(pre) && statSync(pre).mtimeMs >= entry.mtimeMs) data = readFileSync(pre)
       else {
-        const raw = body(file, entry, 'identity')
-        // Compressed once per file and kept: a middle quality, since this runs while the browser waits.
-        data = encoding === 'br' ? brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : gzipSync(raw, { level: 6 })
+        // Compressed once per file and kept.
+        data = compress(body(file, entry, 'identity'), encoding)
       }
     }
     entry.bodies[encoding] = data
@@ -82,7 +84,7 @@ export function staticFiles(rootDir: string): StaticFiles {
   }
 
   return {
-    serve(req, res, pathname, htmlHeaders) {
+    async serve(req, res, pathname, htmlHeaders, intoPage) {
       const rel = pathname === '/' ? 'index.html' : decode(pathname.slice(1))
       if (rel === null) return 'bad_path'
       const full = normalize(join(root, rel))
@@ -97,20 +99,23 @@ export function staticFiles(rootDir: string): StaticFiles {
       const ext = extname(file)
       const entry = entryOf(file)
       const encoding: Encoding = COMPRESSIBLE.has(ext) ? negotiate(req.headers['accept-encoding']) : 'identity'
+      // A page that carries this request's answers is revalidated like any other, against a tag of its own bytes.
+      const composed = ext === '.html' && intoPage ? Buffer.from(withinHead(body(file, entry, 'identity').toString('utf8'), await intoPage())) : null
+      const etag = composed ? tagOf(composed) : entry.etag
       const headers: Record<string, string> = {
         'content-type': MIME[ext] ?? 'application/octet-stream',
         'x-content-type-options': 'nosniff',
         'cache-control': hashed && isFile ? IMMUTABLE : REVALIDATE,
-        etag: entry.etag,
+        etag,
         vary: 'Accept-Encoding',
         ...(ext === '.html' ? htmlHeaders : {})
       }
-      if (req.headers['if-none-match'] === entry.etag) {
+      if (req.headers['if-none-match'] === etag) {
         res.writeHead(304, headers)
         res.end()
         return 'served'
       }
-      const data = body(file, entry, encoding)
+      const data = composed ? compress(composed, encoding) : body(file, entry, encoding)
       if (encoding !== 'identity') headers['content-encoding'] = encoding
       headers['content-length'] = String(data.length)
       res.writeHead(200, headers)
@@ -118,6 +123,23 @@ export function staticFiles(rootDir: string): StaticFiles {
       return 'served'
     }
   }
+}
+
+/** A strong tag of a body made for one request. */
+function tagOf(data: Buffer): string {
+  return `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`
+}
+
+/** A middle quality, since this runs while the browser waits. */
+function compress(raw: Buffer, encoding: Encoding): Buffer {
+  if (encoding === 'identity') return raw
+  return encoding === 'br' ? brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : gzipSync(raw, { level: 6 })
+}
+
+/** `extra` at the end of the page's head (or of the page, for one without a head: never before its doctype). */
+function withinHead(page: string, extra: string): string {
+  const at = page.search(/<\/head>/i)
+  return at >= 0 ? page.slice(0, at) + extra + page.slice(at) : page + extra
 }
 
 /** brotli when the browser takes it, else gzip, else none; a `;q=0` refuses an encoding. */

@@ -1,14 +1,12 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { useWorkbench, type Screen } from './store'
-import { api } from './api'
+import { api, dropFirstAnswers } from './api'
 import { Overview } from './views/Overview'
-import { loadAnnotate, loadDisplaySettings } from './views/early-chunks'
+import { LazyAnnotateScreen as AnnotateScreen, LazyDisplaySettingsButton as DisplaySettingsButton } from './views/early-chunks'
 
 // Each screen is its own chunk, loaded when first shown: opening the annotation screen never loads the report's
 // statistics and plots, the importers' parsers, the run inspector or the item browser.
-const DisplaySettingsButton = lazy(() => loadDisplaySettings().then((m) => ({ default: m.DisplaySettingsButton })))
 const ItemBrowser = lazy(() => import('./views/ItemBrowser').then((m) => ({ default: m.ItemBrowser })))
-const AnnotateScreen = lazy(() => loadAnnotate().then((m) => ({ default: m.AnnotateScreen })))
 const ImportScreen = lazy(() => import('./import/ImportScreen').then((m) => ({ default: m.ImportScreen })))
 const AdjudicationScreen = lazy(() => import('./adjudicate').then((m) => ({ default: m.AdjudicationScreen })))
 const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })))
@@ -50,10 +48,11 @@ export function App() {
   const annotating = session?.role === 'annotator'
 
   useEffect(() => {
-    // The first load was started before the first render (main.tsx), with the annotation screen beside it.
+    // The first load was done before the first render (main.tsx), with the annotation screen beside it.
     // Counts on the overview follow changes, coalesced: a stream of submissions must not become a stream of reloads.
     let timer: ReturnType<typeof setTimeout> | undefined
     const off = api.on('project.changed', () => {
+      dropFirstAnswers()
       clearTimeout(timer)
       timer = setTimeout(() => void load(), 1000)
     })

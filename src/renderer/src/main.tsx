@@ -1,4 +1,4 @@
-import './views/first-requests'
+import { firstScreenReady } from './views/first-requests'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import 'katex/dist/katex.min.css'
@@ -8,8 +8,10 @@ import { dropTokenFromAddress } from './api'
 
 dropTokenFromAddress()
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>
+void firstScreenReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>
+  )
 )

@@ -3,6 +3,17 @@ import { loadAnnotate, loadDisplaySettings } from './early-chunks'
 
 // Imported first by main.tsx, so this runs before React and the rest of the shell are even evaluated: the session
 // and project, the screen annotators land on and the top bar's settings are on their way while the shell mounts.
-void useWorkbench.getState().load()
-loadAnnotate().catch(() => undefined)
-loadDisplaySettings().catch(() => undefined)
+// In browser mode the page brings the answers to these calls, so none of them waits for the server.
+const loaded = useWorkbench.getState().load()
+const annotate = loadAnnotate().catch(() => undefined)
+const displaySettings = loadDisplaySettings().catch(() => undefined)
+
+/**
+ * Resolves when the first screen can be drawn whole: the session is known and, for an annotator, the annotation
+ * screen's code and the top bar's have arrived, so the first render shows them rather than a splash and then a
+ * placeholder. A curator's first screen (the overview) is in the shell itself.
+ */
+export const firstScreenReady: Promise<void> = loaded.then(async () => {
+  const { session } = useWorkbench.getState()
+  if (session?.role === 'annotator') await Promise.all([annotate, displaySettings])
+})

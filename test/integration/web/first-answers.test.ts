@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startWebServer, type WebServer } from '../../../src/main/web/server'
+import { curatorSession, type SessionState } from '../../../src/main/api/context'
+import { assignItems } from '../../../src/main/annotation/assign'
+import { ensureAnnotator } from '../../../src/main/store/annotators'
+import type { Project } from '../../../src/main/store/project'
+import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstAnswer } from '../../../src/shared/contract/first-answers'
+import { contextFor, smallProject } from '../../support/project'
+import { tempDir } from '../../support/tmp'
+import { stubRendererDir } from '../../support/web'
+
+// The page a browser session loads carries the answers to the window's first calls. They must be exactly what the
+// API answers the same session (the same blinding and access checks), hold nothing the page could execute, and be
+// revalidated so a changed project is never served from the browser's cache.
+
+const tmp = tempDir()
+let project: Project
+let annotatorServer: WebServer
+let curatorServer: WebServer
+/** Text that would close a script element if written into the page raw (here in the annotator's name). */
+const HOSTILE = '</script><script>alert(1)</script><!--'
+
+beforeAll(async () => {
+  project = await smallProject(tmp.file('p.assay'))
+  const renderer = stubRendererDir(tmp.dir)
+  const ada = ensureAnnotator(project, `Dr. Ada ${HOSTILE}`)
+  assignItems(project, { instrumentId: 'idea-review', annotators: [ada.name], overlap: 1 })
+  const hub = contextFor(project).hub
+  const annotator: SessionState = { role: 'annotator', annotator: { id: ada.id, name: ada.name }, locked: true }
+  annotatorServer = await startWebServer({ project, hub, session: annotator, rendererDir: renderer })
+  curatorServer = await startWebServer({ project, hub, session: curatorSession(), rendererDir: renderer })
+})
+afterAll(async () => {
+  await annotatorServer.close()
+  await curatorServer.close()
+  project.close()
+  tmp.cleanup()
+})
+
+async function page(server: WebServer, headers: Record<string, string> = {}): Promise<{ status: number; html: string; etag: string | null; cache: string | null }> {
+  const res = await fetch(`http://127.0.0.1:${server.port}/`, { headers: { authorization: `Bearer ${server.token}`, ...headers } })
+  return { status: res.status, html: await res.text(), etag: res.headers.get('etag'), cache: res.headers.get('cache-control') }
+}
+
+function answersIn(html: string): Map<string, unknown> {
+  const m = new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">(.*?)</script>`, 's').exec(html)
+  expect(m, 'the page has a first-answers block').not.toBeNull()
+  return new Map((JSON.parse(m![1]!) as FirstAnswer[]).map((a) => [a.key, a.envelope]))
+}
+
+async function api(server: WebServer, op: string, input: unknown): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${server.port}/api/${op}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input)
+  })
+  return res.json()
+}
+
+describe('the answers a page carries', () => {
+  it('are, for an annotator, what the API answers that session: session, project, queues, the first queue and its first item', async () => {
+    const { html, cache } = await page(annotatorServer)
+    expect(cache).toBe('no-cache')
+    const answers = answersIn(html)
+    const summary = (await api(annotatorServer, 'queue.summary', {})) as { value: { queues: Array<{ instrument_id: string }> } }
+    const instrument = summary.value.queues[0]!.instrument_id
+    const list = (await api(annotatorServer, 'queue.list', { instrument })) as { value: { rows: Array<{ assignmentId: number }> } }
+    const first = list.value.rows[0]!.assignmentId
+    const calls: Array<[string, unknown]> = [
+      ['session.get', {}],
+      ['project.info', {}],
+      ['settings.get', {}],
+      ['queue.summary', {}],
+      ['queue.list', { instrument }],
+      ['queue.item', { assignmentId: first }]
+    ]
+    expect([...answers.keys()].sort()).toEqual(calls.map(([op, input]) => firstAnswerKey(op, input)).sort())
+    for (const [op, input] of calls) expect(answers.get(firstAnswerKey(op, input)), op).toEqual(await api(annotatorServer, op, input))
+    // The annotator's project.info: no path on the page either.
+    expect(html).not.toContain(tmp.file('p.assay'))
+  })
+
+  it('escape what would end the data block, so no text becomes markup', async () => {
+    const { html } = await page(annotatorServer)
+    const block = html.slice(html.indexOf(`id="${FIRST_ANSWERS_ID}"`))
+    expect(block.indexOf('</script>')).toBe(block.length - '</script>'.length)
+    expect(html).not.toContain('<script>alert(1)')
+    // The text still arrives whole once parsed.
+    const session = answersIn(html).get(firstAnswerKey('session.get', {})) as { value: { annotator: { name: string } } }
+    expect(session.value.annotator.name).toBe(`Dr. Ada ${HOSTILE}`)
+  })
+
+  it('leave the queues out for a curator, who lands on the overview', async () => {
+    const answers = answersIn((await page(curatorServer)).html)
+    expect([...answers.keys()].map((k) => k.split(' ')[0]).sort()).toEqual(['project.info', 'session.get', 'settings.get'])
+    expect(answers.get(firstAnswerKey('project.info', {}))).toEqual(await api(curatorServer, 'project.info', {}))
+  })
+
+  it('are revalidated: the same page answers 304, a changed project a new page', async () => {
+    const before = await page(annotatorServer)
+    expect(before.etag).toMatch(/^"[\w-]+"$/)
+    expect((await page(annotatorServer, { 'if-none-match': before.etag! })).status).toBe(304)
+    const list = (await api(annotatorServer, 'queue.summary', {})) as { value: { queues: Array<{ instrument_id: string }> } }
+    const instrument = list.value.queues[0]!.instrument_id
+    const rows = (await api(annotatorServer, 'queue.list', { instrument })) as { value: { rows: Array<{ assignmentId: number }> } }
+    const skipped = (await api(annotatorServer, 'queue.setStatus', { assignmentId: rows.value.rows[0]!.assignmentId, status: 'skipped', reason: 'later' })) as { ok: boolean }
+    expect(skipped.ok).toBe(true)
+    const after = await page(annotatorServer, { 'if-none-match': before.etag! })
+    expect(after.status).toBe(200)
+    expect(after.etag).not.toBe(before.etag)
+  })
+})
