@@ -15,6 +15,12 @@ import { median, quantile, type BenchFigures } from './measure'
  * the renderer's heap after a garbage collection at 100 submissions and at the end, to show it does not grow with
  * the queue or the number of items done. Baseline in the same run: the bare round trip of one `queue.item` request
  * from the page (no rendering).
+ *
+ * Beside them, the page's frame interval (median gap between animation frames, measured before the submissions) and
+ * the share of submissions whose next item was in the first frame after the key: the frame that showed it was the
+ * first one due after the key (its vsync time less than one interval after the key) and the item was in the DOM
+ * before that vsync, so the frame did not wait for it. A frame already due when the key came, or one held up until
+ * the item was ready, does not count.
  */
 export async function benchAnnotate(dir: string, items = 100_000, submissions = 500): Promise<BenchFigures> {
   if (!existsSync(chromiumPath)) return { skipped: `no Chromium at ${chromiumPath}` }
@@ -63,6 +69,8 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
     await page.getByTestId('queue').first().waitFor()
     await page.getByTestId('queue').first().click()
     await page.getByTestId('item').waitFor()
+    const frameInterval = await measureFrameInterval(page)
+    let inFirstFrame = 0
     const painted: number[] = []
     const dom: number[] = []
     const ack: number[] = []
@@ -93,15 +101,17 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
           })
         }
         const dom = performance.now() - t0
-        await new Promise((resolve) => requestAnimationFrame(() => {
+        // The frame's time is its vsync, whenever its callbacks run.
+        const frame = await new Promise((resolve) => requestAnimationFrame((at) => {
           const ch = new MessageChannel()
-          ch.port1.onmessage = () => resolve()
+          ch.port1.onmessage = () => resolve(at - t0)
           ch.port2.postMessage(null)
         }))
-        return { t0, dom, painted: performance.now() - t0 }
-      })(${current})`)) as { t0: number; dom: number; painted: number }
+        return { t0, dom, painted: performance.now() - t0, frame }
+      })(${current})`)) as { t0: number; dom: number; painted: number; frame: number }
       painted.push(r.painted)
       dom.push(r.dom)
+      if (r.frame >= r.dom && r.frame < frameInterval) inFirstFrame++
       // The acknowledgement is read later, so the next submission never waits for it.
       void page
         .waitForFunction((id) => (window as unknown as { __acks: Record<number, number> }).__acks[id] !== undefined, current, { polling: 20 })
@@ -128,6 +138,8 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
       submit_to_next_in_dom_p95_ms: round(quantile(dom, 0.95)),
       submit_to_next_painted_median_ms: round(median(painted)),
       submit_to_next_painted_p95_ms: round(quantile(painted, 0.95)),
+      next_item_in_first_frame_share: round(inFirstFrame / submissions),
+      frame_interval_ms: round(frameInterval),
       commit_acknowledged_median_ms: ack.length ? round(median(ack)) : null,
       commit_acknowledged_p95_ms: ack.length ? round(quantile(ack, 0.95)) : null,
       bare_item_fetch_round_trip_median_ms: round(median(baseline)),
@@ -138,6 +150,20 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
     await browser.close()
     await served.stop()
   }
+}
+
+/** The median gap between the page's animation frames over 120 frames (their vsync times). */
+async function measureFrameInterval(page: Page): Promise<number> {
+  const gaps = (await page.evaluate(`new Promise((resolve) => {
+    const at = []
+    const tick = (t) => {
+      at.push(t)
+      if (at.length > 120) resolve(at.slice(1).map((x, i) => x - at[i]))
+      else requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+  })`)) as number[]
+  return median(gaps)
 }
 
 async function heapAfterGc(page: Page, cdp: CDPSession): Promise<number | null> {
