@@ -5,7 +5,7 @@ import { answerForKey } from '../../src/renderer/src/annotate/keys'
 import { getAt, joinPath, removeAt, setAt } from '../../src/renderer/src/annotate/paths'
 import { nextPending } from '../../src/renderer/src/annotate/queue-order'
 import { quoteCandidates, quoteSources, sentencesOf, type QuoteWidget } from '../../src/renderer/src/annotate/quotes'
-import { alignSections, splitSections } from '../../src/renderer/src/annotate/sections'
+import { alignSections, splitSections } from '../../src/shared/markdown/sections'
 import { collectStops, moveGroup, moveStop, stopForIssue, type Stop } from '../../src/renderer/src/annotate/stops'
 import { prepareJudgement, validateForm } from '../../src/renderer/src/annotate/validate'
 

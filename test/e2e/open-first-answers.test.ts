@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { chromiumSuite, hasChromium } from '../support/browser'
 import { annotatorWorkbench, browserSuite } from '../support/browser-suite'
+import { MATHS_PAIR } from '../support/maths-pair'
+import { FIRST_ANSWERS_ID, type FirstPage } from '../../src/shared/contract/first-answers'
 
 // Opening the workbench as an annotator: the page brings the answers to the window's first calls, so the queue list
-// and the first item are drawn without a round trip; calls after them go to the server as usual.
+// and the first item are drawn without a round trip; calls after them go to the server as usual. The first item's
+// Markdown comes parsed by the server, and must draw exactly what the window's own parse draws.
+
+const BLOCK = new RegExp(`(<script type="application/json" id="${FIRST_ANSWERS_ID}">)(.*?)(</script>)`, 's')
 
 const suite = browserSuite('assay-open-')
 
@@ -43,5 +48,47 @@ describe.skipIf(!hasChromium)(chromiumSuite('opening the workbench'), () => {
     await page.reload()
     await item.waitFor()
     expect(Number(await item.getAttribute('data-assignment'))).toBe(current)
+  })
+
+  it('draws the first item the same whether its Markdown came parsed in the page or was parsed in the window', async () => {
+    const brought: number[] = []
+    /**
+     * Opens the first item with the page's parsed texts kept, taken out, or marked (one text run changed, to see that
+     * the window draws the page's trees), and returns what its source pane shows.
+     */
+    const sourceHtml = async (parsed: 'keep' | 'drop' | 'mark', path: string): Promise<string> => {
+      const page = await annotatorWorkbench(suite, path, [MATHS_PAIR], ['pairwise-preference'], 'Ada', (p) =>
+        p.route(
+          (url) => url.pathname === '/',
+          async (route) => {
+            const res = await route.fetch()
+            const html = (await res.text()).replace(BLOCK, (_, open: string, json: string, close: string) => {
+              const first = JSON.parse(json) as FirstPage
+              brought.push(first.markdown.length)
+              if (parsed === 'drop') first.markdown = []
+              const sent = JSON.stringify(first).replace(/</g, '\\u003c')
+              return open + (parsed === 'mark' ? sent.replace('"value":"Related Work: none."', '"value":"Drawn from the page."') : sent) + close
+            })
+            await route.fulfill({ response: res, body: html })
+          }
+        )
+      )
+      await page.getByTestId('queue').first().click()
+      await page.locator('[data-testid=item] .pair-row').first().waitFor()
+      const html = await page.locator('[data-testid=source]').evaluate((el) => el.innerHTML)
+      await page.close()
+      return html
+    }
+    const fromPage = await sourceHtml('keep', suite.file('parsed-in-page.assay'))
+    const fromWindow = await sourceHtml('drop', suite.file('parsed-in-window.assay'))
+    const marked = await sourceHtml('mark', suite.file('parsed-marked.assay'))
+    // The pair's 7 sections came parsed (once: both sides hold the same text at the same offsets), and the window
+    // drew what came.
+    expect(brought).toEqual([7, 7, 7])
+    expect(marked).toContain('Drawn from the page.')
+    expect(fromPage).not.toContain('Drawn from the page.')
+    expect(fromPage).toContain('class="katex"')
+    expect(fromPage).toContain('data-src-start=')
+    expect(fromPage).toBe(fromWindow)
   })
 })

@@ -1,40 +1,71 @@
 import { dispatch } from '../api/dispatch'
 import type { ApiContext } from '../api/context'
 import type { Envelope } from '../../shared/contract/client'
-import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstAnswer } from '../../shared/contract/first-answers'
+import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstPage, type PreparsedMarkdown } from '../../shared/contract/first-answers'
+import { getInstrument } from '../../shared/instruments'
+import { viewTexts } from '../../shared/markdown/view-texts'
 
 /**
  * What the window asks first, answered in the page itself: who is using it, the project, the display settings and,
  * for an annotator, the queues, the first queue's rows and its first pending item (what Enter on the queue list
- * opens). Each answer comes from the same operation as over /api, with the same session, so the same access checks
- * and blinding apply; an operation that fails is left out and the window asks for it as usual.
+ * opens), with that item's Markdown already parsed. Each answer comes from the same operation as over /api, with the
+ * same session, so the same access checks and blinding apply; an operation that fails is left out and the window
+ * asks for it as usual.
  */
-export async function firstAnswers(ctx: ApiContext): Promise<FirstAnswer[]> {
-  const out: FirstAnswer[] = []
+export async function firstAnswers(ctx: ApiContext): Promise<FirstPage> {
+  const page: FirstPage = { answers: [], markdown: [] }
   const ask = async (op: string, input: Record<string, unknown>): Promise<unknown> => {
     const envelope: Envelope = await dispatch(ctx, op, input)
     if (!envelope.ok) return undefined
-    out.push({ key: firstAnswerKey(op, input), envelope })
+    page.answers.push({ key: firstAnswerKey(op, input), envelope })
     return envelope.value
   }
   await ask('session.get', {})
   await ask('project.info', {})
   await ask('settings.get', {})
-  if (ctx.session.role !== 'annotator' || !ctx.session.annotator) return out
+  if (ctx.session.role !== 'annotator' || !ctx.session.annotator) return page
   const summary = (await ask('queue.summary', {})) as { queues: Array<{ instrument_id: string }> } | undefined
   const first = summary?.queues[0]
-  if (!first) return out
+  if (!first) return page
   const list = (await ask('queue.list', { instrument: first.instrument_id })) as { rows: Array<{ assignmentId: number; status: string }> } | undefined
   const pending = list?.rows.find((r) => r.status === 'pending')
-  if (pending) await ask('queue.item', { assignmentId: pending.assignmentId })
-  return out
+  if (!pending) return page
+  const item = (await ask('queue.item', { assignmentId: pending.assignmentId })) as { instrument: string; view: Record<string, unknown> } | undefined
+  if (item) page.markdown = await parsedTexts(item.instrument, item.view)
+  return page
+}
+
+/** Parsed trees kept across page loads (a reload, another tab), most recently used last. */
+const PARSED_LIMIT = 64
+const parsed = new Map<string, unknown>()
+
+/**
+ * The item's texts as the window would parse them. The pipeline (remark, rehype, KaTeX) is loaded on the first
+ * page that needs it, so the server starts without it.
+ */
+async function parsedTexts(instrumentId: string, view: Record<string, unknown>): Promise<PreparsedMarkdown[]> {
+  const { markdownHast, withoutPositions } = await import('../../shared/markdown/pipeline')
+  const form = getInstrument(instrumentId).form
+  const out = new Map<string, PreparsedMarkdown>()
+  for (const { text, sourceOffset } of viewTexts(view, form.widgets, form.rubric)) {
+    const key = `${sourceOffset}\u0000${text}`
+    // The same text at the same offset (both sides of a pair share a section) is sent once.
+    if (out.has(key)) continue
+    let hast = parsed.get(key)
+    if (hast === undefined) hast = withoutPositions(markdownHast(text, sourceOffset))
+    parsed.delete(key)
+    parsed.set(key, hast)
+    if (parsed.size > PARSED_LIMIT) parsed.delete(parsed.keys().next().value!)
+    out.set(key, { text, sourceOffset, hast })
+  }
+  return [...out.values()]
 }
 
 /**
  * The answers as a JSON data block for the page's head. A data block is never executed (the CSP's script-src is
  * untouched), and `<`, `>` and `&` are escaped so no text in an answer can close the element.
  */
-export function firstAnswersBlock(answers: FirstAnswer[]): string {
-  const json = JSON.stringify(answers).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+export function firstAnswersBlock(page: FirstPage): string {
+  const json = JSON.stringify(page).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   return `<script type="application/json" id="${FIRST_ANSWERS_ID}">${json}</script>`
 }

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { useWorkbench, type Screen } from './store'
-import { api, dropFirstAnswers } from './api'
+import { api } from './api'
+import { dropFirstAnswers } from './first-page'
 import { Overview } from './views/Overview'
 import { LazyAnnotateScreen as AnnotateScreen, LazyDisplaySettingsButton as DisplaySettingsButton } from './views/early-chunks'
 

@@ -1,7 +1,7 @@
 import type { AssayApi, Envelope, Transport } from '../../shared/contract/client'
 import { withBusyRetry } from '../../shared/contract/busy-retry'
 import { rendererClient } from './api-client'
-import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstAnswer } from '../../shared/contract/first-answers'
+import { firstAnswer } from './first-page'
 
 declare global {
   interface Window {
@@ -23,43 +23,6 @@ async function httpInvoke(operation: string, input: unknown): Promise<Envelope> 
   } catch {
     return { ok: false, error: { code: 'internal', message: `HTTP ${res.status} from the workbench server` } }
   }
-}
-
-/** How long after the page loaded its answers stand for a fresh call. */
-const FIRST_ANSWERS_MS = 10_000
-
-/**
- * The answers the server put in the page (browser mode): each serves the first call with the same operation and
- * input, once, within FIRST_ANSWERS_MS. Any other call first, or a change in the project, drops the rest: from then
- * on they may be out of date.
- */
-const firstAnswers = readFirstAnswers()
-
-function readFirstAnswers(): Map<string, Envelope> {
-  const held = new Map<string, Envelope>()
-  const block = typeof document === 'undefined' ? null : document.getElementById(FIRST_ANSWERS_ID)
-  if (!block) return held
-  block.remove()
-  try {
-    for (const a of JSON.parse(block.textContent ?? '[]') as FirstAnswer[]) held.set(a.key, a.envelope)
-  } catch {
-    // A page without usable answers: every call goes to the server.
-  }
-  return held
-}
-
-/** Forgets the answers that came with the page (the project changed since). */
-export function dropFirstAnswers(): void {
-  firstAnswers.clear()
-}
-
-function firstAnswer(operation: string, input: unknown): Envelope | undefined {
-  if (firstAnswers.size === 0) return undefined
-  const key = firstAnswerKey(operation, input)
-  const envelope = performance.now() < FIRST_ANSWERS_MS ? firstAnswers.get(key) : undefined
-  if (envelope) firstAnswers.delete(key)
-  else firstAnswers.clear()
-  return envelope
 }
 
 /** Browser mode's events: server-sent, one stream per listener, which hears only the event it asked for. */

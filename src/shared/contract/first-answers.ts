@@ -9,6 +9,22 @@ export interface FirstAnswer {
   envelope: Envelope
 }
 
+/**
+ * A Markdown text of the first item, parsed by the server with the window's own pipeline: its tree (hast) as
+ * react-markdown builds it before turning it into elements.
+ */
+export interface PreparsedMarkdown {
+  text: string
+  sourceOffset: number
+  hast: unknown
+}
+
+/** What the page's data block holds. */
+export interface FirstPage {
+  answers: FirstAnswer[]
+  markdown: PreparsedMarkdown[]
+}
+
 /** The id of the page's data block that carries them. */
 export const FIRST_ANSWERS_ID = 'assay-first-answers'
 

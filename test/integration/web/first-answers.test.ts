@@ -4,7 +4,10 @@ import { curatorSession, type SessionState } from '../../../src/main/api/context
 import { assignItems } from '../../../src/main/annotation/assign'
 import { ensureAnnotator } from '../../../src/main/store/annotators'
 import type { Project } from '../../../src/main/store/project'
-import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstAnswer } from '../../../src/shared/contract/first-answers'
+import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstPage } from '../../../src/shared/contract/first-answers'
+import { getInstrument } from '../../../src/shared/instruments'
+import { markdownHast, withoutPositions } from '../../../src/shared/markdown/pipeline'
+import { viewTexts } from '../../../src/shared/markdown/view-texts'
 import { contextFor, smallProject } from '../../support/project'
 import { tempDir } from '../../support/tmp'
 import { stubRendererDir } from '../../support/web'
@@ -42,10 +45,14 @@ async function page(server: WebServer, headers: Record<string, string> = {}): Pr
   return { status: res.status, html: await res.text(), etag: res.headers.get('etag'), cache: res.headers.get('cache-control') }
 }
 
-function answersIn(html: string): Map<string, unknown> {
+function blockIn(html: string): FirstPage {
   const m = new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">(.*?)</script>`, 's').exec(html)
   expect(m, 'the page has a first-answers block').not.toBeNull()
-  return new Map((JSON.parse(m![1]!) as FirstAnswer[]).map((a) => [a.key, a.envelope]))
+  return JSON.parse(m![1]!) as FirstPage
+}
+
+function answersIn(html: string): Map<string, unknown> {
+  return new Map(blockIn(html).answers.map((a) => [a.key, a.envelope]))
 }
 
 async function api(server: WebServer, op: string, input: unknown): Promise<unknown> {
@@ -78,6 +85,19 @@ describe('the answers a page carries', () => {
     for (const [op, input] of calls) expect(answers.get(firstAnswerKey(op, input)), op).toEqual(await api(annotatorServer, op, input))
     // The annotator's project.info: no path on the page either.
     expect(html).not.toContain(tmp.file('p.assay'))
+  })
+
+  it('bring the first item\'s texts parsed, each at the offset the window renders it from', async () => {
+    const { html } = await page(annotatorServer)
+    const { answers, markdown } = blockIn(html)
+    const item = answers.find((a) => a.key.startsWith('queue.item '))!.envelope as { value: { instrument: string; view: Record<string, unknown> } }
+    const form = getInstrument(item.value.instrument).form
+    const texts = viewTexts(item.value.view, form.widgets, form.rubric)
+    expect(texts.length).toBeGreaterThan(1)
+    expect(markdown.map((m) => [m.text, m.sourceOffset])).toEqual(texts.map((t) => [t.text, t.sourceOffset]))
+    for (const m of markdown) expect(m.hast).toEqual(JSON.parse(JSON.stringify(withoutPositions(markdownHast(m.text, m.sourceOffset)))))
+    // A curator's page brings none.
+    expect(blockIn((await page(curatorServer)).html).markdown).toEqual([])
   })
 
   it('escape what would end the data block, so no text becomes markup', async () => {

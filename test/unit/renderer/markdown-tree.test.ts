@@ -5,9 +5,10 @@ import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
 import rehypeKatex from 'rehype-katex'
 import { describe, expect, it } from 'vitest'
-import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared/markdown'
+import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared/markdown/source-offsets'
 import { markdownComponents } from '../../../src/renderer/src/components/ContentLink'
-import { markdownTree, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
+import { markdownTree, markdownTreeOf, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
+import { markdownHast, withoutPositions } from '../../../src/shared/markdown/pipeline'
 
 const text = '## Method\n\nWe fit $y = ax + b$ on **120** samples ([notes](https://example.org)).\n\n$$\n\\sum_i x_i^2\n$$\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'
 
@@ -31,6 +32,16 @@ describe('parsed Markdown trees', () => {
     for (const base of [0, 37]) expect(renderToStaticMarkup(markdownTree(text, base))).toBe(parsedEachTime(text, base))
     expect(renderToStaticMarkup(markdownTree(text, 37))).toContain('data-src-start="')
     expect(renderToStaticMarkup(markdownTree(text, 37))).not.toBe(renderToStaticMarkup(markdownTree(text, 0)))
+  })
+
+  it('render a tree parsed elsewhere and sent as JSON, without positions, exactly as parsing here does', () => {
+    const risky = `${text}\n<b>raw html</b> and [a script link](javascript:alert(1))\n`
+    const sent = (source: string, base: number) => JSON.parse(JSON.stringify(withoutPositions(markdownHast(source, base)))) as unknown
+    for (const [source, base] of [[text, 0], [text, 37], [risky, 5]] as const) {
+      expect(JSON.stringify(sent(source, base))).not.toContain('"position"')
+      expect(renderToStaticMarkup(markdownTreeOf(sent(source, base)))).toBe(parsedEachTime(source, base))
+    }
+    expect(renderToStaticMarkup(markdownTreeOf(sent(risky, 0)))).not.toContain('javascript:')
   })
 
   it('parse a text once per offset and hold a bounded number of them', () => {

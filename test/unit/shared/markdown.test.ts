@@ -3,7 +3,7 @@ import remarkParse from 'remark-parse'
 import remarkRehype from 'remark-rehype'
 import { unified } from 'unified'
 import { describe, expect, it } from 'vitest'
-import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared/markdown'
+import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared/markdown/source-offsets'
 
 // The renderer's tree transforms, run on the same remark/rehype pipeline without a browser: offsets on every
 // rendered text run and formula point at exactly the source they came from.

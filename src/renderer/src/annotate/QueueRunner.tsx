@@ -14,7 +14,7 @@ import { useAnnotate } from './store'
 import type { Submission, SubmitFailure } from './submission'
 import { CommitMark, setCommitStatus } from './commit-status'
 import { afterPaint, nextPaint, whenIdle } from './after-paint'
-import { prerenderView } from './source/SourceView'
+import { viewTexts } from '../../../shared/markdown/view-texts'
 import { markdownTree } from '../components/markdown-tree'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
@@ -35,8 +35,7 @@ function countRows(rows: ReadonlyArray<Row>): Counts {
 /** Parses what an item will show while it waits in the queue, so showing it costs no Markdown parse. */
 function prerender(item: BlindedItem): void {
   const form = getInstrument(item.instrument).form
-  prerenderView(item.view, form.widgets)
-  if (form.rubric) markdownTree(form.rubric)
+  for (const t of viewTexts(item.view, form.widgets, form.rubric)) markdownTree(t.text, t.sourceOffset)
 }
 
 /** How many pending items ahead of the current one are kept fetched (their blinded views). */

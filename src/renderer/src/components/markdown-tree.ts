@@ -1,13 +1,8 @@
 import type { ReactElement } from 'react'
 import renderMarkdown from 'react-markdown'
-import remarkGfm from 'remark-gfm'
-import remarkMath from 'remark-math'
-import rehypeKatex from 'rehype-katex'
-import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../shared/markdown'
+import { REMARK_PLUGINS, rehypePlugins } from '../../../shared/markdown/pipeline'
+import { takePreparsedMarkdown } from '../first-page'
 import { markdownComponents } from './ContentLink'
-
-const remarkPlugins = [remarkGfm, remarkMath, remarkDisplayMathLines]
-const katexOptions = { throwOnError: false, strict: 'ignore' } as const
 
 /** Parsed trees kept: the items on screen and prefetched ahead, and text repeated from item to item (a rubric). */
 const LIMIT = 64
@@ -27,15 +22,10 @@ export function markdownTree(text: string, sourceOffset = 0): ReactElement {
     trees.set(key, held)
     return held
   }
-  const tree = renderMarkdown({
-    children: text,
-    remarkPlugins: remarkPlugins as never,
-    rehypePlugins: [
-      [rehypeSourceOffsets, { base: sourceOffset }],
-      [rehypeKatex, katexOptions]
-    ] as never,
-    components: markdownComponents
-  })
+  const preparsed = takePreparsedMarkdown(text, sourceOffset)
+  const tree = preparsed
+    ? markdownTreeOf(preparsed)
+    : renderMarkdown({ children: text, remarkPlugins: REMARK_PLUGINS, rehypePlugins: rehypePlugins(sourceOffset), components: markdownComponents })
   trees.set(key, tree)
   if (trees.size > LIMIT) trees.delete(trees.keys().next().value!)
   return tree
@@ -44,4 +34,18 @@ export function markdownTree(text: string, sourceOffset = 0): ReactElement {
 /** How many parsed trees are held (bounded, whatever the number of items seen). */
 export function markdownTreesHeld(): number {
   return trees.size
+}
+
+/**
+ * The rendered tree of an already parsed text (its hast, as the server sends it). It goes through react-markdown's
+ * own last steps (URL checks, raw HTML as text, elements) in place of the parse, so it renders exactly what the parse
+ * would have. The tree is consumed.
+ */
+export function markdownTreeOf(hast: unknown): ReactElement {
+  return renderMarkdown({ children: '', rehypePlugins: [[replaceTree, hast]], components: markdownComponents })
+}
+
+/** A rehype step that puts `tree` in place of the (empty) parsed one. */
+function replaceTree(tree: unknown) {
+  return () => tree as never
 }

@@ -2,30 +2,11 @@ import { memo, useMemo } from 'react'
 import type { Widget } from '../../../../shared/instruments/types'
 import { FieldsView, humanize } from '../../components/FieldsView'
 import { Markdown } from '../../components/Markdown'
-import { markdownTree } from '../../components/markdown-tree'
-import { alignSections, splitSections } from '../sections'
+import { alignSections, splitSections } from '../../../../shared/markdown/sections'
+import { isPairView, keysShownByForm } from '../../../../shared/markdown/view-texts'
 
 // What the annotator reads: only the blinded view main sent. A pair of proposals is shown side by side, section
 // by section; any other view is shown field by field.
-
-export function isPairView(view: Record<string, unknown>): boolean {
-  const md = (side: unknown) => side !== null && typeof side === 'object' && typeof (side as { markdown?: unknown }).markdown === 'string'
-  return md(view.a) && md(view.b)
-}
-
-/** View keys the form shows itself (units next to their widgets, rubric items with their points). */
-export function keysShownByForm(widgets: ReadonlyArray<Widget>): Set<string> {
-  const keys = new Set<string>()
-  const walk = (list: ReadonlyArray<Widget>) => {
-    for (const w of list) {
-      if (w.kind === 'units') keys.add(w.unitsFrom.split('.')[0]!)
-      if (w.kind === 'rubric') keys.add(w.source.split('.')[0]!)
-      if (w.kind === 'units' || w.kind === 'list') walk(w.widgets)
-    }
-  }
-  walk(widgets)
-  return keys
-}
 
 export const SourceView = memo(function SourceView({ view, widgets }: { view: Record<string, unknown>; widgets: ReadonlyArray<Widget> }) {
   if (isPairView(view)) {
@@ -89,26 +70,4 @@ function PairView({ topic, a, b }: { topic: string | null; a: string; b: string 
       ))}
     </div>
   )
-}
-
-/**
- * Parses every text SourceView would render for `view` (the same texts at the same offsets), so an item parsed while
- * it waits in the queue is shown without a parse.
- */
-export function prerenderView(view: Record<string, unknown>, widgets: ReadonlyArray<Widget>): void {
-  if (isPairView(view)) {
-    for (const r of alignSections(splitSections((view.a as { markdown: string }).markdown), splitSections((view.b as { markdown: string }).markdown))) {
-      if (r.a) markdownTree(r.a.body, r.a.offset)
-      if (r.b) markdownTree(r.b.body, r.b.offset)
-    }
-    return
-  }
-  const skip = keysShownByForm(widgets)
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') {
-      if (v !== '') markdownTree(v)
-    } else if (Array.isArray(v)) v.forEach(walk)
-    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk)
-  }
-  for (const [k, v] of Object.entries(view)) if (!skip.has(k)) walk(v)
 }

@@ -1,0 +1,54 @@
+import rehypeKatex from 'rehype-katex'
+import remarkGfm from 'remark-gfm'
+import remarkMath from 'remark-math'
+import remarkParse from 'remark-parse'
+import remarkRehype from 'remark-rehype'
+import { unified, type PluggableList } from 'unified'
+import { VFile } from 'vfile'
+import { rehypeSourceOffsets, remarkDisplayMathLines } from './source-offsets'
+
+// The one Markdown + maths pipeline: GFM, `$…$` and `$$…$$` maths, source offsets on every rendered run, KaTeX.
+// The window renders with it through react-markdown; the browser-mode server runs the same steps under Node to send
+// an item's texts already parsed.
+
+export const REMARK_PLUGINS: PluggableList = [remarkGfm, remarkMath, remarkDisplayMathLines as never]
+
+const KATEX_OPTIONS = { throwOnError: false, strict: 'ignore' } as const
+
+/** The rehype steps for a text whose first character sits at `sourceOffset` of the text quotes are taken from. */
+export function rehypePlugins(sourceOffset: number): PluggableList {
+  return [
+    [rehypeSourceOffsets as never, { base: sourceOffset }],
+    [rehypeKatex, KATEX_OPTIONS]
+  ]
+}
+
+/**
+ * Parses `text` to the tree react-markdown builds from it with these plugins (its processor: remark-parse, the remark
+ * plugins, remark-rehype with raw HTML kept as nodes, the rehype plugins), without turning it into elements.
+ */
+export function markdownHast(text: string, sourceOffset = 0): unknown {
+  const processor = unified()
+    .use(remarkParse)
+    .use(REMARK_PLUGINS)
+    .use(remarkRehype, { allowDangerousHtml: true })
+    .use(rehypePlugins(sourceOffset))
+  const file = new VFile()
+  file.value = text
+  return processor.runSync(processor.parse(file), file)
+}
+
+/**
+ * A parsed tree without the parser's line and column positions, for sending: the rendered text's source offsets are
+ * already in its properties (data-src-start, data-src-end), nothing drawn reads the positions, and they are a good
+ * part of the bytes.
+ */
+export function withoutPositions(node: unknown): unknown {
+  if (node === null || typeof node !== 'object') return node
+  if (Array.isArray(node)) return node.map(withoutPositions)
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => k !== 'position')
+      .map(([k, v]) => [k, withoutPositions(v)])
+  )
+}
