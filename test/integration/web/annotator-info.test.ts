@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startWebServer, type WebServer } from '../../../src/main/web/server'
-import { curatorSession } from '../../../src/main/api/context'
+import type { WebServer } from '../../../src/main/web/server'
 import { ensureAnnotator } from '../../../src/main/store/annotators'
 import type { Project } from '../../../src/main/store/project'
-import { contextFor, smallProject } from '../../support/project'
+import { smallProject } from '../../support/project'
 import { tempDir } from '../../support/tmp'
-import { stubRendererDir } from '../../support/web'
+import { annotatorAndCuratorServers, stubRendererDir, type SessionServers } from '../../support/web'
 
 // What `project.info` tells a browser session locked to one annotator, asked over the real HTTP bridge.
 
@@ -13,24 +12,18 @@ const tmp = tempDir()
 let project: Project
 let annotatorServer: WebServer
 let curatorServer: WebServer
+let servers: SessionServers
 
 beforeAll(async () => {
   project = await smallProject(tmp.file('p.assay'))
-  const renderer = stubRendererDir(tmp.dir)
   const ada = ensureAnnotator(project, 'Dr. Ada')
   ensureAnnotator(project, 'Dr. Grace')
-  const hub = contextFor(project).hub
-  annotatorServer = await startWebServer({
-    project,
-    hub,
-    session: { role: 'annotator', annotator: { id: ada.id, name: ada.name }, locked: true },
-    rendererDir: renderer
-  })
-  curatorServer = await startWebServer({ project, hub, session: curatorSession(), rendererDir: renderer })
+  servers = await annotatorAndCuratorServers(project, { id: ada.id, name: ada.name }, stubRendererDir(tmp.dir))
+  annotatorServer = servers.annotator
+  curatorServer = servers.curator
 })
 afterAll(async () => {
-  await annotatorServer.close()
-  await curatorServer.close()
+  await servers.close()
   project.close()
   tmp.cleanup()
 })

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startWebServer, type WebServer } from '../../../src/main/web/server'
-import { curatorSession, type SessionState } from '../../../src/main/api/context'
+import type { WebServer } from '../../../src/main/web/server'
 import { assignItems } from '../../../src/main/annotation/assign'
 import { ensureAnnotator } from '../../../src/main/store/annotators'
 import type { Project } from '../../../src/main/store/project'
@@ -8,9 +7,9 @@ import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstPage } from '../../../src/s
 import { getInstrument } from '../../../src/shared/instruments'
 import { markdownHast, withoutPositions } from '../../../src/shared/markdown/pipeline'
 import { viewTexts } from '../../../src/shared/markdown/view-texts'
-import { contextFor, smallProject } from '../../support/project'
+import { smallProject } from '../../support/project'
 import { tempDir } from '../../support/tmp'
-import { stubRendererDir } from '../../support/web'
+import { annotatorAndCuratorServers, stubRendererDir, type SessionServers } from '../../support/web'
 
 // The page a browser session loads carries the answers to the window's first calls. They must be exactly what the
 // API answers the same session (the same blinding and access checks), hold nothing the page could execute, and be
@@ -20,22 +19,20 @@ const tmp = tempDir()
 let project: Project
 let annotatorServer: WebServer
 let curatorServer: WebServer
+let servers: SessionServers
 /** Text that would close a script element if written into the page raw (here in the annotator's name). */
 const HOSTILE = '</script><script>alert(1)</script><!--'
 
 beforeAll(async () => {
   project = await smallProject(tmp.file('p.assay'))
-  const renderer = stubRendererDir(tmp.dir)
   const ada = ensureAnnotator(project, `Dr. Ada ${HOSTILE}`)
   assignItems(project, { instrumentId: 'idea-review', annotators: [ada.name], overlap: 1 })
-  const hub = contextFor(project).hub
-  const annotator: SessionState = { role: 'annotator', annotator: { id: ada.id, name: ada.name }, locked: true }
-  annotatorServer = await startWebServer({ project, hub, session: annotator, rendererDir: renderer })
-  curatorServer = await startWebServer({ project, hub, session: curatorSession(), rendererDir: renderer })
+  servers = await annotatorAndCuratorServers(project, { id: ada.id, name: ada.name }, stubRendererDir(tmp.dir))
+  annotatorServer = servers.annotator
+  curatorServer = servers.curator
 })
 afterAll(async () => {
-  await annotatorServer.close()
-  await curatorServer.close()
+  await servers.close()
   project.close()
   tmp.cleanup()
 })
