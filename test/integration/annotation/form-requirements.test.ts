@@ -25,7 +25,7 @@ async function firstAssignment(instrument: string): Promise<{ ctx: ApiContext; i
 beforeAll(async () => {
   project = await Project.create(tmp.file('req.assay'))
   // A fixed seed: which demo pair comes first in the queue (and so which text is quoted) is the same every run.
-  // Seed 5eed0001 puts a pair first whose quoted position main does not accept (an open defect of evidence_at).
+  // Seed 5eed0001 puts first a pair whose quote below ends in a space, which main once refused: the case kept.
   project.db.prepare(`UPDATE meta SET value = '5eed0001' WHERE key = 'seed'`).run()
   await loadDemo(project)
 })
