@@ -91,4 +91,23 @@ describe.skipIf(!hasChromium)(chromiumSuite('opening the workbench'), () => {
     expect(fromPage).toContain('data-src-start=')
     expect(fromPage).toBe(fromWindow)
   })
+
+  it('opens with no failed request and nothing written to the console as an error or warning', async () => {
+    const problems: string[] = []
+    const page = await annotatorWorkbench(suite, suite.file('quiet.assay'), [MATHS_PAIR], ['pairwise-preference'], 'Ada', (p) => {
+      p.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`)
+      })
+      p.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+      p.on('response', (r) => {
+        if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${new URL(r.url()).pathname}`)
+      })
+    })
+    await page.getByTestId('queue').first().click()
+    await page.locator('[data-testid=item] .pair-row').first().waitFor()
+    // Fonts, prefetches and the work left for after the first paint have their time to fail too.
+    await page.waitForLoadState('networkidle')
+    expect(problems).toEqual([])
+    await page.close()
+  })
 })
