@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import type { ConsoleMessage, Page, Response } from 'playwright-core'
 import { hasChromium, chromiumSuite } from '../support/browser'
 import { demoSceneSuite, SCENE_WALKS } from '../support/browser-suite'
 import { layoutProblems } from '../support/layout-check'
@@ -7,7 +7,8 @@ import { ANNOTATOR_SCREENS, type ScreenVisit } from '../support/screens'
 
 // Every screen of the demo, as a curator and as an annotator, at the two window sizes people work in (and with the
 // largest text size in the smaller one): no overlapping controls, no page-level scrolling, no dead strips, a legend
-// that fits, reading lines of at most ~85 characters, nothing wider than its pane.
+// that fits, reading lines of at most ~85 characters, nothing wider than its pane; and on the way, no failed request
+// and nothing written to the console as an error or warning.
 
 const SIZES = [
   { width: 1024, height: 700 },
@@ -17,11 +18,30 @@ const MAX_LINE_CHARS = 90
 
 const scene = demoSceneSuite()
 
+/** Walks the screens; what is wrong on each, and any failed request, console error or warning on the way. */
 async function walk(page: Page, screens: ScreenVisit[]): Promise<string[]> {
   const found: string[] = []
-  for (const screen of screens) {
-    await screen.open(page)
-    for (const p of await layoutProblems(page, { maxLineChars: MAX_LINE_CHARS })) found.push(`${screen.name}: ${p.check}: ${p.detail}`)
+  let at = 'opening'
+  const onConsole = (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning') found.push(`${at}: console ${m.type()}: ${m.text()}`)
+  }
+  const onError = (e: Error) => found.push(`${at}: page error: ${e.message}`)
+  const onResponse = (r: Response) => {
+    if (r.status() >= 400) found.push(`${at}: HTTP ${r.status()} ${new URL(r.url()).pathname}`)
+  }
+  page.on('console', onConsole)
+  page.on('pageerror', onError)
+  page.on('response', onResponse)
+  try {
+    for (const screen of screens) {
+      at = screen.name
+      await screen.open(page)
+      for (const p of await layoutProblems(page, { maxLineChars: MAX_LINE_CHARS })) found.push(`${screen.name}: ${p.check}: ${p.detail}`)
+    }
+  } finally {
+    page.off('console', onConsole)
+    page.off('pageerror', onError)
+    page.off('response', onResponse)
   }
   return found
 }
