@@ -110,4 +110,29 @@ describe.skipIf(!hasChromium)(chromiumSuite('opening the workbench'), () => {
     expect(problems).toEqual([])
     await page.close()
   })
+
+  it('returns to the item moved to even when the page is reloaded before that item was painted', async () => {
+    const ideas = ['First idea', 'Second idea'].map((idea, i) => ({ kind: 'idea' as const, externalId: `reload-${i}`, set: 'ideas', split: 'test' as const, payload: { idea } }))
+    const page = await annotatorWorkbench(suite, suite.file('reload.assay'), ideas, ['idea-review'])
+    await page.getByTestId('queue').first().click()
+    const item = page.getByTestId('item')
+    await item.waitFor()
+    const first = await item.getAttribute('data-assignment')
+    await page.keyboard.press('Escape')
+    // The next item is shown, and the page reloaded the moment it is in the document: before any frame is painted,
+    // so before the item's record waits to be written.
+    await page.evaluate((from) => {
+      new MutationObserver((_, observer) => {
+        const shown = document.querySelector('[data-testid=item]')?.getAttribute('data-assignment')
+        if (shown && shown !== from) {
+          observer.disconnect()
+          location.reload()
+        }
+      }).observe(document.body, { childList: true, subtree: true, attributes: true })
+    }, first)
+    await Promise.all([page.waitForEvent('load'), page.keyboard.press('Alt+ArrowRight')])
+    await item.waitFor()
+    expect(await item.getAttribute('data-assignment')).not.toBe(first)
+    await page.close()
+  })
 })

@@ -3,7 +3,6 @@ import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { getInstrument } from '../../../shared/instruments'
 import { writtenTexts } from '../../../shared/instruments/written-texts'
 import { api } from '../api'
-import { afterPaint } from './after-paint'
 import { Markdown } from '../components/Markdown'
 import { useWorkbench } from '../store'
 import { ActiveClock } from './clock'
@@ -15,7 +14,7 @@ import { HistoryPanel } from './HistoryPanel'
 import { ItemBar } from './ItemBar'
 import { initialForm } from './item-initial'
 import { SetAsideNotice } from './SetAsideNotice'
-import { lastItemKey, writeLastItem } from './last-item'
+import { lastItemKey, writeLastItemAfterPaint } from './last-item'
 import { Legend } from './Legend'
 import type { QuoteSource } from './quotes'
 import { SourceView } from './source/SourceView'
@@ -99,7 +98,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   useActiveInput(clock)
 
   useEffect(
-    () => afterPaint(() => writeLastItem(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId })),
+    () => writeLastItemAfterPaint(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId }),
     [projectId, annotatorId, item.instrument, item.assignmentId]
   )
 

@@ -1,4 +1,5 @@
 import { isInstrumentId } from '../../../shared/instruments'
+import { afterPaint } from './after-paint'
 import type { InstrumentId } from '../../../shared/instruments/types'
 
 // The item this tab is working on, so a reload returns to it instead of the queue list. Kept for the tab only
@@ -47,4 +48,27 @@ export function clearLastItem(key: string): void {
   } catch {
     // Nothing kept.
   }
+}
+
+/** The write waiting for the paint, if any: a reload or a closed tab writes it at once. */
+let pending: { key: string; at: LastItem } | null = null
+let flushOnLeave = false
+
+function flush(): void {
+  if (!pending) return
+  writeLastItem(pending.key, pending.at)
+  pending = null
+}
+
+/**
+ * Records the item once the frame that shows it is painted (storage is not touched while the item is drawn). A
+ * reload before then still finds it: leaving the page writes what is waiting.
+ */
+export function writeLastItemAfterPaint(key: string, at: LastItem): void {
+  pending = { key, at }
+  if (!flushOnLeave) {
+    flushOnLeave = true
+    window.addEventListener('pagehide', flush)
+  }
+  afterPaint(flush)
 }
