@@ -3,7 +3,7 @@ import type { ApiContext } from '../api/context'
 import type { Envelope } from '../../shared/contract/client'
 import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstPage, type PreparsedMarkdown } from '../../shared/contract/first-answers'
 import { getInstrument } from '../../shared/instruments'
-import { viewTexts } from '../../shared/markdown/view-texts'
+import { viewTextKey, viewTexts } from '../../shared/markdown/view-texts'
 
 /**
  * What the window asks first, answered in the page itself: who is using it, the project, the display settings and,
@@ -48,7 +48,7 @@ async function parsedTexts(instrumentId: string, view: Record<string, unknown>):
   const form = getInstrument(instrumentId).form
   const out = new Map<string, PreparsedMarkdown>()
   for (const { text, sourceOffset } of viewTexts(view, form.widgets, form.rubric)) {
-    const key = `${sourceOffset}\u0000${text}`
+    const key = viewTextKey(text, sourceOffset)
     // The same text at the same offset (both sides of a pair share a section) is sent once.
     if (out.has(key)) continue
     let hast = parsed.get(key)

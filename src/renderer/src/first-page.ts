@@ -1,5 +1,6 @@
 import type { Envelope } from '../../shared/contract/client'
 import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstPage } from '../../shared/contract/first-answers'
+import { viewTextKey } from '../../shared/markdown/view-texts'
 
 // What the browser-mode server put in the page (see src/main/web/first-answers.ts): answers to the window's first
 // calls, and the first item's Markdown already parsed. Read once and taken out of the document.
@@ -9,7 +10,7 @@ const FIRST_ANSWERS_MS = 10_000
 
 const page = readPage()
 const answers = new Map(page.answers.map((a) => [a.key, a.envelope]))
-const markdown = new Map(page.markdown.map((m) => [markdownKey(m.text, m.sourceOffset), m.hast]))
+const markdown = new Map(page.markdown.map((m) => [viewTextKey(m.text, m.sourceOffset), m.hast]))
 
 function readPage(): FirstPage {
   const none: FirstPage = { answers: [], markdown: [] }
@@ -44,13 +45,9 @@ export function dropFirstAnswers(): void {
   answers.clear()
 }
 
-function markdownKey(text: string, sourceOffset: number): string {
-  return `${sourceOffset}\u0000${text}`
-}
-
 /** The tree the page brought for this text at this offset, handed out once (it is consumed when rendered). */
 export function takePreparsedMarkdown(text: string, sourceOffset: number): unknown {
-  const key = markdownKey(text, sourceOffset)
+  const key = viewTextKey(text, sourceOffset)
   const hast = markdown.get(key)
   markdown.delete(key)
   return hast

@@ -29,6 +29,11 @@ export interface ViewText {
   sourceOffset: number
 }
 
+/** One key for a text rendered from one offset: the same text elsewhere in its source renders other offsets. */
+export function viewTextKey(text: string, sourceOffset: number): string {
+  return `${sourceOffset}\u0000${text}`
+}
+
 /**
  * Every text the item's source pane renders for `view` (the same texts at the same offsets: a pair's sections, or
  * each non-empty string of the fields the form does not show itself), then the instrument's rubric if it has one.

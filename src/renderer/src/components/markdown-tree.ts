@@ -2,6 +2,7 @@ import type { ReactElement } from 'react'
 import renderMarkdown from 'react-markdown'
 import { REMARK_PLUGINS, rehypePlugins } from '../../../shared/markdown/pipeline'
 import { takePreparsedMarkdown } from '../first-page'
+import { viewTextKey } from '../../../shared/markdown/view-texts'
 import { markdownComponents } from './ContentLink'
 
 /** Parsed trees kept: the items on screen and prefetched ahead, and text repeated from item to item (a rubric). */
@@ -14,7 +15,7 @@ const trees = new Map<string, ReactElement>()
  * is immutable, so one tree can be mounted any number of times.
  */
 export function markdownTree(text: string, sourceOffset = 0): ReactElement {
-  const key = `${sourceOffset}\u0000${text}`
+  const key = viewTextKey(text, sourceOffset)
   const held = trees.get(key)
   if (held) {
     // Most recently used last, so the oldest is dropped first.
