@@ -7,6 +7,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One fork runs file after file without importing the modules again for each: that import was over a third of
+    // the suite's time on two cores (565 s → 337 s). Each file keeps its state to itself (its temporary directories,
+    // the servers and browsers it stops); the suite also passes with its files in shuffled order.
+    isolate: false,
     // Spawned `assay` runs the compiled command line: rebuild it when the sources are newer. Then the leftover check:
     // the run fails when a process started by a test is still running after the tests.
     globalSetup: ['./test/support/cli-build.ts', './test/support/leftover-processes.ts'],
