@@ -1,21 +1,14 @@
 import { z } from 'zod'
 import { op } from './define'
+import { DENSITIES, TEXT_SIZES, THEMES, type DisplaySettings } from './display-settings'
 
-// Display settings, kept per annotator in the project (the curator has their own): whoever opens the project on
-// another machine, or in a packet, reads text at the size and in the theme they chose.
-
-export const TEXT_SIZES = ['small', 'normal', 'large', 'x-large'] as const
-export const DENSITIES = ['comfortable', 'compact'] as const
-export const THEMES = ['light', 'dark'] as const
+export * from './display-settings'
 
 export const displaySettingsSchema = z.object({
   textSize: z.enum(TEXT_SIZES),
   density: z.enum(DENSITIES),
   theme: z.enum(THEMES)
-})
-export type DisplaySettings = z.infer<typeof displaySettingsSchema>
-
-export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { textSize: 'normal', density: 'comfortable', theme: 'light' }
+}) satisfies z.ZodType<DisplaySettings>
 
 /** Operations of display settings (merged into the one contract in operations.ts). */
 export const settingsOperations = {

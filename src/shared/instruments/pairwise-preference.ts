@@ -3,9 +3,9 @@ import {
   CANONICAL_PAIR_LABELS,
   ORIGIN_PAIR_LABELS,
   originLabelFromCanonical,
-  type CanonicalPairLabel,
-  type ProposalPair
-} from '../items/kinds'
+  type CanonicalPairLabel
+} from '../items/labels'
+import type { ProposalPair } from '../items/kinds'
 import { caseInsensitiveEnum } from './common'
 import { blindProposalPair, swapLabel, swapSide } from './proposal-view'
 import type { Instrument, JudgementIssue, Observation } from './types'

@@ -1,17 +1,14 @@
 import { z } from 'zod'
+import { CANONICAL_PAIR_LABELS, ORIGIN_PAIR_LABELS, ORIGINS, SPLITS } from './labels'
+
+export * from './labels'
 
 // Item payloads keep fields they do not know (looseObject) so imports round-trip unchanged.
 
-export const ORIGINS = ['human', 'ai'] as const
 export const originSchema = z.enum(ORIGINS)
 
-export const CANONICAL_PAIR_LABELS = ['a_much_better', 'a_better', 'b_better', 'b_much_better'] as const
 export const canonicalPairLabelSchema = z.enum(CANONICAL_PAIR_LABELS)
-export type CanonicalPairLabel = z.infer<typeof canonicalPairLabelSchema>
-
-export const ORIGIN_PAIR_LABELS = ['human_much_better', 'human_better', 'ai_better', 'ai_much_better'] as const
 export const originPairLabelSchema = z.enum(ORIGIN_PAIR_LABELS)
-export type OriginPairLabel = z.infer<typeof originPairLabelSchema>
 
 export const proposalSchema = z.looseObject({
   markdown: z.string().min(1),
@@ -136,9 +133,7 @@ export type ItemKind = keyof typeof ITEM_KINDS
 export const itemKindSchema = z.enum(Object.keys(ITEM_KINDS) as [ItemKind, ...ItemKind[]])
 export type ItemPayload<K extends ItemKind> = z.infer<(typeof ITEM_KINDS)[K]>
 
-export const SPLITS = ['dev', 'test', 'none'] as const
 export const splitSchema = z.enum(SPLITS)
-export type Split = z.infer<typeof splitSchema>
 
 /** Validates a payload for its kind; returns zod issues with paths for error messages. */
 export function parseItemPayload(kind: ItemKind, payload: unknown) {
@@ -193,19 +188,4 @@ export function itemSearchText(kind: ItemKind, payload: Record<string, unknown>)
 function firstLine(s: string): string {
   const line = s.replace(/^#+\s*/, '').split('\n').find((l) => l.trim()) ?? ''
   return line.length > 140 ? `${line.slice(0, 137)}…` : line
-}
-
-/** Canonical label <-> origin label, given which side is human. */
-export function originLabelFromCanonical(label: CanonicalPairLabel, aOrigin: 'human' | 'ai'): OriginPairLabel {
-  const aWins = label.startsWith('a_')
-  const strength = label.includes('much') ? 'much_better' : 'better'
-  const winner = aWins ? aOrigin : aOrigin === 'human' ? 'ai' : 'human'
-  return `${winner}_${strength}` as OriginPairLabel
-}
-
-export function canonicalFromOriginLabel(label: OriginPairLabel, aOrigin: 'human' | 'ai'): CanonicalPairLabel {
-  const winner = label.startsWith('human') ? 'human' : 'ai'
-  const strength = label.includes('much') ? 'much_better' : 'better'
-  const side = winner === aOrigin ? 'a' : 'b'
-  return `${side}_${strength}` as CanonicalPairLabel
 }

@@ -1,12 +1,11 @@
 import { sha256Prefix64, seedText } from '../protocol/hash'
 import { findEquations, type Equation } from './equations'
+import { FORMULA_EDIT_METHOD, FORMULA_EDIT_OPS, type FormulaEditOp } from './formula-edit-method'
 
 // The deterministic formula-error probe: one equation chosen by seeded choice, one typed edit applied to it, and the
 // exact edit recorded so anyone can reapply or undo it. Method name recorded with every edit.
 
-export const FORMULA_EDIT_METHOD = 'formula-edit-v1'
-export const FORMULA_EDIT_OPS = ['swap-sign', 'change-exponent', 'drop-factor'] as const
-export type FormulaEditOp = (typeof FORMULA_EDIT_OPS)[number]
+export { FORMULA_EDIT_METHOD, FORMULA_EDIT_OPS, type FormulaEditOp }
 
 /** A candidate edit inside one equation's LaTeX: replace tex[start, end) by `to`. */
 interface Candidate {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FORMULA_EDIT_METHOD, FORMULA_EDIT_OPS } from './formula-edit'
+import { FORMULA_EDIT_METHOD, FORMULA_EDIT_OPS } from './formula-edit-method'
 import { PAIRWISE_RULES, PROBE_SEVERITIES, probeKindNameSchema } from './kinds'
 
 // A probe's provenance, carried in the probe pair's payload as `probe_of` (withheld from judges and annotators of the

@@ -4,10 +4,10 @@ import ReactMarkdown from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
 import rehypeKatex from 'rehype-katex'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared/markdown/source-offsets'
 import { markdownComponents } from '../../../src/renderer/src/components/ContentLink'
-import { markdownTree, markdownTreeOf, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
+import { loadMarkdownParser, markdownTree as treeOrUndefined, markdownTreeOf, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
 import { markdownHast, withoutPositions } from '../../../src/shared/markdown/pipeline'
 
 const text = '## Method\n\nWe fit $y = ax + b$ on **120** samples ([notes](https://example.org)).\n\n$$\n\\sum_i x_i^2\n$$\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'
@@ -27,7 +27,26 @@ function parsedEachTime(source: string, base: number): string {
   )
 }
 
+/** The tree of a text, the parser loaded (see beforeAll). */
+function markdownTree(source: string, base: number) {
+  const tree = treeOrUndefined(source, base)
+  if (!tree) throw new Error('the parser is not loaded')
+  return tree
+}
+
 describe('parsed Markdown trees', () => {
+  beforeAll(async () => {
+    await loadMarkdownParser()
+  })
+
+  it('wait for the parser: a text that needs parsing has no tree until its chunk arrives, then the same as parsing gives', async () => {
+    vi.resetModules()
+    const fresh = await import('../../../src/renderer/src/components/markdown-tree')
+    expect(fresh.markdownTree(text, 3)).toBeUndefined()
+    await fresh.loadMarkdownParser()
+    expect(renderToStaticMarkup(fresh.markdownTree(text, 3)!)).toBe(parsedEachTime(text, 3))
+  })
+
   it('render exactly what parsing on every render gave, offsets included', () => {
     for (const base of [0, 37]) expect(renderToStaticMarkup(markdownTree(text, base))).toBe(parsedEachTime(text, base))
     expect(renderToStaticMarkup(markdownTree(text, 37))).toContain('data-src-start="')

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import type { PacketSummary } from '../../../shared/contract/packet-operations'
 import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../shared/instruments'
-import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 
 type Annotator = OperationOutput<'annotators.list'>['annotators'][number]

@@ -15,7 +15,7 @@ import type { Submission, SubmitFailure } from './submission'
 import { CommitMark, setCommitStatus } from './commit-status'
 import { afterPaint, nextPaint, whenIdle } from './after-paint'
 import { viewTexts } from '../../../shared/markdown/view-texts'
-import { markdownTree } from '../components/markdown-tree'
+import { loadMarkdownParser, markdownTree } from '../components/markdown-tree'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
 
@@ -104,8 +104,8 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       cache.retain(ahead)
       for (const id of ahead) {
         cache.prefetch(id)
-        cache.load(id).then(
-          (item) => whenIdle(() => prerender(item)),
+        Promise.all([cache.load(id), loadMarkdownParser()]).then(
+          ([item]) => whenIdle(() => prerender(item)),
           () => undefined
         )
       }

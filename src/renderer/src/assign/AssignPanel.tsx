@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
 import { INSTRUMENTS } from '../../../shared/instruments'
-import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
 

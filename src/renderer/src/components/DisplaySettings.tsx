@@ -6,7 +6,7 @@ import {
   TEXT_SIZES,
   THEMES,
   type DisplaySettings as Settings
-} from '../../../shared/contract/settings-operations'
+} from '../../../shared/contract/display-settings'
 import { api } from '../api'
 
 const LABELS: Record<string, string> = {

@@ -1,5 +1,5 @@
-import { memo, useEffect, useRef } from 'react'
-import { markdownTree } from './markdown-tree'
+import { memo, Suspense, use, useEffect, useRef } from 'react'
+import { loadMarkdownParser, markdownTree } from './markdown-tree'
 
 export interface MarkdownProps {
   text: string
@@ -16,16 +16,26 @@ export interface MarkdownProps {
  * The one Markdown + maths renderer: GitHub tables, LaTeX ($…$, $$…$$) by KaTeX, no raw HTML. Every text run and
  * formula carries its source offsets (data-src-start/-end), which is how a selection becomes an exact quote. Each text
  * is parsed once (markdown-tree), so showing it again, or an item parsed while it waited in the queue, costs no parse.
+ * A text shown before the parser's chunk has arrived waits for it in place, the rest of the screen drawn.
  */
 export const Markdown = memo(function Markdown({ text, sourceOffset = 0, quoteSource }: MarkdownProps) {
   const root = useRef<HTMLDivElement>(null)
   useScrollableFormulasFocusable(root, text)
   return (
     <div className="markdown" data-quote-source={quoteSource} ref={root}>
-      {markdownTree(text, sourceOffset)}
+      {markdownTree(text, sourceOffset) ?? (
+        <Suspense fallback={null}>
+          <ParsedOnceLoaded text={text} sourceOffset={sourceOffset} />
+        </Suspense>
+      )}
     </div>
   )
 })
+
+function ParsedOnceLoaded({ text, sourceOffset }: { text: string; sourceOffset: number }) {
+  use(loadMarkdownParser())
+  return markdownTree(text, sourceOffset)
+}
 
 /**
  * A display formula wider than its column scrolls in its own box; a box that scrolls must be reachable by keyboard
@@ -48,7 +58,7 @@ function useScrollableFormulasFocusable(root: React.RefObject<HTMLDivElement | n
         }
       }
     }
-    mark()
+    // Observing reports the box once laid out, and again on every resize: no layout forced while the item mounts.
     const observer = new ResizeObserver(mark)
     observer.observe(el)
     return () => observer.disconnect()

@@ -1,9 +1,12 @@
 import type { ReactElement } from 'react'
-import renderMarkdown from 'react-markdown'
-import { REMARK_PLUGINS, rehypePlugins } from '../../../shared/markdown/pipeline'
+import type { Root } from 'hast'
 import { takePreparsedMarkdown } from '../first-page'
 import { viewTextKey } from '../../../shared/markdown/view-texts'
 import { markdownComponents } from './ContentLink'
+import { hastToReact } from './hast-to-react'
+import { markdownParser } from './markdown-parser'
+
+export { loadMarkdownParser } from './markdown-parser'
 
 /** Parsed trees kept: the items on screen and prefetched ahead, and text repeated from item to item (a rubric). */
 const LIMIT = 64
@@ -12,9 +15,10 @@ const trees = new Map<string, ReactElement>()
 /**
  * The rendered tree of a Markdown text whose first character sits at `sourceOffset` of its source, parsed once
  * (remark, rehype, KaTeX) and reused while the same text is shown again or was parsed ahead of time. A React element
- * is immutable, so one tree can be mounted any number of times.
+ * is immutable, so one tree can be mounted any number of times. Undefined when the text must be parsed and the
+ * parser has not arrived yet (see loadMarkdownParser).
  */
-export function markdownTree(text: string, sourceOffset = 0): ReactElement {
+export function markdownTree(text: string, sourceOffset = 0): ReactElement | undefined {
   const key = viewTextKey(text, sourceOffset)
   const held = trees.get(key)
   if (held) {
@@ -24,9 +28,9 @@ export function markdownTree(text: string, sourceOffset = 0): ReactElement {
     return held
   }
   const preparsed = takePreparsedMarkdown(text, sourceOffset)
-  const tree = preparsed
-    ? markdownTreeOf(preparsed)
-    : renderMarkdown({ children: text, remarkPlugins: REMARK_PLUGINS, rehypePlugins: rehypePlugins(sourceOffset), components: markdownComponents })
+  const parser = markdownParser()
+  if (!preparsed && !parser) return undefined
+  const tree = markdownTreeOf(preparsed ?? parser!.markdownHast(text, sourceOffset))
   trees.set(key, tree)
   if (trees.size > LIMIT) trees.delete(trees.keys().next().value!)
   return tree
@@ -38,15 +42,9 @@ export function markdownTreesHeld(): number {
 }
 
 /**
- * The rendered tree of an already parsed text (its hast, as the server sends it). It goes through react-markdown's
- * own last steps (URL checks, raw HTML as text, elements) in place of the parse, so it renders exactly what the parse
- * would have. The tree is consumed.
+ * The rendered tree of an already parsed text (its hast, as the pipeline gives it or the server sends it), through
+ * react-markdown's own last steps (URL checks, raw HTML as text, elements). The tree is consumed.
  */
 export function markdownTreeOf(hast: unknown): ReactElement {
-  return renderMarkdown({ children: '', rehypePlugins: [[replaceTree, hast]], components: markdownComponents })
-}
-
-/** A rehype step that puts `tree` in place of the (empty) parsed one. */
-function replaceTree(tree: unknown) {
-  return () => tree as never
+  return hastToReact(hast as Root, markdownComponents)
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { IMPORT_FORMAT_NAMES, type ImportReportView } from '../../../shared/contract/import-operations'
 import { formatLocation } from '../../../shared/errors'
-import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
 import { FileSource, type ChosenFile } from './FileSource'

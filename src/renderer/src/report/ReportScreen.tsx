@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { AuditableInstrument } from '../../../shared/contract/audit-operations'
 import type { EventPayload } from '../../../shared/contract/operations'
-import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { SPLITS, type Split } from '../../../shared/items/labels'
 import { renderReportHtml, reportPlots, sourceColour, type Report } from '../../../shared/report'
 import { api } from '../api'
 import { downloadText } from './export'

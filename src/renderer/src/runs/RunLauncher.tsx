@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { JudgeSummary, RunEstimate, RunSpec, TemplateSummary } from '../../../shared/contract/run-operations'
 import { INSTRUMENTS, INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments'
-import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
 import { useWorkbench } from '../store'

@@ -1,5 +1,6 @@
 import { useWorkbench } from '../store'
 import { loadAnnotate, loadDisplaySettings } from './early-chunks'
+import { loadMarkdownParser } from '../components/markdown-parser'
 
 // Imported first by main.tsx, so this runs before React and the rest of the shell are even evaluated: the session
 // and project, the screen annotators land on and the top bar's settings are on their way while the shell mounts.
@@ -16,4 +17,13 @@ const displaySettings = loadDisplaySettings().catch(() => undefined)
 export const firstScreenReady: Promise<void> = loaded.then(async () => {
   const { session } = useWorkbench.getState()
   if (session?.role === 'annotator') await Promise.all([annotate, displaySettings])
+  // A curator's screens show texts parsed in the window: the parser's chunk follows once the window is idle, so the
+  // first of them does not wait for it. (An annotator's first item comes parsed; the queue fetches the parser for the
+  // next ones once that item is painted.)
+  else if (session) whenIdle(() => void loadMarkdownParser())
 })
+
+function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 3000 })
+  else setTimeout(fn, 500)
+}
