@@ -6,17 +6,25 @@ import { getInstrument } from '../../shared/instruments'
 import { viewTextKey, viewTexts } from '../../shared/markdown/view-texts'
 
 /**
+ * The most a queue's rows may take in the page (some 4,500 rows). A longer queue's rows, and so its first item, are
+ * left for the window to ask for: every load of the page would otherwise carry, hash and compress megabytes.
+ */
+const LIST_BUDGET_BYTES = 256 * 1024
+
+/**
  * What the window asks first, answered in the page itself: who is using it, the project, the display settings and,
  * for an annotator, the queues, the first queue's rows and its first pending item (what Enter on the queue list
  * opens), with that item's Markdown already parsed. Each answer comes from the same operation as over /api, with the
  * same session, so the same access checks and blinding apply; an operation that fails is left out and the window
  * asks for it as usual.
  */
-export async function firstAnswers(ctx: ApiContext): Promise<FirstPage> {
+export async function firstAnswers(ctx: ApiContext, { listBudgetBytes = LIST_BUDGET_BYTES }: { listBudgetBytes?: number } = {}): Promise<FirstPage> {
   const page: FirstPage = { answers: [], markdown: [] }
-  const ask = async (op: string, input: Record<string, unknown>): Promise<unknown> => {
+  const ask = async (op: string, input: Record<string, unknown>, budgetBytes = Infinity): Promise<unknown> => {
     const envelope: Envelope = await dispatch(ctx, op, input)
     if (!envelope.ok) return undefined
+    // The window takes the answers in order and drops the rest at the first it lacks: one left out ends the page's.
+    if (budgetBytes !== Infinity && JSON.stringify(envelope).length > budgetBytes) return undefined
     page.answers.push({ key: firstAnswerKey(op, input), envelope })
     return envelope.value
   }
@@ -27,7 +35,7 @@ export async function firstAnswers(ctx: ApiContext): Promise<FirstPage> {
   const summary = (await ask('queue.summary', {})) as { queues: Array<{ instrument_id: string }> } | undefined
   const first = summary?.queues[0]
   if (!first) return page
-  const list = (await ask('queue.list', { instrument: first.instrument_id })) as { rows: Array<{ assignmentId: number; status: string }> } | undefined
+  const list = (await ask('queue.list', { instrument: first.instrument_id }, listBudgetBytes)) as { rows: Array<{ assignmentId: number; status: string }> } | undefined
   const pending = list?.rows.find((r) => r.status === 'pending')
   if (!pending) return page
   const item = (await ask('queue.item', { assignmentId: pending.assignmentId })) as { instrument: string; view: Record<string, unknown> } | undefined

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WebServer } from '../../../src/main/web/server'
+import { firstAnswers } from '../../../src/main/web/first-answers'
 import { assignItems } from '../../../src/main/annotation/assign'
 import { ensureAnnotator } from '../../../src/main/store/annotators'
 import type { Project } from '../../../src/main/store/project'
@@ -105,6 +106,18 @@ describe('the answers a page carries', () => {
     // The text still arrives whole once parsed.
     const session = answersIn(html).get(firstAnswerKey('session.get', {})) as { value: { annotator: { name: string } } }
     expect(session.value.annotator.name).toBe(`Dr. Ada ${HOSTILE}`)
+  })
+
+  it('leave out a queue whose rows would make the page heavy, and the item after it', async () => {
+    const session = (await api(annotatorServer, 'session.get', {})) as { value: { annotator: { id: number; name: string } } }
+    const ctx = { project, session: { role: 'annotator' as const, annotator: session.value.annotator, locked: true }, events: { emit: () => undefined } }
+    const whole = await firstAnswers(ctx)
+    const listBytes = JSON.stringify(whole.answers.find((a) => a.key.startsWith('queue.list '))!.envelope).length
+    const ops = (p: FirstPage) => p.answers.map((a) => a.key.split(' ')[0])
+    expect(ops(await firstAnswers(ctx, { listBudgetBytes: listBytes }))).toEqual(ops(whole))
+    const light = await firstAnswers(ctx, { listBudgetBytes: listBytes - 1 })
+    expect(ops(light)).toEqual(['session.get', 'project.info', 'settings.get', 'queue.summary'])
+    expect(light.markdown).toEqual([])
   })
 
   it('leave the queues out for a curator, who lands on the overview', async () => {
