@@ -33,7 +33,7 @@ export default defineConfig({
     root: resolve(__dirname, 'src/renderer'),
     build: {
       // electron-vite leaves bundles unminified; the renderer is also served over HTTP in browser mode.
-      minify: true,
+      minify: process.env.ASSAY_NO_MINIFY ? false : true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     },
     // The chunks main.tsx asks for at once (src/renderer/src/views/early-chunks.ts) are announced in index.html.

@@ -75,8 +75,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('opening the workbench'), () => {
       )
       await page.getByTestId('queue').first().click()
       await page.locator('[data-testid=item] .pair-row').first().waitFor()
-      // Texts the window parses wait for the parser's chunk, each in its place (an empty .markdown until then).
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid=source] .markdown:empty').length === 0)
+      // Texts the window parses wait for the parser's chunk, each in its place (marked data-parsing until then).
+      await page.waitForFunction(() => !document.querySelector('[data-testid=source] [data-parsing]'))
       const html = await page.locator('[data-testid=source]').evaluate((el) => el.innerHTML)
       await page.close()
       return html

@@ -14,9 +14,9 @@ async function tab(page: Page, label: string): Promise<void> {
 }
 
 async function settle(page: Page): Promise<void> {
-  // Lazy screens, fonts and KaTeX: wait until nothing is loading and two frames have been painted.
+  // Lazy screens, fonts, KaTeX and texts waiting for the parser: wait until nothing is loading and two frames have been painted.
   await page.waitForLoadState('networkidle').catch(() => undefined)
-  await page.waitForFunction(() => !document.querySelector('.screen-loading'))
+  await page.waitForFunction(() => !document.querySelector('.screen-loading, [data-parsing]'))
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
 }
 

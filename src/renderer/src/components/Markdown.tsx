@@ -1,5 +1,6 @@
-import { memo, Suspense, use, useEffect, useRef } from 'react'
+import { memo, useEffect, useRef, useSyncExternalStore } from 'react'
 import { loadMarkdownParser, markdownTree } from './markdown-tree'
+import { markdownParser, onMarkdownParser } from './markdown-parser'
 
 export interface MarkdownProps {
   text: string
@@ -16,26 +17,24 @@ export interface MarkdownProps {
  * The one Markdown + maths renderer: GitHub tables, LaTeX ($…$, $$…$$) by KaTeX, no raw HTML. Every text run and
  * formula carries its source offsets (data-src-start/-end), which is how a selection becomes an exact quote. Each text
  * is parsed once (markdown-tree), so showing it again, or an item parsed while it waited in the queue, costs no parse.
- * A text shown before the parser's chunk has arrived waits for it in place, the rest of the screen drawn.
+ * A text shown before the parser's chunk has arrived waits for it in place (marked data-parsing), the rest of the
+ * screen drawn, and is drawn the moment the chunk arrives.
  */
 export const Markdown = memo(function Markdown({ text, sourceOffset = 0, quoteSource }: MarkdownProps) {
   const root = useRef<HTMLDivElement>(null)
   useScrollableFormulasFocusable(root, text)
+  // Re-rendered when the parser arrives; a state change, not Suspense, whose reveal React would hold back.
+  useSyncExternalStore(onMarkdownParser, markdownParser)
+  const tree = markdownTree(text, sourceOffset)
+  useEffect(() => {
+    if (!tree) void loadMarkdownParser()
+  }, [tree])
   return (
-    <div className="markdown" data-quote-source={quoteSource} ref={root}>
-      {markdownTree(text, sourceOffset) ?? (
-        <Suspense fallback={null}>
-          <ParsedOnceLoaded text={text} sourceOffset={sourceOffset} />
-        </Suspense>
-      )}
+    <div className="markdown" data-quote-source={quoteSource} data-parsing={tree ? undefined : ''} ref={root}>
+      {tree}
     </div>
   )
 })
-
-function ParsedOnceLoaded({ text, sourceOffset }: { text: string; sourceOffset: number }) {
-  use(loadMarkdownParser())
-  return markdownTree(text, sourceOffset)
-}
 
 /**
  * A display formula wider than its column scrolls in its own box; a box that scrolls must be reachable by keyboard

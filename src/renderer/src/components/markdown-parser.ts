@@ -5,14 +5,25 @@ export type MarkdownParser = typeof import('../../../shared/markdown/pipeline')
 
 let parser: MarkdownParser | undefined
 let loading: Promise<MarkdownParser> | undefined
+const waiting = new Set<() => void>()
 
 /** Loads the Markdown parser once; resolves when it can parse any text. */
 export function loadMarkdownParser(): Promise<MarkdownParser> {
-  loading ??= import('../../../shared/markdown/pipeline').then((m) => (parser = m))
+  loading ??= import('../../../shared/markdown/pipeline').then((m) => {
+    parser = m
+    for (const notify of waiting) notify()
+    return m
+  })
   return loading
 }
 
 /** The parser, if it has arrived. */
 export function markdownParser(): MarkdownParser | undefined {
   return parser
+}
+
+/** Calls `notify` when the parser arrives (for useSyncExternalStore); returns the unsubscribe. */
+export function onMarkdownParser(notify: () => void): () => void {
+  waiting.add(notify)
+  return () => waiting.delete(notify)
 }

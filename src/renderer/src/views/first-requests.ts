@@ -17,10 +17,9 @@ const displaySettings = loadDisplaySettings().catch(() => undefined)
 export const firstScreenReady: Promise<void> = loaded.then(async () => {
   const { session } = useWorkbench.getState()
   if (session?.role === 'annotator') await Promise.all([annotate, displaySettings])
-  // A curator's screens show texts parsed in the window: the parser's chunk follows once the window is idle, so the
-  // first of them does not wait for it. (An annotator's first item comes parsed; the queue fetches the parser for the
-  // next ones once that item is painted.)
-  else if (session) whenIdle(() => void loadMarkdownParser())
+  // Texts other than an annotator's first item are parsed in the window: the parser's chunk follows once the window
+  // is idle after its first screen, so the first of them does not wait for it.
+  if (session) whenIdle(() => void loadMarkdownParser())
 })
 
 function whenIdle(fn: () => void): void {
