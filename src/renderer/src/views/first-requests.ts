@@ -1,6 +1,7 @@
 import { useWorkbench } from '../store'
 import { loadAnnotate, loadDisplaySettings } from './early-chunks'
 import { loadMarkdownParser } from '../components/markdown-parser'
+import { whenIdle } from '../annotate/after-paint'
 
 // Imported first by main.tsx, so this runs before React and the rest of the shell are even evaluated: the session
 // and project, the screen annotators land on and the top bar's settings are on their way while the shell mounts.
@@ -17,12 +18,8 @@ const displaySettings = loadDisplaySettings().catch(() => undefined)
 export const firstScreenReady: Promise<void> = loaded.then(async () => {
   const { session } = useWorkbench.getState()
   if (session?.role === 'annotator') await Promise.all([annotate, displaySettings])
-  // Texts other than an annotator's first item are parsed in the window: the parser's chunk follows once the window
-  // is idle after its first screen, so the first of them does not wait for it.
-  if (session) whenIdle(() => void loadMarkdownParser())
+  // A curator's screens show texts parsed in the window: the parser's chunk follows once the window is idle, so the
+  // first of them does not wait for it. An annotator's first item comes parsed, and the parser then follows it (see
+  // QueueRunner): fetched earlier, in an idle moment while the page waits for a font, it would delay that item.
+  else if (session) whenIdle(() => void loadMarkdownParser(), 3000)
 })
-
-function whenIdle(fn: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 3000 })
-  else setTimeout(fn, 500)
-}
