@@ -153,8 +153,10 @@ async function recordTransfer(cdp: CDPSession): Promise<() => Transfer> {
   cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => bytes.set(e.requestId, e.encodedDataLength))
   return () => {
     const files = [...bytes]
-      .map(([id, n]) => ({ file: new URL(urls.get(id) ?? 'http://x/?').pathname, bytes: n }))
-      .filter((f) => !f.file.startsWith('/api/'))
+      .map(([id, n]) => ({ url: new URL(urls.get(id) ?? 'http://x/?'), bytes: n }))
+      // A data: URL (a font inlined in a stylesheet) came with the file that holds it.
+      .filter(({ url }) => url.protocol !== 'data:' && !url.pathname.startsWith('/api/'))
+      .map(({ url, bytes: n }) => ({ file: url.pathname, bytes: n }))
       .sort((a, b) => b.bytes - a.bytes)
     return { total: files.reduce((s, f) => s + f.bytes, 0), files }
   }
