@@ -40,6 +40,9 @@ export function firstAnswer(operation: string, input: unknown): Envelope | undef
   return envelope
 }
 
+/** Whether the page brought an item's texts parsed (browser mode, for an annotator with an item waiting). */
+export const pageBroughtParsedTexts = markdown.size > 0
+
 /** Forgets the answers that came with the page (the project changed since). */
 export function dropFirstAnswers(): void {
   answers.clear()

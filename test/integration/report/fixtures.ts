@@ -51,14 +51,13 @@ function idsOf(project: Project, items: NewItem[]): Map<string, number> {
   return new Map(items.map((item, i) => [item.externalId, ids[i] as number]))
 }
 
-let judgeCount = 0
-
 export function addRun(
   project: Project,
   options: { instrument: string; judge?: string; model?: string; provider?: string; company?: string | null; trials?: number; bothOrders?: boolean }
 ): number {
   const db = project.db
-  const name = options.judge ?? `judge-${++judgeCount}`
+  // Numbered within the project, so a report's judge names do not depend on what other tests ran in the process.
+  const name = options.judge ?? `judge-${(db.prepare(`SELECT COUNT(*) AS n FROM judges`).get() as { n: number }).n + 1}`
   return project.write(() => {
     const existing = db.prepare(`SELECT id FROM judges WHERE name = ?`).get(name) as { id: number } | undefined
     const judgeId =

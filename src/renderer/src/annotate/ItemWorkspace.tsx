@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { getInstrument } from '../../../shared/instruments'
 import { writtenTexts } from '../../../shared/instruments/written-texts'
@@ -97,7 +97,9 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
 
   useActiveInput(clock)
 
-  useEffect(
+  // In the commit that shows the item (only noted here; storage is written after the paint): an item that arrived by
+  // a fetch is committed without its passive effects, and a reload in that gap would return to the item before.
+  useLayoutEffect(
     () => writeLastItemAfterPaint(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId }),
     [projectId, annotatorId, item.instrument, item.assignmentId]
   )

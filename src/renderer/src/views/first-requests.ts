@@ -2,6 +2,7 @@ import { useWorkbench } from '../store'
 import { loadAnnotate, loadDisplaySettings } from './early-chunks'
 import { loadMarkdownParser } from '../components/markdown-parser'
 import { whenIdle } from '../annotate/after-paint'
+import { pageBroughtParsedTexts } from '../first-page'
 
 // Imported first by main.tsx, so this runs before React and the rest of the shell are even evaluated: the session
 // and project, the screen annotators land on and the top bar's settings are on their way while the shell mounts.
@@ -17,9 +18,14 @@ const displaySettings = loadDisplaySettings().catch(() => undefined)
  */
 export const firstScreenReady: Promise<void> = loaded.then(async () => {
   const { session } = useWorkbench.getState()
-  if (session?.role === 'annotator') await Promise.all([annotate, displaySettings])
+  if (session?.role === 'annotator') {
+    // An annotator's first item: in browser mode it came parsed, and the parser follows it (see QueueRunner; fetched
+    // earlier, in an idle moment while the page waits for a font, it would delay that item). Otherwise (the desktop
+    // app, a queue too long for the page) that item needs the parser, which is fetched beside the screen's code.
+    if (!pageBroughtParsedTexts) void loadMarkdownParser()
+    await Promise.all([annotate, displaySettings])
+  }
   // A curator's screens show texts parsed in the window: the parser's chunk follows once the window is idle, so the
-  // first of them does not wait for it. An annotator's first item comes parsed, and the parser then follows it (see
-  // QueueRunner): fetched earlier, in an idle moment while the page waits for a font, it would delay that item.
+  // first of them does not wait for it.
   else if (session) whenIdle(() => void loadMarkdownParser(), 3000)
 })
