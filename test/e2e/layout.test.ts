@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ConsoleMessage, Page, Response } from 'playwright-core'
+import type { Page } from 'playwright-core'
+import { watchPageProblems } from '../support/page-problems'
 import { hasChromium, chromiumSuite } from '../support/browser'
 import { demoSceneSuite, SCENE_WALKS } from '../support/browser-suite'
 import { layoutProblems } from '../support/layout-check'
@@ -20,18 +21,9 @@ const scene = demoSceneSuite()
 
 /** Walks the screens; what is wrong on each, and any failed request, console error or warning on the way. */
 async function walk(page: Page, screens: ScreenVisit[]): Promise<string[]> {
-  const found: string[] = []
   let at = 'opening'
-  const onConsole = (m: ConsoleMessage) => {
-    if (m.type() === 'error' || m.type() === 'warning') found.push(`${at}: console ${m.type()}: ${m.text()}`)
-  }
-  const onError = (e: Error) => found.push(`${at}: page error: ${e.message}`)
-  const onResponse = (r: Response) => {
-    if (r.status() >= 400) found.push(`${at}: HTTP ${r.status()} ${new URL(r.url()).pathname}`)
-  }
-  page.on('console', onConsole)
-  page.on('pageerror', onError)
-  page.on('response', onResponse)
+  const watched = watchPageProblems(page, () => at)
+  const found = watched.found
   try {
     for (const screen of screens) {
       at = screen.name
@@ -39,9 +31,7 @@ async function walk(page: Page, screens: ScreenVisit[]): Promise<string[]> {
       for (const p of await layoutProblems(page, { maxLineChars: MAX_LINE_CHARS })) found.push(`${screen.name}: ${p.check}: ${p.detail}`)
     }
   } finally {
-    page.off('console', onConsole)
-    page.off('pageerror', onError)
-    page.off('response', onResponse)
+    watched.stop()
   }
   return found
 }

@@ -3,6 +3,7 @@ import { chromiumSuite, hasChromium } from '../support/browser'
 import { annotatorWorkbench, browserSuite } from '../support/browser-suite'
 import { MATHS_PAIR } from '../support/maths-pair'
 import { FIRST_ANSWERS_ID, type FirstPage } from '../../src/shared/contract/first-answers'
+import { watchPageProblems } from '../support/page-problems'
 
 // Opening the workbench as an annotator: the page brings the answers to the window's first calls, so the queue list
 // and the first item are drawn without a round trip; calls after them go to the server as usual. The first item's
@@ -95,15 +96,9 @@ describe.skipIf(!hasChromium)(chromiumSuite('opening the workbench'), () => {
   })
 
   it('opens with no failed request and nothing written to the console as an error or warning', async () => {
-    const problems: string[] = []
+    let problems: string[] = []
     const page = await annotatorWorkbench(suite, suite.file('quiet.assay'), [MATHS_PAIR], ['pairwise-preference'], 'Ada', (p) => {
-      p.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`)
-      })
-      p.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
-      p.on('response', (r) => {
-        if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${new URL(r.url()).pathname}`)
-      })
+      problems = watchPageProblems(p).found
     })
     await page.getByTestId('queue').first().click()
     await page.locator('[data-testid=item] .pair-row').first().waitFor()

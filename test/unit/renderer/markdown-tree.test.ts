@@ -7,7 +7,8 @@ import rehypeKatex from 'rehype-katex'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared/markdown/source-offsets'
 import { markdownComponents } from '../../../src/renderer/src/components/ContentLink'
-import { loadMarkdownParser, markdownTree as treeOrUndefined, markdownTreeOf, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
+import { markdownTree as treeOrUndefined, markdownTreeOf, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
+import { loadMarkdownParser } from '../../../src/renderer/src/components/markdown-parser'
 import { markdownHast, withoutPositions } from '../../../src/shared/markdown/pipeline'
 import { fromHtml } from 'hast-util-from-html'
 
@@ -62,7 +63,7 @@ describe('parsed Markdown trees', () => {
     vi.resetModules()
     const fresh = await import('../../../src/renderer/src/components/markdown-tree')
     expect(fresh.markdownTree(text, 3)).toBeUndefined()
-    await fresh.loadMarkdownParser()
+    await (await import('../../../src/renderer/src/components/markdown-parser')).loadMarkdownParser()
     expect(dom(renderToStaticMarkup(fresh.markdownTree(text, 3)!))).toEqual(dom(parsedEachTime(text, 3)))
   })
 

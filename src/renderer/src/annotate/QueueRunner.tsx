@@ -15,7 +15,8 @@ import type { Submission, SubmitFailure } from './submission'
 import { CommitMark, setCommitStatus } from './commit-status'
 import { afterPaint, nextPaint, whenIdle } from './after-paint'
 import { viewTexts } from '../../../shared/markdown/view-texts'
-import { loadMarkdownParser, markdownTree } from '../components/markdown-tree'
+import { markdownTree } from '../components/markdown-tree'
+import { loadMarkdownParser } from '../components/markdown-parser'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
 

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useSyncExternalStore } from 'react'
-import { loadMarkdownParser, markdownTree } from './markdown-tree'
-import { markdownParser, onMarkdownParser } from './markdown-parser'
+import { markdownTree } from './markdown-tree'
+import { loadMarkdownParser, markdownParser, onMarkdownParser } from './markdown-parser'
 
 export interface MarkdownProps {
   text: string

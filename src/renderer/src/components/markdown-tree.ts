@@ -6,8 +6,6 @@ import { markdownComponents } from './ContentLink'
 import { hastToReact } from './hast-to-react'
 import { markdownParser } from './markdown-parser'
 
-export { loadMarkdownParser } from './markdown-parser'
-
 /** Parsed trees kept: the items on screen and prefetched ahead, and text repeated from item to item (a rubric). */
 const LIMIT = 64
 const trees = new Map<string, ReactElement>()
