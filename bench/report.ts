@@ -1,6 +1,7 @@
 import { gatherAuditInput } from '../src/main/audit'
 import type { Project } from '../src/main/store/project'
 import { buildReport } from '../src/shared/report'
+import { DEFAULT_BOOTSTRAP_SEED, seededRandom } from '../src/shared/stats'
 import { median, time, type BenchFigures } from './measure'
 import { syntheticPairsProject } from '../test/integration/report/fixtures'
 
@@ -41,6 +42,21 @@ function bareAccuracy(project: Project): number {
 }
 
 /**
+ * What the report's intervals cannot go below while they stay the same figures: the bootstrap's draws alone, one
+ * draw per item per resample from the seeded stream (tallied into bins, as the report tallies them), with no
+ * statistic computed on them.
+ */
+function resamplingDraws(items: number, resamples: number): void {
+  const random = seededRandom(DEFAULT_BOOTSTRAP_SEED)
+  const bins = new Int32Array(items).map((_, i) => i % 256)
+  const counts = new Int32Array(257)
+  for (let r = 0; r < resamples; r++) {
+    counts.fill(0)
+    random.addDrawsToBins(counts, items, bins)
+  }
+}
+
+/**
  * A full report (gathering from the project file, then every statistic, interval, position test, strength and
  * judge-vs-judge test) over 100,000 judgements from three sources, beside a bare single pass over the same rows
  * computing plain accuracy, measured in the same run; and the same at a quarter of the size, to show how the ratio
@@ -62,6 +78,9 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
     const bareMs: number[] = []
     const reportCpuMs: number[] = []
     const bareCpuMs: number[] = []
+    const tablesMs: number[] = []
+    const drawsMs: number[] = []
+    const drawsCpuMs: number[] = []
     let bare = 0
     for (let round = 0; round < 3; round++) {
       let cpu = 0
@@ -71,7 +90,13 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       let gatherCpu = 0
       let buildCpu = 0
       const g = time(() => (gatherCpu = cpuTime(() => (input = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })))))
-      const b = time(() => (buildCpu = cpuTime(() => buildReport(input, { generatedAt: 'bench' }))))
+      let tablesDone = 0
+      const started = performance.now()
+      const b = time(() => (buildCpu = cpuTime(() => buildReport(input, { generatedAt: 'bench', onResampling: () => (tablesDone = performance.now()) }))))
+      tablesMs.push(tablesDone - started)
+      let drawsCpu = 0
+      drawsMs.push(time(() => (drawsCpu = cpuTime(() => resamplingDraws(pairs, 2000)))))
+      drawsCpuMs.push(drawsCpu)
       gatherMs.push(g)
       buildMs.push(b)
       reportMs.push(g + b)
@@ -85,6 +110,12 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       full_report_ms: median(reportMs),
       gather_ms: median(gatherMs),
       build_ms: median(buildMs),
+      // Of the build: the tables and their point estimates, before the bootstrap starts drawing.
+      build_tables_ms: median(tablesMs),
+      // The floor the same intervals impose: the seeded draws alone (one per item per resample), nothing computed.
+      resampling_draws_ms: median(drawsMs),
+      resampling_draws_vs_bare_ratio: median(drawsMs) / median(bareMs),
+      resampling_draws_cpu_ms: median(drawsCpuMs),
       bare_accuracy_pass_ms: median(bareMs),
       report_vs_bare_ratio: median(reportMs) / median(bareMs),
       full_report_cpu_ms: median(reportCpuMs),

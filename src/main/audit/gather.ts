@@ -6,7 +6,7 @@ import { callOf, JudgementReader } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
-import { currentAnnotations, type AnnotationRow } from '../store/annotations'
+import { currentAnswers, type AnswerRow } from '../store/annotations'
 import { ACTIVE_RUN_SQL } from '../store/archive'
 import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
@@ -84,7 +84,7 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
 
 /** Provenance of the worked checks in the current flaw audits of the items in scope (see checks/verify.ts). */
 function workedCheckCounts(db: Db, payloads: ReadonlyMap<number, unknown>): WorkedCheckCounts | null {
-  const judgements = currentAnnotations(db, 'flaw-audit')
+  const judgements = currentAnswers(db, 'flaw-audit')
     .filter((a) => payloads.has(a.item_id))
     .map((a) => JSON.parse(a.judgement) as unknown)
   const counts = countCheckProvenance(judgements)
@@ -172,7 +172,7 @@ function annotationSources(db: Db, instrument: AnyInstrument, payloads: Readonly
   const bySource = new Map<string, AuditSourceInput & { invalid: number }>()
   const trials = new Map<string, number>()
   const reader = new JudgementReader(instrument)
-  for (const a of currentAnnotations(db, instrument.id)) {
+  for (const a of currentAnswers(db, instrument.id)) {
     const payload = payloads.get(a.item_id)
     if (!payload) continue
     versions.add(a.instrument_version)
@@ -193,7 +193,7 @@ function annotationSources(db: Db, instrument: AnyInstrument, payloads: Readonly
   return [...bySource.values()].map(({ invalid, ...source }) => ({ ...source, detail: { ...source.detail, n_invalid_stored: invalid } }))
 }
 
-function annotationSourceOf(a: AnnotationRow, pseudonyms: ReadonlyMap<number, string>): Pick<AuditSourceInput, 'id' | 'kind' | 'name'> {
+function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string>): Pick<AuditSourceInput, 'id' | 'kind' | 'name'> {
   if (a.source_kind === 'human') {
     // Reports name annotators by pseudonym: tables and plots end up in papers.
     const name = (a.annotator_id !== null ? pseudonyms.get(a.annotator_id) : undefined) ?? a.source_name
@@ -330,7 +330,7 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
 function humanFlawAudits(db: Db, payloads: ReadonlyMap<number, Record<string, unknown>>): FlawAuditInput[] {
   const flaws = getInstrument('flaw-audit')
   const out: FlawAuditInput[] = []
-  for (const a of currentAnnotations(db, 'flaw-audit')) {
+  for (const a of currentAnswers(db, 'flaw-audit')) {
     if (a.source_kind !== 'human') continue
     const payload = payloads.get(a.item_id)
     if (!payload) continue

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AssayError } from '../../shared/errors'
-import { buildReport, type ReportOptions } from '../../shared/report'
+import { buildReport, type ReportOptions, type ResamplingDetail } from '../../shared/report'
 import type { Split } from '../../shared/items/kinds'
 import { openDatabase } from '../store/database'
 import { gatherAuditInput } from './gather'
@@ -23,11 +23,11 @@ export interface ReportJobData {
 }
 
 export type ReportJobMessage =
-  | { type: 'progress'; phase: 'reading' | 'computing'; step: number; steps: number; detail: string }
+  | { type: 'progress'; phase: 'reading' | 'computing' | 'resampling'; step: number; steps: number; detail: string }
   | { type: 'done'; report: unknown }
   | { type: 'error'; code: string; message: string; details?: unknown }
 
-const STEPS = 2
+const STEPS = 3
 
 function post(message: ReportJobMessage): void {
   parentPort?.postMessage(message)
@@ -41,7 +41,10 @@ async function run(data: ReportJobData): Promise<void> {
     const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources })
     const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
     post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${input.items.length} items, ${input.sources.length} sources, ${calls} answers` })
-    post({ type: 'done', report: attachProbesSection(db, input, buildReport(input, data.report), data.report) })
+    const onResampling = ({ resamples, items, statistics }: ResamplingDetail) => {
+      if (statistics > 0) post({ type: 'progress', phase: 'resampling', step: 2, steps: STEPS, detail: `${resamples} bootstrap resamples of ${items} items for ${statistics} intervals` })
+    }
+    post({ type: 'done', report: attachProbesSection(db, input, buildReport(input, { ...data.report, onResampling }), data.report) })
   } finally {
     db.close()
   }

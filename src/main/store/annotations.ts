@@ -88,14 +88,27 @@ export function historyForAssignment(db: Db, assignmentId: number): AnnotationRo
  * This is what exports and the audit read.
  */
 export function currentAnnotations(db: Db, instrumentId?: string): AnnotationRow[] {
+  return db.prepare(currentSql('a.*')).all(instrumentId ?? null, instrumentId ?? null) as AnnotationRow[]
+}
+
+/** What the audit reads of a current answer. */
+export type AnswerRow = Pick<AnnotationRow, 'item_id' | 'instrument_version' | 'annotator_id' | 'source_kind' | 'source_name' | 'judgement' | 'display' | 'origin'>
+
+/**
+ * `currentAnnotations` with only the columns the audit reads, in the same order: it runs over every answer of an
+ * instrument, and building each row's sixteen fields costs more than the query itself.
+ */
+export function currentAnswers(db: Db, instrumentId: string): AnswerRow[] {
   return db
-    .prepare(
-      `SELECT a.* FROM annotations a
+    .prepare(currentSql('a.item_id, a.instrument_version, a.annotator_id, a.source_kind, a.source_name, a.judgement, a.display, a.origin'))
+    .all(instrumentId, instrumentId) as AnswerRow[]
+}
+
+function currentSql(columns: string): string {
+  return `SELECT ${columns} FROM annotations a
        WHERE a.retracted = 0 AND (? IS NULL OR a.instrument_id = ?)
          AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
        ORDER BY a.item_id, a.created_at`
-    )
-    .all(instrumentId ?? null, instrumentId ?? null) as AnnotationRow[]
 }
 
 export interface DraftRow {

@@ -73,7 +73,7 @@ export const auditOperations = {
 /** Progress of a report computed off the main thread (pushed as the `audit.progress` event). */
 export const auditProgressSchema = z.object({
   requestId: z.string(),
-  phase: z.enum(['reading', 'computing']),
+  phase: z.enum(['reading', 'computing', 'resampling']),
   step: z.number().int(),
   steps: z.number().int(),
   detail: z.string()

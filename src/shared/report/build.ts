@@ -10,7 +10,8 @@ import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput, type AuditItem, type Aud
 import type { BootstrapSettings } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
-import { itemWinner, labelTermsOf, pairCallsOf, pairwiseRow, positionRow, type Side } from './pairwise'
+import { itemWinner, labelTermsOf, pairCallsOf, positionRow, type Side } from './pairwise'
+import { pairwiseRow } from './pairwise-row'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
 import { systemsOf } from './systems'
@@ -34,6 +35,15 @@ export interface ReportOptions {
   eceBins?: number
   /** The report's timestamp (injected so that reports can be reproduced byte for byte). */
   generatedAt?: string
+  /** Told when the bootstrap starts drawing its resamples (the longest step), with what it draws. */
+  onResampling?: (detail: ResamplingDetail) => void
+}
+
+export interface ResamplingDetail {
+  resamples: number
+  items: number
+  /** Statistics whose intervals the resamples give. */
+  statistics: number
 }
 
 export const MIN_BOOTSTRAP_RESAMPLES = 2000
@@ -91,6 +101,7 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   const judgeVsJudgeRows = judgeVsJudgeSection(fields, criteria, judges, plan)
 
   // Every interval above is filled in by this one bootstrap over the items in scope.
+  options.onResampling?.({ resamples, items: inScope.size, statistics: plan.size })
   plan.run(bootstrap)
 
   const sources = order(all).map(sourceSummary)

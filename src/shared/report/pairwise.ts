@@ -1,23 +1,13 @@
-import {
-  accuracyByLabel,
-  majorityLabelBaseline,
-  positionBias,
-  randomBaseline,
-  tallyPairwise,
-  type PairwiseCall,
-  type PairwiseVerdict
-} from '../stats'
-import type { BootstrapPlan } from './bootstrap-plan'
+import { positionBias, type PairwiseCall, type PairwiseVerdict } from '../stats'
 import type { AuditItem, PairFacts } from './input'
-import { bootstrapCi, exactCi, proportion, put, wilsonCi, wilsonOverItems } from './intervals'
+import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { unitKey, type ResolvedSource } from './resolve'
-import type { ReportPairwise, ReportPairwiseRow } from './schema'
+import { itemOfUnitKey, unitKey, type ResolvedSource, type Value } from './resolve'
+import type { ReportPairwise } from './schema'
 
 /**
- * Pairwise accuracy as IdeaEval scores it: one verdict per call (an item in one display order, trials voted), both
- * orders kept as separate calls and resampled together; a failed call is listed and left out of the judged
- * denominator, an unparseable one counts as incorrect, an abstention is no choice at all.
+ * A source's pairwise calls (one verdict per item and display order, trials voted), the item-level winners, and its
+ * position statistics. Scoring against a criterion is in pairwise-row.ts.
  */
 
 export type Side = 'a' | 'b'
@@ -43,8 +33,33 @@ export function otherSide(side: Side): Side {
 /** The item-level winner a source gives (trials and display orders voted), if any. */
 export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null {
   if (!item.pair) return null
-  const v = source.values.get('winner')?.get(pairKeyOf(item, item.pair))
+  const values = source.values.get('winner')
+  if (!values) return null
+  const entry = winnersByItem(values).get(item.id)
+  if (entry === undefined) return null
+  // An item with several winner units (a hand-built input): read by its pair's own key.
+  const v = entry === null ? values.get(pairKeyOf(item, item.pair)) : entry.unit === item.pair.unit ? entry.value : undefined
   return isSide(v) ? v : null
+}
+
+type WinnerEntry = { unit: string; value: Value } | null
+
+/**
+ * A source's winner values by item id, read once per source: several sections read winners item by item, and a
+ * lookup by number costs less than building or finding each item's unit key. Rebuilt if the values changed size.
+ */
+const winnersOfValues = new WeakMap<ReadonlyMap<string, Value>, { size: number; byItem: Map<number, WinnerEntry> }>()
+
+function winnersByItem(values: ReadonlyMap<string, Value>): Map<number, WinnerEntry> {
+  const known = winnersOfValues.get(values)
+  if (known && known.size === values.size) return known.byItem
+  const byItem = new Map<number, WinnerEntry>()
+  for (const [key, value] of values) {
+    const item = itemOfUnitKey(key)
+    byItem.set(item, byItem.has(item) ? null : { unit: key.slice(key.indexOf('\u0000') + 1), value })
+  }
+  winnersOfValues.set(values, { size: values.size, byItem })
+  return byItem
 }
 
 /** The unit key of a pair's verdict, built once per item: winners are read item by item in several sections. */
@@ -130,187 +145,6 @@ export function labelTermsOf(items: readonly AuditItem[]): LabelTerms {
 
 export function labelOf(item: AuditItem, side: Side, terms: LabelTerms): string {
   return terms === 'origin' ? (item.pair?.[side].origin ?? side) : side
-}
-
-export interface PairwiseRowOptions {
-  level: number
-  /** Null for individual annotators: their rows carry Wilson intervals only. */
-  plan: BootstrapPlan | null
-  terms: LabelTerms
-  labels: readonly string[]
-}
-
-/** One source's calls scored against one criterion's item-level winners. */
-export function pairwiseRow(
-  sourceId: string,
-  calls: readonly PairCall[],
-  criterionId: string,
-  criterionWinners: ReadonlyMap<number, Side>,
-  items: ReadonlyMap<number, AuditItem>,
-  options: PairwiseRowOptions
-): ReportPairwiseRow {
-  const { terms, level } = options
-  let abstained = 0
-  let pending = 0
-  const scored: PairwiseCall<string>[] = []
-  const itemOfCall: AuditItem[] = []
-  for (const call of calls) {
-    const truth = criterionWinners.get(call.item)
-    const item = items.get(call.item)
-    if (!truth || !item) continue
-    if (call.status === 'abstained') {
-      abstained++
-      continue
-    }
-    if (call.status === 'pending') {
-      pending++
-      continue
-    }
-    const verdict: PairwiseVerdict<string> =
-      call.status === 'choice' ? { kind: 'choice', choice: labelOf(item, call.winner as Side, terms) } : { kind: call.status }
-    scored.push({
-      itemId: String(call.item),
-      label: labelOf(item, truth, terms),
-      verdict,
-      ...(call.shownFirst ? { shownFirst: labelOf(item, call.shownFirst, terms) } : {})
-    })
-    itemOfCall.push(item)
-  }
-  const tally = tallyPairwise(scored, 'kept')
-  const reasons: Record<string, string> = {}
-  const row = {
-    source: sourceId,
-    criterion: criterionId,
-    n_in_scope: tally.total + abstained + pending,
-    n_judged: tally.judged,
-    n_failed: tally.failed,
-    n_unparseable: tally.unparseable,
-    n_abstained: abstained,
-    n_pending: pending,
-    n_ties: tally.ties,
-    n_items: itemsOf(itemOfCall, scored, () => true),
-    correct: tally.correct,
-    ci: {},
-    reasons
-  } as unknown as ReportPairwiseRow
-  const record = row as unknown as Record<string, unknown>
-  // Point estimates count calls (IdeaEval); their Wilson intervals count items, one observation per item.
-  const judgedItemCount = itemsOf(itemOfCall, scored, (c) => c.verdict.kind !== 'failed')
-  const accuracy = proportion(tally.correct, tally.judged, level, 'no judged calls')
-  put(record, reasons, 'accuracy', accuracy)
-  row.ci.accuracy = wilsonOverItems(accuracy.value, judgedItemCount, level)
-  // The exact binomial interval needs one observation per item: given only where each item has one judged call.
-  row.ci.accuracy_exact =
-    judgedItemCount === tally.judged
-      ? exactCi(tally.correct, tally.judged, level, 'no judged calls')
-      : { method: 'clopper-pearson', level, ci_low: null, ci_high: null, reason: 'items were judged in both display orders: the exact binomial interval needs one observation per item (see the Wilson interval over items and the bootstrap)' }
-  const ofAll = proportion(tally.correct, row.n_in_scope, level, 'no calls in scope')
-  put(record, reasons, 'accuracy_of_all', ofAll)
-  row.ci.accuracy_of_all = wilsonOverItems(ofAll.value, row.n_items, level, 'no calls in scope')
-  if (tally.ties > 0) {
-    const dropped = tallyPairwise(scored, 'dropped')
-    const share = proportion(dropped.correct, dropped.judged, level, 'no judged calls once ties are dropped')
-    put(record, reasons, 'accuracy_ties_dropped', share)
-    const droppedItems = itemsOf(itemOfCall, scored, (c) => c.verdict.kind !== 'failed' && c.verdict.kind !== 'tie')
-    row.ci.accuracy_ties_dropped = wilsonOverItems(share.value, droppedItems, level, 'no judged calls once ties are dropped')
-  }
-
-  // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata.
-  const judgedItems = new Map<number, string>()
-  scored.forEach((call, i) => {
-    if (call.verdict.kind !== 'failed') judgedItems.set((itemOfCall[i] as AuditItem).id, call.label)
-  })
-  const baseline = majorityLabelBaseline([...judgedItems.values()])
-  put(record, reasons, 'majority_baseline', baseline)
-  row.majority_label = [...baseline.majority].sort()
-  row.label_counts = Object.fromEntries(options.labels.map((l) => [l, baseline.counts[l] ?? 0]))
-  put(record, reasons, 'random_baseline', randomBaseline(2))
-  row.below_majority_baseline = accuracy.value !== null && baseline.value !== null ? accuracy.value < baseline.value : null
-
-  row.per_label = perLabel(scored, options.labels, level)
-  const inFrame = (frame: LabelTerms) =>
-    scored.map((call, i) => {
-      const item = itemOfCall[i] as AuditItem
-      const verdict: PairwiseVerdict<string> =
-        call.verdict.kind === 'choice' ? { kind: 'choice', choice: relabel(item, call.verdict.choice, terms, frame) } : call.verdict
-      // Only the label and the verdict are read by the per-label tallies.
-      return { itemId: call.itemId, label: relabel(item, call.label, terms, frame), verdict }
-    })
-  row.per_label_side = terms === 'side' ? row.per_label : perLabel(inFrame('side'), ['a', 'b'], level)
-  row.per_label_origin = terms === 'origin' ? row.per_label : []
-  row.subsets = subsets(scored, itemOfCall, options)
-
-  const perItem = new Map<number, { item: number; numerator: number; denominator: number }>()
-  scored.forEach((call, i) => {
-    const item = (itemOfCall[i] as AuditItem).id
-    let unit = perItem.get(item)
-    if (!unit) perItem.set(item, (unit = { item, numerator: 0, denominator: 0 }))
-    if (call.verdict.kind !== 'failed') unit.denominator++
-    if (call.verdict.kind === 'choice' && call.verdict.choice === call.label) unit.numerator++
-  })
-  options.plan?.addRatio([...perItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
-  const { ci, reasons: why, ...rest } = row
-  return { ...rest, ci, reasons: why }
-}
-
-/** How many distinct items the calls that pass `keep` cover (`itemOfCall[i]` is call i's item). */
-function itemsOf(itemOfCall: readonly AuditItem[], calls: readonly PairwiseCall<string>[], keep: (call: PairwiseCall<string>) => boolean): number {
-  const items = new Set<number>()
-  calls.forEach((call, i) => {
-    if (keep(call)) items.add((itemOfCall[i] as AuditItem).id)
-  })
-  return items.size
-}
-
-function perLabel(scored: readonly PairwiseCall<string>[], labels: readonly string[], level: number): ReportPairwiseRow['per_label'] {
-  return accuracyByLabel(scored, labels, { level }).map((s) => ({
-    label: s.label,
-    n: s.judged,
-    correct: s.correct,
-    accuracy: s.ofJudged.value,
-    ci_low: s.ofJudged.lower,
-    ci_high: s.ofJudged.upper
-  }))
-}
-
-/** A label in `terms` said in `frame` terms, on one item. */
-function relabel(item: AuditItem, label: string, terms: LabelTerms, frame: LabelTerms): string {
-  return labelOf(item, terms === frame ? (label as Side) : sideOfLabel(item, label, terms), frame)
-}
-
-/** The canonical side a label in `terms` names on an item. */
-function sideOfLabel(item: AuditItem, label: string, terms: LabelTerms): Side {
-  if (terms === 'side') return label as Side
-  return item.pair?.a.origin === label ? 'a' : 'b'
-}
-
-function subsets(scored: readonly PairwiseCall<string>[], itemOfCall: readonly AuditItem[], options: PairwiseRowOptions): ReportPairwiseRow['subsets'] {
-  const groupings: Array<{ by: ReportPairwiseRow['subsets'][number]['by']; key: (call: PairwiseCall<string>, item: AuditItem) => string | null }> = [
-    { by: 'label', key: (call) => call.label },
-    { by: 'set', key: (_, item) => item.set },
-    { by: 'probe', key: (_, item) => item.pair?.probe ?? null },
-    { by: 'label_source', key: (_, item) => item.pair?.labelSource ?? null }
-  ]
-  const out: ReportPairwiseRow['subsets'] = []
-  for (const grouping of groupings) {
-    const groups = new Map<string, PairwiseCall<string>[]>()
-    scored.forEach((call, i) => {
-      const key = grouping.key(call, itemOfCall[i] as AuditItem)
-      if (key === null) return
-      const list = groups.get(key)
-      if (list) list.push(call)
-      else groups.set(key, [call])
-    })
-    // A grouping with one value repeats the overall figure; labels are always shown, so both sides are visible.
-    if (grouping.by !== 'label' && groups.size < 2) continue
-    const keys = grouping.by === 'label' ? options.labels.filter((l) => groups.has(l)) : [...groups.keys()].sort()
-    for (const value of keys) {
-      const tally = tallyPairwise(groups.get(value) ?? [], 'kept')
-      const share = proportion(tally.correct, tally.judged, options.level)
-      out.push({ by: grouping.by, value, n_judged: tally.judged, correct: tally.correct, accuracy: share.value, ci_low: share.lower, ci_high: share.upper })
-    }
-  }
-  return out
 }
 
 /**

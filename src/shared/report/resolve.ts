@@ -178,17 +178,51 @@ export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<Fie
   return result
 }
 
-/** Answers on one unit: a lone value as itself (the usual case, kept without an array), several as a list. */
-type Collected = Value | Value[]
+/**
+ * Unit key strings of the items in one scope, shared by every source resolved over it: a key is built (and hashed,
+ * on its first lookup) once, not once per source, and the tables that later look units up by key find the same
+ * string. Per item, the last unit asked for (an item has one unit per instrument, or a few in turn).
+ */
+const unitKeysOfScope = new WeakMap<ReadonlySet<number>, Map<number, { unit: string; key: string }>>()
+
+function unitKeysOf(scope: ReadonlySet<number>): Map<number, { unit: string; key: string }> {
+  let keys = unitKeysOfScope.get(scope)
+  if (!keys) unitKeysOfScope.set(scope, (keys = new Map()))
+  return keys
+}
+
+function keyOf(keys: Map<number, { unit: string; key: string }>, item: number, unit: string): string {
+  const known = keys.get(item)
+  if (known && known.unit === unit) return known.key
+  const key = unitKey(item, unit)
+  keys.set(item, { unit, key })
+  return key
+}
+
+/**
+ * Answers per field, by unit index: the first answer on a unit, the second, and any further ones; and the units in
+ * the order they received their first answer for this field (the order of the field's values).
+ */
+interface FieldAnswers {
+  first: Array<Value | undefined>
+  second: Array<Value | undefined>
+  /** Rare (a third trial or annotator), so kept apart. */
+  more: Map<number, Value[]>
+  order: number[]
+}
 
 function resolveSourceOnce(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
   const counts = emptyCounts()
   const itemStatus = new Map<number, ItemStatus>()
   // Looked up once, not per observation: this loop runs over every answer of every source.
   const names = fields.map((f) => f.name)
-  const perField = names.map(() => new Map<string, Collected>())
-  // One key string per item and unit, built once: every call of an item (trials, display orders) shares it.
-  const keyOfItem = new Map<number, { unit: string; key: string }>()
+  const answers: FieldAnswers[] = names.map(() => ({ first: [], second: [], more: new Map(), order: [] }))
+  // Each unit gets an index once (one lookup per observation, whatever the number of fields); its key string is
+  // built once per item and unit for all sources of the same scope (see keyOf).
+  const keys = unitKeysOf(inScope)
+  const unitIndex = new Map<string, number>()
+  const unitKeys: string[] = []
+  const lastOfItem = new Map<number, { unit: string; index: number }>()
   for (const call of input.calls) {
     if (!inScope.has(call.itemId)) continue
     countCall(counts, call)
@@ -197,20 +231,37 @@ function resolveSourceOnce(input: AuditSourceInput, fields: ReadonlyArray<FieldS
     if (status !== earlierStatus) itemStatus.set(call.itemId, status)
     if (call.status !== 'ok') continue
     for (const observation of call.observations) {
-      let cached = keyOfItem.get(call.itemId)
-      if (!cached || cached.unit !== observation.unit) {
-        cached = { unit: observation.unit, key: unitKey(call.itemId, observation.unit) }
-        keyOfItem.set(call.itemId, cached)
+      let last = lastOfItem.get(call.itemId)
+      if (!last || last.unit !== observation.unit) {
+        const key = keyOf(keys, call.itemId, observation.unit)
+        let index = unitIndex.get(key)
+        if (index === undefined) {
+          index = unitKeys.length
+          unitIndex.set(key, index)
+          unitKeys.push(key)
+          // Every field's slots grow with the units, so the arrays stay dense.
+          for (const field of answers) {
+            field.first.push(undefined)
+            field.second.push(undefined)
+          }
+        }
+        last = { unit: observation.unit, index }
+        lastOfItem.set(call.itemId, last)
       }
-      const key = cached.key
+      const u = last.index
       for (let f = 0; f < names.length; f++) {
         const v = observation.values[names[f] as string]
         if (v === null || v === undefined) continue
-        const perUnit = perField[f] as Map<string, Collected>
-        const earlier = perUnit.get(key)
-        if (earlier === undefined) perUnit.set(key, v)
-        else if (Array.isArray(earlier)) earlier.push(v)
-        else perUnit.set(key, [earlier, v])
+        const field = answers[f] as FieldAnswers
+        if (field.first[u] === undefined) {
+          field.first[u] = v
+          field.order.push(u)
+        } else if (field.second[u] === undefined) field.second[u] = v
+        else {
+          const more = field.more.get(u)
+          if (more) more.push(v)
+          else field.more.set(u, [v])
+        }
       }
     }
   }
@@ -218,16 +269,22 @@ function resolveSourceOnce(input: AuditSourceInput, fields: ReadonlyArray<FieldS
   const tiedUnits = new Set<string>()
   fields.forEach((field, f) => {
     const how = aggregationOf(field.level) as Aggregation
-    // Combined in place: a lone answer already is the unit's value; the units keep their order.
-    const perUnit = perField[f] as Map<string, Collected>
-    for (const [key, collected] of perUnit) {
-      if (!Array.isArray(collected)) continue
-      const { value, tied } = combine(collected, how)
+    const { first, second, more, order } = answers[f] as FieldAnswers
+    const perUnit = new Map<string, Value>()
+    for (const u of order) {
+      const key = unitKeys[u] as string
+      const lone = first[u] as Value
+      const next = second[u]
+      if (next === undefined) {
+        perUnit.set(key, lone)
+        continue
+      }
+      const rest = more.get(u)
+      const { value, tied } = combine(rest ? [lone, next, ...rest] : [lone, next], how)
       if (tied) tiedUnits.add(key)
       if (value !== null) perUnit.set(key, value)
-      else perUnit.delete(key)
     }
-    values.set(field.name, perUnit as Map<string, Value>)
+    values.set(field.name, perUnit)
   })
   counts.tiedVotes = tiedUnits.size
   return { id: input.id, input, itemStatus, values, counts }

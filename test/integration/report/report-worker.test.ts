@@ -55,7 +55,7 @@ describe('the report in a worker thread', () => {
       { onProgress: (p) => phases.push(p.phase) }
     )
     expect(fromWorker).toEqual(projectReport(demo.db, { instrument: 'pairwise-preference', generatedAt }))
-    expect(phases).toEqual(['reading', 'computing'])
+    expect(phases).toEqual(['reading', 'computing', 'resampling'])
   }, 120_000)
 
   it('passes errors back with their code, and stops at once when cancelled', async () => {

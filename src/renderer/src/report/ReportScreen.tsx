@@ -135,7 +135,7 @@ export function ReportScreen() {
       {load.state === 'loading' && (
         <p className="muted report-progress" role="status">
           {load.progress
-            ? `Computing the report: ${load.progress.phase === 'reading' ? 'reading answers' : `computing (${load.progress.detail})`}… step ${load.progress.step + 1} of ${load.progress.steps}`
+            ? `Computing the report: ${load.progress.phase === 'reading' ? 'reading answers' : `${load.progress.phase} (${load.progress.detail})`}… step ${load.progress.step + 1} of ${load.progress.steps}`
             : 'Computing the report…'}{' '}
           <button type="button" onClick={() => void api['audit.cancel']({ requestId })}>
             Cancel

@@ -1,0 +1,213 @@
+import { majorityLabelBaseline, randomBaseline, wilsonInterval } from '../stats'
+import type { BootstrapPlan } from './bootstrap-plan'
+import type { AuditItem } from './input'
+import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './intervals'
+import { labelOf, type LabelTerms, type PairCall, type Side } from './pairwise'
+import type { ReportPairwiseRow } from './schema'
+
+/**
+ * One source's pairwise calls scored against one criterion's item-level winners, as IdeaEval scores them: one verdict
+ * per call (an item in one display order, trials voted), a failed call listed and left out of the judged
+ * denominator, an unparseable one counted as incorrect, a tie kept as not correct (and reported without ties too),
+ * an abstention no choice at all. Point estimates count calls; their Wilson intervals count items.
+ *
+ * Every figure is a count, so the calls are tallied in one pass into counters (overall, per label, per side, per
+ * subset, per item) rather than listed and filtered once per table: this runs over every call of every source.
+ */
+
+export interface PairwiseRowOptions {
+  level: number
+  /** Null for individual annotators: their rows carry Wilson intervals only. */
+  plan: BootstrapPlan | null
+  terms: LabelTerms
+  labels: readonly string[]
+}
+
+/** Judged (not failed) and correct calls of one group. */
+interface Count {
+  judged: number
+  correct: number
+}
+
+/** What one item's calls add up to: its share of the bootstrap ratio and which denominators it is in. */
+interface ItemCount {
+  item: number
+  label: string
+  /** Correct calls, and judged calls (the bootstrap's numerator and denominator). */
+  numerator: number
+  denominator: number
+  /** Judged calls other than ties. */
+  decided: number
+}
+
+const SUBSET_GROUPINGS = ['set', 'probe', 'label_source'] as const
+
+function subsetKey(by: (typeof SUBSET_GROUPINGS)[number], item: AuditItem): string | null {
+  if (by === 'set') return item.set
+  if (by === 'probe') return item.pair?.probe ?? null
+  return item.pair?.labelSource ?? null
+}
+
+function countIn<K>(counts: Map<K, Count>, key: K): Count {
+  let count = counts.get(key)
+  if (!count) counts.set(key, (count = { judged: 0, correct: 0 }))
+  return count
+}
+
+export function pairwiseRow(
+  sourceId: string,
+  calls: readonly PairCall[],
+  criterionId: string,
+  criterionWinners: ReadonlyMap<number, Side>,
+  items: ReadonlyMap<number, AuditItem>,
+  options: PairwiseRowOptions
+): ReportPairwiseRow {
+  const { terms, level } = options
+  let abstained = 0
+  let pending = 0
+  let total = 0
+  let failed = 0
+  let unparseable = 0
+  let ties = 0
+  let correct = 0
+  // Per label in the row's terms and per canonical side of the truth; per subset value (a group exists once any
+  // call of it is scored, failed ones included).
+  const byLabel = new Map<string, Count>()
+  const bySide = new Map<Side, Count>()
+  const bySubset = SUBSET_GROUPINGS.map(() => new Map<string, Count>())
+  const byItem = new Map<number, ItemCount>()
+  for (const call of calls) {
+    const truth = criterionWinners.get(call.item)
+    const item = items.get(call.item)
+    if (!truth || !item) continue
+    if (call.status === 'abstained') {
+      abstained++
+      continue
+    }
+    if (call.status === 'pending') {
+      pending++
+      continue
+    }
+    total++
+    const label = labelOf(item, truth, terms)
+    const labelCount = countIn(byLabel, label)
+    const sideCount = countIn(bySide, truth)
+    const subsetCounts: Count[] = []
+    SUBSET_GROUPINGS.forEach((by, g) => {
+      const key = subsetKey(by, item)
+      if (key !== null) subsetCounts.push(countIn(bySubset[g] as Map<string, Count>, key))
+    })
+    let perItem = byItem.get(call.item)
+    if (!perItem) byItem.set(call.item, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0 }))
+    if (call.status === 'failed') {
+      failed++
+      continue
+    }
+    const right = call.status === 'choice' && (call.winner === truth || labelOf(item, call.winner as Side, terms) === label)
+    if (call.status === 'unparseable') unparseable++
+    if (call.status === 'tie') ties++
+    else perItem.decided++
+    perItem.denominator++
+    if (right) {
+      correct++
+      perItem.numerator++
+    }
+    for (const count of [labelCount, sideCount, ...subsetCounts]) {
+      count.judged++
+      if (right) count.correct++
+    }
+  }
+  const judged = total - failed
+  const nItems = byItem.size
+  let judgedItemCount = 0
+  let decidedItemCount = 0
+  const judgedItemLabels: string[] = []
+  for (const perItem of byItem.values()) {
+    if (perItem.denominator > 0) {
+      judgedItemCount++
+      judgedItemLabels.push(perItem.label)
+    }
+    if (perItem.decided > 0) decidedItemCount++
+  }
+
+  const reasons: Record<string, string> = {}
+  const row = {
+    source: sourceId,
+    criterion: criterionId,
+    n_in_scope: total + abstained + pending,
+    n_judged: judged,
+    n_failed: failed,
+    n_unparseable: unparseable,
+    n_abstained: abstained,
+    n_pending: pending,
+    n_ties: ties,
+    n_items: nItems,
+    correct,
+    ci: {},
+    reasons
+  } as unknown as ReportPairwiseRow
+  const record = row as unknown as Record<string, unknown>
+  const accuracy = proportion(correct, judged, level, 'no judged calls')
+  put(record, reasons, 'accuracy', accuracy)
+  row.ci.accuracy = wilsonOverItems(accuracy.value, judgedItemCount, level)
+  // The exact binomial interval needs one observation per item: given only where each item has one judged call.
+  row.ci.accuracy_exact =
+    judgedItemCount === judged
+      ? exactCi(correct, judged, level, 'no judged calls')
+      : { method: 'clopper-pearson', level, ci_low: null, ci_high: null, reason: 'items were judged in both display orders: the exact binomial interval needs one observation per item (see the Wilson interval over items and the bootstrap)' }
+  const ofAll = proportion(correct, row.n_in_scope, level, 'no calls in scope')
+  put(record, reasons, 'accuracy_of_all', ofAll)
+  row.ci.accuracy_of_all = wilsonOverItems(ofAll.value, row.n_items, level, 'no calls in scope')
+  if (ties > 0) {
+    // A tie is never correct, so dropping ties changes only the denominator.
+    const share = proportion(correct, judged - ties, level, 'no judged calls once ties are dropped')
+    put(record, reasons, 'accuracy_ties_dropped', share)
+    row.ci.accuracy_ties_dropped = wilsonOverItems(share.value, decidedItemCount, level, 'no judged calls once ties are dropped')
+  }
+
+  // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata.
+  const baseline = majorityLabelBaseline(judgedItemLabels)
+  put(record, reasons, 'majority_baseline', baseline)
+  row.majority_label = [...baseline.majority].sort()
+  row.label_counts = Object.fromEntries(options.labels.map((l) => [l, baseline.counts[l] ?? 0]))
+  put(record, reasons, 'random_baseline', randomBaseline(2))
+  row.below_majority_baseline = accuracy.value !== null && baseline.value !== null ? accuracy.value < baseline.value : null
+
+  row.per_label = perLabel(byLabel, options.labels, level)
+  row.per_label_side = terms === 'side' ? row.per_label : perLabel(bySide, ['a', 'b'], level)
+  row.per_label_origin = terms === 'origin' ? row.per_label : []
+  row.subsets = subsets(byLabel, bySubset, options)
+
+  options.plan?.addRatio([...byItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
+  const { ci, reasons: why, ...rest } = row
+  return { ...rest, ci, reasons: why }
+}
+
+/** Accuracy within each label (declared labels appear even when no call carries them), with Wilson intervals. */
+function perLabel(counts: ReadonlyMap<string, Count>, labels: readonly string[], level: number): ReportPairwiseRow['per_label'] {
+  return labels.map((label) => {
+    const { judged, correct } = counts.get(label) ?? { judged: 0, correct: 0 }
+    const interval = judged === 0 ? null : wilsonInterval(correct, judged, level)
+    return { label, n: judged, correct, accuracy: interval?.value ?? null, ci_low: interval?.lower ?? null, ci_high: interval?.upper ?? null }
+  })
+}
+
+function subsets(byLabel: ReadonlyMap<string, Count>, bySubset: ReadonlyArray<ReadonlyMap<string, Count>>, options: PairwiseRowOptions): ReportPairwiseRow['subsets'] {
+  const out: ReportPairwiseRow['subsets'] = []
+  const push = (by: ReportPairwiseRow['subsets'][number]['by'], value: string, { judged, correct }: Count) => {
+    const share = proportion(correct, judged, options.level)
+    out.push({ by, value, n_judged: judged, correct, accuracy: share.value, ci_low: share.lower, ci_high: share.upper })
+  }
+  // Labels are always shown, so both sides are visible.
+  for (const label of options.labels) {
+    const count = byLabel.get(label)
+    if (count) push('label', label, count)
+  }
+  SUBSET_GROUPINGS.forEach((by, g) => {
+    const groups = bySubset[g] as ReadonlyMap<string, Count>
+    // A grouping with one value repeats the overall figure.
+    if (groups.size < 2) return
+    for (const value of [...groups.keys()].sort()) push(by, value, groups.get(value) as Count)
+  })
+  return out
+}
