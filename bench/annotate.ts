@@ -20,7 +20,8 @@ import { median, quantile, type BenchFigures } from './measure'
  * the share of submissions whose next item was in the first frame after the key: the frame that showed it was the
  * first one due after the key (its vsync time less than one interval after the key) and the item was in the DOM
  * before that vsync, so the frame did not wait for it. A frame already due when the key came, or one held up until
- * the item was ready, does not count.
+ * the item was ready, does not count. And the floor of the same "painted" time: a one-text change timed the same way
+ * (see measurePaintFloor).
  */
 export async function benchAnnotate(dir: string, items = 100_000, submissions = 500): Promise<BenchFigures> {
   if (!existsSync(chromiumPath)) return { skipped: `no Chromium at ${chromiumPath}` }
@@ -133,12 +134,15 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
       }
       return out
     }, someAssignment)
+    const floor = await measurePaintFloor(page, 200)
     return {
       submit_to_next_in_dom_median_ms: round(median(dom)),
       submit_to_next_in_dom_p95_ms: round(quantile(dom, 0.95)),
       submit_to_next_painted_median_ms: round(median(painted)),
       submit_to_next_painted_p95_ms: round(quantile(painted, 0.95)),
       next_item_in_first_frame_share: round(inFirstFrame / submissions),
+      floor_text_change_painted_median_ms: round(median(floor)),
+      floor_text_change_painted_p95_ms: round(quantile(floor, 0.95)),
       frame_interval_ms: round(frameInterval),
       commit_acknowledged_median_ms: ack.length ? round(median(ack)) : null,
       commit_acknowledged_p95_ms: ack.length ? round(quantile(ack, 0.95)) : null,
@@ -150,6 +154,39 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
     await browser.close()
     await served.stop()
   }
+}
+
+/**
+ * The floor of "painted", timed exactly as a submission is: a change of one short text in a small box, made at a
+ * random moment of a frame (as a key press comes), to the same frame-and-task mark. What it measures is the wait
+ * for the next vsync plus a frame with almost nothing to draw: no work on the key can make a next item paint sooner.
+ */
+async function measurePaintFloor(page: Page, rounds: number): Promise<number[]> {
+  await page.evaluate(`(() => {
+    const box = document.createElement('div')
+    box.id = 'bench-floor'
+    box.style.cssText = 'position:fixed;right:0;bottom:0;font:12px monospace;pointer-events:none'
+    document.body.append(box)
+  })()`)
+  const out: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    out.push(
+      (await page.evaluate(`(async (i) => {
+        // Any moment of a frame, as a key can come at any moment.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 17))
+        const t0 = performance.now()
+        document.getElementById('bench-floor').textContent = String(i)
+        await new Promise((resolve) => requestAnimationFrame(() => {
+          const ch = new MessageChannel()
+          ch.port1.onmessage = () => resolve()
+          ch.port2.postMessage(null)
+        }))
+        return performance.now() - t0
+      })(${i})`)) as number
+    )
+  }
+  await page.evaluate(`document.getElementById('bench-floor').remove()`)
+  return out
 }
 
 /** The median gap between the page's animation frames over 120 frames (their vsync times). */
