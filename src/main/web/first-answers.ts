@@ -52,7 +52,7 @@ const parsed = new Map<string, unknown>()
  * page that needs it, so the server starts without it.
  */
 async function parsedTexts(instrumentId: string, view: Record<string, unknown>): Promise<PreparsedMarkdown[]> {
-  const { markdownHast, withoutPositions } = await import('../../shared/markdown/pipeline')
+  const { sendableHast } = await import('../../shared/markdown/pipeline')
   const form = getInstrument(instrumentId).form
   const out = new Map<string, PreparsedMarkdown>()
   for (const { text, sourceOffset } of viewTexts(view, form.widgets, form.rubric)) {
@@ -60,7 +60,9 @@ async function parsedTexts(instrumentId: string, view: Record<string, unknown>):
     // The same text at the same offset (both sides of a pair share a section) is sent once.
     if (out.has(key)) continue
     let hast = parsed.get(key)
-    if (hast === undefined) hast = withoutPositions(markdownHast(text, sourceOffset))
+    // Prepared as the window would prepare it (each formula as one HTML string): fewer bytes, and less for the window
+    // to walk and build.
+    if (hast === undefined) hast = sendableHast(text, sourceOffset)
     parsed.delete(key)
     parsed.set(key, hast)
     if (parsed.size > PARSED_LIMIT) parsed.delete(parsed.keys().next().value!)

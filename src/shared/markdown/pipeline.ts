@@ -5,6 +5,8 @@ import remarkParse from 'remark-parse'
 import remarkRehype from 'remark-rehype'
 import { unified, type PluggableList } from 'unified'
 import { VFile } from 'vfile'
+import type { Root } from 'hast'
+import { prepareHast } from './prepare-hast'
 import { rehypeSourceOffsets, remarkDisplayMathLines } from './source-offsets'
 
 // The one Markdown + maths pipeline: GFM, `$…$` and `$$…$$` maths, source offsets on every rendered run, KaTeX.
@@ -51,4 +53,12 @@ export function withoutPositions(node: unknown): unknown {
       .filter(([k]) => k !== 'position')
       .map(([k, v]) => [k, withoutPositions(v)])
   )
+}
+
+/**
+ * A text's tree as the browser-mode server sends it in a page: parsed, prepared as the window prepares a tree it
+ * parses (checks done, each formula's inside as one HTML string; see prepareHast) and without positions.
+ */
+export function sendableHast(text: string, sourceOffset = 0): unknown {
+  return withoutPositions(prepareHast(markdownHast(text, sourceOffset) as Root))
 }

@@ -9,7 +9,9 @@ import { rehypeSourceOffsets, remarkDisplayMathLines } from '../../../src/shared
 import { markdownComponents } from '../../../src/renderer/src/components/ContentLink'
 import { markdownTree as treeOrUndefined, markdownTreeOf, markdownTreesHeld } from '../../../src/renderer/src/components/markdown-tree'
 import { loadMarkdownParser } from '../../../src/renderer/src/components/markdown-parser'
-import { markdownHast, withoutPositions } from '../../../src/shared/markdown/pipeline'
+import { markdownHast, sendableHast, withoutPositions } from '../../../src/shared/markdown/pipeline'
+import { prepareHast } from '../../../src/shared/markdown/prepare-hast'
+import type { Root } from 'hast'
 import { fromHtml } from 'hast-util-from-html'
 
 const text = '## Method\n\nWe fit $y = ax + b$ on **120** samples ([notes](https://example.org)).\n\n$$\n\\sum_i x_i^2\n$$\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'
@@ -81,6 +83,23 @@ describe('parsed Markdown trees', () => {
       expect(dom(renderToStaticMarkup(markdownTreeOf(sent(source, base))))).toEqual(dom(parsedEachTime(source, base)))
     }
     expect(renderToStaticMarkup(markdownTreeOf(sent(risky, 0)))).not.toContain('javascript:')
+  })
+
+  it('render a tree prepared where it was parsed (as the server sends it) as parsing here does; preparing again changes nothing', () => {
+    const risky = `${text}\n<b>raw html</b> and [a script link](javascript:alert(1))\n`
+    const sent = (source: string, base: number) => JSON.parse(JSON.stringify(sendableHast(source, base))) as unknown
+    for (const [source, base] of [[text, 0], [text, 37], [risky, 5]] as const) {
+      expect(dom(renderToStaticMarkup(markdownTreeOf(sent(source, base))))).toEqual(dom(parsedEachTime(source, base)))
+      const once = sent(source, base) as Root
+      expect(prepareHast(structuredClone(once))).toEqual(once)
+    }
+    expect(renderToStaticMarkup(markdownTreeOf(sent(risky, 0)))).not.toContain('javascript:')
+    // Each formula travels as one string: the sent tree holds none of KaTeX's inner elements.
+    const json = JSON.stringify(sent(text, 0))
+    expect(json).toContain('"__html":"<span class=\\"katex-mathml\\">')
+    expect(JSON.stringify(withoutPositions(markdownHast(text, 0)))).toContain('"tagName":"math"')
+    expect(json).not.toContain('"tagName":"math"')
+    expect(json).not.toContain('"mord"]')
   })
 
   it('parse a text once per offset and hold a bounded number of them', () => {
