@@ -122,14 +122,14 @@ export function distinctIds<T extends { id: string }>(units: ReadonlyArray<T>, c
 // (a rediscovery task: background, question, finding, key_points) and, for judging against a second reference,
 // `payload.reference` ({ finding, key_points }), which then replaces the task's own finding.
 
-const referenceOnlySchema = z.object({ finding: z.string(), key_points: z.array(z.string()).default([]) })
+const referenceOnlySchema = z.lazy(() => z.object({ finding: z.string(), key_points: z.array(z.string()).default([]) }))
 
-const attachedTaskSchema = z.looseObject({
+const attachedTaskSchema = z.lazy(() => z.looseObject({
   background: z.string().nullish(),
   question: z.string().nullish(),
   finding: z.string().nullish(),
   key_points: z.array(z.string()).nullish()
-})
+}))
 
 export interface AttachedTask {
   background: string

@@ -20,10 +20,10 @@ export const CUE_RUBRIC = `Rate overlap of the question with the hidden referenc
 export const CUE_RECORDING = 
   'For every task record the exact cue excerpt, a rationale and what remains hidden. Record `input_score` for background plus question using the same rubric. Record `alternative_score` for genuine adjacent-category ambiguity before looking at outcomes. Do not revise scores to improve a correlation.'
 
-const cueLevel = z.union([z.literal(0), z.literal(1), z.literal(2)])
+const cueLevel = z.lazy(() => z.union([z.literal(0), z.literal(1), z.literal(2)]))
 const CUE_ANCHORS = { 0: 'phenomenon only', 1: 'explanatory class', 2: 'substantive answer supplied in part' }
 
-export const cueRatingJudgement = z.object({
+export const cueRatingJudgement = z.lazy(() => z.object({
   score: cueLevel,
   input_score: cueLevel,
   alternative_score: cueLevel,
@@ -31,7 +31,7 @@ export const cueRatingJudgement = z.object({
   cue_excerpt: z.string(),
   rationale: z.string(),
   hidden: z.string()
-})
+}))
 export type CueRatingJudgement = z.infer<typeof cueRatingJudgement>
 
 export const cueRating: Instrument<'research-question', CueRatingJudgement> = {

@@ -34,7 +34,7 @@ const FLAW_TYPE_LABELS: Record<FlawType, string> = {
   other: 'Other'
 }
 
-const flawCheckSchema = z.object({
+const flawCheckSchema = z.lazy(() => z.object({
   code: z.string().min(1),
   output: z.string(),
   ran_at: z.iso.datetime({ offset: true }),
@@ -43,9 +43,9 @@ const flawCheckSchema = z.object({
   verification: z.enum(['verified', 'mismatch', 'unverified']).optional(),
   client_output: z.string().optional(),
   verify_note: z.string().optional()
-})
+}))
 
-const flawSchema = z.object({
+const flawSchema = z.lazy(() => z.object({
   side: z.enum(['a', 'b']),
   type: z.enum(FLAW_TYPES),
   severity: z.enum(FLAW_SEVERITIES),
@@ -54,7 +54,7 @@ const flawSchema = z.object({
   evidence_at: z.object({ start: z.number().int().min(0), end: z.number().int().min(0) }).optional(),
   note: z.string().default(''),
   check: flawCheckSchema.optional()
-}).overwrite(trimEvidence)
+}).overwrite(trimEvidence))
 export type Flaw = z.infer<typeof flawSchema>
 
 /**
@@ -74,20 +74,20 @@ function trimEvidence<F extends { evidence: string; evidence_at?: { start: numbe
  * A flaw a model named that the audit cannot use as given (a quote that is not exact, an unknown type): kept with
  * why, so it counts as unparseable for that flaw instead of vanishing. Only model answers carry these.
  */
-const unparseableFlawSchema = z.object({
+const unparseableFlawSchema = z.lazy(() => z.object({
   side: z.enum(['a', 'b']).nullable(),
   type: z.string().nullable(),
   severity: z.string().nullable(),
   evidence: z.string().nullable(),
   error: z.string()
-})
+}))
 export type UnparseableFlaw = z.infer<typeof unparseableFlawSchema>
 
-export const flawAuditJudgement = z.object({
+export const flawAuditJudgement = z.lazy(() => z.object({
   flaws: z.array(flawSchema),
   comment: z.string().optional(),
   unparseable_flaws: z.array(unparseableFlawSchema).optional()
-})
+}))
 export type FlawAuditJudgement = z.infer<typeof flawAuditJudgement>
 
 function mapSides(j: FlawAuditJudgement, display: Record<string, unknown>): FlawAuditJudgement {

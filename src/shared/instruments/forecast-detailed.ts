@@ -22,15 +22,15 @@ Give recommend_for_testing as a separate boolean: would you advise a researcher 
 
 Use the existing scientific considerations: a specific causal chain; consistency with established biology; a feasible discriminating test; fit to the stated question and system; few unsupported assumptions. Novelty is descriptive and is not evidence for or against a claim. Ignore prose style, length, tone, gene-name density and the anonymous candidate order. Do not guess the contents of an undisclosed article or predict another evaluator's score.`
 
-const testSchema = z.object({
+const testSchema = z.lazy(() => z.object({
   intervention: z.string(),
   measurement: z.string(),
   controls: z.string(),
   supports_if: z.string(),
   refutes_if: z.string()
-})
+}))
 
-const forecastSchema = z
+const forecastSchema = z.lazy(() => z
   .object({
     id: z.string().min(1),
     p_experimental_support: z.number().min(0).max(1).nullable(),
@@ -50,12 +50,12 @@ const forecastSchema = z
         message: 'A numerical estimate is required for a positive recommendation.'
       })
     }
-  })
+  }))
 
-export const forecastDetailedJudgement = z.object({
+export const forecastDetailedJudgement = z.lazy(() => z.object({
   protocol: z.literal(FORECAST_PROTOCOL).default(FORECAST_PROTOCOL),
   forecasts: z.array(forecastSchema).min(1).superRefine(distinctIds)
-})
+}))
 export type ForecastDetailedJudgement = z.infer<typeof forecastDetailedJudgement>
 
 export const forecastDetailed: Instrument<'hypothesis-set', ForecastDetailedJudgement> = {

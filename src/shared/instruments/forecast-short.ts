@@ -10,11 +10,11 @@ import type { Instrument, JudgementIssue, Observation } from './types'
  * of `payload.task` when the set carries one; a single claim without a task is asked on its own, as in the source.
  */
 
-const shortForecastSchema = z.object({ id: z.string().min(1), confirmed: z.boolean() })
+const shortForecastSchema = z.lazy(() => z.object({ id: z.string().min(1), confirmed: z.boolean() }))
 
-export const forecastShortJudgement = z.object({
+export const forecastShortJudgement = z.lazy(() => z.object({
   forecasts: z.array(shortForecastSchema).min(1).superRefine(distinctIds)
-})
+}))
 export type ForecastShortJudgement = z.infer<typeof forecastShortJudgement>
 
 export const forecastShort: Instrument<'hypothesis-set', ForecastShortJudgement> = {

@@ -15,10 +15,10 @@ equivalent (e.g., an equivalent algebraic expression, a numerical number within 
 place rounding of the reference answer (e.g., 6.69 ≈ 6.7), an equivalent name for a compound/formula,
 equivalent when accounting for units, etc.). Mark it as incorrect if it is not equivalent to the reference answer.`
 
-export const fsOlympiadGradeJudgement = z.object({
+export const fsOlympiadGradeJudgement = z.lazy(() => z.object({
   correct: z.boolean(),
   rationale: z.string().optional()
-})
+}))
 export type FsOlympiadGradeJudgement = z.infer<typeof fsOlympiadGradeJudgement>
 
 export const fsOlympiadGrade: Instrument<'fs-problem', FsOlympiadGradeJudgement> = {

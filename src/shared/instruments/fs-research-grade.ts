@@ -22,12 +22,12 @@ export const RESEARCH_PASS_POINTS = 7
 // Totals are decimals typed by hand or summed in floating point.
 const SUM_TOLERANCE = 1e-6
 
-export const fsResearchGradeJudgement = z.object({
+export const fsResearchGradeJudgement = z.lazy(() => z.object({
   /** Points per rubric item, in the rubric's order; absent when only a total was given. */
   points: z.array(z.number().min(0)).optional(),
   total: z.number().min(0).max(RESEARCH_MAX_POINTS),
   rationale: z.string().optional()
-})
+}))
 export type FsResearchGradeJudgement = z.infer<typeof fsResearchGradeJudgement>
 
 export function rubricOf(problem: FsProblem): RubricItem[] {

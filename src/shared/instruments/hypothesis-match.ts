@@ -38,17 +38,17 @@ Judge content only. Ignore style, length, boldness and wording.`
 /** The outcome rule counts a judge's `match` of 3 or more as a match. */
 export const MATCH_THRESHOLD = 3
 
-const matchScoreSchema = z.object({
+const matchScoreSchema = z.lazy(() => z.object({
   id: z.string().min(1),
   match: z.int().min(0).max(5),
   compatible: z.boolean(),
   plausibility: z.int().min(1).max(5),
   reason: z.string()
-})
+}))
 
-export const hypothesisMatchJudgement = z.object({
+export const hypothesisMatchJudgement = z.lazy(() => z.object({
   scores: z.array(matchScoreSchema).min(1).superRefine(distinctIds)
-})
+}))
 export type HypothesisMatchJudgement = z.infer<typeof hypothesisMatchJudgement>
 
 export const hypothesisMatch: Instrument<'hypothesis-set', HypothesisMatchJudgement> = {

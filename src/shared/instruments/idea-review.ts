@@ -14,17 +14,17 @@ export const IDEA_REVIEW_RUBRIC = `1. originality: Novel contribution to unexplo
 
 First, provide your brief analysis (less than 100 words) of the idea. Then, for each dimension, provide a score from 1 to 10 where 1-3 = poor, 4-6 = average, 7-10 = excellent.`
 
-const tenPoint = z.int().min(1).max(10)
+const tenPoint = z.lazy(() => z.int().min(1).max(10))
 const TEN_POINT_CATEGORIES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 const TEN_POINT_ANCHORS = { 1: 'poor', 4: 'average', 7: 'excellent' }
 
-export const ideaReviewJudgement = z.object({
+export const ideaReviewJudgement = z.lazy(() => z.object({
   originality: tenPoint,
   feasibility: tenPoint,
   clarity: tenPoint,
   /** The short analysis that precedes the scores. */
   analysis: z.string().optional()
-})
+}))
 export type IdeaReviewJudgement = z.infer<typeof ideaReviewJudgement>
 
 export const ideaReview: Instrument<'idea', IdeaReviewJudgement> = {

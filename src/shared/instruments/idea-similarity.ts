@@ -16,7 +16,7 @@ export const SIMILARITY_OPTIONS: Record<SimilarityLetter, string> = {
   D: 'Academically identical ideas with the same core approach and problem statement.'
 }
 
-export const ideaSimilarityJudgement = z.object({ letter: caseInsensitiveEnum(SIMILARITY_LETTERS) })
+export const ideaSimilarityJudgement = z.lazy(() => z.object({ letter: caseInsensitiveEnum(SIMILARITY_LETTERS) }))
 export type IdeaSimilarityJudgement = z.infer<typeof ideaSimilarityJudgement>
 
 export const ideaSimilarity: Instrument<'idea-pair', IdeaSimilarityJudgement> = {

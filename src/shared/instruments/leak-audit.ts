@@ -8,11 +8,11 @@ import type { Instrument, JudgementIssue, Observation } from './types'
  * A task with a leak is dropped from the benchmark.
  */
 
-export const leakAuditJudgement = z.object({
+export const leakAuditJudgement = z.lazy(() => z.object({
   leak: z.boolean(),
   /** The leaking words of the background or question, or empty. */
   evidence: z.string()
-})
+}))
 export type LeakAuditJudgement = z.infer<typeof leakAuditJudgement>
 
 export const LEAK_QUESTION =

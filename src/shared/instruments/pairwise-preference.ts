@@ -22,12 +22,12 @@ import type { Instrument, JudgementIssue, Observation } from './types'
 
 export const PAIRWISE_CHOICES = [...CANONICAL_PAIR_LABELS, 'abstain'] as const
 
-const fatalFlawSchema = z.object({
+const fatalFlawSchema = z.lazy(() => z.object({
   proposal: caseInsensitiveEnum(['a', 'b']),
   description: z.string()
-})
+}))
 
-export const pairwisePreferenceJudgement = z
+export const pairwisePreferenceJudgement = z.lazy(() => z
   .object({
     verdict: caseInsensitiveEnum(PAIRWISE_CHOICES),
     abstain_reason: z.string().optional(),
@@ -40,7 +40,7 @@ export const pairwisePreferenceJudgement = z
     if (j.verdict === 'abstain' && !j.abstain_reason?.trim()) {
       ctx.addIssue({ code: 'custom', path: ['abstain_reason'], message: 'An abstention needs a reason.' })
     }
-  })
+  }))
 export type PairwisePreferenceJudgement = z.infer<typeof pairwisePreferenceJudgement>
 
 function mapSides(j: PairwisePreferenceJudgement, display: Record<string, unknown>): PairwisePreferenceJudgement {

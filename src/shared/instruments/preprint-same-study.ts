@@ -11,11 +11,11 @@ export const SAME_STUDY_QUESTION =
   'Is the preprint an earlier version of this paper, that is the same study whose results the paper reports? ' +
   'A different paper by the same group on a related topic is NOT the same study.'
 
-export const preprintSameStudyJudgement = z.object({
+export const preprintSameStudyJudgement = z.lazy(() => z.object({
   same_study: z.boolean(),
   confidence: z.number().min(0).max(1),
   reason: z.string()
-})
+}))
 export type PreprintSameStudyJudgement = z.infer<typeof preprintSameStudyJudgement>
 
 function paperView(paper: Record<string, unknown>) {

@@ -16,7 +16,7 @@ import type { Instrument, JudgementIssue, Observation } from './types'
 
 export const PROBE_CHECK_SEVERITIES = ['none', ...PROBE_SEVERITIES] as const
 
-export const probeCheckJudgement = z
+export const probeCheckJudgement = z.lazy(() => z
   .object({
     flaw_present: z.boolean(),
     only_change: z.boolean(),
@@ -28,7 +28,7 @@ export const probeCheckJudgement = z
     if (j.flaw_present && j.severity === 'none') {
       ctx.addIssue({ code: 'custom', path: ['severity'], message: 'A flaw that is present has a severity (minor, major or fatal).' })
     }
-  })
+  }))
 export type ProbeCheckJudgement = z.infer<typeof probeCheckJudgement>
 
 export function probeProvenanceOf(payload: ProposalPair): ProbeProvenance | null {

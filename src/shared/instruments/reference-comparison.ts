@@ -24,7 +24,7 @@ const FLAG_LABELS: Record<(typeof REFERENCE_FLAGS)[number], string> = {
   b_omits_elements: 'B omits elements'
 }
 
-export const referenceComparisonJudgement = z.object({
+export const referenceComparisonJudgement = z.lazy(() => z.object({
   same_core_finding: z.boolean(),
   same_mechanism_or_target: z.boolean(),
   same_direction_of_effect: z.boolean(),
@@ -32,7 +32,7 @@ export const referenceComparisonJudgement = z.object({
   b_omits_elements: z.boolean(),
   /** One or two sentences, or empty. */
   differences: z.string()
-})
+}))
 export type ReferenceComparisonJudgement = z.infer<typeof referenceComparisonJudgement>
 
 export const referenceComparison: Instrument<'reference-pair', ReferenceComparisonJudgement> = {

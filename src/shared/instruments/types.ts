@@ -120,7 +120,11 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
    * fs-problem). Absent means every item of `itemKind`.
    */
   accepts?(payload: ItemPayload<K>): boolean
-  /** The judgement schema in canonical form: what a form produces and what a model answer is parsed into. */
+  /**
+   * The judgement schema in canonical form: what a form produces and what a model answer is parsed into. Instruments
+   * build their schemas on first use (`z.lazy`): every screen that loads the instruments uses one or two of them, and
+   * building all of them took a good part of opening the annotation screen.
+   */
   judgement: z.ZodType<J>
   fields: ReadonlyArray<FieldSpec>
   form: FormSpec
