@@ -12,6 +12,12 @@ import { viewTextKey, viewTexts } from '../../shared/markdown/view-texts'
 const LIST_BUDGET_BYTES = 256 * 1024
 
 /**
+ * The fewest bytes a queue row takes in the list's JSON (`{"assignmentId":1,"index":0,"status":"done"}` and a
+ * comma): a queue longer than the budget allows at this size is not even listed to be measured.
+ */
+const MIN_ROW_BYTES = JSON.stringify({ assignmentId: 1, index: 0, status: 'done' }).length + 1
+
+/**
  * What the window asks first, answered in the page itself: who is using it, the project, the display settings and,
  * for an annotator, the queues, the first queue's rows and its first pending item (what Enter on the queue list
  * opens), with that item's Markdown already parsed. Each answer comes from the same operation as over /api, with the
@@ -32,9 +38,9 @@ export async function firstAnswers(ctx: ApiContext, { listBudgetBytes = LIST_BUD
   await ask('project.info', {})
   await ask('settings.get', {})
   if (ctx.session.role !== 'annotator' || !ctx.session.annotator) return page
-  const summary = (await ask('queue.summary', {})) as { queues: Array<{ instrument_id: string }> } | undefined
+  const summary = (await ask('queue.summary', {})) as { queues: Array<{ instrument_id: string; total: number }> } | undefined
   const first = summary?.queues[0]
-  if (!first) return page
+  if (!first || first.total * MIN_ROW_BYTES > listBudgetBytes) return page
   const list = (await ask('queue.list', { instrument: first.instrument_id }, listBudgetBytes)) as { rows: Array<{ assignmentId: number; status: string }> } | undefined
   const pending = list?.rows.find((r) => r.status === 'pending')
   if (!pending) return page

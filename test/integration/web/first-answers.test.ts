@@ -118,6 +118,9 @@ describe('the answers a page carries', () => {
     const light = await firstAnswers(ctx, { listBudgetBytes: listBytes - 1 })
     expect(ops(light)).toEqual(['session.get', 'project.info', 'settings.get', 'queue.summary'])
     expect(light.markdown).toEqual([])
+    // A queue too long for the budget even at the fewest bytes a row takes is not listed at all, with the same page.
+    const tiny = await firstAnswers(ctx, { listBudgetBytes: 8 })
+    expect(ops(tiny)).toEqual(ops(light))
   })
 
   it('leave the queues out for a curator, who lands on the overview', async () => {
