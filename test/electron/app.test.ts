@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { _electron as electron } from 'playwright-core'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot, tempDir } from '../support/tmp'
 import { spawnCli } from '../support/cli'
 
@@ -18,10 +18,14 @@ const binary = electronBinary()
 const nativeForElectron = existsSync(join(repoRoot, 'native', 'electron', 'better_sqlite3.node'))
 const reason = !binary ? 'no Electron binary' : !nativeForElectron ? 'no Electron build of better-sqlite3 (npm run rebuild:electron)' : ''
 
-const tmp = tempDir()
-afterAll(() => tmp.cleanup())
-
 describe.skipIf(reason !== '')(`desktop app (skipped: ${reason || 'n/a'})`, () => {
+  // Made when the tests run, so a skipped file leaves no folder behind.
+  let tmp: ReturnType<typeof tempDir>
+  beforeAll(() => {
+    tmp = tempDir()
+  })
+  afterAll(() => tmp.cleanup())
+
   it('opens a project in a sandboxed window and lists its items', async () => {
     const path = tmp.file('demo.assay')
     expect(spawnCli(['new', path, '--demo']).code).toBe(0)

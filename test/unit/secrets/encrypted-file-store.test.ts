@@ -1,12 +1,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { EncryptedFileKeyStore, type PlatformCipher } from '../../../src/main/secrets/encrypted-file-store'
 import { tempDir } from '../../support/tmp'
 
-let tmp = tempDir()
+// A folder per test, removed after it (none is left behind after the last).
+let tmp: ReturnType<typeof tempDir>
+beforeEach(() => {
+  tmp = tempDir()
+})
 afterEach(() => {
   tmp.cleanup()
-  tmp = tempDir()
 })
 
 // A stand-in for safeStorage: reversible, and visibly not the plain text.

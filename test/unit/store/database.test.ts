@@ -1,16 +1,19 @@
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs'
 import Database from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { APPLICATION_ID, openDatabase } from '../../../src/main/store/database'
 import { MIGRATIONS, LATEST_SCHEMA_VERSION, type Migration } from '../../../src/main/store/migrations'
 import { Project } from '../../../src/main/store/project'
 import { AssayError } from '../../../src/shared/errors'
 import { tempDir } from '../../support/tmp'
 
-let tmp = tempDir()
+// A folder per test, removed after it (none is left behind after the last).
+let tmp: ReturnType<typeof tempDir>
+beforeEach(() => {
+  tmp = tempDir()
+})
 afterEach(() => {
   tmp.cleanup()
-  tmp = tempDir()
 })
 
 describe('project database', () => {

@@ -1,13 +1,16 @@
 import Database from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../src/main/store/database'
 import { MIGRATIONS } from '../../../src/main/store/migrations'
 import { tempDir } from '../../support/tmp'
 
-let tmp = tempDir()
+// A folder per test, removed after it (none is left behind after the last).
+let tmp: ReturnType<typeof tempDir>
+beforeEach(() => {
+  tmp = tempDir()
+})
 afterEach(() => {
   tmp.cleanup()
-  tmp = tempDir()
 })
 
 describe('migration 4: fields of a file move under $extra', () => {
