@@ -29,6 +29,9 @@ export type ReportJobMessage =
 
 const STEPS = 3
 
+/** Counts in progress messages, grouped by thousands (20,000 items). */
+const count = (n: number): string => n.toLocaleString('en-US')
+
 function post(message: ReportJobMessage): void {
   parentPort?.postMessage(message)
 }
@@ -40,9 +43,9 @@ async function run(data: ReportJobData): Promise<void> {
     post({ type: 'progress', phase: 'reading', step: 0, steps: STEPS, detail: 'reading answers and judge calls' })
     const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources })
     const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
-    post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${input.items.length} items, ${input.sources.length} sources, ${calls} answers` })
+    post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${count(input.items.length)} items, ${input.sources.length} sources, ${count(calls)} answers` })
     const onResampling = ({ resamples, items, statistics }: ResamplingDetail) => {
-      if (statistics > 0) post({ type: 'progress', phase: 'resampling', step: 2, steps: STEPS, detail: `${resamples} bootstrap resamples of ${items} items for ${statistics} intervals` })
+      if (statistics > 0) post({ type: 'progress', phase: 'resampling', step: 2, steps: STEPS, detail: `${count(resamples)} bootstrap resamples of ${count(items)} items for ${count(statistics)} intervals` })
     }
     post({ type: 'done', report: attachProbesSection(db, input, buildReport(input, { ...data.report, onResampling }), data.report) })
   } finally {
