@@ -1,7 +1,7 @@
 import type { FieldSpec, Observation } from '../instruments/types'
 import { originLabelFromCanonical, type CanonicalPairLabel } from '../items/kinds'
 import type { AuditInput, AuditSourceInput, SourceCall } from '../report/input'
-import { valueKey, type Value } from '../report/resolve'
+import { itemOfUnitKey, unitOfUnitKey, valueKey, type Value } from '../report/resolve'
 import { aggregateBothOrders, sideOf } from './both-orders'
 import { numericScores } from './data'
 import { isotonicPredict } from './isotonic'
@@ -94,11 +94,11 @@ function scoreCalls(input: AuditInput, raw: AuditSourceInput, fit: StoredFit, on
   const scores = numericScores(input, raw.id, fit.spec.score_field)
   const byItem = new Map<number, Observation[]>()
   for (const [key, score] of scores) {
-    const itemId = Number(key.slice(0, key.indexOf('\u0000')))
+    const itemId = itemOfUnitKey(key)
     if (!onEval(itemId)) continue
     const { value } = applyFit(fit.parameters, score, fit.spec.target, field)
     const list = byItem.get(itemId) ?? []
-    list.push({ unit: key.slice(key.indexOf('\u0000') + 1), values: value === null ? {} : { [fit.spec.target.field]: value } })
+    list.push({ unit: unitOfUnitKey(key), values: value === null ? {} : { [fit.spec.target.field]: value } })
     byItem.set(itemId, list)
   }
   const calls: SourceCall[] = []

@@ -1,4 +1,4 @@
-import { majorityLabelBaseline, randomBaseline, wilsonInterval } from '../stats'
+import { majorityLabelBaseline, randomBaseline } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './intervals'
@@ -90,12 +90,11 @@ export function pairwiseRow(
     }
     total++
     const label = labelOf(item, truth, terms)
-    const labelCount = countIn(byLabel, label)
-    const sideCount = countIn(bySide, truth)
-    const subsetCounts: Count[] = []
+    // Every group this call counts in: its label, its side, and its value of each subset grouping.
+    const groups = [countIn(byLabel, label), countIn(bySide, truth)]
     SUBSET_GROUPINGS.forEach((by, g) => {
       const key = subsetKey(by, item)
-      if (key !== null) subsetCounts.push(countIn(bySubset[g] as Map<string, Count>, key))
+      if (key !== null) groups.push(countIn(bySubset[g] as Map<string, Count>, key))
     })
     let perItem = byItem.get(call.item)
     if (!perItem) byItem.set(call.item, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0 }))
@@ -103,6 +102,7 @@ export function pairwiseRow(
       failed++
       continue
     }
+    // Right when the choice names the truth's label (the same side, or, in origin terms, the same origin).
     const right = call.status === 'choice' && (call.winner === truth || labelOf(item, call.winner as Side, terms) === label)
     if (call.status === 'unparseable') unparseable++
     if (call.status === 'tie') ties++
@@ -112,7 +112,7 @@ export function pairwiseRow(
       correct++
       perItem.numerator++
     }
-    for (const count of [labelCount, sideCount, ...subsetCounts]) {
+    for (const count of groups) {
       count.judged++
       if (right) count.correct++
     }
@@ -187,8 +187,8 @@ export function pairwiseRow(
 function perLabel(counts: ReadonlyMap<string, Count>, labels: readonly string[], level: number): ReportPairwiseRow['per_label'] {
   return labels.map((label) => {
     const { judged, correct } = counts.get(label) ?? { judged: 0, correct: 0 }
-    const interval = judged === 0 ? null : wilsonInterval(correct, judged, level)
-    return { label, n: judged, correct, accuracy: interval?.value ?? null, ci_low: interval?.lower ?? null, ci_high: interval?.upper ?? null }
+    const share = proportion(correct, judged, level)
+    return { label, n: judged, correct, accuracy: share.value, ci_low: share.lower, ci_high: share.upper }
   })
 }
 

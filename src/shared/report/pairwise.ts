@@ -1,8 +1,8 @@
 import { positionBias, type PairwiseCall, type PairwiseVerdict } from '../stats'
-import type { AuditItem, PairFacts } from './input'
+import type { AuditItem } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { itemOfUnitKey, unitKey, type ResolvedSource, type Value } from './resolve'
+import { itemOfUnitKey, unitKey, unitOfUnitKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /**
@@ -38,7 +38,7 @@ export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null
   const entry = winnersByItem(values).get(item.id)
   if (entry === undefined) return null
   // An item with several winner units (a hand-built input): read by its pair's own key.
-  const v = entry === null ? values.get(pairKeyOf(item, item.pair)) : entry.unit === item.pair.unit ? entry.value : undefined
+  const v = entry === null ? values.get(unitKey(item.id, item.pair.unit)) : entry.unit === item.pair.unit ? entry.value : undefined
   return isSide(v) ? v : null
 }
 
@@ -56,21 +56,10 @@ function winnersByItem(values: ReadonlyMap<string, Value>): Map<number, WinnerEn
   const byItem = new Map<number, WinnerEntry>()
   for (const [key, value] of values) {
     const item = itemOfUnitKey(key)
-    byItem.set(item, byItem.has(item) ? null : { unit: key.slice(key.indexOf('\u0000') + 1), value })
+    byItem.set(item, byItem.has(item) ? null : { unit: unitOfUnitKey(key), value })
   }
   winnersOfValues.set(values, { size: values.size, byItem })
   return byItem
-}
-
-/** The unit key of a pair's verdict, built once per item: winners are read item by item in several sections. */
-const pairKeys = new WeakMap<AuditItem, { id: number; unit: string; key: string }>()
-
-function pairKeyOf(item: AuditItem, pair: PairFacts): string {
-  const known = pairKeys.get(item)
-  if (known && known.id === item.id && known.unit === pair.unit) return known.key
-  const key = unitKey(item.id, pair.unit)
-  pairKeys.set(item, { id: item.id, unit: pair.unit, key })
-  return key
 }
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */

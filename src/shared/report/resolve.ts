@@ -63,6 +63,11 @@ export function itemOfUnitKey(key: string): number {
   return Number(key.slice(0, key.indexOf('\u0000')))
 }
 
+/** The instrument's unit id within a unit key (see unitKey). */
+export function unitOfUnitKey(key: string): string {
+  return key.slice(key.indexOf('\u0000') + 1)
+}
+
 export function valueKey(value: Value): string {
   return `${typeof value}:${String(value)}`
 }
