@@ -16,6 +16,10 @@ import { median, quantile, type BenchFigures } from './measure'
  * the queue or the number of items done. Baseline in the same run: the bare round trip of one `queue.item` request
  * from the page (no rendering).
  *
+ * Two series per size: the keys as fast as the driver sends them (about 30 ms per item, faster than anyone reads),
+ * then up to 200 more with a reading pause before each submit (`read_250ms_*`). Each reports the share of submissions
+ * whose next item was already built behind the one on screen, the case a person at reading speed always meets.
+ *
  * Beside them, the page's frame interval (median gap between animation frames, measured before the submissions) and
  * the share of submissions whose next item was in the first frame after the key: the frame that showed it was the
  * first one due after the key (its vsync time less than one interval after the key) and the item was in the DOM
@@ -47,7 +51,7 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
   project.write(() => insertItems(project.db, rows))
   assignItems(project, { instrumentId: 'idea-review', annotators: ['Bench'], overlap: 1 })
   // A scripted annotator submits far faster than a person: lift the per-session rate limit for this project.
-  project.write(() => writeAnswerLimits(project.db, { submissions_burst: submissions + 10, submissions_per_minute: 60_000 }))
+  project.write(() => writeAnswerLimits(project.db, { submissions_burst: submissions + pacedSubmissions(items, submissions) + 10, submissions_per_minute: 60_000 }))
   project.close()
 
   const served = await serveProject(path, ['--annotator', 'Bench'])
@@ -71,59 +75,9 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
     await page.getByTestId('queue').first().click()
     await page.getByTestId('item').waitFor()
     const frameInterval = await measureFrameInterval(page)
-    let inFirstFrame = 0
-    const painted: number[] = []
-    const dom: number[] = []
-    const ack: number[] = []
-    let heapAt100: number | null = null
-    for (let i = 0; i < submissions; i++) {
-      const current = Number(await page.getByTestId('item').getAttribute('data-assignment'))
-      // Leave the analysis box, answer the three scales by digit keys, then submit; time from the submit key to the
-      // first frame painted with the next item (a task queued from the frame's callback runs after its paint).
-      await page.keyboard.press('Escape')
-      await page.keyboard.press('j')
-      await page.keyboard.press('5')
-      await page.keyboard.press('6')
-      await page.keyboard.press('7')
-      // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
-      const r = (await page.evaluate(`(async (prev) => {
-        const t0 = performance.now()
-        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }))
-        const moved = () => {
-          const el = document.querySelector('[data-testid="item"]')
-          return el !== null && el.getAttribute('data-assignment') !== String(prev)
-        }
-        if (!moved()) {
-          await new Promise((resolve) => {
-            const obs = new MutationObserver(() => {
-              if (moved()) { obs.disconnect(); resolve() }
-            })
-            obs.observe(document.body, { childList: true, subtree: true, attributes: true })
-          })
-        }
-        const dom = performance.now() - t0
-        // The frame's time is its vsync, whenever its callbacks run.
-        const frame = await new Promise((resolve) => requestAnimationFrame((at) => {
-          const ch = new MessageChannel()
-          ch.port1.onmessage = () => resolve(at - t0)
-          ch.port2.postMessage(null)
-        }))
-        return { t0, dom, painted: performance.now() - t0, frame }
-      })(${current})`)) as { t0: number; dom: number; painted: number; frame: number }
-      painted.push(r.painted)
-      dom.push(r.dom)
-      if (r.frame >= r.dom && r.frame < frameInterval) inFirstFrame++
-      // The acknowledgement is read later, so the next submission never waits for it.
-      void page
-        .waitForFunction((id) => (window as unknown as { __acks: Record<number, number> }).__acks[id] !== undefined, current, { polling: 20 })
-        .then(() => page.evaluate(({ id, t0 }) => (window as unknown as { __acks: Record<number, number> }).__acks[id]! - t0, { id: current, t0: r.t0 }))
-        .then((ms) => ack.push(ms))
-        .catch(() => undefined)
-      if (i === 99) heapAt100 = await heapAfterGc(page, cdp)
-    }
-    await page.waitForFunction((n) => Object.keys((window as unknown as { __acks: Record<number, number> }).__acks).length >= n, submissions, { timeout: 60_000 })
-    await new Promise((r) => setTimeout(r, 100))
+    const fast = await submitSeries(page, cdp, submissions, 0, frameInterval)
     const heapAtEnd = await heapAfterGc(page, cdp)
+    const paced = await submitSeries(page, cdp, pacedSubmissions(items, submissions), READING_MS, frameInterval)
     const someAssignment = Number(await page.getByTestId('item').getAttribute('data-assignment'))
     const baseline: number[] = await page.evaluate(async (assignmentId) => {
       const out: number[] = []
@@ -136,23 +90,112 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
     }, someAssignment)
     const floor = await measurePaintFloor(page, 200)
     return {
-      submit_to_next_in_dom_median_ms: round(median(dom)),
-      submit_to_next_in_dom_p95_ms: round(quantile(dom, 0.95)),
-      submit_to_next_painted_median_ms: round(median(painted)),
-      submit_to_next_painted_p95_ms: round(quantile(painted, 0.95)),
-      next_item_in_first_frame_share: round(inFirstFrame / submissions),
+      ...seriesFigures(fast, ''),
+      ...seriesFigures(paced, `read_${READING_MS}ms_`),
       floor_text_change_painted_median_ms: round(median(floor)),
       floor_text_change_painted_p95_ms: round(quantile(floor, 0.95)),
       frame_interval_ms: round(frameInterval),
-      commit_acknowledged_median_ms: ack.length ? round(median(ack)) : null,
-      commit_acknowledged_p95_ms: ack.length ? round(quantile(ack, 0.95)) : null,
       bare_item_fetch_round_trip_median_ms: round(median(baseline)),
-      renderer_heap_mb_after_100: heapAt100,
+      renderer_heap_mb_after_100: fast.heapAt100,
       renderer_heap_mb_after_all: heapAtEnd
     }
   } finally {
     await browser.close()
     await served.stop()
+  }
+}
+
+/** A reading pause before each submission of the second series: far shorter than a person's, long enough for the page to settle. */
+const READING_MS = 250
+
+/** The second series' length: up to 200 submissions, within what the queue has left after the first. */
+function pacedSubmissions(items: number, submissions: number): number {
+  return Math.max(0, Math.min(200, items - submissions - 1))
+}
+
+interface Series {
+  painted: number[]
+  dom: number[]
+  ack: number[]
+  inFirstFrame: number
+  /** Submissions made while the next item was already built behind the one on screen. */
+  ontoHeld: number
+  heapAt100: number | null
+}
+
+/**
+ * `n` keyboard submissions, each after the answer's keys and `readingMs` of pause: time from the submit key to the
+ * first frame painted with the next item (a task queued from the frame's callback runs after its paint).
+ */
+async function submitSeries(page: Page, cdp: CDPSession, n: number, readingMs: number, frameInterval: number): Promise<Series> {
+  const out: Series = { painted: [], dom: [], ack: [], inFirstFrame: 0, ontoHeld: 0, heapAt100: null }
+  const pending: Promise<unknown>[] = []
+  for (let i = 0; i < n; i++) {
+    const current = Number(await page.getByTestId('item').getAttribute('data-assignment'))
+    // Leave the analysis box, answer the three scales by digit keys, then submit.
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('j')
+    await page.keyboard.press('5')
+    await page.keyboard.press('6')
+    await page.keyboard.press('7')
+    if (readingMs) await new Promise((r) => setTimeout(r, readingMs))
+    // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
+    const r = (await page.evaluate(`(async (prev) => {
+      const held = document.querySelector('[data-testid="item-held"]') !== null
+      const t0 = performance.now()
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }))
+      const moved = () => {
+        const el = document.querySelector('[data-testid="item"]')
+        return el !== null && el.getAttribute('data-assignment') !== String(prev)
+      }
+      if (!moved()) {
+        await new Promise((resolve) => {
+          const obs = new MutationObserver(() => {
+            if (moved()) { obs.disconnect(); resolve() }
+          })
+          obs.observe(document.body, { childList: true, subtree: true, attributes: true })
+        })
+      }
+      const dom = performance.now() - t0
+      // The frame's time is its vsync, whenever its callbacks run.
+      const frame = await new Promise((resolve) => requestAnimationFrame((at) => {
+        const ch = new MessageChannel()
+        ch.port1.onmessage = () => resolve(at - t0)
+        ch.port2.postMessage(null)
+      }))
+      return { t0, dom, painted: performance.now() - t0, frame, held }
+    })(${current})`)) as { t0: number; dom: number; painted: number; frame: number; held: boolean }
+    out.painted.push(r.painted)
+    out.dom.push(r.dom)
+    if (r.held) out.ontoHeld++
+    if (r.frame >= r.dom && r.frame < frameInterval) out.inFirstFrame++
+    // The acknowledgement is read later, so the next submission never waits for it.
+    pending.push(
+      page
+        .waitForFunction((id) => (window as unknown as { __acks: Record<number, number> }).__acks[id] !== undefined, current, { polling: 20, timeout: 60_000 })
+        .then(() => page.evaluate(({ id, t0 }) => (window as unknown as { __acks: Record<number, number> }).__acks[id]! - t0, { id: current, t0: r.t0 }))
+        .then((ms) => out.ack.push(ms))
+    )
+    if (i === 99) out.heapAt100 = await heapAfterGc(page, cdp)
+  }
+  await Promise.all(pending)
+  await new Promise((r) => setTimeout(r, 100))
+  return out
+}
+
+function seriesFigures(s: Series, prefix: string): BenchFigures {
+  const n = s.painted.length
+  if (!n) return {}
+  return {
+    [`${prefix}submissions`]: n,
+    [`${prefix}submit_to_next_in_dom_median_ms`]: round(median(s.dom)),
+    [`${prefix}submit_to_next_in_dom_p95_ms`]: round(quantile(s.dom, 0.95)),
+    [`${prefix}submit_to_next_painted_median_ms`]: round(median(s.painted)),
+    [`${prefix}submit_to_next_painted_p95_ms`]: round(quantile(s.painted, 0.95)),
+    [`${prefix}next_item_in_first_frame_share`]: round(s.inFirstFrame / n),
+    [`${prefix}next_item_already_built_share`]: round(s.ontoHeld / n),
+    [`${prefix}commit_acknowledged_median_ms`]: s.ack.length ? round(median(s.ack)) : null,
+    [`${prefix}commit_acknowledged_p95_ms`]: s.ack.length ? round(quantile(s.ack, 0.95)) : null
   }
 }
 

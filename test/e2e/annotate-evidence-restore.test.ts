@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('evidence highlighted when a flaw au
     await page.locator('[data-testid=item][data-instrument="flaw-audit"]').waitFor()
     const first = (await page.locator('[data-testid=item]').getAttribute('data-assignment'))!
     await page.keyboard.press('Enter') // add a flaw
-    await page.locator('[data-testid=list-entry]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=list-entry]').waitFor()
     await page.keyboard.press('a') // the left proposal
     await page.keyboard.press('3') // type
     await page.keyboard.press('3') // severity, then on to the evidence
@@ -67,13 +67,13 @@ describe.skipIf(!hasChromium)(chromiumSuite('evidence highlighted when a flaw au
       sel.addRange(range)
     })
     await page.keyboard.press('e')
-    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
     // This browser's copy of the draft, written at once (removed once main has the draft).
     const backupKey = await page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('assay:draft:'))!)
     expect(backupKey).toMatch(/^assay:draft:/)
     expect(await highlighted(page)).toContain('reuse it for every seed')
     // The draft reaches main before the reload.
-    await page.locator('[data-testid=save-state][data-state=saved]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=save-state][data-state=saved]').waitFor()
 
     // On to the next item and back: the item opens with its draft and its evidence drawn (the item left behind
     // must not clear what the returning one drew).
@@ -86,14 +86,14 @@ describe.skipIf(!hasChromium)(chromiumSuite('evidence highlighted when a flaw au
 
     await page.reload()
     await item(first).waitFor()
-    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
     // No key pressed, no click: the evidence is already drawn.
     expect(await highlighted(page)).toContain('reuse it for every seed')
     // A page without this browser's copy of the draft: main's draft is restored and drawn the same way.
     await page.evaluate(() => localStorage.clear())
     await page.reload()
     await item(first).waitFor()
-    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
     expect(await highlighted(page)).toContain('reuse it for every seed')
 
     // A copy in this browser made for another layout of the item (its token is not the one main shows now), newer
@@ -103,12 +103,12 @@ describe.skipIf(!hasChromium)(chromiumSuite('evidence highlighted when a flaw au
     }, backupKey)
     await page.reload()
     await item(first).waitFor()
-    await page.locator('[data-testid=draft-set-aside]').waitFor()
-    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
+    await page.getByTestId('item').locator('[data-testid=draft-set-aside]').waitFor()
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('reuse it for every seed')
     // What was written in the set-aside copy can be read, to be taken up again.
-    await page.locator('[data-testid=draft-set-aside] summary').click()
-    await expect.poll(() => page.locator('[data-testid=draft-set-aside] dl').innerText()).toContain('from another layout')
-    expect(await page.locator('[data-testid=draft-set-aside] dt').allInnerTexts()).toEqual(['Comment'])
+    await page.getByTestId('item').locator('[data-testid=draft-set-aside] summary').click()
+    await expect.poll(() => page.getByTestId('item').locator('[data-testid=draft-set-aside] dl').innerText()).toContain('from another layout')
+    expect(await page.getByTestId('item').locator('[data-testid=draft-set-aside] dt').allInnerTexts()).toEqual(['Comment'])
     const kept = await page.evaluate((key) => ({ own: localStorage.getItem(key), aside: localStorage.getItem(`${key}:aside:another-layout`) }), backupKey)
     expect(kept.own).toBeNull()
     expect(JSON.parse(kept.aside!).data.comment).toBe('from another layout')

@@ -126,7 +126,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
   it('takes evidence from a selection that runs into a formula, as its exact source; highlights it and scrolls to it', async () => {
     await openQueue('flaw-audit')
     await page.keyboard.press('Enter') // add a flaw
-    await page.locator('[data-testid=list-entry]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=list-entry]').waitFor()
     await page.keyboard.press('l') // the right proposal
     await page.keyboard.press('3') // type: unsound method
     await page.keyboard.press('3') // severity: fatal, then on to the evidence
@@ -146,7 +146,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
       sel.addRange(range)
     })
     await page.keyboard.press('e')
-    const evidence = page.locator('[data-stop="flaws.0.evidence"] textarea')
+    const evidence = page.getByTestId('item').locator('[data-stop="flaws.0.evidence"] textarea')
     expect(await evidence.inputValue()).toBe('bound E is $E = mc^3$')
 
     // The chosen evidence is highlighted, as the evidence of the entry under the cursor.
@@ -158,11 +158,11 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
 
     // Away from the flaw and the text scrolled off; back on the flaw, its evidence is scrolled into view.
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab') // note, check, then "add a flaw"
-    expect(await page.locator('form.annotate-fields').getAttribute('data-cursor')).toBe('flaws.+')
-    await page.evaluate(() => document.querySelector('.annotate-source')!.scrollTo({ top: 100000 }))
+    expect(await page.getByTestId('item').locator('form.annotate-fields').getAttribute('data-cursor')).toBe('flaws.+')
+    await page.evaluate(() => document.querySelector('[data-testid=item] .annotate-source')!.scrollTo({ top: 100000 }))
     await page.keyboard.press('Shift+Tab') // back into the flaw
     const visible = await page.evaluate(() => {
-      const box = document.querySelector('.annotate-source')!.getBoundingClientRect()
+      const box = document.querySelector('[data-testid=item] .annotate-source')!.getBoundingClientRect()
       const first = [...CSS.highlights.get('assay-evidence-current')!][0] as Range
       const r = first.getBoundingClientRect()
       return r.top >= box.top && r.bottom <= box.bottom
@@ -170,8 +170,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
     expect(visible).toBe(true)
 
     await page.keyboard.press('Control+Enter')
-    await page.waitForFunction(() => !document.querySelector('[data-testid=item]') || document.querySelector('[data-testid=form-error]')).catch(() => undefined)
-    expect((await page.locator("[data-testid=form-error], [data-testid=field-issue]").allInnerTexts()).join(" | ")).toBe("")
+    await page.waitForFunction(() => !document.querySelector('[data-testid=item]') || document.querySelector('[data-testid=item] [data-testid=form-error]')).catch(() => undefined)
+    expect((await page.getByTestId('item').locator("[data-testid=form-error], [data-testid=field-issue]").allInnerTexts()).join(" | ")).toBe("")
     await page.locator('[data-testid=queue-finished]').waitFor()
     // The answer is committed in the background once the next screen shows.
     const stored = () => {
@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
     )
     expect(again).toContain('bound E is')
     await page.keyboard.press('+') // a second flaw
-    await page.locator('[data-testid=list-entry] >> nth=1').waitFor()
+    await page.getByTestId('item').locator('[data-testid=list-entry] >> nth=1').waitFor()
     await page.evaluate(() => {
       const formula = [...document.querySelectorAll('.pair-cell[data-side="a"] .md-math-display')][0]!
       const leaves = [...formula.querySelectorAll('.katex-html span')].filter((s) => s.children.length === 0 && s.textContent)
@@ -216,7 +216,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths and evidence in the annotatio
       sel.addRange(range)
     })
     await page.keyboard.press('e')
-    expect(await page.locator('[data-stop="flaws.1.evidence"] textarea').inputValue()).toBe('$$\n\\sum_{i=1}^n w_i = \\max_{z\\in S} f(z)\n$$')
-    expect(await page.locator('[data-stop="flaws.1.side"] [aria-checked="true"]').innerText()).toContain('A (left)')
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.1.evidence"] textarea').inputValue()).toBe('$$\n\\sum_{i=1}^n w_i = \\max_{z\\in S} f(z)\n$$')
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.1.side"] [aria-checked="true"]').innerText()).toContain('A (left)')
   })
 })

@@ -205,11 +205,11 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
   }
 
   async function cursor(): Promise<string> {
-    return (await page.locator('form.annotate-fields').getAttribute('data-cursor')) ?? ''
+    return (await page.getByTestId('item').locator('form.annotate-fields').getAttribute('data-cursor')) ?? ''
   }
 
   async function issuesAt(path: string): Promise<string[]> {
-    return page.locator(`[data-testid=field-issue][data-path="${path}"]`).allInnerTexts()
+    return page.getByTestId('item').locator(`[data-testid=field-issue][data-path="${path}"]`).allInnerTexts()
   }
 
   beforeAll(async () => {
@@ -270,13 +270,13 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     // Alt+→ and Alt+← step through the queue; ] and [ scroll both proposals to the next or previous section.
     await page.keyboard.press('Alt+ArrowRight')
     await page.waitForFunction((id) => document.querySelector('[data-testid=item]')?.getAttribute('data-assignment') !== String(id), current)
-    expect(await page.locator('[data-testid=item-position]').innerText()).toBe('Item 2 of 4')
+    expect(await page.getByTestId('item').locator('[data-testid=item-position]').innerText()).toBe('Item 2 of 4')
     await page.keyboard.press('Alt+ArrowLeft')
     await page.locator(`[data-testid=item][data-assignment="${current}"]`).waitFor()
     await page.keyboard.press(']')
     await page.keyboard.press(']')
     const scroll = await page.evaluate(() => {
-      const box = document.querySelector('.annotate-source') as HTMLElement
+      const box = document.querySelector('[data-testid=item] .annotate-source') as HTMLElement
       const rows = [...box.querySelectorAll<HTMLElement>('[data-section-row]')]
       // A short pair cannot scroll a late section to the very top: it stops at the end.
       // The section lands just below the sticky section bar.
@@ -300,7 +300,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
       }
       const [key, verdict] = VERDICT_KEYS[i]!
       await page.keyboard.press(key)
-      await page.waitForSelector(`[data-stop="verdict"] [aria-checked="true"]`)
+      await page.waitForSelector(`[data-testid=item] [data-stop="verdict"] [aria-checked="true"]`)
       pressed.set(current, verdict)
       const fetchedBefore = [...itemRequests]
       await submitAndMoveOn(current)
@@ -327,11 +327,11 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     const last = stored[stored.length - 1]!
     await page.keyboard.press('Control+z')
     await page.locator(`[data-testid=item][data-assignment="${last.assignment_id}"]`).waitFor()
-    expect(await page.locator('[data-testid=item-status]').innerText()).toBe('pending')
-    expect(await page.locator('[data-stop="verdict"] [aria-checked="true"]').innerText()).toContain('B much better')
+    expect(await page.getByTestId('item').locator('[data-testid=item-status]').innerText()).toBe('pending')
+    expect(await page.getByTestId('item').locator('[data-stop="verdict"] [aria-checked="true"]').innerText()).toContain('B much better')
     await page.keyboard.press('h')
-    await page.locator('[data-testid=revision]').nth(1).waitFor()
-    expect(await page.locator('[data-testid=revision]').allInnerTexts()).toEqual([expect.stringMatching(/^Withdrawn/), expect.stringMatching(/^Submitted/)])
+    await page.getByTestId('item').locator('[data-testid=revision]').nth(1).waitFor()
+    expect(await page.getByTestId('item').locator('[data-testid=revision]').allInnerTexts()).toEqual([expect.stringMatching(/^Withdrawn/), expect.stringMatching(/^Submitted/)])
     await page.keyboard.press('2')
     await submitAndMoveOn(last.assignment_id)
     const history = annotationsOf('pairwise-preference').filter((r) => r.assignment_id === last.assignment_id)
@@ -346,7 +346,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
   it('audits flaws: refuses evidence outside the proposal, takes a picked quote and a re-run check', async () => {
     const id = await openQueue('flaw-audit')
     await page.keyboard.press('Enter') // add a flaw
-    await page.locator('[data-testid=list-entry]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=list-entry]').waitFor()
     expect(await cursor()).toBe('flaws.0.side')
 
     // The evidence picker offers the words verbatim; taking them also sets the side they come from.
@@ -355,8 +355,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await page.keyboard.type('provably optimal')
     await page.keyboard.press('Enter')
     await page.locator('[data-testid=quote-picker]').waitFor({ state: 'detached' })
-    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('provably optimal')
-    const sideLabel = await page.locator('[data-stop="flaws.0.side"] [aria-checked="true"]').innerText()
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('provably optimal')
+    const sideLabel = await page.getByTestId('item').locator('[data-stop="flaws.0.side"] [aria-checked="true"]').innerText()
     const side = sideLabel.includes('A (left)') ? 'a' : 'b'
     const other = side === 'a' ? 'b' : 'a'
 
@@ -372,7 +372,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await page.keyboard.press('e')
     const shownName = (s: string) => (s === 'a' ? 'the left proposal (A)' : 'the right proposal (B)')
     expect((await issuesAt('flaws.0.evidence')).join(' ')).toBe(`This quote must come from ${shownName(side)}; the selection is in ${shownName(other)}.`)
-    expect(await page.locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('provably optimal')
+    expect(await page.getByTestId('item').locator('[data-stop="flaws.0.evidence"] textarea').inputValue()).toBe('provably optimal')
 
     // Evidence typed by hand that the proposal does not contain: the form refuses to submit.
     await page.keyboard.press('Enter')
@@ -381,7 +381,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await page.keyboard.type('a sentence that appears nowhere')
     await page.keyboard.press('Escape')
     await page.keyboard.press('Control+Enter')
-    await page.locator('[data-testid=form-error]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=form-error]').waitFor()
     expect(await issuesAt('flaws.0.evidence')).toEqual([`Not an exact quote of ${shownName(side)}.`])
     expect(await shown()).toBe(id)
 
@@ -398,8 +398,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await page.keyboard.press('Tab')
     await typeText('console.log((6 * 0.4 + 3 * 0.75 + 1 * 0.85).toFixed(2), (6 * 0.4 + 3 * 0.9 + 1 * 0.9).toFixed(2))')
     await page.keyboard.press('Control+Shift+Enter')
-    await page.locator('[data-testid=check-output]').waitFor()
-    expect(await page.locator('[data-testid=check-output]').innerText()).toBe('5.50 6.00')
+    await page.getByTestId('item').locator('[data-testid=check-output]').waitFor()
+    expect(await page.getByTestId('item').locator('[data-testid=check-output]').innerText()).toBe('5.50 6.00')
     await submitAndMoveOn(id)
 
     const [row] = currentAnswers('flaw-audit')
@@ -425,16 +425,16 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await answerUnit(0)
     await answerUnit(1)
     expect(await cursor()).toBe('scores.2.match')
-    await page.locator('[data-testid=save-state][data-state=saved]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=save-state][data-state=saved]').waitFor()
 
     // A reload returns to the item being worked on, not the queue list, with the draft in place.
     await page.reload()
     await page.locator(`[data-testid=item][data-assignment="${id}"]`).waitFor()
     expect(await page.locator('[data-testid=queue]').count()).toBe(0)
-    expect(await page.locator('[data-stop="scores.0.match"] .scale').getAttribute('data-value')).toBe('0')
-    expect(await page.locator('[data-stop="scores.1.match"] .scale').getAttribute('data-value')).toBe('1')
-    expect(await page.locator('[data-stop="scores.1.compatible"] .options').getAttribute('data-value')).toBe('false')
-    expect(await page.locator('[data-stop="scores.1.reason"] textarea').inputValue()).toBe('reason 2')
+    expect(await page.getByTestId('item').locator('[data-stop="scores.0.match"] .scale').getAttribute('data-value')).toBe('0')
+    expect(await page.getByTestId('item').locator('[data-stop="scores.1.match"] .scale').getAttribute('data-value')).toBe('1')
+    expect(await page.getByTestId('item').locator('[data-stop="scores.1.compatible"] .options').getAttribute('data-value')).toBe('false')
+    expect(await page.getByTestId('item').locator('[data-stop="scores.1.reason"] textarea').inputValue()).toBe('reason 2')
     await page.keyboard.press('J')
     await page.keyboard.press('J')
     expect(await cursor()).toBe('scores.2.match')
@@ -457,7 +457,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
 
   it('rates a cue, refusing an excerpt that is not in the question; skips and flags with reasons', async () => {
     const id = await openQueue('cue-rating')
-    const question = (await page.locator('[data-source="question"]').innerText()).trim()
+    const question = (await page.getByTestId('item').locator('[data-source="question"]').innerText()).trim()
     await page.keyboard.press('1') // score, then on to the excerpt
     expect(await cursor()).toBe('cue_excerpt')
     await page.keyboard.press('j')
@@ -469,10 +469,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await typeText('The mediator.')
 
     // No excerpt although a cue is rated present: the form says so beside the field (and main would refuse it).
-    expect(await page.locator('[data-stop="cue_excerpt"] [data-requirement=when]').innerText()).toContain('required when a cue is present')
-    expect(await page.locator('[data-stop="rationale"] [data-requirement]').count()).toBe(0)
+    expect(await page.getByTestId('item').locator('[data-stop="cue_excerpt"] [data-requirement=when]').innerText()).toContain('required when a cue is present')
+    expect(await page.getByTestId('item').locator('[data-stop="rationale"] [data-requirement]').count()).toBe(0)
     await page.keyboard.press('Control+Enter')
-    await page.locator('[data-testid=form-error]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=form-error]').waitFor()
     expect(await issuesAt('cue_excerpt')).toEqual(['Required when a cue is present (score 1 or 2).'])
     expect(await cursor()).toBe('cue_excerpt')
     expect(await shown()).toBe(id)
@@ -482,7 +482,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     await typeText('words the question does not contain')
     await page.keyboard.press('Escape')
     await page.keyboard.press('Control+Enter')
-    await page.waitForFunction(() => document.querySelector('[data-testid=field-issue][data-path="cue_excerpt"]')?.textContent === 'Not an exact quote of question.')
+    await page.waitForFunction(() => document.querySelector('[data-testid=item] [data-testid=field-issue][data-path="cue_excerpt"]')?.textContent === 'Not an exact quote of question.')
     expect(await issuesAt('cue_excerpt')).toEqual(['Not an exact quote of question.'])
     expect(await cursor()).toBe('cue_excerpt')
 
@@ -518,9 +518,9 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     const id = await openQueue('fs-research-grade')
     expect(await cursor()).toBe('points.0')
     await typeText('11')
-    expect(await page.locator('[data-testid=rubric-total]').getAttribute('class')).toContain('over')
+    expect(await page.getByTestId('item').locator('[data-testid=rubric-total]').getAttribute('class')).toContain('over')
     await page.keyboard.press('Control+Enter')
-    await page.locator('[data-testid=form-error]').waitFor()
+    await page.getByTestId('item').locator('[data-testid=form-error]').waitFor()
     const messages = (await issuesAt('points.0')).join(' ')
     expect(messages).toMatch(/At most [\d.]+ points for this item\./)
     expect(messages).toContain('The points add up to 11, over 10.')

@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background
       await route.continue()
     })
     await page.keyboard.press('1')
-    await page.waitForSelector('[data-stop="verdict"] [aria-checked="true"]')
+    await page.waitForSelector('[data-testid=item] [data-stop="verdict"] [aria-checked="true"]')
     await page.keyboard.press('Control+Enter')
     await page.waitForFunction((id) => document.querySelector('[data-testid=item]')?.getAttribute('data-assignment') !== String(id), first)
     expect(await page.locator('[data-testid=commit-status]').getAttribute('data-state')).toBe('saving')
@@ -82,15 +82,15 @@ describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background
       route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'internal', message: 'disk I/O error' } }) })
     )
     await page.keyboard.press('3')
-    const chosen = await page.locator('[data-stop="verdict"] [aria-checked="true"]').innerText()
+    const chosen = await page.getByTestId('item').locator('[data-stop="verdict"] [aria-checked="true"]').innerText()
     await page.keyboard.press('Control+Enter')
     // Back on the same item (a new mount), with the choice still made and main's message beside the form.
     await page.locator(`[data-testid=commit-status][data-assignment="${second}"][data-state="failed"]`).waitFor()
     await page.locator(`[data-testid=item][data-assignment="${second}"]`).waitFor()
-    expect(await page.locator('[data-testid=form-error]').innerText()).toBe('Not saved: disk I/O error')
+    expect(await page.getByTestId('item').locator('[data-testid=form-error]').innerText()).toBe('Not saved: disk I/O error')
     expect(await page.locator('[data-testid=notice]').innerText()).toMatch(/was not saved \(disk I\/O error\); it is back on screen to submit again/)
-    expect(await page.locator('[data-stop="verdict"] [aria-checked="true"]').innerText()).toBe(chosen)
-    expect(await page.locator('[data-testid=item-status]').innerText()).toBe('pending')
+    expect(await page.getByTestId('item').locator('[data-stop="verdict"] [aria-checked="true"]').innerText()).toBe(chosen)
+    expect(await page.getByTestId('item').locator('[data-testid=item-status]').innerText()).toBe('pending')
     expect(storedVerdicts().has(second)).toBe(false)
 
     // Main works again: the same answer goes through and is acknowledged.
@@ -99,5 +99,37 @@ describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background
     await page.locator(`[data-testid=commit-status][data-assignment="${second}"][data-state="saved"]`).waitFor()
     expect(await shown()).not.toBe(second)
     expect(storedVerdicts().has(second)).toBe(true)
+  })
+
+  it('builds the next item behind the one on screen, out of reach, and shows that very element on submitting', async () => {
+    const now = await shown()
+    // The next pending item is built ahead: in the page, but inert, hidden from assistive technology and underneath.
+    const held = page.getByTestId('item-held')
+    await held.waitFor({ state: 'attached' })
+    const next = Number(await held.getAttribute('data-assignment'))
+    expect(next).not.toBe(now)
+    const slot = held.locator('xpath=..')
+    expect(await slot.getAttribute('inert')).not.toBeNull()
+    expect(await slot.getAttribute('aria-hidden')).toBe('true')
+    expect(await page.getByRole('button', { name: /^Submit/ }).count()).toBe(1)
+    // Keys answer the item on screen only.
+    await page.keyboard.press('2')
+    await page.getByTestId('item').locator('[data-stop="verdict"] [aria-checked="true"]').waitFor()
+    expect(await held.locator('[aria-checked="true"]').count()).toBe(0)
+    // Time spent built but unseen is not active time.
+    await page.waitForTimeout(1500)
+    await held.evaluate((el) => el.setAttribute('data-built-ahead', ''))
+    await page.keyboard.press('Control+Enter')
+    const shownNow = page.locator(`[data-testid=item][data-assignment="${next}"]`)
+    await shownNow.waitFor()
+    // The same element, not one built on the key; it has the focus, and its clock starts now.
+    expect(await shownNow.getAttribute('data-built-ahead')).toBe('')
+    expect(await shownNow.evaluate((el) => el.contains(document.activeElement))).toBe(true)
+    expect(await shownNow.locator('.active-time').innerText()).toBe('active 0s')
+    await page.locator(`[data-testid=commit-status][data-assignment="${now}"][data-state="saved"]`).waitFor()
+    expect(storedVerdicts().has(now)).toBe(true)
+    // The item left is gone, and the one after is built in turn.
+    await expect.poll(() => page.locator(`.annotate-item[data-assignment="${now}"]`).count()).toBe(0)
+    await expect.poll(async () => Number(await page.getByTestId('item-held').getAttribute('data-assignment'))).not.toBe(next)
   })
 })

@@ -39,8 +39,10 @@ async function walk(page: Page, screens: ScreenVisit[]): Promise<string[]> {
 /** Where the sticky section bar ends and where the `index`th section row starts, in the viewport. */
 function sectionTop(page: Page, index: number): Promise<{ barBottom: number; targetTop: number }> {
   return page.evaluate((i) => {
-    const bar = document.querySelector('.section-bar')!.getBoundingClientRect()
-    const row = document.querySelectorAll('[data-section-row]')[i]!.getBoundingClientRect()
+    // The item on screen (the next one may be built behind it).
+    const item = document.querySelector('[data-testid=item]')!
+    const bar = item.querySelector('.section-bar')!.getBoundingClientRect()
+    const row = item.querySelectorAll('[data-section-row]')[i]!.getBoundingClientRect()
     return { barBottom: bar.bottom, targetTop: row.top }
   }, index)
 }
@@ -76,7 +78,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
   it('section jumps land below the sticky section bar', async () => {
     const page = await scene.page({ viewport: SIZES[0] }, scene.url('annotator'))
     await ANNOTATOR_SCREENS.find((s) => s.name === 'annotate-pairwise-preference')!.open(page)
-    const buttons = page.locator('.section-bar button')
+    const item = page.getByTestId('item')
+    const buttons = item.locator('.section-bar button')
     const n = await buttons.count()
     expect(n).toBeGreaterThan(3)
     for (let i = n - 1; i >= 0; i--) {
@@ -86,8 +89,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
       expect(targetTop, `section ${i}`).toBeGreaterThanOrEqual(barBottom - 1)
     }
     // The same with the keys: ] walks down section by section, each landing just below the bar.
-    await page.locator('.annotate-source').evaluate((box) => box.scrollTo({ top: 0 }))
-    await page.locator('.section-bar').evaluate((bar) => (bar.closest('.annotate-source') as HTMLElement).focus())
+    await item.locator('.annotate-source').evaluate((box) => box.scrollTo({ top: 0 }))
+    await item.locator('.section-bar').evaluate((bar) => (bar.closest('.annotate-source') as HTMLElement).focus())
     for (let i = 1; i < Math.min(n, 5); i++) {
       await page.keyboard.press(']')
       await page.waitForTimeout(50)
@@ -101,11 +104,11 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
   it('the hypothesis-match form gets the width its five hypotheses × four fields need', async () => {
     const page = await scene.page({ viewport: SIZES[0] }, scene.url('annotator'))
     await ANNOTATOR_SCREENS.find((s) => s.name === 'annotate-hypothesis-match')!.open(page)
-    const units = page.getByTestId('unit')
+    const units = page.getByTestId('item').getByTestId('unit')
     expect(await units.count()).toBe(5)
     // Each scale's choices sit on one line: a scale that wraps is a form squeezed too narrow to answer at a glance.
     const wrapped = await page.evaluate(() =>
-      [...document.querySelectorAll('.annotate-form .options')]
+      [...document.querySelectorAll('[data-testid=item] .annotate-form .options')]
         .filter((o) => {
           const buttons = [...o.querySelectorAll('button')].map((b) => b.getBoundingClientRect().top)
           return buttons.length > 0 && Math.max(...buttons) - Math.min(...buttons) > 2

@@ -77,8 +77,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('opening the workbench'), () => {
       await page.getByTestId('queue').first().click()
       await page.locator('[data-testid=item] .pair-row').first().waitFor()
       // Texts the window parses wait for the parser's chunk, each in its place (marked data-parsing until then).
-      await page.waitForFunction(() => !document.querySelector('[data-testid=source] [data-parsing]'))
-      const html = await page.locator('[data-testid=source]').evaluate((el) => el.innerHTML)
+      await page.waitForFunction(() => !document.querySelector('[data-testid=item] [data-testid=source] [data-parsing]'))
+      const html = await page.getByTestId('item').locator('[data-testid=source]').evaluate((el) => el.innerHTML)
       await page.close()
       return html
     }

@@ -126,15 +126,15 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
       await page.waitForSelector('[data-testid=item], [data-testid=queue-finished]')
       if (await page.locator('[data-testid=queue-finished]').count()) break
       const id = Number(await item.getAttribute('data-assignment'))
-      const topic = (await page.locator('.pair-topic').innerText()).trim()
+      const topic = (await item.locator('.pair-topic').innerText()).trim()
       const pair = Number(/^Topic (\d+)$/.exec(topic)![1])
-      const source = await page.locator('[data-testid=source]').innerText()
+      const source = await item.locator('[data-testid=source]').innerText()
       // The side the annotator sees on the left: the packet knows only the display, the page shows which text.
       const swapped = source.indexOf(`proposal B in pair ${pair}`) < source.indexOf(`proposal A in pair ${pair}`)
       const canonical = PLAN[name][pair]!
       const shown = swapped ? MIRROR[canonical]! : canonical
       await page.keyboard.press(KEY_OF[shown]!)
-      await page.waitForSelector('[data-stop="verdict"] [aria-checked="true"]')
+      await item.locator('[data-stop="verdict"] [aria-checked="true"]').waitFor()
       await page.keyboard.press('Control+Enter')
       await page.waitForFunction(
         (from) => {
@@ -158,7 +158,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
     await page.keyboard.press('Control+z')
     const reopened = page.locator('[data-testid=item]')
     await reopened.waitFor()
-    expect(await page.locator('[data-testid=item-status]').innerText()).toBe('pending')
+    expect(await reopened.locator('[data-testid=item-status]').innerText()).toBe('pending')
     const assignment = await reopened.getAttribute('data-assignment')
     await page.keyboard.press('Control+Enter')
     await page.waitForFunction((from) => document.querySelector('[data-testid=item]')?.getAttribute('data-assignment') !== from, assignment)

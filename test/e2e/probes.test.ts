@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('probes from the demo to the report'
       const item = page.locator('[data-testid=item][data-instrument="probe-check"]')
       await item.waitFor()
       const id = await item.getAttribute('data-assignment')
-      const source = page.getByTestId('source')
+      const source = item.getByTestId('source')
       for (const field of ['intended_flaw', 'changes', 'original', 'probe']) await source.locator(`[data-source="${field}"]`).waitFor()
       expect(await source.locator('[data-source="changes"]').innerText()).toMatch(/replaced|removed|added/)
       // The first formula-error probe is rejected (no flaw), the others verified as major.

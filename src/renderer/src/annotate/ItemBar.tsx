@@ -1,14 +1,16 @@
-import { useEffect, useState } from 'react'
+import { useContext, useEffect, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { type ActiveClock, formatDuration } from './clock'
+import { QueueProgress } from './queue-progress'
 import type { SaveState } from './use-autosave'
 
 export interface ItemBarProps {
   item: BlindedItem
   queueTitle: string
-  progress: { done: number; total: number }
   save: { state: SaveState; error: string | null; restored: boolean }
   clock: ActiveClock
+  /** The item is the one on screen (not one held ready behind it): its active time ticks. */
+  live: boolean
   busy: boolean
   showHistory: boolean
   onExit(): void
@@ -21,6 +23,7 @@ export interface ItemBarProps {
 /** The bar above an item: where it is in the queue, its status, saving, active time and the item's actions. */
 export function ItemBar(props: ItemBarProps) {
   const { item } = props
+  const progress = useContext(QueueProgress)
   return (
     <header className="annotate-bar">
       <button type="button" tabIndex={-1} className="link" onClick={props.onExit}>
@@ -31,13 +34,13 @@ export function ItemBar(props: ItemBarProps) {
         Item {item.index + 1} of {item.total}
       </span>
       <span className="muted">
-        ({props.progress.done}/{props.progress.total} done)
+        ({progress.done}/{progress.total} done)
       </span>
       <span className={`badge status-${item.status}`} data-testid="item-status">
         {item.status}
       </span>
       <SaveIndicator {...props.save} />
-      <ActiveTime clock={props.clock} />
+      <ActiveTime clock={props.clock} live={props.live} />
       <span className="bar-actions">
         <button type="button" tabIndex={-1} onClick={() => props.onNavigate(-1)}>
           ‹ Prev
@@ -79,12 +82,13 @@ function SaveIndicator({ state, error, restored }: { state: SaveState; error: st
   )
 }
 
-function ActiveTime({ clock }: { clock: ActiveClock }) {
+function ActiveTime({ clock, live }: { clock: ActiveClock; live: boolean }) {
   const [, tick] = useState(0)
   useEffect(() => {
+    if (!live) return
     const t = setInterval(() => tick((n) => n + 1), 1000)
     return () => clearInterval(t)
-  }, [])
+  }, [live])
   return (
     <span className={clock.isIdle() ? 'active-time idle' : 'active-time'} title="Active time on this item (stops after 60 s without input)">
       active {formatDuration(clock.read())}

@@ -32,7 +32,12 @@ import { validateForm } from './validate'
 export interface ItemWorkspaceProps {
   item: BlindedItem
   queueTitle: string
-  progress: { done: number; total: number }
+  /**
+   * The item is the one on screen. An item held ready behind it (the next one, built ahead so that submitting shows
+   * it at once) is not: it takes no keys, counts no time and saves nothing until it becomes live. (What holds it
+   * keeps it out of sight, reach and the accessibility tree.)
+   */
+  live: boolean
   onNavigate(step: 1 | -1): void
   /** Takes the answer; the queue shows the next item at once and commits this one in the background. */
   onSubmit(submission: Submission): void
@@ -47,10 +52,10 @@ type Dialog = null | { kind: 'reason'; action: 'skip' | 'flag' } | { kind: 'pick
 
 /**
  * One item being annotated: the blinded view beside the form built from the instrument, with autosave, active
- * time, history and the item's keys (use-item-keys).
+ * time, history and the item's keys (use-item-keys), all of which start when the item is `live`.
  */
 export function ItemWorkspace(props: ItemWorkspaceProps) {
-  const { item } = props
+  const { item, live } = props
   const instrument = getInstrument(item.instrument)
   const view = item.view
   const widgets = instrument.form.widgets
@@ -63,13 +68,26 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
       ? { data: props.failure.data, activeMs: props.failure.activeMs, source: 'backup' as const, setAside: null }
       : initialForm(item, key, () => instrument.form.empty(view), (data) => writtenTexts(instrument, data))
   )
-  const [clock] = useState(() => new ActiveClock(initial.activeMs))
+  // An item built ahead of being shown keeps its clock stopped until then; it starts in the render that shows the
+  // item, so the bar never shows the time it waited.
+  const [clock] = useState(() => {
+    const c = new ActiveClock(initial.activeMs)
+    if (!live) c.pause()
+    return c
+  })
+  const [started, setStarted] = useState(live)
+  if (live && !started) {
+    clock.restart()
+    setStarted(true)
+  }
   const [dialog, setDialog] = useState<Dialog>(null)
+  const itemRef = useRef<HTMLDivElement>(null)
   const openPickerDialog = useCallback((path: string, sources: QuoteSource[]) => setDialog({ kind: 'picker', path, sources }), [])
   const form = useFormState({
     instrument,
     view,
     initial: () => initial.data,
+    scope: itemRef,
     ...(props.failure ? { initialIssues: props.failure.issues ?? [] } : {}),
     openPickerDialog
   })
@@ -88,23 +106,23 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
   // newer than main's, so it is saved as well.
   const { schedule } = autosave
   useEffect(() => {
+    if (!live) return
     if (firstData.current) {
       firstData.current = false
       if (initial.source !== 'backup') return
     }
     schedule(data)
-  }, [data, schedule, initial.source])
+  }, [live, data, schedule, initial.source])
 
-  useActiveInput(clock)
+  useActiveInput(clock, live)
 
   // In the commit that shows the item (only noted here; storage is written after the paint): an item that arrived by
   // a fetch is committed without its passive effects, and a reload in that gap would return to the item before.
-  useLayoutEffect(
-    () => writeLastItemAfterPaint(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId }),
-    [projectId, annotatorId, item.instrument, item.assignmentId]
-  )
+  useLayoutEffect(() => {
+    if (live) writeLastItemAfterPaint(lastItemKey(projectId, annotatorId), { instrument: item.instrument, assignmentId: item.assignmentId })
+  }, [live, projectId, annotatorId, item.instrument, item.assignmentId])
 
-  useEvidenceHighlight(sourceRef, widgets, view, data, cursor)
+  useEvidenceHighlight(sourceRef, widgets, view, data, cursor, live)
 
   const submit = useCallback(async () => {
     if (busy) return
@@ -146,6 +164,7 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     cursor,
     data,
     sourceRef,
+    itemRef,
     focusStop,
     setValue,
     addEntry,
@@ -160,26 +179,32 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
     askReason: (action) => setDialog({ kind: 'reason', action }),
     toggleHistory,
     toggleLegend: () => setLegendOpen((v) => !v)
-  })
+  }, live)
 
   // Focus the first field when the item opens, so keys answer it at once.
   const [firstStop] = useState(cursor)
   useEffect(() => {
-    if (firstStop) focusStop(firstStop)
-  }, [firstStop, focusStop])
+    if (live && firstStop) focusStop(firstStop)
+  }, [live, firstStop, focusStop])
 
   const pair = isPairView(view)
   const hasList = stops.some((s) => s.kind === 'add')
   const current = stops.find((s) => s.path === cursor)
 
   return (
-    <div className={pair ? 'annotate-item pair-layout' : 'annotate-item'} data-testid="item" data-assignment={item.assignmentId} data-instrument={item.instrument}>
+    <div
+      ref={itemRef}
+      className={pair ? 'annotate-item pair-layout' : 'annotate-item'}
+      data-testid={live ? 'item' : 'item-held'}
+      data-assignment={item.assignmentId}
+      data-instrument={item.instrument}
+    >
       <ItemBar
         item={item}
         queueTitle={props.queueTitle}
-        progress={props.progress}
         save={{ state: autosave.state, error: autosave.error, restored: initial.source === 'backup' || initial.source === 'draft' }}
         clock={clock}
+        live={live}
         busy={busy}
         showHistory={showHistory}
         onExit={props.onExit}
@@ -229,8 +254,8 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
               <FormRenderer widgets={widgets} />
             </form>
           </FormContext.Provider>
-          {showHistory && <HistoryPanel assignmentId={item.assignmentId} version={historyVersion} />}
-          {showHistory && (
+          {showHistory && live && <HistoryPanel assignmentId={item.assignmentId} version={historyVersion} />}
+          {showHistory && live && (
             <button type="button" tabIndex={-1} className="link" onClick={() => setHistoryVersion((v) => v + 1)}>
               Refresh history
             </button>

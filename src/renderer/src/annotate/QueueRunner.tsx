@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import type { InstrumentId } from '../../../shared/instruments/types'
@@ -10,6 +10,7 @@ import { dropBackup } from './draft-backup'
 import { ItemCache } from './item-cache'
 import { ItemWorkspace } from './ItemWorkspace'
 import { nextPending } from './queue-order'
+import { QueueProgress } from './queue-progress'
 import { useAnnotate } from './store'
 import type { Submission, SubmitFailure } from './submission'
 import { CommitMark, setCommitStatus } from './commit-status'
@@ -43,9 +44,52 @@ function prerender(item: BlindedItem): void {
 export const PREFETCH_AHEAD = 3
 
 /**
+ * An item on the runner's stack: the one on screen (`live`), the next pending one built and laid out behind it
+ * (held), or the one just left, removed once its successor is painted. Submitting onto a held item only swaps which
+ * one is shown, a change the compositor makes without building, laying out or painting anything.
+ */
+interface Slot {
+  key: number
+  item: BlindedItem
+  live: boolean
+  left?: true
+}
+
+/** What an item's workspace calls back; one object for the runner's life, so held items are not rendered again. */
+interface SlotActions {
+  navigate(item: BlindedItem, by: 1 | -1): void
+  submit(item: BlindedItem, s: Submission): void
+  status(item: BlindedItem, status: 'pending' | 'skipped' | 'flagged'): void
+  undo(): void
+  exit(): void
+}
+
+const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slot: Slot; title: string; failure: SubmitFailure | undefined; actions: SlotActions }) {
+  const { item } = slot
+  // Only the root's opacity and stacking change when a held item is shown; `inert`, which restyles everything
+  // inside, is lifted from the item shown (its first field takes the focus at once) but not set on the one left,
+  // which is hidden from assistive technology and removed once its successor is painted.
+  return (
+    <div className={slot.live ? 'item-slot' : 'item-slot held'} inert={!slot.live && !slot.left} aria-hidden={slot.live ? undefined : true}>
+      <ItemWorkspace
+      item={item}
+      live={slot.live}
+      queueTitle={title}
+      onNavigate={(by) => actions.navigate(item, by)}
+      onSubmit={(submission) => actions.submit(item, submission)}
+      failure={failure}
+      onStatus={(status) => actions.status(item, status)}
+        onUndo={actions.undo}
+        onExit={actions.exit}
+      />
+    </div>
+  )
+})
+
+/**
  * Works through one queue: opens at the first pending item (or the one asked for), keeps the next items fetched
- * ahead, and moves on after a submission, skip or flag. A submission shows the next item at once and is committed
- * in the background, one at a time and in order; it is marked saved only when main acknowledges it, and a refused
+ * ahead (the next pending one built behind the one on screen), and moves on after a submission, skip or flag. A
+ * submission shows the next item at once and is committed in the background, one at a time and in order; it is marked saved only when main acknowledges it, and a refused
  * commit brings the person back to that item with the answer and main's message.
  */
 export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId; startAt: number | null }) {
@@ -61,14 +105,24 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const rowsRef = useRef<Row[]>([])
   const lastAt = useRef(0)
   const [counts, setCounts] = useState<Counts | null>(null)
-  const [current, setCurrent] = useState<BlindedItem | null>(null)
+  const [slots, setSlots] = useState<ReadonlyArray<Slot>>([])
+  // The stack as last set, read by handlers between renders.
+  const slotsRef = useRef<ReadonlyArray<Slot>>([])
+  const slotKey = useRef(0)
   const [loading, setLoading] = useState(false)
   const [finished, setFinished] = useState(false)
-  const [generation, setGeneration] = useState(0)
   const wanted = useRef<number | null>(null)
   const commits = useRef<Promise<void>>(Promise.resolve())
   const [failure, setFailure] = useState<{ assignmentId: number; failure: SubmitFailure } | null>(null)
   const title = getInstrument(instrument).title
+
+  const commitSlots = useCallback((next: ReadonlyArray<Slot>) => {
+    slotsRef.current = next
+    setSlots(next)
+  }, [])
+
+  /** `item` alone on the stack, newly built (anything held is dropped). */
+  const showAlone = useCallback((item: BlindedItem) => commitSlots([{ key: ++slotKey.current, item, live: true }]), [commitSlots])
 
   const updateRows = useCallback((next: Row[]) => {
     rowsRef.current = next
@@ -87,6 +141,22 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     return at
   }, [])
 
+  /**
+   * Builds `item` behind the live item `from`, if it is still what submitting `from` moves to. The render is a
+   * transition: a key pressed meanwhile is handled first.
+   */
+  const hold = useCallback(
+    (from: number, item: BlindedItem) => {
+      const stack = slotsRef.current
+      if (wanted.current !== from || stack.length !== 1 || stack[0]!.item.assignmentId !== from || !stack[0]!.live) return
+      const list = rowsRef.current
+      const next = nextPending(list, indexOf(from))
+      if (next?.assignmentId !== item.assignmentId) return
+      startTransition(() => commitSlots([...stack, { key: ++slotKey.current, item, live: false }]))
+    },
+    [indexOf, commitSlots]
+  )
+
   const prefetchAfter = useCallback(
     (assignmentId: number) => {
       const list = rowsRef.current
@@ -95,10 +165,12 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       // The next item in order (Alt+→) and the next few pending ones (what submitting moves to); nothing else is held.
       const ahead = new Set<number>()
       if (list[at + 1]) ahead.add(list[at + 1]!.assignmentId)
+      let next: number | null = null
       for (let k = 1, found = 0; k < list.length && found < PREFETCH_AHEAD; k++) {
         const row = list[(at + k) % list.length]!
         if (row.status === 'pending' && row.assignmentId !== assignmentId) {
           ahead.add(row.assignmentId)
+          next ??= row.assignmentId
           found++
         }
       }
@@ -106,29 +178,39 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       for (const id of ahead) {
         cache.prefetch(id)
         Promise.all([cache.load(id), loadMarkdownParser()]).then(
-          ([item]) => whenIdle(() => prerender(item)),
+          ([item]) => whenIdle(() => (id === next ? hold(assignmentId, item) : prerender(item))),
           () => undefined
         )
       }
     },
-    [cache, indexOf]
+    [cache, indexOf, hold]
   )
 
   const show = useCallback(
     (assignmentId: number) => {
       wanted.current = assignmentId
       setFinished(false)
+      // Once the item is on screen: the one left is removed, and what comes next is fetched and built.
+      const settle = () =>
+        afterPaint(() => {
+          if (wanted.current !== assignmentId) return
+          if (slotsRef.current.some((s) => s.left)) commitSlots(slotsRef.current.filter((s) => !s.left))
+          prefetchAfter(assignmentId)
+        })
+      const held = slotsRef.current.find((s) => !s.live && !s.left && s.item.assignmentId === assignmentId)
+      if (held) {
+        cache.forget(assignmentId)
+        commitSlots(slotsRef.current.map((s) => (s === held ? { ...s, live: true } : s.live ? { ...s, live: false, left: true } : s)))
+        setLoading(false)
+        return settle()
+      }
       const ready = cache.peek(assignmentId)
       const present = (item: BlindedItem) => {
         if (wanted.current !== assignmentId) return
         cache.forget(assignmentId)
-        setCurrent(item)
-        setGeneration((g) => g + 1)
+        showAlone(item)
         setLoading(false)
-        // Fetching ahead is left until the item is on screen.
-        afterPaint(() => {
-          if (wanted.current === assignmentId) prefetchAfter(assignmentId)
-        })
+        settle()
       }
       if (ready) return present(ready)
       setLoading(true)
@@ -137,7 +219,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         notify(e.message, 'error')
       })
     },
-    [cache, prefetchAfter, notify]
+    [cache, prefetchAfter, notify, commitSlots, showAlone]
   )
 
   useEffect(() => {
@@ -178,7 +260,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     if (next) show(next.assignmentId)
     else {
       wanted.current = null
-      setCurrent(null)
+      commitSlots([])
       setFinished(true)
     }
   }
@@ -219,8 +301,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         wanted.current = item.assignmentId
         setFinished(false)
         setLoading(false)
-        setCurrent(item)
-        setGeneration((g) => g + 1)
+        showAlone(item)
       }
     })
   }
@@ -263,6 +344,31 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
 
   const done = counts?.done ?? 0
   const total = counts?.total ?? 0
+  const progress = useMemo(() => ({ done, total }), [done, total])
+
+  // The latest handlers behind one object that never changes (see SlotActions).
+  const latest = useRef<SlotActions | null>(null)
+  latest.current = {
+    navigate: (item, by) => step(item.assignmentId, by),
+    submit: submitInBackground,
+    status: (item, status) => {
+      setRowStatus(item.assignmentId, status)
+      if (status === 'pending') show(item.assignmentId)
+      else moveOnFrom(item.assignmentId)
+    },
+    undo: () => void undo(),
+    exit: closeQueue
+  }
+  const actions = useMemo<SlotActions>(
+    () => ({
+      navigate: (item, by) => latest.current!.navigate(item, by),
+      submit: (item, s) => latest.current!.submit(item, s),
+      status: (item, status) => latest.current!.status(item, status),
+      undo: () => latest.current!.undo(),
+      exit: () => latest.current!.exit()
+    }),
+    []
+  )
 
   const commitLine = <CommitMark />
 
@@ -284,26 +390,21 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       </section>
     )
   }
-  if (!current) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
+  if (!slots.some((s) => s.live)) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
   return (
-    <>
+    <QueueProgress.Provider value={progress}>
       {commitLine}
-      <ItemWorkspace
-        key={`${current.assignmentId}:${generation}`}
-        item={current}
-        queueTitle={title}
-        progress={{ done, total }}
-        onNavigate={(by) => step(current.assignmentId, by)}
-        onSubmit={(submission) => submitInBackground(current, submission)}
-        failure={failure?.assignmentId === current.assignmentId ? failure.failure : undefined}
-        onStatus={(status) => {
-          setRowStatus(current.assignmentId, status)
-          if (status === 'pending') show(current.assignmentId)
-          else moveOnFrom(current.assignmentId)
-        }}
-        onUndo={() => void undo()}
-        onExit={closeQueue}
-      />
-    </>
+      <div className="item-stack">
+        {slots.map((slot) => (
+          <SlotView
+            key={slot.key}
+            slot={slot}
+            title={title}
+            failure={slot.live && failure?.assignmentId === slot.item.assignmentId ? failure.failure : undefined}
+            actions={actions}
+          />
+        ))}
+      </div>
+    </QueueProgress.Provider>
   )
 }

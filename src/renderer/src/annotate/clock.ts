@@ -28,6 +28,12 @@ export class ActiveClock {
     this.lastInput = t
   }
 
+  /** The item is now on screen (it was held ready behind another): time counts from here, not from when it was built. */
+  restart(): void {
+    this.lastInput = this.now()
+    this.paused = false
+  }
+
   /** The window was hidden: what elapsed so far counts, nothing more until the next input. */
   pause(): void {
     if (this.paused) return

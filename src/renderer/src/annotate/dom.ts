@@ -13,9 +13,12 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return el.isContentEditable === true
 }
 
-/** Moves keyboard focus to a stop of the form: its text box where it has one, else the stop itself. */
-export function focusStopElement(path: string): boolean {
-  const stop = document.querySelector<HTMLElement>(`[data-stop="${CSS.escape(path)}"]`)
+/**
+ * Moves keyboard focus to a stop of the form: its text box where it has one, else the stop itself. `within` is the
+ * form's item: another item's form (the next one, held ready) has stops of the same paths.
+ */
+export function focusStopElement(path: string, within: ParentNode = document): boolean {
+  const stop = within.querySelector<HTMLElement>(`[data-stop="${CSS.escape(path)}"]`)
   if (!stop) return false
   const primary = stop.querySelector<HTMLElement>('[data-primary]') ?? stop
   primary.focus({ preventScroll: false })

@@ -1,9 +1,13 @@
 import { useEffect } from 'react'
 import type { ActiveClock } from './clock'
 
-/** Active time: any key, click, wheel or pointer movement keeps the clock running; a hidden window stops it. */
-export function useActiveInput(clock: ActiveClock): void {
+/**
+ * Active time: any key, click, wheel or pointer movement keeps the clock running; a hidden window stops it. Only the
+ * item on screen (`live`) listens.
+ */
+export function useActiveInput(clock: ActiveClock, live: boolean): void {
   useEffect(() => {
+    if (!live) return
     const onInput = () => clock.input()
     const onVisibility = () => (document.hidden ? clock.pause() : clock.input())
     const events = ['keydown', 'pointerdown', 'pointermove', 'wheel'] as const
@@ -13,5 +17,5 @@ export function useActiveInput(clock: ActiveClock): void {
       events.forEach((e) => window.removeEventListener(e, onInput))
       document.removeEventListener('visibilitychange', onVisibility)
     }
-  }, [clock])
+  }, [clock, live])
 }

@@ -61,12 +61,14 @@ export function useEvidenceHighlight(
   widgets: ReadonlyArray<Widget>,
   view: Record<string, unknown>,
   data: unknown,
-  cursor: string | null
+  cursor: string | null,
+  /** The highlights are the page's, one set for the item on screen: an item held behind it draws none. */
+  live = true
 ): void {
   const lastGroup = useRef<string | null>(null)
   useLayoutEffect(() => {
     const box = root.current
-    if (!box || typeof Highlight === 'undefined' || !('highlights' in CSS)) return
+    if (!live || !box || typeof Highlight === 'undefined' || !('highlights' in CSS)) return
     const placed = placeQuotes(widgets, view, data)
     const textOf = (source: string) => {
       const t = getAt(view, source)
@@ -91,16 +93,16 @@ export function useEvidenceHighlight(
       if (rect.top < frame.top || rect.bottom > frame.bottom) box.scrollBy({ top: rect.top - frame.top - frame.height / 3 })
     }
     lastGroup.current = currentGroup
-  }, [root, widgets, view, data, cursor])
+  }, [live, root, widgets, view, data, cursor])
 
   // Cleared in the layout phase, before the next item sets its own (a passive cleanup would run after it).
-  useLayoutEffect(
-    () => () => {
+  useLayoutEffect(() => {
+    if (!live) return
+    return () => {
       if (typeof CSS !== 'undefined' && 'highlights' in CSS) {
         CSS.highlights.delete(ALL)
         CSS.highlights.delete(CURRENT)
       }
-    },
-    []
-  )
+    }
+  }, [live])
 }

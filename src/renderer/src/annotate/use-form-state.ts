@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { AnyInstrument } from '../../../shared/instruments/types'
 import { focusStopElement } from './dom'
 import { emptyEntry, type FormApi } from './form/context'
@@ -18,6 +18,8 @@ export interface FormStateOptions {
   initialIssues?: FieldIssue[]
   /** Where a quote key with several texts to choose from opens its picker. */
   openPickerDialog(path: string, sources: QuoteSource[]): void
+  /** The element holding this form, where its stops are looked up (the page where none is given). */
+  scope?: RefObject<HTMLElement | null>
 }
 
 export interface FormState {
@@ -45,7 +47,7 @@ export interface FormState {
  * quote taking and worked checks. Shared by annotation (which adds autosave, active time and the queue around it)
  * and the adjudicator's final-label form.
  */
-export function useFormState({ instrument, view, initial, initialIssues, openPickerDialog }: FormStateOptions): FormState {
+export function useFormState({ instrument, view, initial, initialIssues, openPickerDialog, scope }: FormStateOptions): FormState {
   const widgets = instrument.form.widgets
   const [data, setData] = useState<unknown>(initial)
   const stops = useMemo(() => collectStops(widgets, data, view), [widgets, data, view])
@@ -56,7 +58,7 @@ export function useFormState({ instrument, view, initial, initialIssues, openPic
   const pendingFocus = useRef<string | null>(null)
 
   useLayoutEffect(() => {
-    if (pendingFocus.current && focusStopElement(pendingFocus.current)) pendingFocus.current = null
+    if (pendingFocus.current && focusStopElement(pendingFocus.current, scope?.current ?? document)) pendingFocus.current = null
   })
 
   const update = useCallback((change: (d: unknown) => unknown) => setData((d: unknown) => change(d)), [])
@@ -81,15 +83,15 @@ export function useFormState({ instrument, view, initial, initialIssues, openPic
     setCursor(path)
     // Focus now where the stop is on screen, so the next key press already lands in it; a stop that appears with
     // this change (a new entry) is focused once rendered.
-    if (focusStopElement(path)) {
+    if (focusStopElement(path, scope?.current ?? document)) {
       pendingFocus.current = null
       return
     }
     pendingFocus.current = path
     requestAnimationFrame(() => {
-      if (pendingFocus.current === path && focusStopElement(path)) pendingFocus.current = null
+      if (pendingFocus.current === path && focusStopElement(path, scope?.current ?? document)) pendingFocus.current = null
     })
-  }, [])
+  }, [scope])
 
   const extra = useMemo(() => [...serverIssues, ...notes], [serverIssues, notes])
   const placed = useFieldIssues(instrument, data, view, stops, attempted, extra)
@@ -119,23 +121,27 @@ export function useFormState({ instrument, view, initial, initialIssues, openPic
     [clearAt, update, focusStop]
   )
 
-  const api: FormApi = {
-    instrument,
-    view,
-    data,
-    cursor,
-    setValue,
-    update,
-    noteFocus: setCursor,
-    focusStop,
-    messagesAt: (path) => placed.byStop.get(path) ?? [],
-    addEntry,
-    removeEntry,
-    openPicker: quotes.openPicker,
-    addSelection: quotes.addSelection,
-    runCheck,
-    running
-  }
+  // One object per state: a render that changes none of it (the item being shown, its bar) leaves the widgets alone.
+  const api = useMemo<FormApi>(
+    () => ({
+      instrument,
+      view,
+      data,
+      cursor,
+      setValue,
+      update,
+      noteFocus: setCursor,
+      focusStop,
+      messagesAt: (path) => placed.byStop.get(path) ?? [],
+      addEntry,
+      removeEntry,
+      openPicker: quotes.openPicker,
+      addSelection: quotes.addSelection,
+      runCheck,
+      running
+    }),
+    [instrument, view, data, cursor, setValue, update, focusStop, placed, addEntry, removeEntry, quotes.openPicker, quotes.addSelection, runCheck, running]
+  )
 
   return { api, data, setData, stops, cursor, placed, attempted, setAttempted, setServerIssues, setNotes, setValue, focusStop, addEntry, removeEntry, quotes, runCheck }
 }

@@ -13,6 +13,8 @@ export interface ItemKeyContext {
   cursor: string | null
   data: unknown
   sourceRef: RefObject<HTMLElement | null>
+  /** The item's element, where its stops are looked up (the page where none is given). */
+  itemRef?: RefObject<HTMLElement | null>
   focusStop(path: string): void
   setValue(path: string, value: unknown): void
   addEntry(listPath: string, widget: ListWidget): void
@@ -31,16 +33,18 @@ export interface ItemKeyContext {
 
 /**
  * Every keyboard shortcut of an item. Keys act on the field under the cursor first, then on the item. The listener
- * is attached while the item is committed, before it is painted: a key pressed the moment it shows is not lost.
+ * is attached while the item is committed, before it is painted: a key pressed the moment it shows is not lost. An
+ * item held ready behind the one on screen (not `live`) has no keys.
  */
-export function useItemKeys(ctx: ItemKeyContext): void {
+export function useItemKeys(ctx: ItemKeyContext, live = true): void {
   const ref = useRef(ctx)
   ref.current = ctx
   useLayoutEffect(() => {
+    if (!live) return
     const listener = (e: KeyboardEvent) => onItemKey(ref.current, e)
     window.addEventListener('keydown', listener)
     return () => window.removeEventListener('keydown', listener)
-  }, [])
+  }, [live])
 }
 
 function scrollSource(ctx: ItemKeyContext, dy: number) {
@@ -187,7 +191,7 @@ function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
   if (stop.kind === 'field' && stop.widget.kind === 'quote') {
     if (e.key === 'Enter') {
       e.preventDefault()
-      document.querySelector<HTMLElement>(`[data-stop="${CSS.escape(stop.path)}"] .quote-text`)?.focus()
+      ;(ctx.itemRef?.current ?? document).querySelector<HTMLElement>(`[data-stop="${CSS.escape(stop.path)}"] .quote-text`)?.focus()
       return true
     }
     if (e.key === 'Delete' || e.key === 'Backspace') {
@@ -201,7 +205,7 @@ function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
   }
   if (isTextEntry(stop) && e.key === 'Enter') {
     e.preventDefault()
-    focusStopElement(stop.path)
+    focusStopElement(stop.path, ctx.itemRef?.current ?? document)
     return true
   }
   if (stop.kind === 'field' && stop.widget.kind === 'code' && e.key === 'r') {

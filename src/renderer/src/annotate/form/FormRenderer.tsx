@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import type { Widget } from '../../../../shared/instruments/types'
 import { Markdown } from '../../components/Markdown'
 import { getAt, joinPath } from '../paths'
@@ -5,8 +6,11 @@ import { addStopPath } from '../stops'
 import { useForm } from './context'
 import { BooleanWidget, ChoiceWidget, CodeWidget, NumberWidget, QuoteWidget, RubricWidget, ScaleWidget, TextWidget } from './widgets'
 
-/** Renders an instrument's `form.widgets` at `prefix` of the form state; units and lists recurse. */
-export function FormRenderer({ widgets, prefix = '', entry }: { widgets: ReadonlyArray<Widget>; prefix?: string; entry?: unknown }) {
+/**
+ * Renders an instrument's `form.widgets` at `prefix` of the form state; units and lists recurse. Widgets follow the
+ * form through its context, so a render of what holds the form (its item becoming the one shown) passes them by.
+ */
+export const FormRenderer = memo(function FormRenderer({ widgets, prefix = '', entry }: { widgets: ReadonlyArray<Widget>; prefix?: string; entry?: unknown }) {
   return (
     <>
       {widgets.map((w) => (
@@ -14,7 +18,7 @@ export function FormRenderer({ widgets, prefix = '', entry }: { widgets: Readonl
       ))}
     </>
   )
-}
+})
 
 function WidgetView({ widget, prefix, entry }: { widget: Widget; prefix: string; entry: unknown }) {
   const path = joinPath(prefix, widget.field)

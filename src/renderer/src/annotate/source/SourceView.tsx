@@ -42,7 +42,7 @@ function PairView({ topic, a, b }: { topic: string | null; a: string; b: string 
               key={i}
               type="button"
               tabIndex={-1}
-              onClick={() => document.querySelector(`[data-section-row="${i}"]`)?.scrollIntoView({ block: 'start' })}
+              onClick={(e) => e.currentTarget.closest('.pair-view')?.querySelector(`[data-section-row="${i}"]`)?.scrollIntoView({ block: 'start' })}
             >
               {r.title}
             </button>
