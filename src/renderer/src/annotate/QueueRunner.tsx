@@ -1,4 +1,4 @@
-import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import type { InstrumentId } from '../../../shared/instruments/types'
@@ -72,13 +72,13 @@ const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slo
   return (
     <div className={slot.live ? 'item-slot' : 'item-slot held'} inert={!slot.live && !slot.left} aria-hidden={slot.live ? undefined : true}>
       <ItemWorkspace
-      item={item}
-      live={slot.live}
-      queueTitle={title}
-      onNavigate={(by) => actions.navigate(item, by)}
-      onSubmit={(submission) => actions.submit(item, submission)}
-      failure={failure}
-      onStatus={(status) => actions.status(item, status)}
+        item={item}
+        live={slot.live}
+        queueTitle={title}
+        onNavigate={(by) => actions.navigate(item, by)}
+        onSubmit={(submission) => actions.submit(item, submission)}
+        failure={failure}
+        onStatus={(status) => actions.status(item, status)}
         onUndo={actions.undo}
         onExit={actions.exit}
       />
@@ -89,8 +89,9 @@ const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slo
 /**
  * Works through one queue: opens at the first pending item (or the one asked for), keeps the next items fetched
  * ahead (the next pending one built behind the one on screen), and moves on after a submission, skip or flag. A
- * submission shows the next item at once and is committed in the background, one at a time and in order; it is marked saved only when main acknowledges it, and a refused
- * commit brings the person back to that item with the answer and main's message.
+ * submission shows the next item at once and is committed in the background, one at a time and in order; it is
+ * marked saved only when main acknowledges it, and a refused commit brings the person back to that item with the
+ * answer and main's message.
  */
 export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId; startAt: number | null }) {
   // Actions only: the queue does not re-render (nor the item with it) when a notice or the undo stack changes.
@@ -142,8 +143,9 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   }, [])
 
   /**
-   * Builds `item` behind the live item `from`, if it is still what submitting `from` moves to. The render is a
-   * transition: a key pressed meanwhile is handled first.
+   * Builds `item` behind the live item `from`, if it is still what submitting `from` moves to. It runs once `from`
+   * is painted and the page is idle (or when the item arrives, if later), in one go: a render left to yield to keys
+   * would be restarted by each of them and, at a fast typist's pace, not be ready for the submission it is for.
    */
   const hold = useCallback(
     (from: number, item: BlindedItem) => {
@@ -152,7 +154,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       const list = rowsRef.current
       const next = nextPending(list, indexOf(from))
       if (next?.assignmentId !== item.assignmentId) return
-      startTransition(() => commitSlots([...stack, { key: ++slotKey.current, item, live: false }]))
+      commitSlots([...stack, { key: ++slotKey.current, item, live: false }])
     },
     [indexOf, commitSlots]
   )
@@ -178,7 +180,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       for (const id of ahead) {
         cache.prefetch(id)
         Promise.all([cache.load(id), loadMarkdownParser()]).then(
-          ([item]) => whenIdle(() => (id === next ? hold(assignmentId, item) : prerender(item))),
+          ([item]) => (id === next ? hold(assignmentId, item) : whenIdle(() => prerender(item))),
           () => undefined
         )
       }
