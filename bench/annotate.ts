@@ -105,7 +105,7 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
   }
 }
 
-/** A reading pause before each submission of the second series: far shorter than a person's, long enough for the page to settle. */
+/** The pause before each submission of the second series: far shorter than a person's reading, long enough to settle. */
 const READING_MS = 250
 
 /** The second series' length: up to 200 submissions, within what the queue has left after the first. */

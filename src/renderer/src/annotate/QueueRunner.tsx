@@ -45,8 +45,8 @@ export const PREFETCH_AHEAD = 3
 
 /**
  * An item on the runner's stack: the one on screen (`live`), the next pending one built and laid out behind it
- * (held), or the one just left, removed once its successor is painted. Submitting onto a held item only swaps which
- * one is shown, a change the compositor makes without building, laying out or painting anything.
+ * (held), or the one just left, removed once its successor is painted. Submitting onto a held item swaps which one
+ * is opaque and lifts its `inert`: nothing is built or laid out on the key.
  */
 interface Slot {
   key: number

@@ -1,3 +1,5 @@
+import type { RefObject } from 'react'
+
 // Helpers that touch the page itself (kept apart from the pure form logic).
 
 /** Whether key events come from a place where the person types text. */
@@ -14,11 +16,16 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 }
 
 /**
- * Moves keyboard focus to a stop of the form: its text box where it has one, else the stop itself. `within` is the
- * form's item: another item's form (the next one, held ready) has stops of the same paths.
+ * A stop of the form, looked up in `scope` (the form's item) where one is given: another item's form (the next one,
+ * held ready) has stops of the same paths.
  */
-export function focusStopElement(path: string, within: ParentNode = document): boolean {
-  const stop = within.querySelector<HTMLElement>(`[data-stop="${CSS.escape(path)}"]`)
+export function stopElement(path: string, scope?: RefObject<HTMLElement | null>): HTMLElement | null {
+  return (scope?.current ?? document).querySelector<HTMLElement>(`[data-stop="${CSS.escape(path)}"]`)
+}
+
+/** Moves keyboard focus to a stop of the form: its text box where it has one, else the stop itself. */
+export function focusStopElement(path: string, scope?: RefObject<HTMLElement | null>): boolean {
+  const stop = stopElement(path, scope)
   if (!stop) return false
   const primary = stop.querySelector<HTMLElement>('[data-primary]') ?? stop
   primary.focus({ preventScroll: false })

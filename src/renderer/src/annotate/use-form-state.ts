@@ -58,7 +58,7 @@ export function useFormState({ instrument, view, initial, initialIssues, openPic
   const pendingFocus = useRef<string | null>(null)
 
   useLayoutEffect(() => {
-    if (pendingFocus.current && focusStopElement(pendingFocus.current, scope?.current ?? document)) pendingFocus.current = null
+    if (pendingFocus.current && focusStopElement(pendingFocus.current, scope)) pendingFocus.current = null
   })
 
   const update = useCallback((change: (d: unknown) => unknown) => setData((d: unknown) => change(d)), [])
@@ -83,13 +83,13 @@ export function useFormState({ instrument, view, initial, initialIssues, openPic
     setCursor(path)
     // Focus now where the stop is on screen, so the next key press already lands in it; a stop that appears with
     // this change (a new entry) is focused once rendered.
-    if (focusStopElement(path, scope?.current ?? document)) {
+    if (focusStopElement(path, scope)) {
       pendingFocus.current = null
       return
     }
     pendingFocus.current = path
     requestAnimationFrame(() => {
-      if (pendingFocus.current === path && focusStopElement(path, scope?.current ?? document)) pendingFocus.current = null
+      if (pendingFocus.current === path && focusStopElement(path, scope)) pendingFocus.current = null
     })
   }, [scope])
 

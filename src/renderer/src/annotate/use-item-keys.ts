@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react'
-import { focusStopElement, isTypingTarget } from './dom'
+import { focusStopElement, isTypingTarget, stopElement } from './dom'
 import { answerForKey } from './keys'
 import { getAt, parentPath } from './paths'
 import { isTextEntry, moveGroup, moveStop, type ListWidget, type Stop } from './stops'
@@ -191,7 +191,7 @@ function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
   if (stop.kind === 'field' && stop.widget.kind === 'quote') {
     if (e.key === 'Enter') {
       e.preventDefault()
-      ;(ctx.itemRef?.current ?? document).querySelector<HTMLElement>(`[data-stop="${CSS.escape(stop.path)}"] .quote-text`)?.focus()
+      stopElement(stop.path, ctx.itemRef)?.querySelector<HTMLElement>('.quote-text')?.focus()
       return true
     }
     if (e.key === 'Delete' || e.key === 'Backspace') {
@@ -205,7 +205,7 @@ function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
   }
   if (isTextEntry(stop) && e.key === 'Enter') {
     e.preventDefault()
-    focusStopElement(stop.path, ctx.itemRef?.current ?? document)
+    focusStopElement(stop.path, ctx.itemRef)
     return true
   }
   if (stop.kind === 'field' && stop.widget.kind === 'code' && e.key === 'r') {
