@@ -26,6 +26,9 @@ function storedVerdicts(): Map<number, string> {
   }
 }
 
+/** What the keyboard can reach in an item. */
+const reachable = 'a[href], button, input, select, textarea, [tabindex]'
+
 const shown = async () => Number(await page.locator('[data-testid=item]').getAttribute('data-assignment'))
 
 beforeAll(async () => {
@@ -103,15 +106,34 @@ describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background
 
   it('builds the next item behind the one on screen, out of reach, and shows that very element on submitting', async () => {
     const now = await shown()
-    // The next pending item is built ahead: in the page, but inert, hidden from assistive technology and underneath.
+    // The next pending item is built ahead: in the page, but transparent, underneath, hidden from assistive
+    // technology, and out of reach of the keyboard and the mouse.
     const held = page.getByTestId('item-held')
     await held.waitFor({ state: 'attached' })
     const next = Number(await held.getAttribute('data-assignment'))
     expect(next).not.toBe(now)
     const slot = held.locator('xpath=..')
-    expect(await slot.getAttribute('inert')).not.toBeNull()
     expect(await slot.getAttribute('aria-hidden')).toBe('true')
+    expect(await slot.evaluate((el) => getComputedStyle(el).opacity)).toBe('0')
     expect(await page.getByRole('button', { name: /^Submit/ }).count()).toBe(1)
+    // Focus that reaches it (Tab past the last control of the item shown, or a script) does not stay there.
+    expect(await held.evaluate((el) => {
+      el.querySelector<HTMLElement>('button, input, textarea, [tabindex]')!.focus()
+      return el.contains(document.activeElement)
+    })).toBe(false)
+    await page.getByTestId('item').evaluate((el) => {
+      const tabbable = [...el.querySelectorAll<HTMLElement>('button, input, textarea, select, [tabindex]:not([tabindex="-1"])')].filter((e) => e.checkVisibility())
+      tabbable[tabbable.length - 1]!.focus()
+    })
+    await page.keyboard.press('Tab')
+    expect(await held.evaluate((el) => el.contains(document.activeElement))).toBe(false)
+    expect(await held.evaluate((el, sel) => [...el.querySelectorAll<HTMLElement>(sel)].every((c) => c.tabIndex === -1), reachable)).toBe(true)
+    // A click where its buttons are lands on the item shown.
+    const box = (await held.getByRole('button', { name: /^Submit/, includeHidden: true }).boundingBox())!
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('[data-testid=item], [data-testid=item-held]')?.getAttribute('data-testid'), [box.x + box.width / 2, box.y + box.height / 2])
+    expect(hit).toBe('item')
+    // Back to the first field of the item shown.
+    await page.getByTestId('item').evaluate((el) => (el.querySelector<HTMLElement>('[data-stop="verdict"] [data-primary]') ?? el.querySelector<HTMLElement>('[data-stop="verdict"]'))!.focus())
     // Keys answer the item on screen only.
     await page.keyboard.press('2')
     await page.getByTestId('item').locator('[data-stop="verdict"] [aria-checked="true"]').waitFor()
@@ -122,14 +144,41 @@ describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background
     await page.keyboard.press('Control+Enter')
     const shownNow = page.locator(`[data-testid=item][data-assignment="${next}"]`)
     await shownNow.waitFor()
-    // The same element, not one built on the key; it has the focus, and its clock starts now.
+    // The same element, not one built on the key; it has the focus, its controls are back in the tab order, and its
+    // clock starts now.
     expect(await shownNow.getAttribute('data-built-ahead')).toBe('')
     expect(await shownNow.evaluate((el) => el.contains(document.activeElement))).toBe(true)
+    expect(await shownNow.evaluate((el, sel) => [...el.querySelectorAll<HTMLElement>(sel)].some((c) => c.tabIndex >= 0), reachable)).toBe(true)
     expect(await shownNow.locator('.active-time').innerText()).toBe('active 0s')
     await page.locator(`[data-testid=commit-status][data-assignment="${now}"][data-state="saved"]`).waitFor()
     expect(storedVerdicts().has(now)).toBe(true)
     // The item left is gone, and the one after is built in turn.
     await expect.poll(() => page.locator(`.annotate-item[data-assignment="${now}"]`).count()).toBe(0)
     await expect.poll(async () => Number(await page.getByTestId('item-held').getAttribute('data-assignment'))).not.toBe(next)
+  })
+  it('gives a key pressed the moment the next item is drawn to that item, not to the one left', async () => {
+    await page.getByTestId('item-held').waitFor({ state: 'attached' })
+    const from = await shown()
+    const next = Number(await page.getByTestId('item-held').getAttribute('data-assignment'))
+    await page.keyboard.press('1')
+    await page.getByTestId('item').locator('[data-stop="verdict"] [aria-checked="true"]').waitFor()
+    const left = await page.getByTestId('item').locator('[data-stop="verdict"] [aria-checked="true"]').innerText()
+    // The submit key, then (once React has drawn the next item, before that frame is painted) another answer key.
+    const state = await page.evaluate(async () => {
+      const key = (init: KeyboardEventInit) => document.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, ...init }))
+      key({ key: 'Enter', ctrlKey: true })
+      await Promise.resolve()
+      const item = document.querySelector('[data-testid=item]')!
+      const drawn = { assignment: item.getAttribute('data-assignment'), focusInside: item.contains(document.activeElement) }
+      key({ key: '2' })
+      return drawn
+    })
+    expect(state).toEqual({ assignment: String(next), focusInside: true })
+    await page.locator(`[data-testid=commit-status][data-assignment="${from}"][data-state="saved"]`).waitFor()
+    // The second key answered the item shown; the answer committed for the one left is the one it had.
+    const now = page.locator(`[data-testid=item][data-assignment="${next}"]`)
+    expect(await now.locator('[data-stop="verdict"] [aria-checked="true"]').count()).toBe(1)
+    expect(await now.locator('[data-stop="verdict"] [aria-checked="true"]').innerText()).not.toBe(left)
+    expect(storedVerdicts().get(from)).toBeDefined()
   })
 })

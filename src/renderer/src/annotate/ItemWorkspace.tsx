@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { getInstrument } from '../../../shared/instruments'
 import { writtenTexts } from '../../../shared/instruments/written-texts'
@@ -52,9 +52,10 @@ type Dialog = null | { kind: 'reason'; action: 'skip' | 'flag' } | { kind: 'pick
 
 /**
  * One item being annotated: the blinded view beside the form built from the instrument, with autosave, active
- * time, history and the item's keys (use-item-keys), all of which start when the item is `live`.
+ * time, history and the item's keys (use-item-keys), all of which start when the item is `live`. Memoised: the queue
+ * changes which item is drawn without rendering either again.
  */
-export function ItemWorkspace(props: ItemWorkspaceProps) {
+export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspaceProps) {
   const { item, live } = props
   const instrument = getInstrument(item.instrument)
   const view = item.view
@@ -281,4 +282,4 @@ export function ItemWorkspace(props: ItemWorkspaceProps) {
       )}
     </div>
   )
-}
+})

@@ -1,11 +1,12 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent } from 'react'
+import { flushSync } from 'react-dom'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import type { InstrumentId } from '../../../shared/instruments/types'
 import { isAssayError } from '../../../shared/errors'
 import { getInstrument } from '../../../shared/instruments'
 import { api } from '../api'
-import { isTypingTarget } from './dom'
+import { focusFirstStop, holdOutOfTabOrder, isTypingTarget, restoreTabOrder } from './dom'
 import { dropBackup } from './draft-backup'
 import { ItemCache } from './item-cache'
 import { ItemWorkspace } from './ItemWorkspace'
@@ -44,13 +45,16 @@ function prerender(item: BlindedItem): void {
 export const PREFETCH_AHEAD = 3
 
 /**
- * An item on the runner's stack: the one on screen (`live`), the next pending one built and laid out behind it
- * (held), or the one just left, removed once its successor is painted. Submitting onto a held item swaps which one
- * is opaque and lifts its `inert`: nothing is built or laid out on the key.
+ * An item on the runner's stack: the one on screen, the next pending one built and painted behind it (held), or the
+ * one just left, removed once its successor is painted. Submitting onto a held item shows it in two steps: on the
+ * key, only which one is drawn changes (`shown`), on the page itself (drawSlot), with no render; then, once that
+ * frame is painted or at the next key, click or typed text if sooner, React follows: the item shown becomes `live`
+ * (its keys, clock and drafts), the one left stops, and the counts and the commit mark move on.
  */
 interface Slot {
   key: number
   item: BlindedItem
+  shown: boolean
   live: boolean
   left?: true
 }
@@ -64,21 +68,64 @@ interface SlotActions {
   exit(): void
 }
 
+/** Focus that reaches an item not drawn (by Tab, past the last field of the one shown) leaves it at once. */
+function refuseFocus(e: FocusEvent<HTMLDivElement>) {
+  if (e.currentTarget.classList.contains('held') && e.target instanceof HTMLElement) e.target.blur()
+}
+
+/** A slot's root as drawn: on screen, or held (or left) underneath. SlotView renders the same from `shown`. */
+const slotClass = (shown: boolean) => (shown ? 'item-slot' : 'item-slot held')
+
+/**
+ * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): its root's class and visibility to
+ * assistive technology, its workspace's test id, and the focus, which moves to the first field of the item shown
+ * and never stays in one no longer drawn.
+ */
+function drawSlot(root: HTMLElement, shown: boolean): void {
+  root.className = slotClass(shown)
+  if (shown) root.removeAttribute('aria-hidden')
+  else root.setAttribute('aria-hidden', 'true')
+  const workspace = root.firstElementChild
+  if (!(workspace instanceof HTMLElement)) return
+  workspace.dataset.testid = shown ? 'item' : 'item-held'
+  if (shown) {
+    restoreTabOrder(workspace)
+    focusFirstStop(workspace)
+  } else if (document.activeElement instanceof HTMLElement && workspace.contains(document.activeElement)) document.activeElement.blur()
+}
+
+/**
+ * One item of the stack. Held or left, it is its own layer, transparent and underneath the one shown (whose opaque
+ * background also takes every click), hidden from assistive technology, out of the tab order, and refuses focus. It
+ * is not made `inert`: lifting that restyles and repaints everything inside, which showing a held item must not cost.
+ */
 const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slot: Slot; title: string; failure: SubmitFailure | undefined; actions: SlotActions }) {
-  const { item } = slot
-  // Only the root's opacity and stacking change when a held item is shown; `inert`, which restyles everything
-  // inside, is lifted from the item shown (its first field takes the focus at once) but not set on the one left,
-  // which is hidden from assistive technology and removed once its successor is painted.
+  const { item, shown, live } = slot
+  const root = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    const workspace = root.current?.firstElementChild
+    if (!(workspace instanceof HTMLElement)) return
+    if (shown) restoreTabOrder(workspace)
+    else holdOutOfTabOrder(workspace)
+  }, [shown])
+  const handlers = useMemo(
+    () => ({
+      navigate: (by: 1 | -1) => actions.navigate(item, by),
+      submit: (submission: Submission) => actions.submit(item, submission),
+      status: (status: 'pending' | 'skipped' | 'flagged') => actions.status(item, status)
+    }),
+    [actions, item]
+  )
   return (
-    <div className={slot.live ? 'item-slot' : 'item-slot held'} inert={!slot.live && !slot.left} aria-hidden={slot.live ? undefined : true}>
+    <div ref={root} className={slotClass(shown)} data-slot={slot.key} aria-hidden={shown ? undefined : true} onFocus={refuseFocus}>
       <ItemWorkspace
         item={item}
-        live={slot.live}
+        live={live}
         queueTitle={title}
-        onNavigate={(by) => actions.navigate(item, by)}
-        onSubmit={(submission) => actions.submit(item, submission)}
+        onNavigate={handlers.navigate}
+        onSubmit={handlers.submit}
         failure={failure}
-        onStatus={(status) => actions.status(item, status)}
+        onStatus={handlers.status}
         onUndo={actions.undo}
         onExit={actions.exit}
       />
@@ -114,6 +161,10 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const [finished, setFinished] = useState(false)
   const wanted = useRef<number | null>(null)
   const commits = useRef<Promise<void>>(Promise.resolve())
+  const swapping = useRef(false)
+  const stackRef = useRef<HTMLDivElement>(null)
+  /** What waits for the item shown to become live (see settleSwap). */
+  const onceLive = useRef<Array<() => void>>([])
   const [failure, setFailure] = useState<{ assignmentId: number; failure: SubmitFailure } | null>(null)
   const title = getInstrument(instrument).title
 
@@ -123,7 +174,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   }, [])
 
   /** `item` alone on the stack, newly built (anything held is dropped). */
-  const showAlone = useCallback((item: BlindedItem) => commitSlots([{ key: ++slotKey.current, item, live: true }]), [commitSlots])
+  const showAlone = useCallback((item: BlindedItem) => commitSlots([{ key: ++slotKey.current, item, shown: true, live: true }]), [commitSlots])
 
   const updateRows = useCallback((next: Row[]) => {
     rowsRef.current = next
@@ -150,11 +201,11 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const hold = useCallback(
     (from: number, item: BlindedItem) => {
       const stack = slotsRef.current
-      if (wanted.current !== from || stack.length !== 1 || stack[0]!.item.assignmentId !== from || !stack[0]!.live) return
+      if (wanted.current !== from || stack.length !== 1 || stack[0]!.item.assignmentId !== from || !stack[0]!.live || !stack[0]!.shown) return
       const list = rowsRef.current
       const next = nextPending(list, indexOf(from))
       if (next?.assignmentId !== item.assignmentId) return
-      commitSlots([...stack, { key: ++slotKey.current, item, live: false }])
+      commitSlots([...stack, { key: ++slotKey.current, item, shown: false, live: false }])
     },
     [indexOf, commitSlots]
   )
@@ -188,22 +239,46 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     [cache, indexOf, hold]
   )
 
+  /** Makes the item shown live and the one left stop, if a swap is waiting for it (see Slot). */
+  const settleSwap = useCallback(() => {
+    if (!swapping.current) return
+    swapping.current = false
+    const waiting = onceLive.current.splice(0)
+    flushSync(() => {
+      commitSlots(slotsRef.current.map((s) => (s.shown ? { ...s, live: true } : s.live ? { ...s, live: false, left: true } : s)))
+      for (const run of waiting) run()
+    })
+  }, [commitSlots])
+
   const show = useCallback(
     (assignmentId: number) => {
+      settleSwap()
       wanted.current = assignmentId
       setFinished(false)
       // Once the item is on screen: the one left is removed, and what comes next is fetched and built.
       const settle = () =>
         afterPaint(() => {
           if (wanted.current !== assignmentId) return
+          settleSwap()
           if (slotsRef.current.some((s) => s.left)) commitSlots(slotsRef.current.filter((s) => !s.left))
           prefetchAfter(assignmentId)
         })
-      const held = slotsRef.current.find((s) => !s.live && !s.left && s.item.assignmentId === assignmentId)
+      const held = slotsRef.current.find((s) => !s.shown && !s.left && s.item.assignmentId === assignmentId)
       if (held) {
         cache.forget(assignmentId)
-        commitSlots(slotsRef.current.map((s) => (s === held ? { ...s, live: true } : s.live ? { ...s, live: false, left: true } : s)))
-        setLoading(false)
+        const drawn = slotsRef.current.find((s) => s.shown)
+        const root = (slot: Slot | undefined) => (slot ? stackRef.current?.querySelector<HTMLElement>(`:scope > [data-slot="${slot.key}"]`) : null)
+        const [from, to] = [root(drawn), root(held)]
+        if (from && to) {
+          // Drawn now, on the page; React follows once this frame is painted (settleSwap).
+          drawSlot(from, false)
+          drawSlot(to, true)
+          slotsRef.current = slotsRef.current.map((s) => (s === held ? { ...s, shown: true } : s === drawn ? { ...s, shown: false } : s))
+          swapping.current = true
+          afterPaint(settleSwap, { idle: false })
+        } else {
+          commitSlots(slotsRef.current.map((s) => (s === held ? { ...s, shown: true, live: true } : s.live ? { ...s, shown: false, live: false, left: true } : s)))
+        }
         return settle()
       }
       const ready = cache.peek(assignmentId)
@@ -241,18 +316,30 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     }
   }, [instrument, startAt, show, updateRows, notify])
 
-  const setRowStatus = (assignmentId: number, status: Row['status']) => {
+  /** Sets a row's status at once (what comes next is found from it); returns the change of the counts, to apply. */
+  const markRow = (assignmentId: number, status: Row['status']): (() => void) => {
     const at = indexOf(assignmentId)
     const row = rowsRef.current[at]
-    if (!row || row.status === status) return
+    if (!row || row.status === status) return () => undefined
     rowsRef.current[at] = { ...row, status }
-    setCounts((c) => {
-      if (!c) return c
-      const next = { ...c }
-      if (row.status !== 'pending') next[row.status]--
-      if (status !== 'pending') next[status]++
-      return next
-    })
+    return () =>
+      setCounts((c) => {
+        if (!c) return c
+        const next = { ...c }
+        if (row.status !== 'pending') next[row.status]--
+        if (status !== 'pending') next[status]++
+        return next
+      })
+  }
+  const setRowStatus = (assignmentId: number, status: Row['status']) => markRow(assignmentId, status)()
+
+  /**
+   * Runs `fn` once the item shown is live, at once if no swap is waiting: moving onto an item built ahead, the
+   * counts follow then, since changing them in the frame that shows it would lay out both items' bars again.
+   */
+  const whenLive = (fn: () => void) => {
+    if (swapping.current) onceLive.current.push(fn)
+    else fn()
   }
 
   const moveOnFrom = (assignmentId: number) => {
@@ -261,6 +348,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     const next = nextPending(list, at)
     if (next) show(next.assignmentId)
     else {
+      settleSwap()
       wanted.current = null
       commitSlots([])
       setFinished(true)
@@ -278,10 +366,13 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   /** Shows the next item now; commits `item`'s answer after those handed over before it. */
   const submitInBackground = (item: BlindedItem, s: Submission) => {
     const position = indexOf(item.assignmentId) + 1
-    setRowStatus(item.assignmentId, 'done')
+    const recount = markRow(item.assignmentId, 'done')
     setFailure(null)
-    setCommitStatus({ assignmentId: item.assignmentId, position, state: 'saving' })
     moveOnFrom(item.assignmentId)
+    whenLive(() => {
+      recount()
+      setCommitStatus({ assignmentId: item.assignmentId, position, state: 'saving' })
+    })
     // The request leaves once the next item is painted: building and sending it would delay that frame.
     const painted = nextPaint()
     commits.current = commits.current.then(async () => {
@@ -300,6 +391,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         setFailure({ assignmentId: item.assignmentId, failure: { message, issues, data: s.data, activeMs: s.activeMs } })
         notify(`Your answer to item ${position} was not saved (${message}); it is back on screen to submit again.`, 'error')
         // Back to that item as it was, without a round trip: main may be what failed.
+        settleSwap()
         wanted.current = item.assignmentId
         setFinished(false)
         setLoading(false)
@@ -324,6 +416,16 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       notify(`Undo failed: ${(e as Error).message}`, 'error')
     }
   }, [takeSubmission, notify, cache, instrument, openQueue, show])
+
+  // A key, click or typed text before the item shown has become live is for that item: it becomes live first.
+  useLayoutEffect(() => {
+    const now = () => settleSwap()
+    const events = ['keydown', 'pointerdown', 'beforeinput'] as const
+    for (const e of events) window.addEventListener(e, now, true)
+    return () => {
+      for (const e of events) window.removeEventListener(e, now, true)
+    }
+  }, [settleSwap])
 
   // The end of the queue keeps its keys: undo, step back, leave.
   useLayoutEffect(() => {
@@ -354,9 +456,10 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     navigate: (item, by) => step(item.assignmentId, by),
     submit: submitInBackground,
     status: (item, status) => {
-      setRowStatus(item.assignmentId, status)
+      const recount = markRow(item.assignmentId, status)
       if (status === 'pending') show(item.assignmentId)
       else moveOnFrom(item.assignmentId)
+      whenLive(recount)
     },
     undo: () => void undo(),
     exit: closeQueue
@@ -392,11 +495,11 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       </section>
     )
   }
-  if (!slots.some((s) => s.live)) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
+  if (!slots.some((s) => s.shown)) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
   return (
     <QueueProgress.Provider value={progress}>
       {commitLine}
-      <div className="item-stack">
+      <div className="item-stack" ref={stackRef}>
         {slots.map((slot) => (
           <SlotView
             key={slot.key}

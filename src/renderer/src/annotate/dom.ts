@@ -35,6 +35,44 @@ export function focusStopElement(path: string, scope?: RefObject<HTMLElement | n
   return true
 }
 
+/**
+ * Focuses the first stop of an item without scrolling or selecting, for the moment it is drawn: its layout is then
+ * used as it is, and the item's own focus on its first field (see ItemWorkspace) follows when it becomes live.
+ */
+export function focusFirstStop(item: HTMLElement): void {
+  const stop = item.querySelector<HTMLElement>('[data-stop]')
+  ;(stop?.querySelector<HTMLElement>('[data-primary]') ?? stop)?.focus({ preventScroll: true })
+}
+
+/** What the keyboard can reach in an item: controls, links, and anything given a tab index. */
+const REACHABLE = 'a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]:not([contenteditable="false"])'
+const heldTabOrder = new WeakMap<HTMLElement, Array<[HTMLElement, string | null]>>()
+
+/**
+ * Takes an item that is not on screen out of the tab order (every control's `tabindex` set to -1, what each had
+ * kept), without `inert`, whose lifting restyles the whole item.
+ */
+export function holdOutOfTabOrder(item: HTMLElement): void {
+  if (heldTabOrder.has(item)) return
+  const kept: Array<[HTMLElement, string | null]> = []
+  for (const el of item.querySelectorAll<HTMLElement>(REACHABLE)) {
+    kept.push([el, el.getAttribute('tabindex')])
+    el.tabIndex = -1
+  }
+  heldTabOrder.set(item, kept)
+}
+
+/** Puts an item taken out of the tab order back as it was. */
+export function restoreTabOrder(item: HTMLElement): void {
+  const kept = heldTabOrder.get(item)
+  if (!kept) return
+  heldTabOrder.delete(item)
+  for (const [el, value] of kept) {
+    if (value === null) el.removeAttribute('tabindex')
+    else el.setAttribute('tabindex', value)
+  }
+}
+
 /** The text currently selected on the page, if any. */
 export function selectedText(): string {
   return window.getSelection()?.toString() ?? ''
