@@ -11,7 +11,6 @@ export interface ItemBarProps {
   clock: ActiveClock
   /** The item is the one on screen (not one held ready behind it): its active time ticks. */
   live: boolean
-  busy: boolean
   showHistory: boolean
   onExit(): void
   onNavigate(step: 1 | -1): void
@@ -57,7 +56,7 @@ export function ItemBar(props: ItemBarProps) {
         <button type="button" tabIndex={-1} onClick={props.onToggleHistory} aria-pressed={props.showHistory}>
           History <kbd>h</kbd>
         </button>
-        <button type="button" tabIndex={-1} className="primary" disabled={props.busy} onClick={props.onSubmit} data-testid="submit">
+        <button type="button" tabIndex={-1} className="primary" onClick={props.onSubmit} data-testid="submit">
           Submit <kbd>Ctrl+↵</kbd>
         </button>
       </span>

@@ -95,7 +95,7 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
   const { data, stops, cursor, placed, quotes, focusStop, setValue, addEntry, removeEntry, runCheck, setAttempted } = form
   const autosave = useAutosave(item.assignmentId, key, clock, item.layout)
   const [general, setGeneral] = useState<string | null>(props.failure ? `Not saved: ${props.failure.message}` : null)
-  const [busy, setBusy] = useState(false)
+  const submitted = useRef(false)
   const showHistory = useAnnotate((st) => st.showHistory)
   const toggleHistory = useAnnotate((st) => st.toggleHistory)
   const [historyVersion, setHistoryVersion] = useState(0)
@@ -126,24 +126,24 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
   useEvidenceHighlight(sourceRef, widgets, view, data, cursor, live)
 
   const submit = useCallback(async () => {
-    if (busy) return
-    setAttempted(true)
-    setGeneral(null)
+    if (submitted.current) return
     const result = validateForm(instrument, data, view)
     if (result.issues.length) {
+      setAttempted(true)
       const first = firstStopWithIssue(stops, result.issues)
       if (first) focusStop(first)
       setGeneral(`Not submitted: ${result.issues.length} field${result.issues.length === 1 ? ' needs' : 's need'} attention.`)
       return
     }
-    setBusy(true)
+    // Taken once, without rendering this item again: the queue shows the next one in this very frame.
+    submitted.current = true
     // Draft saves still pending are dropped (those on their way land first); the browser's copy of the answer stays
     // until main has committed it, and a refused commit reopens this item with it (QueueRunner).
     const after = autosave.discard()
     const activeMs = clock.read()
     writeBackup(key, { data, activeMs, at: new Date().toISOString(), layout: item.layout })
     props.onSubmit({ judgement: result.judgement, data, activeMs, backupKey: key, after })
-  }, [busy, setAttempted, instrument, data, view, stops, focusStop, autosave, clock, key, props])
+  }, [setAttempted, instrument, data, view, stops, focusStop, autosave, clock, key, props])
 
   const setStatus = useCallback(
     async (status: 'pending' | 'skipped' | 'flagged', reason?: string) => {
@@ -206,7 +206,6 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
         save={{ state: autosave.state, error: autosave.error, restored: initial.source === 'backup' || initial.source === 'draft' }}
         clock={clock}
         live={live}
-        busy={busy}
         showHistory={showHistory}
         onExit={props.onExit}
         onNavigate={props.onNavigate}

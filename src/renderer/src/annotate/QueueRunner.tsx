@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { flushSync } from 'react-dom'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import type { OperationOutput } from '../../../shared/contract/operations'
@@ -6,12 +6,12 @@ import type { InstrumentId } from '../../../shared/instruments/types'
 import { isAssayError } from '../../../shared/errors'
 import { getInstrument } from '../../../shared/instruments'
 import { api } from '../api'
-import { focusFirstStop, holdOutOfTabOrder, isTypingTarget, restoreTabOrder } from './dom'
+import { isTypingTarget } from './dom'
 import { dropBackup } from './draft-backup'
 import { ItemCache } from './item-cache'
-import { ItemWorkspace } from './ItemWorkspace'
+import { drawSlot, SlotView, type Slot, type SlotActions } from './item-stack'
 import { nextPending } from './queue-order'
-import { QueueProgress } from './queue-progress'
+import { countRows, QueueProgress, type Counts } from './queue-progress'
 import { useAnnotate } from './store'
 import type { Submission, SubmitFailure } from './submission'
 import { CommitMark, setCommitStatus } from './commit-status'
@@ -22,19 +22,6 @@ import { loadMarkdownParser } from '../components/markdown-parser'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
 
-interface Counts {
-  total: number
-  done: number
-  skipped: number
-  flagged: number
-}
-
-function countRows(rows: ReadonlyArray<Row>): Counts {
-  const c: Counts = { total: rows.length, done: 0, skipped: 0, flagged: 0 }
-  for (const r of rows) if (r.status !== 'pending') c[r.status]++
-  return c
-}
-
 /** Parses what an item will show while it waits in the queue, so showing it costs no Markdown parse. */
 function prerender(item: BlindedItem): void {
   const form = getInstrument(item.instrument).form
@@ -43,95 +30,6 @@ function prerender(item: BlindedItem): void {
 
 /** How many pending items ahead of the current one are kept fetched (their blinded views). */
 export const PREFETCH_AHEAD = 3
-
-/**
- * An item on the runner's stack: the one on screen, the next pending one built and painted behind it (held), or the
- * one just left, removed once its successor is painted. Submitting onto a held item shows it in two steps: on the
- * key, only which one is drawn changes (`shown`), on the page itself (drawSlot), with no render; then, once that
- * frame is painted or at the next key, click or typed text if sooner, React follows: the item shown becomes `live`
- * (its keys, clock and drafts), the one left stops, and the counts and the commit mark move on.
- */
-interface Slot {
-  key: number
-  item: BlindedItem
-  shown: boolean
-  live: boolean
-  left?: true
-}
-
-/** What an item's workspace calls back; one object for the runner's life, so held items are not rendered again. */
-interface SlotActions {
-  navigate(item: BlindedItem, by: 1 | -1): void
-  submit(item: BlindedItem, s: Submission): void
-  status(item: BlindedItem, status: 'pending' | 'skipped' | 'flagged'): void
-  undo(): void
-  exit(): void
-}
-
-/** Focus that reaches an item not drawn (by Tab, past the last field of the one shown) leaves it at once. */
-function refuseFocus(e: FocusEvent<HTMLDivElement>) {
-  if (e.currentTarget.classList.contains('held') && e.target instanceof HTMLElement) e.target.blur()
-}
-
-/** A slot's root as drawn: on screen, or held (or left) underneath. SlotView renders the same from `shown`. */
-const slotClass = (shown: boolean) => (shown ? 'item-slot' : 'item-slot held')
-
-/**
- * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): its root's class and visibility to
- * assistive technology, its workspace's test id, and the focus, which moves to the first field of the item shown
- * and never stays in one no longer drawn.
- */
-function drawSlot(root: HTMLElement, shown: boolean): void {
-  root.className = slotClass(shown)
-  if (shown) root.removeAttribute('aria-hidden')
-  else root.setAttribute('aria-hidden', 'true')
-  const workspace = root.firstElementChild
-  if (!(workspace instanceof HTMLElement)) return
-  workspace.dataset.testid = shown ? 'item' : 'item-held'
-  if (shown) {
-    restoreTabOrder(workspace)
-    focusFirstStop(workspace)
-  } else if (document.activeElement instanceof HTMLElement && workspace.contains(document.activeElement)) document.activeElement.blur()
-}
-
-/**
- * One item of the stack. Held or left, it is its own layer, transparent and underneath the one shown (whose opaque
- * background also takes every click), hidden from assistive technology, out of the tab order, and refuses focus. It
- * is not made `inert`: lifting that restyles and repaints everything inside, which showing a held item must not cost.
- */
-const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slot: Slot; title: string; failure: SubmitFailure | undefined; actions: SlotActions }) {
-  const { item, shown, live } = slot
-  const root = useRef<HTMLDivElement>(null)
-  useLayoutEffect(() => {
-    const workspace = root.current?.firstElementChild
-    if (!(workspace instanceof HTMLElement)) return
-    if (shown) restoreTabOrder(workspace)
-    else holdOutOfTabOrder(workspace)
-  }, [shown])
-  const handlers = useMemo(
-    () => ({
-      navigate: (by: 1 | -1) => actions.navigate(item, by),
-      submit: (submission: Submission) => actions.submit(item, submission),
-      status: (status: 'pending' | 'skipped' | 'flagged') => actions.status(item, status)
-    }),
-    [actions, item]
-  )
-  return (
-    <div ref={root} className={slotClass(shown)} data-slot={slot.key} aria-hidden={shown ? undefined : true} onFocus={refuseFocus}>
-      <ItemWorkspace
-        item={item}
-        live={live}
-        queueTitle={title}
-        onNavigate={handlers.navigate}
-        onSubmit={handlers.submit}
-        failure={failure}
-        onStatus={handlers.status}
-        onUndo={actions.undo}
-        onExit={actions.exit}
-      />
-    </div>
-  )
-})
 
 /**
  * Works through one queue: opens at the first pending item (or the one asked for), keeps the next items fetched

@@ -46,7 +46,13 @@ export function focusFirstStop(item: HTMLElement): void {
 
 /** What the keyboard can reach in an item: controls, links, and anything given a tab index. */
 const REACHABLE = 'a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]:not([contenteditable="false"])'
-const heldTabOrder = new WeakMap<HTMLElement, Array<[HTMLElement, string | null]>>()
+interface HeldTabOrder {
+  /** Each control taken out, with the `tabindex` it had (or was given while held), to put back. */
+  kept: Map<HTMLElement, string | null>
+  /** Controls the item gains while held (a formula that turns out to scroll, say) are taken out too. */
+  watch: MutationObserver
+}
+const heldTabOrder = new WeakMap<HTMLElement, HeldTabOrder>()
 
 /**
  * Takes an item that is not on screen out of the tab order (every control's `tabindex` set to -1, what each had
@@ -54,20 +60,42 @@ const heldTabOrder = new WeakMap<HTMLElement, Array<[HTMLElement, string | null]
  */
 export function holdOutOfTabOrder(item: HTMLElement): void {
   if (heldTabOrder.has(item)) return
-  const kept: Array<[HTMLElement, string | null]> = []
-  for (const el of item.querySelectorAll<HTMLElement>(REACHABLE)) {
-    kept.push([el, el.getAttribute('tabindex')])
-    el.tabIndex = -1
+  const kept = new Map<HTMLElement, string | null>()
+  const take = (el: HTMLElement) => {
+    const value = el.getAttribute('tabindex')
+    // -1 is what holding writes; any other value is the item's own, to come back.
+    if (!kept.has(el) || value !== '-1') kept.set(el, value)
+    if (value !== '-1') el.tabIndex = -1
   }
-  heldTabOrder.set(item, kept)
+  const takeWithin = (node: Node) => {
+    if (!(node instanceof HTMLElement)) return
+    if (node.matches(REACHABLE)) take(node)
+    for (const el of node.querySelectorAll<HTMLElement>(REACHABLE)) take(el)
+  }
+  const changed = (records: MutationRecord[]) => {
+    for (const r of records) {
+      if (r.type === 'attributes') takeWithin(r.target)
+      else r.addedNodes.forEach(takeWithin)
+    }
+  }
+  const watch = new MutationObserver(changed)
+  takeWithin(item)
+  watch.observe(item, { subtree: true, childList: true, attributes: true, attributeFilter: ['tabindex', 'href', 'contenteditable'] })
+  heldTabOrder.set(item, { kept, watch })
 }
 
 /** Puts an item taken out of the tab order back as it was. */
 export function restoreTabOrder(item: HTMLElement): void {
-  const kept = heldTabOrder.get(item)
-  if (!kept) return
+  const held = heldTabOrder.get(item)
+  if (!held) return
   heldTabOrder.delete(item)
-  for (const [el, value] of kept) {
+  const late = held.watch.takeRecords()
+  held.watch.disconnect()
+  for (const r of late) {
+    const target = r.target
+    if (r.type === 'attributes' && target instanceof HTMLElement && target.getAttribute('tabindex') !== '-1') held.kept.set(target, target.getAttribute('tabindex'))
+  }
+  for (const [el, value] of held.kept) {
     if (value === null) el.removeAttribute('tabindex')
     else el.setAttribute('tabindex', value)
   }

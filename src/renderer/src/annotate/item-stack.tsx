@@ -1,0 +1,96 @@
+import { memo, useLayoutEffect, useMemo, useRef, type FocusEvent } from 'react'
+import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
+import { focusFirstStop, holdOutOfTabOrder, restoreTabOrder } from './dom'
+import { ItemWorkspace } from './ItemWorkspace'
+import type { Submission, SubmitFailure } from './submission'
+
+// The queue's stack of items in one cell: the one on screen and the next one, built behind it (QueueRunner).
+
+/**
+ * An item on the runner's stack: the one on screen, the next pending one built and painted behind it (held), or the
+ * one just left, removed once its successor is painted. Submitting onto a held item shows it in two steps: on the
+ * key, only which one is drawn changes (`shown`), on the page itself (drawSlot), with no render; then, once that
+ * frame is painted or at the next key, click or typed text if sooner, React follows: the item shown becomes `live`
+ * (its keys, clock and drafts), the one left stops, and the counts and the commit mark move on.
+ */
+export interface Slot {
+  key: number
+  item: BlindedItem
+  shown: boolean
+  live: boolean
+  left?: true
+}
+
+/** What an item's workspace calls back; one object for the runner's life, so held items are not rendered again. */
+export interface SlotActions {
+  navigate(item: BlindedItem, by: 1 | -1): void
+  submit(item: BlindedItem, s: Submission): void
+  status(item: BlindedItem, status: 'pending' | 'skipped' | 'flagged'): void
+  undo(): void
+  exit(): void
+}
+
+/** Focus that reaches an item not drawn (by Tab, past the last field of the one shown) leaves it at once. */
+function refuseFocus(e: FocusEvent<HTMLDivElement>) {
+  if (e.currentTarget.classList.contains('held') && e.target instanceof HTMLElement) e.target.blur()
+}
+
+/** A slot's root as drawn: on screen, or held (or left) underneath. SlotView renders the same from `shown`. */
+const slotClass = (shown: boolean) => (shown ? 'item-slot' : 'item-slot held')
+
+/**
+ * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): its root's class and visibility to
+ * assistive technology, its workspace's test id, and the focus, which moves to the first field of the item shown
+ * and never stays in one no longer drawn.
+ */
+export function drawSlot(root: HTMLElement, shown: boolean): void {
+  root.className = slotClass(shown)
+  if (shown) root.removeAttribute('aria-hidden')
+  else root.setAttribute('aria-hidden', 'true')
+  const workspace = root.firstElementChild
+  if (!(workspace instanceof HTMLElement)) return
+  workspace.dataset.testid = shown ? 'item' : 'item-held'
+  if (shown) {
+    restoreTabOrder(workspace)
+    focusFirstStop(workspace)
+  } else if (document.activeElement instanceof HTMLElement && workspace.contains(document.activeElement)) document.activeElement.blur()
+}
+
+/**
+ * One item of the stack. Held or left, it is its own layer, transparent and underneath the one shown (whose opaque
+ * background also takes every click), hidden from assistive technology, out of the tab order, and refuses focus. It
+ * is not made `inert`: lifting that restyles and repaints everything inside, which showing a held item must not cost.
+ */
+export const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slot: Slot; title: string; failure: SubmitFailure | undefined; actions: SlotActions }) {
+  const { item, shown, live } = slot
+  const root = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    const workspace = root.current?.firstElementChild
+    if (!(workspace instanceof HTMLElement)) return
+    if (shown) restoreTabOrder(workspace)
+    else holdOutOfTabOrder(workspace)
+  }, [shown])
+  const handlers = useMemo(
+    () => ({
+      navigate: (by: 1 | -1) => actions.navigate(item, by),
+      submit: (submission: Submission) => actions.submit(item, submission),
+      status: (status: 'pending' | 'skipped' | 'flagged') => actions.status(item, status)
+    }),
+    [actions, item]
+  )
+  return (
+    <div ref={root} className={slotClass(shown)} data-slot={slot.key} aria-hidden={shown ? undefined : true} onFocus={refuseFocus}>
+      <ItemWorkspace
+        item={item}
+        live={live}
+        queueTitle={title}
+        onNavigate={handlers.navigate}
+        onSubmit={handlers.submit}
+        failure={failure}
+        onStatus={handlers.status}
+        onUndo={actions.undo}
+        onExit={actions.exit}
+      />
+    </div>
+  )
+})
