@@ -99,7 +99,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const hold = useCallback(
     (from: number, item: BlindedItem) => {
       const stack = slotsRef.current
-      if (wanted.current !== from || stack.length !== 1 || stack[0]!.item.assignmentId !== from || !stack[0]!.live || !stack[0]!.shown) return
+      if (wanted.current !== from || stack.length !== 1 || stack[0]!.item.assignmentId !== from || !stack[0]!.live) return
       const list = rowsRef.current
       const next = nextPending(list, indexOf(from))
       if (next?.assignmentId !== item.assignmentId) return
@@ -157,7 +157,6 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
       const settle = () =>
         afterPaint(() => {
           if (wanted.current !== assignmentId) return
-          settleSwap()
           if (slotsRef.current.some((s) => s.left)) commitSlots(slotsRef.current.filter((s) => !s.left))
           prefetchAfter(assignmentId)
         })
@@ -175,6 +174,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
           swapping.current = true
           afterPaint(settleSwap, { idle: false })
         } else {
+          // Held but not rendered yet (the key came before React committed it): shown and live in one render.
           commitSlots(slotsRef.current.map((s) => (s === held ? { ...s, shown: true, live: true } : s.live ? { ...s, shown: false, live: false, left: true } : s)))
         }
         return settle()

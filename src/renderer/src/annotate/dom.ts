@@ -23,11 +23,16 @@ export function stopElement(path: string, scope?: RefObject<HTMLElement | null>)
   return (scope?.current ?? document).querySelector<HTMLElement>(`[data-stop="${CSS.escape(path)}"]`)
 }
 
+/** Where a stop takes the keyboard: its text box where it has one, else the stop itself. */
+function primaryOf(stop: HTMLElement): HTMLElement {
+  return stop.querySelector<HTMLElement>('[data-primary]') ?? stop
+}
+
 /** Moves keyboard focus to a stop of the form: its text box where it has one, else the stop itself. */
 export function focusStopElement(path: string, scope?: RefObject<HTMLElement | null>): boolean {
   const stop = stopElement(path, scope)
   if (!stop) return false
-  const primary = stop.querySelector<HTMLElement>('[data-primary]') ?? stop
+  const primary = primaryOf(stop)
   primary.focus({ preventScroll: false })
   // A number box is entered to replace its value (the rubric's 0), as a key press on a scale replaces its choice.
   if (primary instanceof HTMLInputElement && primary.inputMode === 'decimal') primary.select()
@@ -41,7 +46,7 @@ export function focusStopElement(path: string, scope?: RefObject<HTMLElement | n
  */
 export function focusFirstStop(item: HTMLElement): void {
   const stop = item.querySelector<HTMLElement>('[data-stop]')
-  ;(stop?.querySelector<HTMLElement>('[data-primary]') ?? stop)?.focus({ preventScroll: true })
+  if (stop) primaryOf(stop).focus({ preventScroll: true })
 }
 
 /** What the keyboard can reach in an item: controls, links, and anything given a tab index. */
