@@ -24,8 +24,8 @@ import { median, quantile, type BenchFigures } from './measure'
  * the share of submissions whose next item was in the first frame after the key: the frame that showed it was the
  * first one due after the key (its vsync time less than one interval after the key) and the item was in the DOM
  * before that vsync, so the frame did not wait for it. A frame already due when the key came, or one held up until
- * the item was ready, does not count. And the floor of the same "painted" time: a one-text change timed the same way
- * (see measurePaintFloor).
+ * the item was ready, does not count. And the floor of the same "painted" time: a one-text change timed the same way,
+ * on an idle page and right after the answer keys at the driver's pace (see measurePaintFloor).
  */
 export async function benchAnnotate(dir: string, items = 100_000, submissions = 500): Promise<BenchFigures> {
   if (!existsSync(chromiumPath)) return { skipped: `no Chromium at ${chromiumPath}` }
@@ -88,12 +88,15 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
       }
       return out
     }, someAssignment)
-    const floor = await measurePaintFloor(page, 200)
+    const floor = await measurePaintFloor(page, 200, false)
+    const pacedFloor = await measurePaintFloor(page, 200, true)
     return {
       ...seriesFigures(fast, ''),
       ...seriesFigures(paced, `read_${READING_MS}ms_`),
       floor_text_change_painted_median_ms: round(median(floor)),
       floor_text_change_painted_p95_ms: round(quantile(floor, 0.95)),
+      floor_at_driver_pace_painted_median_ms: round(median(pacedFloor)),
+      floor_at_driver_pace_painted_p95_ms: round(quantile(pacedFloor, 0.95)),
       frame_interval_ms: round(frameInterval),
       bare_item_fetch_round_trip_median_ms: round(median(baseline)),
       renderer_heap_mb_after_100: fast.heapAt100,
@@ -132,12 +135,7 @@ async function submitSeries(page: Page, cdp: CDPSession, n: number, readingMs: n
   const pending: Promise<unknown>[] = []
   for (let i = 0; i < n; i++) {
     const current = Number(await page.getByTestId('item').getAttribute('data-assignment'))
-    // Leave the analysis box, answer the three scales by digit keys, then submit.
-    await page.keyboard.press('Escape')
-    await page.keyboard.press('j')
-    await page.keyboard.press('5')
-    await page.keyboard.press('6')
-    await page.keyboard.press('7')
+    for (const key of ANSWER_KEYS) await page.keyboard.press(key)
     if (readingMs) await new Promise((r) => setTimeout(r, readingMs))
     // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
     const r = (await page.evaluate(`(async (prev) => {
@@ -208,12 +206,17 @@ function seriesFigures(s: Series, prefix: string): BenchFigures {
   }
 }
 
+/** The keys that answer an item before its submission: leave the analysis box, then answer the three scales. */
+const ANSWER_KEYS = ['Escape', 'j', '5', '6', '7']
+
 /**
- * The floor of "painted", timed exactly as a submission is: a change of one short text in a small box, made at a
- * random moment of a frame (as a key press comes), to the same frame-and-task mark. What it measures is the wait
- * for the next vsync plus a frame with almost nothing to draw: no work on the key can make a next item paint sooner.
+ * The floor of "painted", timed exactly as a submission is: a change of one short text in a small box, to the same
+ * frame-and-task mark. What it measures is the wait for a frame plus a frame with almost nothing to draw: no work on
+ * the key can make a next item paint sooner. `paced`: the change comes right after the same answer keys as a
+ * submission at the driver's pace, so the page is drawing a frame for each key and the change waits for the next
+ * one; otherwise it comes at a random moment of an idle page, whose next frame starts at once.
  */
-async function measurePaintFloor(page: Page, rounds: number): Promise<number[]> {
+async function measurePaintFloor(page: Page, rounds: number, paced: boolean): Promise<number[]> {
   await page.evaluate(`(() => {
     const box = document.createElement('div')
     box.id = 'bench-floor'
@@ -222,10 +225,16 @@ async function measurePaintFloor(page: Page, rounds: number): Promise<number[]> 
   })()`)
   const out: number[] = []
   for (let i = 0; i < rounds; i++) {
+    if (paced) {
+      // Back in the analysis box, as each next item opens; answers that differ from the round before, so each key
+      // changes what is drawn, as on a new item.
+      await page.evaluate(`document.querySelector('[data-testid="item"] [data-stop] [data-primary]').focus()`)
+      for (const key of i % 2 ? ['Escape', 'j', '6', '7', '8'] : ANSWER_KEYS) await page.keyboard.press(key)
+    }
     out.push(
-      (await page.evaluate(`(async (i) => {
+      (await page.evaluate(`(async (i, paced) => {
         // Any moment of a frame, as a key can come at any moment.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 17))
+        if (!paced) await new Promise((resolve) => setTimeout(resolve, Math.random() * 17))
         const painted = new Promise((resolve) => requestAnimationFrame(() => {
           const ch = new MessageChannel()
           ch.port1.onmessage = () => resolve()
@@ -235,7 +244,7 @@ async function measurePaintFloor(page: Page, rounds: number): Promise<number[]> 
         document.getElementById('bench-floor').textContent = String(i)
         await painted
         return performance.now() - t0
-      })(${i})`)) as number
+      })(${i}, ${paced})`)) as number
     )
   }
   await page.evaluate(`document.getElementById('bench-floor').remove()`)

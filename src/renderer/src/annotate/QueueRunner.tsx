@@ -9,7 +9,7 @@ import { api } from '../api'
 import { isTypingTarget } from './dom'
 import { dropBackup } from './draft-backup'
 import { ItemCache } from './item-cache'
-import { drawSlot, SlotView, type Slot, type SlotActions } from './item-stack'
+import { drawSlot, focusShown, SlotView, type Slot, type SlotActions } from './item-stack'
 import { nextPending } from './queue-order'
 import { countRows, QueueProgress, type Counts } from './queue-progress'
 import { useAnnotate } from './store'
@@ -27,6 +27,22 @@ function prerender(item: BlindedItem): void {
   const form = getInstrument(item.instrument).form
   for (const t of viewTexts(item.view, form.widgets, form.rubric)) markdownTree(t.text, t.sourceOffset)
 }
+
+/** A key press as it was, to send again. */
+const keyInit = (e: KeyboardEvent): KeyboardEventInit => ({
+  key: e.key,
+  code: e.code,
+  location: e.location,
+  repeat: e.repeat,
+  isComposing: e.isComposing,
+  ctrlKey: e.ctrlKey,
+  shiftKey: e.shiftKey,
+  altKey: e.altKey,
+  metaKey: e.metaKey,
+  bubbles: true,
+  cancelable: true,
+  composed: true
+})
 
 /** How many pending items ahead of the current one are kept fetched (their blinded views). */
 export const PREFETCH_AHEAD = 3
@@ -137,16 +153,22 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     [cache, indexOf, hold]
   )
 
-  /** Makes the item shown live and the one left stop, if a swap is waiting for it (see Slot). */
+  /** A slot's root on the page (none before React has committed it). */
+  const slotRoot = useCallback((slot: Slot | undefined) => (slot ? stackRef.current?.querySelector<HTMLElement>(`:scope > [data-slot="${slot.key}"]`) : null) ?? null, [])
+
+  /** Makes the item shown live and the one left stop, if a swap is waiting for it (see Slot); the focus moves then. */
   const settleSwap = useCallback(() => {
     if (!swapping.current) return
     swapping.current = false
+    // The focus first: the item left is then hidden from assistive technology, which it must not be while holding it.
+    const root = slotRoot(slotsRef.current.find((s) => s.shown))
+    if (root) focusShown(root)
     const waiting = onceLive.current.splice(0)
     flushSync(() => {
       commitSlots(slotsRef.current.map((s) => (s.shown ? { ...s, live: true } : s.live ? { ...s, live: false, left: true } : s)))
       for (const run of waiting) run()
     })
-  }, [commitSlots])
+  }, [commitSlots, slotRoot])
 
   const show = useCallback(
     (assignmentId: number) => {
@@ -159,13 +181,12 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
           if (wanted.current !== assignmentId) return
           if (slotsRef.current.some((s) => s.left)) commitSlots(slotsRef.current.filter((s) => !s.left))
           prefetchAfter(assignmentId)
-        })
+        }, { idle: false })
       const held = slotsRef.current.find((s) => !s.shown && !s.left && s.item.assignmentId === assignmentId)
       if (held) {
         cache.forget(assignmentId)
         const drawn = slotsRef.current.find((s) => s.shown)
-        const root = (slot: Slot | undefined) => (slot ? stackRef.current?.querySelector<HTMLElement>(`:scope > [data-slot="${slot.key}"]`) : null)
-        const [from, to] = [root(drawn), root(held)]
+        const [from, to] = [slotRoot(drawn), slotRoot(held)]
         if (from && to) {
           // Drawn now, on the page; React follows once this frame is painted (settleSwap).
           drawSlot(from, false)
@@ -194,7 +215,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
         notify(e.message, 'error')
       })
     },
-    [cache, prefetchAfter, notify, commitSlots, showAlone]
+    [cache, prefetchAfter, notify, commitSlots, showAlone, slotRoot, settleSwap]
   )
 
   useEffect(() => {
@@ -315,9 +336,21 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     }
   }, [takeSubmission, notify, cache, instrument, openQueue, show])
 
-  // A key, click or typed text before the item shown has become live is for that item: it becomes live first.
+  // A key, click or typed text before the item shown has become live is for that item: it becomes live first, and
+  // the focus moves into it. A key was aimed where the focus was when it was pressed: it goes again where the focus is
+  // now (a character it types lands there too, as the browser enters it where the focus is after the keydown); text
+  // typed into the item left by other means is refused.
   useLayoutEffect(() => {
-    const now = () => settleSwap()
+    const now = (e: Event) => {
+      if (!swapping.current) return
+      const aimed = e.target
+      settleSwap()
+      if (e.type === 'pointerdown' || aimed === document.activeElement) return
+      e.stopImmediatePropagation()
+      if (e instanceof KeyboardEvent) {
+        if (!(document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', keyInit(e)))) e.preventDefault()
+      } else e.preventDefault()
+    }
     const events = ['keydown', 'pointerdown', 'beforeinput'] as const
     for (const e of events) window.addEventListener(e, now, true)
     return () => {

@@ -41,12 +41,13 @@ export function focusStopElement(path: string, scope?: RefObject<HTMLElement | n
 }
 
 /**
- * Focuses the first stop of an item without scrolling or selecting, for the moment it is drawn: its layout is then
- * used as it is, and the item's own focus on its first field (see ItemWorkspace) follows when it becomes live.
+ * Focuses the first stop of an item without scrolling or selecting, for the moment it becomes the one shown (the
+ * item's own focus on its first field, see ItemWorkspace, follows); false where it has none.
  */
-export function focusFirstStop(item: HTMLElement): void {
+export function focusFirstStop(item: HTMLElement): boolean {
   const stop = item.querySelector<HTMLElement>('[data-stop]')
   if (stop) primaryOf(stop).focus({ preventScroll: true })
+  return stop !== null
 }
 
 /** What the keyboard can reach in an item: controls, links, and anything given a tab index. */

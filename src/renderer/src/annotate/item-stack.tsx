@@ -10,8 +10,9 @@ import type { Submission, SubmitFailure } from './submission'
  * An item on the runner's stack: the one on screen, the next pending one built and painted behind it (held), or the
  * one just left, removed once its successor is painted. Submitting onto a held item shows it in two steps: on the
  * key, only which one is drawn changes (`shown`), on the page itself (drawSlot), with no render; then, once that
- * frame is painted or at the next key, click or typed text if sooner, React follows: the item shown becomes `live`
- * (its keys, clock and drafts), the one left stops, and the counts and the commit mark move on.
+ * frame is painted or at the next key, click or typed text if sooner, the focus moves into the item shown and React
+ * follows: that item becomes `live` (its keys, clock and drafts), the one left stops, and the counts and the commit
+ * mark move on.
  */
 export interface Slot {
   key: number
@@ -39,27 +40,30 @@ function refuseFocus(e: FocusEvent<HTMLDivElement>) {
 const slotClass = (shown: boolean) => (shown ? 'item-slot' : 'item-slot held')
 
 /**
- * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): its root's class and visibility to
- * assistive technology, its workspace's test id, and the focus, which moves to the first field of the item shown
- * and never stays in one no longer drawn.
+ * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): which layer is opaque and on top, its
+ * workspace's test id, and (for the one shown) its visibility to assistive technology. Nothing that repaints an item
+ * changes here: the focus and its ring, the tab order and `aria-hidden` on the one left (which still has the focus)
+ * follow when React does (see QueueRunner's settleSwap), and a key pressed before then goes where the focus is then.
  */
 export function drawSlot(root: HTMLElement, shown: boolean): void {
   root.className = slotClass(shown)
   if (shown) root.removeAttribute('aria-hidden')
-  else root.setAttribute('aria-hidden', 'true')
   const workspace = root.firstElementChild
-  if (!(workspace instanceof HTMLElement)) return
-  workspace.dataset.testid = shown ? 'item' : 'item-held'
-  if (shown) {
-    restoreTabOrder(workspace)
-    focusFirstStop(workspace)
-  } else if (document.activeElement instanceof HTMLElement && workspace.contains(document.activeElement)) document.activeElement.blur()
+  if (workspace instanceof HTMLElement) workspace.dataset.testid = shown ? 'item' : 'item-held'
+}
+
+/** Once the item shown is live: the focus is in it (its first field), never left in an item no longer drawn. */
+export function focusShown(root: HTMLElement): void {
+  const workspace = root.firstElementChild
+  if (!(workspace instanceof HTMLElement) || workspace.contains(document.activeElement)) return
+  if (!focusFirstStop(workspace) && document.activeElement instanceof HTMLElement && document.activeElement.closest('.item-slot.held')) document.activeElement.blur()
 }
 
 /**
  * One item of the stack. Held or left, it is its own layer, transparent and underneath the one shown (whose opaque
- * background also takes every click), hidden from assistive technology, out of the tab order, and refuses focus. It
- * is not made `inert`: lifting that restyles and repaints everything inside, which showing a held item must not cost.
+ * background also takes every click); held, and left once React has followed the swap, it is also hidden from
+ * assistive technology, out of the tab order, and refuses focus. It is not made `inert`: lifting that restyles and
+ * repaints everything inside, which showing a held item must not cost.
  */
 export const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slot: Slot; title: string; failure: SubmitFailure | undefined; actions: SlotActions }) {
   const { item, shown, live } = slot
