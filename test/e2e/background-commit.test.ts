@@ -144,10 +144,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('answers committed in the background
     await page.keyboard.press('Control+Enter')
     const shownNow = page.locator(`[data-testid=item][data-assignment="${next}"]`)
     await shownNow.waitFor()
-    // The same element, not one built on the key; it has the focus, its controls are back in the tab order, and its
-    // clock starts now.
+    // The same element, not one built on the key; once the frame that shows it is painted, it has the focus and its
+    // controls are back in the tab order; its clock starts then.
     expect(await shownNow.getAttribute('data-built-ahead')).toBe('')
-    expect(await shownNow.evaluate((el) => el.contains(document.activeElement))).toBe(true)
+    await expect.poll(() => shownNow.evaluate((el) => el.contains(document.activeElement))).toBe(true)
     expect(await shownNow.evaluate((el, sel) => [...el.querySelectorAll<HTMLElement>(sel)].some((c) => c.tabIndex >= 0), reachable)).toBe(true)
     expect(await shownNow.locator('.active-time').innerText()).toBe('active 0s')
     await page.locator(`[data-testid=commit-status][data-assignment="${now}"][data-state="saved"]`).waitFor()

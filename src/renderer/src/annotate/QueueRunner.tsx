@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { flushSync } from 'react-dom'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import type { OperationOutput } from '../../../shared/contract/operations'
@@ -6,13 +6,14 @@ import type { InstrumentId } from '../../../shared/instruments/types'
 import { isAssayError } from '../../../shared/errors'
 import { getInstrument } from '../../../shared/instruments'
 import { api } from '../api'
-import { isTypingTarget } from './dom'
 import { dropBackup } from './draft-backup'
 import { ItemCache } from './item-cache'
 import { drawSlot, focusShown, SlotView, type Slot, type SlotActions } from './item-stack'
 import { nextPending } from './queue-order'
 import { countRows, QueueProgress, type Counts } from './queue-progress'
 import { useAnnotate } from './store'
+import { useSwapInput } from './use-swap-input'
+import { QueueFinished } from './QueueFinished'
 import type { Submission, SubmitFailure } from './submission'
 import { CommitMark, setCommitStatus } from './commit-status'
 import { afterPaint, nextPaint, whenIdle } from './after-paint'
@@ -27,22 +28,6 @@ function prerender(item: BlindedItem): void {
   const form = getInstrument(item.instrument).form
   for (const t of viewTexts(item.view, form.widgets, form.rubric)) markdownTree(t.text, t.sourceOffset)
 }
-
-/** A key press as it was, to send again. */
-const keyInit = (e: KeyboardEvent): KeyboardEventInit => ({
-  key: e.key,
-  code: e.code,
-  location: e.location,
-  repeat: e.repeat,
-  isComposing: e.isComposing,
-  ctrlKey: e.ctrlKey,
-  shiftKey: e.shiftKey,
-  altKey: e.altKey,
-  metaKey: e.metaKey,
-  bubbles: true,
-  cancelable: true,
-  composed: true
-})
 
 /** How many pending items ahead of the current one are kept fetched (their blinded views). */
 export const PREFETCH_AHEAD = 3
@@ -108,9 +93,9 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   }, [])
 
   /**
-   * Builds `item` behind the live item `from`, if it is still what submitting `from` moves to. It runs once `from`
-   * is painted and the page is idle (or when the item arrives, if later), in one go: a render left to yield to keys
-   * would be restarted by each of them and, at a fast typist's pace, not be ready for the submission it is for.
+   * Builds `item` behind the live item `from`, if it is still what submitting `from` moves to. It runs in its own task
+   * once `from` is painted (or when the item arrives, if later), not at an idle moment, which a fast typist's keys
+   * put off past the next submission; and in one go: a render left to yield to keys would be restarted by each.
    */
   const hold = useCallback(
     (from: number, item: BlindedItem) => {
@@ -160,7 +145,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
   const settleSwap = useCallback(() => {
     if (!swapping.current) return
     swapping.current = false
-    // The focus first: the item left is then hidden from assistive technology, which it must not be while holding it.
+    // The focus first, so the item left, hidden from assistive technology since the swap, holds it no longer.
     const root = slotRoot(slotsRef.current.find((s) => s.shown))
     if (root) focusShown(root)
     const waiting = onceLive.current.splice(0)
@@ -336,46 +321,13 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     }
   }, [takeSubmission, notify, cache, instrument, openQueue, show])
 
-  // A key, click or typed text before the item shown has become live is for that item: it becomes live first, and
-  // the focus moves into it. A key was aimed where the focus was when it was pressed: it goes again where the focus is
-  // now (a character it types lands there too, as the browser enters it where the focus is after the keydown); text
-  // typed into the item left by other means is refused.
-  useLayoutEffect(() => {
-    const now = (e: Event) => {
-      if (!swapping.current) return
-      const aimed = e.target
-      settleSwap()
-      if (e.type === 'pointerdown' || aimed === document.activeElement) return
-      e.stopImmediatePropagation()
-      if (e instanceof KeyboardEvent) {
-        if (!(document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', keyInit(e)))) e.preventDefault()
-      } else e.preventDefault()
-    }
-    const events = ['keydown', 'pointerdown', 'beforeinput'] as const
-    for (const e of events) window.addEventListener(e, now, true)
-    return () => {
-      for (const e of events) window.removeEventListener(e, now, true)
-    }
-  }, [settleSwap])
+  useSwapInput(swapping, settleSwap)
 
-  // The end of the queue keeps its keys: undo, step back, leave.
-  useLayoutEffect(() => {
-    if (!finished) return
-    const onKey = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target)) return
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
-        e.preventDefault()
-        void undo()
-      } else if (e.key === 'q' || e.key === 'Escape') {
-        closeQueue()
-      } else if ((e.altKey && e.key === 'ArrowLeft') || e.key === 'p') {
-        const last = rowsRef.current[rowsRef.current.length - 1]
-        if (last) show(last.assignmentId)
-      }
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [finished, undo, closeQueue, show])
+  const undoNow = useCallback(() => void undo(), [undo])
+  const reviewLast = useCallback(() => {
+    const last = rowsRef.current[rowsRef.current.length - 1]
+    if (last) show(last.assignmentId)
+  }, [show])
 
   const done = counts?.done ?? 0
   const total = counts?.total ?? 0
@@ -408,24 +360,7 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
 
   const commitLine = <CommitMark />
 
-  if (finished) {
-    return (
-      <section className="queue-finished" data-testid="queue-finished">
-        {commitLine}
-        <h1>{title}</h1>
-        <p>
-          Nothing pending in this queue: {done} of {total} done
-          {counts ? `, ${counts.skipped} skipped, ${counts.flagged} flagged` : ''}.
-        </p>
-        <p className="muted">
-          <kbd>q</kbd> back to the queues · <kbd>p</kbd> review the last item · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo the last submission
-        </p>
-        <button type="button" onClick={closeQueue}>
-          Back to the queues
-        </button>
-      </section>
-    )
-  }
+  if (finished) return <QueueFinished title={title} counts={counts} commitLine={commitLine} onUndo={undoNow} onClose={closeQueue} onReviewLast={reviewLast} />
   if (!slots.some((s) => s.shown)) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
   return (
     <QueueProgress.Provider value={progress}>

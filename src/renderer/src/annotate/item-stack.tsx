@@ -41,13 +41,14 @@ const slotClass = (shown: boolean) => (shown ? 'item-slot' : 'item-slot held')
 
 /**
  * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): which layer is opaque and on top, its
- * workspace's test id, and (for the one shown) its visibility to assistive technology. Nothing that repaints an item
- * changes here: the focus and its ring, the tab order and `aria-hidden` on the one left (which still has the focus)
- * follow when React does (see QueueRunner's settleSwap), and a key pressed before then goes where the focus is then.
+ * visibility to assistive technology, and its workspace's test id. Nothing that repaints an item changes here: the
+ * focus (and its ring) and the tab order follow when React does (see QueueRunner's settleSwap), and a key pressed
+ * before then goes where the focus is then (use-swap-input).
  */
 export function drawSlot(root: HTMLElement, shown: boolean): void {
   root.className = slotClass(shown)
   if (shown) root.removeAttribute('aria-hidden')
+  else root.setAttribute('aria-hidden', 'true')
   const workspace = root.firstElementChild
   if (workspace instanceof HTMLElement) workspace.dataset.testid = shown ? 'item' : 'item-held'
 }
@@ -61,8 +62,8 @@ export function focusShown(root: HTMLElement): void {
 
 /**
  * One item of the stack. Held or left, it is its own layer, transparent and underneath the one shown (whose opaque
- * background also takes every click); held, and left once React has followed the swap, it is also hidden from
- * assistive technology, out of the tab order, and refuses focus. It is not made `inert`: lifting that restyles and
+ * background also takes every click), and hidden from assistive technology; held, and left once React has followed
+ * the swap, it is also out of the tab order and refuses focus. It is not made `inert`: lifting that restyles and
  * repaints everything inside, which showing a held item must not cost.
  */
 export const SlotView = memo(function SlotView({ slot, title, failure, actions }: { slot: Slot; title: string; failure: SubmitFailure | undefined; actions: SlotActions }) {
