@@ -1,4 +1,5 @@
-import { useLayoutEffect, type ReactNode } from 'react'
+import { useLayoutEffect } from 'react'
+import { CommitMark } from './commit-status'
 import { isTypingTarget } from './dom'
 import type { Counts } from './queue-progress'
 
@@ -6,14 +7,12 @@ import type { Counts } from './queue-progress'
 export function QueueFinished({
   title,
   counts,
-  commitLine,
   onUndo,
   onClose,
   onReviewLast
 }: {
   title: string
   counts: Counts | null
-  commitLine: ReactNode
   onUndo(): void
   onClose(): void
   onReviewLast(): void
@@ -36,7 +35,7 @@ export function QueueFinished({
 
   return (
     <section className="queue-finished" data-testid="queue-finished">
-      {commitLine}
+      <CommitMark />
       <h1>{title}</h1>
       <p>
         Nothing pending in this queue: {counts?.done ?? 0} of {counts?.total ?? 0} done

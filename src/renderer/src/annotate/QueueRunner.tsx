@@ -358,13 +358,11 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     []
   )
 
-  const commitLine = <CommitMark />
-
-  if (finished) return <QueueFinished title={title} counts={counts} commitLine={commitLine} onUndo={undoNow} onClose={closeQueue} onReviewLast={reviewLast} />
+  if (finished) return <QueueFinished title={title} counts={counts} onUndo={undoNow} onClose={closeQueue} onReviewLast={reviewLast} />
   if (!slots.some((s) => s.shown)) return <p className="muted padded">{loading ? 'Opening…' : ''}</p>
   return (
     <QueueProgress.Provider value={progress}>
-      {commitLine}
+      <CommitMark />
       <div className="item-stack" ref={stackRef}>
         {slots.map((slot) => (
           <SlotView

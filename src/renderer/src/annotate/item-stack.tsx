@@ -39,6 +39,12 @@ function refuseFocus(e: FocusEvent<HTMLDivElement>) {
 /** A slot's root as drawn: on screen, or held (or left) underneath. SlotView renders the same from `shown`. */
 const slotClass = (shown: boolean) => (shown ? 'item-slot' : 'item-slot held')
 
+/** A slot's root holds the item's workspace. */
+function workspaceOf(root: Element | null | undefined): HTMLElement | null {
+  const workspace = root?.firstElementChild
+  return workspace instanceof HTMLElement ? workspace : null
+}
+
 /**
  * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): which layer is opaque and on top, its
  * visibility to assistive technology, and its workspace's test id. Nothing that repaints an item changes here: the
@@ -49,14 +55,14 @@ export function drawSlot(root: HTMLElement, shown: boolean): void {
   root.className = slotClass(shown)
   if (shown) root.removeAttribute('aria-hidden')
   else root.setAttribute('aria-hidden', 'true')
-  const workspace = root.firstElementChild
-  if (workspace instanceof HTMLElement) workspace.dataset.testid = shown ? 'item' : 'item-held'
+  const workspace = workspaceOf(root)
+  if (workspace) workspace.dataset.testid = shown ? 'item' : 'item-held'
 }
 
 /** Once the item shown is live: the focus is in it (its first field), never left in an item no longer drawn. */
 export function focusShown(root: HTMLElement): void {
-  const workspace = root.firstElementChild
-  if (!(workspace instanceof HTMLElement) || workspace.contains(document.activeElement)) return
+  const workspace = workspaceOf(root)
+  if (!workspace || workspace.contains(document.activeElement)) return
   if (!focusFirstStop(workspace) && document.activeElement instanceof HTMLElement && document.activeElement.closest('.item-slot.held')) document.activeElement.blur()
 }
 
@@ -70,8 +76,8 @@ export const SlotView = memo(function SlotView({ slot, title, failure, actions }
   const { item, shown, live } = slot
   const root = useRef<HTMLDivElement>(null)
   useLayoutEffect(() => {
-    const workspace = root.current?.firstElementChild
-    if (!(workspace instanceof HTMLElement)) return
+    const workspace = workspaceOf(root.current)
+    if (!workspace) return
     if (shown) restoreTabOrder(workspace)
     else holdOutOfTabOrder(workspace)
   }, [shown])
