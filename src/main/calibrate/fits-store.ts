@@ -1,5 +1,6 @@
 import { fitParametersSchema, fitSpecSchema, type FitParameters, type FitSpec, type StoredFit } from '../../shared/calibrate'
 import { AssayError } from '../../shared/errors'
+import type { Split } from '../../shared/items/kinds'
 import type { Db } from '../store/database'
 
 interface FitRow {
@@ -27,6 +28,8 @@ export function listFits(db: Db, instrument: string): StoredFit[] {
   if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'calibration_fits'`).get()) return []
   const rows = db.prepare(`SELECT id, spec, parameters, n_fit_units, created_at FROM calibration_fits WHERE instrument_id = ? ORDER BY id`).all(instrument) as FitRow[]
   const items = db.prepare(`SELECT item_id FROM calibration_fit_items WHERE fit_id = ? ORDER BY item_id`)
+  const splits = db.prepare(`SELECT i.split, count(*) AS n FROM calibration_fit_items f JOIN items i ON i.id = f.item_id WHERE f.fit_id = ? GROUP BY i.split`)
+  const related = relatedItemsQuery(db)
   return rows.map((row) => {
     const spec = fitSpecSchema.safeParse(JSON.parse(row.spec))
     const parameters = fitParametersSchema.safeParse(JSON.parse(row.parameters))
@@ -38,8 +41,27 @@ export function listFits(db: Db, instrument: string): StoredFit[] {
       spec: spec.data,
       parameters: parameters.data,
       fitItems: (items.all(row.id) as { item_id: number }[]).map((r) => r.item_id),
+      ...(related ? { relatedItems: (related.all({ fit: row.id }) as { id: number }[]).map((r) => r.id) } : {}),
+      fitItemSplits: Object.fromEntries((splits.all(row.id) as { split: Split; n: number }[]).map((r) => [r.split, r.n])),
       nFitUnits: row.n_fit_units,
       createdAt: row.created_at
     }
   })
+}
+
+/**
+ * Items made from the same originals as a fit's items: probes of a fit item, and for a fit item that is a probe its
+ * original and every probe of that original or family. Null before the probes table exists (schema 7).
+ */
+function relatedItemsQuery(db: Db) {
+  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'probes'`).get()) return null
+  return db.prepare(
+    `WITH fit AS (SELECT item_id FROM calibration_fit_items WHERE fit_id = @fit),
+          fit_probes AS (SELECT p.* FROM probes p JOIN fit ON fit.item_id = p.item_id)
+     SELECT id FROM (
+       SELECT q.item_id AS id FROM probes q WHERE q.original_item_id IN (SELECT item_id FROM fit)
+       UNION SELECT original_item_id FROM fit_probes
+       UNION SELECT q.item_id FROM probes q JOIN fit_probes p ON q.probe_family = p.probe_family OR q.original_item_id = p.original_item_id
+     ) WHERE id NOT IN (SELECT item_id FROM fit) ORDER BY id`
+  )
 }

@@ -18,6 +18,8 @@ export interface SplitPlan {
   strata: Array<{ stratum: string; items: number; test: number }>
   dev: number
   test: number
+  /** Fits whose items this split moves out of the split they were fitted on: no longer held out (reports say so). */
+  fitsNoLongerHeldOut: Array<{ id: number; instrument: string; method: string; movedItems: number }>
   createdAt: string
 }
 
@@ -80,6 +82,7 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
     strata: summary,
     test: assignment.filter((a) => a.split === 'test').length,
     dev: assignment.filter((a) => a.split === 'dev').length,
+    fitsNoLongerHeldOut: fitsMovedBy(project, assignment),
     createdAt: new Date().toISOString()
   }
   project.write(() => {
@@ -90,4 +93,31 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
     setMeta(db, 'split_plans', JSON.stringify(history))
   })
   return plan
+}
+
+/**
+ * The fits that learned from items this assignment moves out of their fit split. Nothing needs writing: a fit records
+ * its items and its fit split, so the report sees the move from the items' splits and gives no held-out figures.
+ */
+function fitsMovedBy(project: Project, assignment: ReadonlyArray<{ id: number; split: 'dev' | 'test' }>): SplitPlan['fitsNoLongerHeldOut'] {
+  const db = project.db
+  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'calibration_fits'`).get()) return []
+  const rows = db.prepare(`SELECT f.id, f.instrument_id, f.method, f.spec, i.item_id FROM calibration_fits f JOIN calibration_fit_items i ON i.fit_id = f.id ORDER BY f.id`).all() as Array<{
+    id: number
+    instrument_id: string
+    method: string
+    spec: string
+    item_id: number
+  }>
+  const newSplit = new Map(assignment.map((a) => [a.id, a.split]))
+  const out = new Map<number, SplitPlan['fitsNoLongerHeldOut'][number]>()
+  for (const r of rows) {
+    const moved = newSplit.get(r.item_id)
+    const fitSplit = (JSON.parse(r.spec) as { fit_split?: string }).fit_split
+    if (moved === undefined || moved === fitSplit) continue
+    const entry = out.get(r.id) ?? { id: r.id, instrument: r.instrument_id, method: r.method, movedItems: 0 }
+    entry.movedItems++
+    out.set(r.id, entry)
+  }
+  return [...out.values()]
 }

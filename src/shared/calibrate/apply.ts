@@ -4,6 +4,7 @@ import type { AuditInput, AuditSourceInput, SourceCall } from '../report/input'
 import { itemOfUnitKey, unitOfUnitKey, valueKey, type Value } from '../report/resolve'
 import { aggregateBothOrders, sideOf } from './both-orders'
 import { numericScores } from './data'
+import { fitHoldOut } from './held-out'
 import { isotonicPredict } from './isotonic'
 import { plattProbability } from './platt'
 import type { FitParameters, StoredFit, TargetSpec } from './types'
@@ -47,7 +48,8 @@ export function decisionValue(positive: boolean, target: TargetSpec, field: Fiel
 
 /**
  * The report's sources with each fit added as a source of its own: the raw judge's answers transformed by the fit,
- * on the fit's eval split only (items of other splits are left out, never evaluated on).
+ * on the fit's eval split only (items of other splits are left out, never evaluated on), without the items it learned
+ * from; a fit whose items a later split moved answers nothing.
  */
 export function calibratedSources(input: AuditInput, fits: readonly StoredFit[]): AuditSourceInput[] {
   const out: AuditSourceInput[] = []
@@ -56,7 +58,9 @@ export function calibratedSources(input: AuditInput, fits: readonly StoredFit[])
     const raw = input.sources.find((s) => s.id === fit.spec.source)
     // A few-shot fit is a judge run of its own, already a source of the report.
     if (!raw || fit.parameters.kind === 'few-shot') continue
-    const onEval = (itemId: number) => splitOf.get(itemId) === fit.spec.eval_split
+    // Never on an item the fit learned from (or made from the same original), and nowhere once a later split moved them.
+    const holdOut = fitHoldOut(fit)
+    const onEval = (itemId: number) => holdOut.notHeldOut === null && splitOf.get(itemId) === fit.spec.eval_split && !holdOut.excluded.has(itemId)
     const calls = fit.parameters.kind === 'both-orders' ? bothOrderCalls(input, raw, fit.parameters.rule, onEval) : scoreCalls(input, raw, fit, onEval)
     out.push({
       id: calibratedSourceId(fit.id),
@@ -72,6 +76,7 @@ export function calibratedSources(input: AuditInput, fits: readonly StoredFit[])
         target_field: fit.spec.target.field,
         fit_split: fit.spec.fit_split,
         eval_split: fit.spec.eval_split,
+        held_out: holdOut.notHeldOut === null,
         fitted_at: fit.createdAt
       },
       calls

@@ -42,6 +42,13 @@ export const calibrationRowSchema = z.object({
   fitted_at: z.string(),
   n_fit_items: count,
   n_fit_units: count,
+  /**
+   * False when a split made after the fit moved items it learned from: the row then gives no held-out figure
+   * (`reasons.held_out` says why).
+   */
+  held_out: z.boolean(),
+  /** Eval-split items never scored: the fit learned from them, or they were made from the same original (probes). */
+  n_excluded_eval_items: count,
   /** Eval-split units the criterion labels and the raw judge was asked about. */
   n_eval_items: count,
   n_eval_units: count,

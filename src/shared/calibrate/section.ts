@@ -8,6 +8,7 @@ import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, 
 import type { CalibrationRow } from './schema'
 import type { StoredFit, TargetSpec } from './types'
 import { calibratedSourceId } from './apply'
+import { fitHoldOut } from './held-out'
 
 export interface CalibrationSectionOptions {
   level: number
@@ -31,6 +32,9 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
   const itemsById = new Map(input.items.map((i) => [i.id, i]))
   const reasons: Record<string, string> = {}
   const bootstrap: BootstrapOptions = { resamples: options.resamples, seed: options.seed, level: options.level }
+  // Never scored on an item it learned from (or one made from the same original), whatever the splits say now.
+  const holdOut = fitHoldOut(fit)
+  const kept = (itemId: number) => !holdOut.excluded.has(itemId)
   const base = {
     fit_id: fit.id,
     source: calibratedSourceId(fit.id),
@@ -46,9 +50,20 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     parameters: fit.parameters as Record<string, unknown>,
     fitted_at: fit.createdAt,
     n_fit_items: fit.fitItems.length,
-    n_fit_units: fit.nFitUnits
+    n_fit_units: fit.nFitUnits,
+    held_out: holdOut.notHeldOut === null,
+    n_excluded_eval_items: input.items.filter((i) => i.split === fit.spec.eval_split && holdOut.excluded.has(i.id)).length
   }
   const warnings: string[] = []
+  if (holdOut.notHeldOut !== null) {
+    reasons.held_out = holdOut.notHeldOut
+    warnings.push(`Not held out: ${holdOut.notHeldOut}`)
+    const source = fit.parameters.kind === 'few-shot' ? `run:${fit.parameters.run_id}` : base.source
+    return { ...base, source, n_eval_items: 0, n_eval_units: 0, n_exposed_eval_items: 0, warnings, reasons }
+  }
+  if (base.n_excluded_eval_items > 0) {
+    warnings.push(`${base.n_excluded_eval_items} ${fit.spec.eval_split} item(s) are left out: the fit learned from them or from the items they were made from`)
+  }
   const exposedOf = (itemIds: Iterable<number>) => {
     const exposed = [...new Set(itemIds)].filter((id) => (itemsById.get(id)?.exposures.length ?? 0) > 0)
     if (exposed.length > 0) {
@@ -68,7 +83,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     const newValues = fewShot?.values.get(fit.spec.target.field) ?? new Map<string, Value>()
     const keys = [...truth.keys()].filter((key) => {
       const itemId = Number(key.slice(0, key.indexOf('\u0000')))
-      return resolved.splitOf.get(itemId) === fit.spec.eval_split && fewShot?.itemStatus.has(itemId)
+      return resolved.splitOf.get(itemId) === fit.spec.eval_split && kept(itemId) && fewShot?.itemStatus.has(itemId)
     })
     const itemOf = (key: string) => Number(key.slice(0, key.indexOf('\u0000')))
     const numeric = keys.length > 0 && keys.every((k) => typeof truth.get(k) === 'number')
@@ -113,7 +128,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     const rawInput = input.sources.find((s) => s.id === fit.spec.source)
     const perItem = new Map<number, OrderedVerdicts & { unit: string }>()
     for (const item of input.items) {
-      if (item.split !== fit.spec.eval_split || !item.pair) continue
+      if (item.split !== fit.spec.eval_split || !item.pair || !kept(item.id)) continue
       const verdicts = (order: number) =>
         (rawInput?.calls ?? [])
           .filter((c) => c.itemId === item.id && c.order === order && c.status === 'ok')
@@ -143,7 +158,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     }
   }
 
-  const units = scoredUnits(input, resolved, fit.spec.source, fit.spec.score_field, fit.spec.criterion, fit.spec.target.field).filter((u) => u.split === fit.spec.eval_split)
+  const units = scoredUnits(input, resolved, fit.spec.source, fit.spec.score_field, fit.spec.criterion, fit.spec.target.field).filter((u) => u.split === fit.spec.eval_split && kept(u.itemId))
   const row: CalibrationRow = {
     ...base,
     n_eval_items: new Set(units.map((u) => u.itemId)).size,

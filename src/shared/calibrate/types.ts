@@ -64,6 +64,13 @@ export interface StoredFit {
   parameters: FitParameters
   /** Items whose labels the fit used (empty for both-orders, which learns nothing from labels). */
   fitItems: number[]
+  /**
+   * Items made from the same originals as the fit items (probes of a fit item, the original of a fit probe, probes of
+   * one family with it): never evidence about the fit, whatever their split. Absent when the project has no probes.
+   */
+  relatedItems?: number[]
+  /** The fit items by the split each is in now; a count outside the fit split means a split moved them after the fit. */
+  fitItemSplits?: Partial<Record<'dev' | 'test' | 'none', number>>
   nFitUnits: number
   createdAt: string
 }

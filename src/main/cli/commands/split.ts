@@ -27,6 +27,9 @@ export function registerSplit(program: Command, io: CliIO): void {
         if (opts.json) return io.out(JSON.stringify(plan, null, 2))
         io.out(`Split with seed ${plan.seed}: ${plan.dev} dev, ${plan.test} test`)
         for (const s of plan.strata) io.out(`  ${s.stratum}: ${s.items} items, ${s.test} test`)
+        for (const f of plan.fitsNoLongerHeldOut) {
+          io.out(`Fit ${f.id} (${f.method}, ${f.instrument}) learned from ${f.movedItems} item(s) this split moved: it is no longer held out, and reports give it no held-out figures; fit again on the new split`)
+        }
       } finally {
         project.close()
       }
