@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../instruments/types'
-import { JUDGE_KINDS, type AuditInput } from '../report/input'
-import { valueKey, type Value } from '../report/resolve'
+import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput } from '../report/input'
+import { itemOfUnitKey, unitOfUnitKey, valueKey, type ResolvedSource, type Value } from '../report/resolve'
 import { classicalMean, ppiMean, roganGladen, type MeanEstimate, type PpiMean } from '../stats'
 import { resolveInput } from './data'
 import type { EstimateRow, EstimatesSection } from './schema'
@@ -8,7 +8,8 @@ import type { EstimateRow, EstimatesSection } from './schema'
 export const ESTIMATES_METHOD =
   'prediction-powered inference for a mean (Angelopoulos et al. 2023; PPI++ power tuning, Angelopoulos, Duchi & Zrnic 2024; ' +
   'as ppi_py ppi_mean_ci, normal interval) and Rogan–Gladen prevalence (delta-method interval); labelled units are those the ' +
-  'criterion labels, unlabelled those only the judge labels; units are treated as independent, as in ppi_py'
+  'criterion labels, unlabelled those no person labelled; units people labelled where the criterion has no value are left out; ' +
+  'both assume the labelled units are a random sample of the judged ones; units are treated as independent, as in ppi_py'
 
 /** The quantity a field estimates: a share of one outcome (binary) or a mean. */
 interface Quantity {
@@ -36,19 +37,39 @@ function quantityOf(field: FieldSpec): Quantity | null {
   return null
 }
 
+/** Units left out of an estimate are named, up to this many (the count is always whole). */
+const MAX_NAMED_UNITS = 100
+
+/** Why units people labelled have no value under a criterion, in words. */
+function leftOutReason(criterion: ResolvedSource): string {
+  if (criterion.input.kind === 'human_majority') return 'people labelled them but their labels tie, so the human majority gives no value'
+  if (criterion.input.kind === 'adjudicated') return 'people labelled them but they were not adjudicated (adjudication is of disagreements only)'
+  return `people labelled them but ${criterion.input.name} gives no value`
+}
+
 /**
  * For every judge, criterion and field with a share or mean to estimate: the human-only and judge-only estimates
- * beside PPI (λ = 1) and PPI++ (tuned λ), and for binary quantities the Rogan–Gladen correction. Rows exist only where
- * the judge labels at least one unit the criterion does not (otherwise the human mean is the estimate); the section
+ * beside PPI (λ = 1) and PPI++ (tuned λ), and for binary quantities the Rogan–Gladen correction. Unlabelled means no
+ * person labelled the unit: units people labelled where the criterion has no value (a tie, no adjudication) are left
+ * out, counted and named, and the row warns that the labelled units are then not a random sample. Rows exist only
+ * where the judge labels at least one unit no person labelled (otherwise the human mean is the estimate); the section
  * is null when there is no such row.
  */
 export function estimatesSection(input: AuditInput, level: number): EstimatesSection | null {
   const resolved = resolveInput(input)
   const judges = [...resolved.sources.values()].filter((s) => JUDGE_KINDS.has(s.input.kind))
+  const people = [...resolved.sources.values()].filter((s) => s.input.kind === 'annotator' || CRITERION_KINDS.has(s.input.kind))
+  const externalId = new Map(input.items.map((i) => [i.id, i.externalId]))
+  const unitName = (key: string) => {
+    const item = externalId.get(itemOfUnitKey(key)) ?? String(itemOfUnitKey(key))
+    const unit = unitOfUnitKey(key)
+    return unit === item ? item : `${item}/${unit}`
+  }
   const rows: EstimateRow[] = []
   for (const field of resolved.fields) {
     const quantity = quantityOf(field)
     if (!quantity) continue
+    const labelledByPeople = new Set(people.flatMap((s) => [...(s.values.get(field.name)?.keys() ?? [])]))
     for (const criterion of resolved.criteria) {
       const truth = criterion.values.get(field.name)
       if (!truth || truth.size === 0) continue
@@ -56,18 +77,26 @@ export function estimatesSection(input: AuditInput, level: number): EstimatesSec
         const judged = judge.values.get(field.name)
         if (!judged || judged.size === 0) continue
         const Y: number[] = [], F: number[] = [], U: number[] = []
+        const leftOut: string[] = []
         for (const [key, v] of judged) {
           const f = quantity.of(v)
           if (f === null) continue
           const t = truth.get(key)
           const y = t === undefined ? null : quantity.of(t)
-          if (y === null) U.push(f)
-          else {
+          if (y !== null) {
             Y.push(y)
             F.push(f)
-          }
+          } else if (labelledByPeople.has(key)) leftOut.push(key)
+          else U.push(f)
         }
         if (U.length === 0 || Y.length === 0) continue
+        const reason = leftOutReason(criterion)
+        const warnings = leftOut.length
+          ? [
+              `The labelled units are not a random sample of the judged ones: ${leftOut.length} unit(s) are left out because ${reason}. ` +
+                `PPI and Rogan–Gladen assume the labelled units are chosen at random, so this estimate's assumption does not hold and its interval may be too confident.`
+            ]
+          : []
         rows.push({
           source: judge.id,
           criterion: criterion.id,
@@ -76,6 +105,9 @@ export function estimatesSection(input: AuditInput, level: number): EstimatesSec
           binary: quantity.binary,
           n_labelled: Y.length,
           n_unlabelled: U.length,
+          n_left_out: leftOut.length,
+          ...(leftOut.length ? { left_out: { reason, units: leftOut.slice(0, MAX_NAMED_UNITS).map(unitName) } } : {}),
+          warnings,
           human_only: meanRow(classicalMean(Y, level)),
           judge_only: meanRow(classicalMean([...F, ...U], level)),
           ppi: ppiRow(ppiMean(Y, F, U, { lambda: 'classic', level })),
@@ -85,7 +117,15 @@ export function estimatesSection(input: AuditInput, level: number): EstimatesSec
       }
     }
   }
-  return rows.length ? { level, method: ESTIMATES_METHOD, rows } : null
+  if (rows.length === 0) return null
+  const doubtful = rows.filter((r) => r.n_left_out > 0)
+  const warnings = doubtful.length
+    ? [
+        `${doubtful.length} of ${rows.length} estimate(s) rest on labelled units that were not chosen at random (units people labelled without a criterion value are left out): ` +
+          `their assumption does not hold (${[...new Set(doubtful.map((r) => `${r.source} against ${r.criterion}`))].join('; ')})`
+      ]
+    : []
+  return { level, method: ESTIMATES_METHOD, warnings, rows }
 }
 
 function meanRow(m: MeanEstimate): EstimateRow['human_only'] {

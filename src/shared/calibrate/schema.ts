@@ -97,9 +97,15 @@ export const estimateRowSchema = z.object({
   /** What is estimated, e.g. "share of matched = true" or "mean of total". */
   quantity: z.string(),
   binary: z.boolean(),
-  /** Units with a label from both the criterion and the judge (n), and with the judge's label only (N). */
+  /** Units with a label from both the criterion and the judge (n), and units no person labelled that the judge did (N). */
   n_labelled: count,
   n_unlabelled: count,
+  /** Judged units people labelled but the criterion gives no value (a tie, no adjudication): in neither n nor N. */
+  n_left_out: count,
+  /** Why those units have no criterion value, and the first of them by name (`item` or `item/unit`). */
+  left_out: z.object({ reason: z.string(), units: z.array(z.string()) }).optional(),
+  /** Says when the estimate's assumption (labelled units a random sample of the judged ones) does not hold. */
+  warnings: z.array(z.string()),
   human_only: meanSchema,
   judge_only: meanSchema,
   ppi: meanSchema.extend({ lambda: stat }),
@@ -127,6 +133,7 @@ export type EstimateRow = z.infer<typeof estimateRowSchema>
 export const estimatesSectionSchema = z.object({
   level: z.number(),
   method: z.string(),
+  warnings: z.array(z.string()),
   rows: z.array(estimateRowSchema)
 })
 export type EstimatesSection = z.infer<typeof estimatesSectionSchema>

@@ -61,7 +61,7 @@ export function estimatesSectionHtml(report: Report, name: Name, who: Who): stri
     who(r.source),
     td(name(r.criterion)),
     td(r.quantity),
-    num(`${r.n_labelled} / ${r.n_unlabelled}`),
+    num(`${r.n_labelled} / ${r.n_unlabelled}${r.n_left_out ? ` (${r.n_left_out} left out: ${r.left_out?.reason ?? ''})` : ''}`),
     est(r.human_only),
     est(r.judge_only),
     est(r.ppi),
@@ -71,7 +71,8 @@ export function estimatesSectionHtml(report: Report, name: Name, who: Who): stri
   return section(
     'estimates',
     'Estimates corrected for judge error',
-    `<p class="muted small">${esc(`${Math.round(e.level * 100)}% normal intervals. Labelled units have a label from the criterion and the judge; unlabelled ones only the judge's. ${e.method}.`)}</p>
+    `<p class="muted small">${esc(`${Math.round(e.level * 100)}% normal intervals. Labelled units have a label from the criterion and the judge; unlabelled ones no person labelled; units people labelled without a criterion value are left out. ${e.method}.`)}</p>
+${e.warnings.map((w) => `<p class="small">⚠ ${esc(w)}</p>`).join('\n')}
 ${table(['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen'], rows, new Set([3, 4, 5, 6, 7, 8]))}`
   )
 }

@@ -92,9 +92,15 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
   return (
     <>
       <p className="muted small">
-        {Math.round(e.level * 100)}% normal intervals. Labelled units carry a label from the criterion and the judge; unlabelled ones only the judge&apos;s. PPI uses
+        {Math.round(e.level * 100)}% normal intervals. Labelled units carry a label from the criterion and the judge; unlabelled ones no person labelled, and units people
+        labelled without a criterion value (a tie, no adjudication) are left out. PPI uses
         the human labels to correct the judge&apos;s mean; Rogan–Gladen corrects its positive rate by its sensitivity and specificity on the labelled units.
       </p>
+      {e.warnings.map((w, i) => (
+        <p key={i} className="small" role="note">
+          ⚠ {w}
+        </p>
+      ))}
       <Table head={['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen']} numericFrom={3}>
         {e.rows.map((r, i) => (
           <tr key={i}>
@@ -103,6 +109,7 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
             <td>{r.quantity}</td>
             <td className="num">
               {r.n_labelled} / {r.n_unlabelled}
+              {r.n_left_out > 0 ? <span title={`${r.left_out?.reason ?? ''}: ${r.left_out?.units.join(', ') ?? ''}`}> ({r.n_left_out} left out)</span> : null}
             </td>
             <Estimate m={r.human_only} />
             <Estimate m={r.judge_only} />
