@@ -162,9 +162,34 @@ function bothOrderCalls(input: AuditInput, raw: AuditSourceInput, rule: 'conserv
   return calls
 }
 
-/** The audit input with each stored fit added as a source (see calibratedSources); unchanged without fits. */
+/**
+ * The audit input with each stored fit added as a source (see calibratedSources), and every run of a few-shot
+ * template without the items written into its prompt as examples; unchanged without fits.
+ */
 export function withCalibratedSources(input: AuditInput): AuditInput {
   const fits = input.fits ?? []
   if (fits.length === 0) return input
-  return { ...input, sources: [...input.sources, ...calibratedSources(input, fits)] }
+  const sources = withoutFewShotExamples(input.sources, fits)
+  return { ...input, sources: [...sources, ...calibratedSources({ ...input, sources }, fits)] }
+}
+
+/**
+ * A judge run of a few-shot template is never scored on the examples its prompt shows (nor on probes made from
+ * them): their answers are in the prompt. Its detail counts the items left out (`n_example_items_left_out`).
+ */
+function withoutFewShotExamples(sources: readonly AuditSourceInput[], fits: readonly StoredFit[]): AuditSourceInput[] {
+  const byTemplate = new Map<string, Set<number>>()
+  for (const fit of fits) {
+    if (fit.parameters.kind !== 'few-shot') continue
+    const set = byTemplate.get(fit.parameters.template) ?? new Set<number>()
+    for (const id of fitHoldOut(fit).excluded) set.add(id)
+    byTemplate.set(fit.parameters.template, set)
+  }
+  if (byTemplate.size === 0) return [...sources]
+  return sources.map((s) => {
+    const examples = s.kind === 'judge_run' ? byTemplate.get(String(s.detail.template)) : undefined
+    const left = new Set(s.calls.filter((c) => examples?.has(c.itemId)).map((c) => c.itemId)).size
+    if (!examples || left === 0) return s
+    return { ...s, calls: s.calls.filter((c) => !examples.has(c.itemId)), detail: { ...s.detail, n_example_items_left_out: left } }
+  })
 }
