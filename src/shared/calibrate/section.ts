@@ -57,7 +57,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
   const warnings: string[] = []
   if (holdOut.notHeldOut !== null) {
     reasons.held_out = holdOut.notHeldOut
-    warnings.push(`Not held out: ${holdOut.notHeldOut}`)
+    warnings.push('Not held out: a split made after this fit moved items it learned from, so no held-out figure is given (reasons.held_out)')
     const source = fit.parameters.kind === 'few-shot' ? `run:${fit.parameters.run_id}` : base.source
     return { ...base, source, n_eval_items: 0, n_eval_units: 0, n_exposed_eval_items: 0, warnings, reasons }
   }
