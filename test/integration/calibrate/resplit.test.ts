@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
@@ -72,6 +72,10 @@ describe('a fit whose items a later split moved', () => {
     for (const field of report.fields) {
       for (const c of field.comparisons ?? []) if (c.source === `fit:${fitId}`) expect(c.n).toBe(0)
     }
+    // The HTML report says it too, beside the fit.
+    const html = tmp.file('report.html')
+    expect((await runCli('report', path, '--instrument', 'hypothesis-match', '--html', html)).code).toBe(0)
+    expect(readFileSync(html, 'utf8')).toMatch(/held_out: a split made after this fit moved 6 of the 6 items it learned from/)
   })
 
   it('a fit made on the new split is held out and evaluated on test items only', async () => {

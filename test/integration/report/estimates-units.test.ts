@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { appendAdjudication } from '../../../src/main/adjudication/store'
 import { projectReport } from '../../../src/main/audit'
 import { Project } from '../../../src/main/store/project'
-import type { Report } from '../../../src/shared/report'
+import { renderReportHtml, type Report } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addRun, annotate } from './fixtures'
 
@@ -53,6 +53,10 @@ describe('estimates corrected for judge error count only units no person labelle
       expect(row.left_out!.units[0]).toBe('t0')
       expect(row.warnings.join(' ')).toMatch(/not a random sample.*56 unit\(s\) are left out.*assumption does not hold/)
       expect(estimates.warnings.join(' ')).toMatch(/run:1 against human-majority/)
+      // The HTML report's section carries the count, the reason and the warning.
+      const page = renderReportHtml(report(p))
+      expect(page).toContain('144 / 40 (56 left out: people labelled them but their labels tie')
+      expect(page).toMatch(/⚠ 1 of 1 estimate\(s\) rest on labelled units that were not chosen at random/)
       // PPI from the 144 agreed units and the 40 unlabelled ones, as the formula gives it.
       const Y: number[] = [], F: number[] = []
       for (let k = 56; k < UNITS; k++) {
