@@ -93,12 +93,14 @@ describe('probes made from the items a fit learned from', () => {
   it('are listed with the fit and never counted as its held-out evidence', async () => {
     const probePath = tmp.file('probes.assay')
     expect((await runCli('new', probePath, '--demo')).code).toBe(0)
-    expect((await runCli('probe', 'make', probePath, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '2')).code).toBe(0)
+    expect((await runCli('probe', 'make', probePath, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '2', '--side', 'a', '--seed', 'resplit')).code).toBe(0)
     const project = await Project.open(probePath)
     const db = project.db
     const probes = db.prepare(`SELECT item_id, original_item_id FROM probes ORDER BY item_id`).all() as Array<{ item_id: number; original_item_id: number }>
     expect(probes).toHaveLength(2)
     const [first, second] = probes as [(typeof probes)[0], (typeof probes)[0]]
+    // One probe per original (side a only): the second probe has nothing to do with the fit.
+    expect(first.original_item_id).not.toBe(second.original_item_id)
     // A fit learned from the first probe's original (dev); the probe itself sits in test.
     db.prepare(`UPDATE items SET split = 'dev' WHERE id = ?`).run(first.original_item_id)
     db.prepare(`UPDATE items SET split = 'test' WHERE id IN (?, ?)`).run(first.item_id, second.item_id)
