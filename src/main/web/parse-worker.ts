@@ -1,0 +1,25 @@
+import { parentPort } from 'node:worker_threads'
+import { sendableHast } from '../../shared/markdown/pipeline'
+
+/**
+ * The thread that parses a served page's first item (Markdown and KaTeX, with the window's own pipeline), so a long
+ * or formula-heavy text never holds up the server's other requests. It answers each request in turn; the server ends
+ * it when one takes longer than the page may wait.
+ */
+
+export interface ParseRequest {
+  id: number
+  texts: Array<{ text: string; sourceOffset: number }>
+}
+
+export type ParseAnswer = { id: number; hasts: unknown[] } | { id: number; error: string }
+
+parentPort?.on('message', (m: ParseRequest) => {
+  let answer: ParseAnswer
+  try {
+    answer = { id: m.id, hasts: m.texts.map((t) => sendableHast(t.text, t.sourceOffset)) }
+  } catch (e) {
+    answer = { id: m.id, error: (e as Error).message }
+  }
+  parentPort!.postMessage(answer)
+})
