@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCheck, type CheckResult } from '../../../src/main/checks/run-check'
+import { escapeHelpers, MISSING_SLICE } from '../../support/check-escape'
 import { repoRoot, tempDir } from '../../support/tmp'
 
 // Worked checks are code from annotators: run through the real runCheck path (a check process with the engine in
@@ -29,45 +30,7 @@ afterAll(async () => {
   tmp.cleanup()
 })
 
-/** What a snippet does with the host realm once it holds any object of it (a global with `process`). */
-const usePayload = `
-  const use = (host) => {
-    const proc = host.process
-    const mod = (name) => (proc.getBuiltinModule ? proc.getBuiltinModule(name) : proc.mainModule.require(name))
-    try { mod('fs').writeFileSync(${JSON.stringify(MARKER)}, 'escaped') } catch (e) {}
-    try { console.log('PASSWD ' + mod('fs').readFileSync('/etc/passwd', 'utf8').slice(0, 40)) } catch (e) {}
-    try { mod('child_process').spawn('/bin/sh', ['-c', ${JSON.stringify(SLEEP)}], { detached: true, stdio: 'ignore' }).unref() } catch (e) {}
-    try { mod('net').connect(${'${PORT}'}, '127.0.0.1').on('error', () => {}) } catch (e) {}
-    console.log('ESCAPED ' + typeof proc.pid)
-  }
-  const foreign = (o) => o !== null && (typeof o === 'object' || typeof o === 'function') && !(o instanceof Object)
-  const found = []
-  const collect = (sites) => {
-    if (!sites || typeof sites.length !== 'number') return
-    for (let i = 0; i < sites.length; i++) {
-      const s = sites[i]
-      try { const t = s.getThis(); if (t) found.push(t) } catch (e) {}
-      try { const f = s.getFunction(); if (f) found.push(f) } catch (e) {}
-    }
-  }
-  // Sets prepareStackTrace on every constructor up the error's chain (whatever realm it is from), then reads the stack.
-  const harvest = (err) => {
-    let c
-    try { c = err.constructor } catch (e) {}
-    for (let i = 0; i < 5 && c; i++) {
-      try { c.prepareStackTrace = (e, sites) => { collect(sites); return 'x' } } catch (e) {}
-      try { c = Object.getPrototypeOf(c) } catch (e) { c = null }
-    }
-    try { void err.stack } catch (e) {}
-  }
-  const report = () => {
-    globalThis.reported = true
-    let host = null
-    for (const o of found) { try { if (o && o.process && typeof o.process.pid === 'number') host = o } catch (e) {} }
-    if (host) use(host)
-    console.log('foreign ' + found.filter(foreign).length + ', host ' + (host ? 'reached' : 'not reached'))
-  }
-`
+const usePayload = escapeHelpers(MARKER, SLEEP)
 
 const run = (code: string, timeoutMs = 3000): Promise<CheckResult> => runCheck(code.replaceAll('${PORT}', String(port)), timeoutMs)
 
@@ -101,15 +64,7 @@ function expectContained(r: CheckResult): void {
 
 describe('the escape through the console callback', () => {
   it('a console argument whose String() has a length and no slice reaches nothing of the host', async () => {
-    const r = await run(`${usePayload}
-      const RealString = String
-      const evil = function () { return { length: 1e9, slice: undefined } }
-      for (let round = 0; round < 2; round++) {
-        globalThis.String = evil
-        try { console.log('x', { a: 1 }) } catch (e) { harvest(e) }
-        globalThis.String = RealString
-      }
-      report()`)
+    const r = await run(`${usePayload}\n${MISSING_SLICE}`)
     expectContained(r)
     expect(r.output).toContain('foreign 0, host not reached')
   })
