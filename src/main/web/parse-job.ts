@@ -55,8 +55,6 @@ function stop(slow?: number): void {
 function ensureWorker(): Worker {
   if (worker) return worker
   const w = startWorker()
-  // An idle worker does not keep the process alive; it is started again on the next page that needs it.
-  w.unref()
   w.on('message', (m: ParseAnswer) => {
     const p = pending.get(m.id)
     if (!p) return
@@ -70,6 +68,9 @@ function ensureWorker(): Worker {
   w.on('exit', () => {
     if (worker === w) stop()
   })
+  // An idle worker does not keep the process alive (a stopped `assay serve` exits); it is started again on the next
+  // page that needs it. After the listeners: adding a 'message' listener refs the worker again.
+  w.unref()
   worker = w
   return w
 }

@@ -8,6 +8,7 @@ import { insertItems, type NewItem } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import type { FirstAnswersOptions } from '../../../src/main/web/first-answers'
 import { FIRST_ANSWERS_ID, type FirstPage } from '../../../src/shared/contract/first-answers'
+import { serveProject } from '../../support/serve'
 import { tempDir } from '../../support/tmp'
 import { stubRendererDir } from '../../support/web'
 
@@ -107,7 +108,7 @@ describe('the first item of a served page', () => {
 
   it('holds up no other request while it is parsed', async () => {
     // No budget here, so the page waits for the whole parse; meanwhile the same server keeps answering.
-    const server = await serving('busy', formulaPair('busy', 3000), { parseBudgetChars: Infinity, parseBudgetMs: 120_000 })
+    const server = await serving('busy', formulaPair('busy', 1500), { parseBudgetChars: Infinity, parseBudgetMs: 120_000 })
     // The page counts as answered once its response begins (the server writes it whole once the page is built).
     let pageAnswered = false
     const answered = requestPage(server).then((res) => {
@@ -125,6 +126,27 @@ describe('the first item of a served page', () => {
     expect(ops(first)).toContain('queue.item')
     expect(first.markdown.length).toBeGreaterThan(0)
     expect(first.markdown.every((m) => m.hast !== null && typeof m.hast === 'object')).toBe(true)
+  })
+
+  it('arrives parsed from `assay serve` (the compiled command line finds its worker), which still ends when stopped', async () => {
+    const path = tmp.file('served.assay')
+    const project = await Project.create(path)
+    project.write(() => insertItems(project.db, [formulaPair('served', 20)]))
+    assignItems(project, { instrumentId: 'pairwise-preference', annotators: [ensureAnnotator(project, 'Ada').name], overlap: 1 })
+    project.close()
+    const served = await serveProject(path, ['--annotator', 'Ada'])
+    try {
+      const res = await fetch(served.url)
+      const html = await res.text()
+      const m = new RegExp(`<script type="application/json" id="${FIRST_ANSWERS_ID}">(.*?)</script>`, 's').exec(html)
+      const first = JSON.parse(m![1]!) as FirstPage
+      expect(ops(first)).toContain('queue.item')
+      expect(JSON.stringify(first.markdown)).toContain('katex')
+    } finally {
+      // An idle parse worker must not keep the server's process alive: stop() resolves only once it has exited.
+      await served.stop()
+    }
+    expect(served.process.exitCode ?? served.process.signalCode).not.toBeNull()
   })
 
   it('still arrives parsed when it is of ordinary size', async () => {
