@@ -14,7 +14,9 @@ export const CHECK_PROGRAM = String.raw`(function (require, input, done) {
   const answer = (o) => { if (!answered) { answered = true; done(JSON.stringify(o)) } }
   const run = async () => {
     const core = require(engine.core)
-    const variant = require(engine.variant).default
+    // The engine's loader as CommonJS (the variant would import its ES module form), so plain require finds it
+    // wherever this process can require at all, the desktop app's archive included.
+    const variant = { ...require(engine.variant).default, importModuleLoader: () => Promise.resolve(require(engine.loader)) }
     const wasmBinary = require('node:fs').readFileSync(engine.wasm)
     // The engine's whole linear memory (heap, its C stack, ArrayBuffers) cannot grow past this.
     const wasmMemory = new WebAssembly.Memory({ initial: 256, maximum: engine.memoryMb * 16 })
@@ -91,7 +93,6 @@ export const CHECK_PROGRAM = String.raw`(function (require, input, done) {
   // The engine itself failed (its stack ran into this process's, or a trap inside the WebAssembly): nothing of it is
   // read back, and the message is ours, not the engine's.
   run().catch((e) => {
-    if (input.debug) console.error(e)
     const stack = e instanceof RangeError && /call stack/i.test(String(e.message))
     const memory = /out of memory|could not allocate|Cannot allocate/i.test(String(e && e.message))
     answer({
@@ -117,6 +118,8 @@ export interface EngineSpec {
   core: string
   /** The release-sync variant's CommonJS entry. */
   variant: string
+  /** The variant's Emscripten loader, CommonJS form. */
+  loader: string
   /** The variant's WebAssembly file, read by the check process itself. */
   wasm: string
   /** The engine's linear memory at most (its heap, C stack and ArrayBuffers). */

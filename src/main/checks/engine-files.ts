@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import type { EngineSpec } from './check-program'
 
-type EngineFiles = Pick<EngineSpec, 'core' | 'variant' | 'wasm'>
+type EngineFiles = Pick<EngineSpec, 'core' | 'variant' | 'loader' | 'wasm'>
 
 let files: EngineFiles | null = null
 
@@ -18,6 +18,7 @@ export function engineFiles(): EngineFiles {
   files = {
     core: viaPackage.resolve('quickjs-emscripten-core'),
     variant: viaPackage.resolve('@jitl/quickjs-wasmfile-release-sync'),
+    loader: viaPackage.resolve('@jitl/quickjs-wasmfile-release-sync/emscripten-module'),
     wasm: viaPackage.resolve('@jitl/quickjs-wasmfile-release-sync/wasm')
   }
   return files
