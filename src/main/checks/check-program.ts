@@ -80,6 +80,7 @@ export const CHECK_PROGRAM = String.raw`(function (require, input, done) {
       const shown = ctx.callFunction(describe, ctx.undefined, failure)
       error = (shown.error ? null : text(shown.value)) ?? 'the check failed with an error that cannot be shown'
     }
+    deadline = Date.now() + 250
     const printed = text(take(ctx.callFunction(read, ctx.undefined))) ?? '0:'
     const colon = printed.indexOf(':')
     let dropped = Number(printed.slice(0, colon)) || 0

@@ -14,6 +14,7 @@ export const ENGINE_PRELUDE = String.raw`(function (maxOutput) {
   const freeze = Object.freeze
   const define = Object.defineProperty
   const protoOf = Object.getPrototypeOf
+  const MAX_ERROR = 2000
   let out = ''
   let lines = 0
   let size = 0
@@ -58,7 +59,8 @@ export const ENGINE_PRELUDE = String.raw`(function (maxOutput) {
   const describe = (e) => {
     try {
       const m = e !== null && (typeof e === 'object' || typeof e === 'function') ? e.message : undefined
-      return toText(m ? m : e)
+      const t = toText(m ? m : e)
+      return t.length > MAX_ERROR ? apply(slice, t, [0, MAX_ERROR]) + ' [error message cut at ' + MAX_ERROR + ' characters]' : t
     } catch (x) {
       return 'the check threw a value that cannot be shown'
     }

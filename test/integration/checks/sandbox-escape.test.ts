@@ -247,6 +247,15 @@ describe('bounded resources', () => {
     expectContained(r)
   })
 
+  it('an error whose message never ends, or is huge, still gives a short answer with what was printed', async () => {
+    const endless = await run("console.log('before'); throw { get message() { for (;;) {} } }", 400)
+    expect(endless).toMatchObject({ output: 'before', error: 'the check failed with an error that cannot be shown', timedOut: false })
+    const huge = await run("console.log('before'); throw new Error('m'.repeat(10_000_000))")
+    expect(huge.output).toBe('before')
+    expect(huge.error).toBe(`${'m'.repeat(2000)} [error message cut at 2000 characters]`)
+    expectContained(huge)
+  })
+
   it('huge output is cut to the cap with the notice', async () => {
     const one = await run("console.log('y'.repeat(5_000_000))")
     expect(one.error).toBeNull()
