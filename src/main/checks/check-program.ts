@@ -56,6 +56,7 @@ export const CHECK_PROGRAM = String.raw`(function (require, input, done) {
     let tooManyJobs = false
     while (!failure && !interrupted && runtime.hasPendingJob()) {
       if (jobs >= MAX_JOBS) { tooManyJobs = true; break }
+      if (Date.now() > deadline) { interrupted = true; break }
       const r = runtime.executePendingJobs(1000)
       if (r.error) failure = r.error
       else jobs += r.value
