@@ -30,8 +30,15 @@ export type ParseOutcome = unknown[] | 'too-slow' | null
 
 interface Pending {
   resolve(outcome: ParseOutcome): void
+  budgetMs: number
   timer: NodeJS.Timeout
 }
+
+/**
+ * How long a request may wait for the worker to take it up (its start, loading the pipeline, a parse ahead of it)
+ * before its page goes without it; its own budget runs only once the worker has started on it.
+ */
+const QUEUE_MS = 20_000
 
 let worker: Worker | null = null
 let nextId = 1
@@ -59,6 +66,10 @@ function ensureWorker(): Worker {
     const p = pending.get(m.id)
     if (!p) return
     clearTimeout(p.timer)
+    if ('started' in m) {
+      p.timer = setTimeout(() => stop(m.id), p.budgetMs)
+      return
+    }
     pending.delete(m.id)
     p.resolve('hasts' in m ? m.hasts : null)
   })
@@ -77,8 +88,9 @@ function ensureWorker(): Worker {
 
 /**
  * Parses texts as the window would (one tree per text) off the main thread. A parse that takes longer than
- * `budgetMs` ends the worker, so a text that would take minutes does not go on using a core, and the next page
- * starts a fresh one.
+ * `budgetMs` (counted from when the worker starts on it, so a cold start or a busy moment does not count against
+ * an ordinary item) ends the worker, so a text that would take minutes does not go on using a core, and the next
+ * page starts a fresh one.
  */
 export function parseOffThread(texts: ParseRequest['texts'], budgetMs: number): Promise<ParseOutcome> {
   let w: Worker
@@ -89,13 +101,12 @@ export function parseOffThread(texts: ParseRequest['texts'], budgetMs: number): 
   }
   const id = nextId++
   return new Promise((resolve) => {
-    const timer = setTimeout(() => stop(id), budgetMs)
-    pending.set(id, { resolve, timer })
+    const timer = setTimeout(() => {
+      // Only this request gives up; the parse the worker is on goes on within its own budget.
+      pending.delete(id)
+      resolve(null)
+    }, QUEUE_MS)
+    pending.set(id, { resolve, budgetMs, timer })
     w.postMessage({ id, texts } satisfies ParseRequest)
   })
-}
-
-/** Ends the parse worker now (a server that closes); the next parse starts another. */
-export function stopParseWorker(): void {
-  stop()
 }

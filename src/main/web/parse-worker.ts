@@ -12,9 +12,11 @@ export interface ParseRequest {
   texts: Array<{ text: string; sourceOffset: number }>
 }
 
-export type ParseAnswer = { id: number; hasts: unknown[] } | { id: number; error: string }
+/** `started` when the worker takes a request up (its time budget runs from then), then its trees or its error. */
+export type ParseAnswer = { id: number; started: true } | { id: number; hasts: unknown[] } | { id: number; error: string }
 
 parentPort?.on('message', (m: ParseRequest) => {
+  parentPort!.postMessage({ id: m.id, started: true } satisfies ParseAnswer)
   let answer: ParseAnswer
   try {
     answer = { id: m.id, hasts: m.texts.map((t) => sendableHast(t.text, t.sourceOffset)) }
