@@ -74,7 +74,10 @@ export async function firstAnswers(
 
 /** Parsed trees kept across page loads (a reload, another tab), most recently used last. */
 const PARSED_LIMIT = 64
+/** And at most this many characters of text behind them (a tree is several times its text). */
+const PARSED_CHARS_LIMIT = 2_000_000
 const parsed = new Map<string, unknown>()
+let parsedChars = 0
 /** Texts whose parse ran past the time budget: later pages leave their item to the window at once. */
 const tooSlow = new Set<string>()
 
@@ -102,7 +105,11 @@ async function parsedTexts(instrumentId: string, view: Record<string, unknown>, 
     )
     if (hasts === 'too-slow') for (const k of missing) remember(tooSlow, k)
     if (!Array.isArray(hasts)) return null
-    missing.forEach((k, i) => parsed.set(k, hasts[i]))
+    missing.forEach((k, i) => {
+      // Another page may have parsed the same text meanwhile.
+      if (!parsed.has(k)) parsedChars += k.length
+      parsed.set(k, hasts[i])
+    })
   }
   const out: PreparsedMarkdown[] = []
   for (const k of keys) {
@@ -111,7 +118,11 @@ async function parsedTexts(instrumentId: string, view: Record<string, unknown>, 
     parsed.set(k, hast)
     out.push({ ...texts.get(k)!, hast })
   }
-  while (parsed.size > PARSED_LIMIT) parsed.delete(parsed.keys().next().value!)
+  while (parsed.size > PARSED_LIMIT || (parsedChars > PARSED_CHARS_LIMIT && parsed.size > keys.length)) {
+    const oldest = parsed.keys().next().value!
+    parsed.delete(oldest)
+    parsedChars -= oldest.length
+  }
   return out
 }
 
