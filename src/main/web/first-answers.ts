@@ -26,11 +26,14 @@ const MIN_ROW_BYTES = JSON.stringify({ assignmentId: 1, index: 0, status: 'done'
  */
 const PARSE_BUDGET_CHARS = 200_000
 const PARSE_BUDGET_MS = 2000
+/** And the most the parsed trees may add to the page: a formula's HTML is a hundred times its source or more. */
+const PARSE_BUDGET_BYTES = 4 * 1024 * 1024
 
 export interface FirstAnswersOptions {
   listBudgetBytes?: number
   parseBudgetChars?: number
   parseBudgetMs?: number
+  parseBudgetBytes?: number
 }
 
 /**
@@ -42,7 +45,12 @@ export interface FirstAnswersOptions {
  */
 export async function firstAnswers(
   ctx: ApiContext,
-  { listBudgetBytes = LIST_BUDGET_BYTES, parseBudgetChars = PARSE_BUDGET_CHARS, parseBudgetMs = PARSE_BUDGET_MS }: FirstAnswersOptions = {}
+  {
+    listBudgetBytes = LIST_BUDGET_BYTES,
+    parseBudgetChars = PARSE_BUDGET_CHARS,
+    parseBudgetMs = PARSE_BUDGET_MS,
+    parseBudgetBytes = PARSE_BUDGET_BYTES
+  }: FirstAnswersOptions = {}
 ): Promise<FirstPage> {
   const page: FirstPage = { answers: [], markdown: [] }
   const ask = async (op: string, input: Record<string, unknown>, budgetBytes = Infinity): Promise<unknown> => {
@@ -65,7 +73,7 @@ export async function firstAnswers(
   if (!pending) return page
   const item = (await ask('queue.item', { assignmentId: pending.assignmentId })) as { instrument: string; view: Record<string, unknown> } | undefined
   if (!item) return page
-  const markdown = await parsedTexts(item.instrument, item.view, parseBudgetChars, parseBudgetMs)
+  const markdown = await parsedTexts(item.instrument, item.view, { chars: parseBudgetChars, ms: parseBudgetMs, bytes: parseBudgetBytes })
   // Over its budget the item goes with its texts: the window asks for it and parses them itself.
   if (markdown) page.markdown = markdown
   else page.answers.pop()
@@ -78,32 +86,33 @@ const PARSED_LIMIT = 64
 const PARSED_CHARS_LIMIT = 2_000_000
 const parsed = new Map<string, unknown>()
 let parsedChars = 0
-/** Texts whose parse ran past the time budget: later pages leave their item to the window at once. */
-const tooSlow = new Set<string>()
+/** Texts whose parse ran past the time budget or whose trees were too large: later pages leave them out at once. */
+const leftOut = new Set<string>()
 
 /**
  * The item's texts as the window would parse them, parsed in a worker thread (the pipeline — remark, rehype, KaTeX
  * — is loaded there, so the server neither starts with it nor blocks on it). Null when the texts not parsed yet
- * exceed the budget in characters or in time.
+ * exceed the budget in characters, in time or in the bytes their trees take.
  */
-async function parsedTexts(instrumentId: string, view: Record<string, unknown>, budgetChars: number, budgetMs: number): Promise<PreparsedMarkdown[] | null> {
+async function parsedTexts(instrumentId: string, view: Record<string, unknown>, budget: { chars: number; ms: number; bytes: number }): Promise<PreparsedMarkdown[] | null> {
   const form = getInstrument(instrumentId).form
   const texts = new Map<string, { text: string; sourceOffset: number }>()
   // The same text at the same offset (both sides of a pair share a section) is sent once.
   for (const t of viewTexts(view, form.widgets, form.rubric)) texts.set(viewTextKey(t.text, t.sourceOffset), { text: t.text, sourceOffset: t.sourceOffset })
   const keys = [...texts.keys()]
-  if (keys.some((k) => tooSlow.has(k))) return null
+  if (keys.some((k) => leftOut.has(k))) return null
   const missing = keys.filter((k) => !parsed.has(k))
   const chars = missing.reduce((n, k) => n + texts.get(k)!.text.length, 0)
-  if (chars > budgetChars) return null
+  if (chars > budget.chars) return null
   if (missing.length) {
     // Prepared as the window would prepare it (each formula as one HTML string): fewer bytes, and less for the
     // window to walk and build.
     const hasts = await parseOffThread(
       missing.map((k) => texts.get(k)!),
-      budgetMs
+      budget.ms,
+      budget.bytes
     )
-    if (hasts === 'too-slow') for (const k of missing) remember(tooSlow, k)
+    if (hasts === 'too-slow' || hasts === 'too-large') for (const k of missing) remember(leftOut, k)
     if (!Array.isArray(hasts)) return null
     missing.forEach((k, i) => {
       // Another page may have parsed the same text meanwhile.

@@ -25,8 +25,11 @@ function startWorker(): Worker {
   return new Worker(code, { eval: true })
 }
 
-/** The trees, one per text; `too-slow` when this parse ran past its budget; null when it failed or was cut short. */
-export type ParseOutcome = unknown[] | 'too-slow' | null
+/**
+ * The trees, one per text; `too-slow` when this parse ran past its budget, `too-large` when its trees would take
+ * more than allowed; null when it failed or was cut short.
+ */
+export type ParseOutcome = unknown[] | 'too-slow' | 'too-large' | null
 
 interface Pending {
   resolve(outcome: ParseOutcome): void
@@ -71,7 +74,7 @@ function ensureWorker(): Worker {
       return
     }
     pending.delete(m.id)
-    p.resolve('hasts' in m ? m.hasts : null)
+    p.resolve('hasts' in m ? m.hasts : 'tooLarge' in m ? 'too-large' : null)
   })
   w.on('error', () => {
     if (worker === w) stop()
@@ -92,7 +95,7 @@ function ensureWorker(): Worker {
  * an ordinary item) ends the worker, so a text that would take minutes does not go on using a core, and the next
  * page starts a fresh one.
  */
-export function parseOffThread(texts: ParseRequest['texts'], budgetMs: number): Promise<ParseOutcome> {
+export function parseOffThread(texts: ParseRequest['texts'], budgetMs: number, maxBytes: number): Promise<ParseOutcome> {
   let w: Worker
   try {
     w = ensureWorker()
@@ -107,6 +110,6 @@ export function parseOffThread(texts: ParseRequest['texts'], budgetMs: number): 
       resolve(null)
     }, QUEUE_MS)
     pending.set(id, { resolve, budgetMs, timer })
-    w.postMessage({ id, texts } satisfies ParseRequest)
+    w.postMessage({ id, texts, maxBytes } satisfies ParseRequest)
   })
 }

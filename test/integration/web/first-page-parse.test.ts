@@ -106,11 +106,18 @@ describe('the first item of a served page', () => {
     expect(ops(await page(server))).toEqual(ops(first))
   })
 
+  it('is left for the window when its parsed trees would make the page heavy', async () => {
+    const server = await serving('heavy', formulaPair('heavy', 40), { parseBudgetBytes: 20_000 })
+    const first = await page(server)
+    expect(ops(first)).toEqual(['session.get', 'project.info', 'settings.get', 'queue.summary', 'queue.list'])
+    expect(first.markdown).toEqual([])
+  })
+
   it('holds up no other request while it is parsed', async () => {
     // A first page loads the parser, so what follows measures the parse alone, not that load.
     expect(ops(await page(await serving('warm', formulaPair('warm', 5))))).toContain('queue.item')
     // No budget here, so the page waits for the whole parse; meanwhile the same server keeps answering.
-    const server = await serving('busy', formulaPair('busy', 600), { parseBudgetChars: Infinity, parseBudgetMs: 120_000 })
+    const server = await serving('busy', formulaPair('busy', 600), { parseBudgetChars: Infinity, parseBudgetMs: 120_000, parseBudgetBytes: Infinity })
     // The page counts as answered once its response begins (the server writes it whole once the page is built).
     let pageAnswered = false
     const answered = requestPage(server).then((res) => {
