@@ -9,6 +9,7 @@ import { benchAnnotate } from './annotate'
 import { benchImport } from './import'
 import { benchCli } from './cli'
 import { benchOpen } from './open'
+import { benchChecks } from './checks'
 
 const only = process.argv[2]
 const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'))
@@ -20,6 +21,7 @@ try {
   if (!only || only === 'report') results.report = await benchReport(dir)
   if (!only || only === 'cli') results.cli = await benchCli(dir)
   if (!only || only === 'open') results.open = await benchOpen(dir)
+  if (!only || only === 'checks') results.checks = await benchChecks()
   if (!only || only === 'annotate') results.annotate = await benchAnnotate(dir, Number(process.env.BENCH_ITEMS ?? 100_000), Number(process.env.BENCH_SUBMISSIONS ?? 500))
 } finally {
   rmSync(dir, { recursive: true, force: true })

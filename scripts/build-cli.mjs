@@ -59,8 +59,9 @@ const staging = `${outdir}.${process.pid}.tmp`
 rmSync(staging, { recursive: true, force: true })
 const result = await esbuild.build({
   absWorkingDir: root,
-  // The report's worker thread is an entry of its own (src/main/audit/report-job.ts finds it beside the chunks).
-  entryPoints: { main: 'src/main/cli/main.ts', 'report-worker': 'src/main/audit/report-worker.ts' },
+  // The report's worker thread and the served page's parse worker are entries of their own (src/main/audit/report-job.ts
+  // and src/main/web/parse-job.ts find them beside the chunks).
+  entryPoints: { main: 'src/main/cli/main.ts', 'report-worker': 'src/main/audit/report-worker.ts', 'parse-worker': 'src/main/web/parse-worker.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,

@@ -1,12 +1,19 @@
 import { spawn } from 'node:child_process'
 import { NODE_CHILD_SOURCE, type CheckPayload } from './check-program'
+import { engineFiles } from './engine-files'
 
 export interface CheckLimits {
   timeoutMs: number
   /** Characters of output kept; the rest is dropped with a notice at the end. */
   maxOutput: number
-  /** V8 heap of the check process. */
+  /** V8 heap of the check process (the host around the engine; the snippet's own heap is the engine's). */
   heapMb: number
+  /** The engine's allocation limit (the snippet's objects, strings and arrays). */
+  engineHeapMb: number
+  /** The engine's whole WebAssembly memory (its heap, its C stack and ArrayBuffers), a hard ceiling. */
+  engineMemoryMb: number
+  /** The engine's stack: deep enough for ordinary recursion, shallow enough to stop before the process's own. */
+  engineStackKb: number
   /** Address space of the whole check process (heap, ArrayBuffers, code), where the platform can bound it. */
   addressSpaceMb: number
   /** Resident memory at which a launcher that can only watch (the desktop's utility process) kills the check. */
@@ -48,7 +55,12 @@ export function truncationNotice(dropped: number, maxOutput: number): string {
 
 /** Runs one check in its own process and reads what came back. */
 export async function runInCheckProcess(code: string, limits: CheckLimits): Promise<RawCheckResult> {
-  const payload: CheckPayload = { code, timeoutMs: limits.timeoutMs, maxOutput: limits.maxOutput }
+  let payload: CheckPayload
+  try {
+    payload = checkPayload(code, limits)
+  } catch (e) {
+    return { output: '', error: `worked checks cannot run here: their engine is missing (${(e as Error).message})`, timedOut: false }
+  }
   if (launcher) return interpret(await launcher(payload, limits), limits)
   // Under Electron, process.execPath is the app itself, and the packaged app cannot run as Node (the RunAsNode fuse
   // is off): spawning it would start a second copy of the app, not a check.
@@ -58,16 +70,48 @@ export async function runInCheckProcess(code: string, limits: CheckLimits): Prom
   return interpret(await launchNodeChild(payload, limits), limits)
 }
 
+/** What a check process is given: the code, its limits and where the engine's files are. */
+export function checkPayload(code: string, limits: CheckLimits): CheckPayload {
+  return {
+    code,
+    timeoutMs: limits.timeoutMs,
+    maxOutput: limits.maxOutput,
+    engine: { ...engineFiles(), memoryMb: limits.engineMemoryMb, heapMb: limits.engineHeapMb, stackKb: limits.engineStackKb }
+  }
+}
+
+/**
+ * V8 flags of every check process. The engine's WebAssembly is compiled by the baseline compiler only: the optimising
+ * one, working in the background, needs more address space than the limit leaves (and a check is over before it
+ * pays off), and one compiler gives the same stack depth on every run.
+ */
+export function checkProcessFlags(limits: Pick<CheckLimits, 'heapMb'>): string[] {
+  return [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=8', '--disallow-code-generation-from-strings', '--liftoff-only']
+}
+
+/**
+ * Flags of the Node child. V8 normally reserves several gigabytes of address space for each WebAssembly memory (to
+ * check bounds by trapping); under the address-space limit that reservation fails, so bounds are checked in code.
+ */
+export function nodeChildFlags(limits: CheckLimits): string[] {
+  const flags = checkProcessFlags(limits)
+  if (process.allowedNodeEnvironmentFlags.has('--disable-wasm-trap-handler')) flags.push('--disable-wasm-trap-handler')
+  return flags
+}
+
 /**
  * The Node child: on POSIX started through `sh` to set the address-space limit (`ulimit -v`) and then `exec` node,
  * so the process killed at the time limit is the one running the code. The environment is empty, so no NODE_OPTIONS
  * or loader reaches it.
  */
 function launchNodeChild(payload: CheckPayload, limits: CheckLimits): Promise<CheckProcessOutcome> {
-  const nodeArgs = [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=8', '--disallow-code-generation-from-strings', '-e', NODE_CHILD_SOURCE]
+  const nodeArgs = [...nodeChildFlags(limits), '-e', NODE_CHILD_SOURCE]
+  // Without the flag above (Node before 20.15) the reservation needs room: the limit then bounds only the rest.
+  const trapHandlerOff = nodeArgs.includes('--disable-wasm-trap-handler')
+  const addressSpaceKb = (trapHandlerOff ? limits.addressSpaceMb : limits.addressSpaceMb + 16 * 1024) * 1024
   const posix = process.platform !== 'win32'
   const child = posix
-    ? spawn('/bin/sh', ['-c', `ulimit -v ${limits.addressSpaceMb * 1024} && exec "$0" "$@"`, process.execPath, ...nodeArgs], { env: {}, stdio: ['pipe', 'pipe', 'pipe'] })
+    ? spawn('/bin/sh', ['-c', `ulimit -v ${addressSpaceKb} && exec "$0" "$@"`, process.execPath, ...nodeArgs], { env: {}, stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn(process.execPath, nodeArgs, { env: {}, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
   // What the parent buffers is bounded too: the child never legitimately writes more than its capped output.
   const maxAnswer = maxAnswerLength(limits)
@@ -116,9 +160,9 @@ export function interpret(o: CheckProcessOutcome, limits: CheckLimits): RawCheck
   if (o.killedFor === 'memory') return { output: '', error: `the check ran out of memory (stopped at ${limits.residentMb} MB)`, timedOut: false }
   if (o.exit === 0) {
     try {
-      const r = JSON.parse(o.answer) as { output: string; dropped: number; error: string | null }
+      const r = JSON.parse(o.answer) as { output: string; dropped: number; error: string | null; timedOut?: boolean }
       const output = r.dropped > 0 ? `${r.output}\n${truncationNotice(r.dropped, limits.maxOutput)}` : r.output
-      return { output, error: r.error, timedOut: r.error?.includes('timed out') ?? false }
+      return { output, error: r.error, timedOut: r.timedOut === true }
     } catch {
       return { output: '', error: 'the check process answered something unreadable', timedOut: false }
     }

@@ -9,7 +9,15 @@ export interface CheckResult {
 }
 
 const MAX_CODE = 20_000
-export const CHECK_LIMITS: Omit<CheckLimits, 'timeoutMs'> = { maxOutput: 20_000, heapMb: 64, addressSpaceMb: 1024, residentMb: 384 }
+export const CHECK_LIMITS: Omit<CheckLimits, 'timeoutMs'> = {
+  maxOutput: 20_000,
+  heapMb: 64,
+  engineHeapMb: 64,
+  engineMemoryMb: 128,
+  engineStackKb: 256,
+  addressSpaceMb: 1024,
+  residentMb: 384
+}
 /** Each check is a process of up to CHECK_LIMITS.addressSpaceMb: these bound how many exist at once. */
 export const MAX_CHECKS_PER_SESSION = 2
 export const MAX_CHECKS_OVERALL = 4

@@ -1,17 +1,17 @@
 import { app, utilityProcess } from 'electron'
-import { maxAnswerLength, type CheckLauncher, type CheckProcessOutcome } from '../checks/check-process'
+import { checkProcessFlags, maxAnswerLength, type CheckLauncher, type CheckProcessOutcome } from '../checks/check-process'
 
 /**
- * Worked checks in the desktop app: each runs in an Electron utility process (the packaged app cannot run as Node).
- * Its V8 heap is bounded by a flag; everything else it holds (ArrayBuffers included) is watched through the app's
- * process metrics and the process is killed once its resident memory passes the limit — no address-space limit is
- * available to a utility process.
+ * Worked checks in the desktop app: each runs in an Electron utility process (the packaged app cannot run as Node),
+ * with the same engine (QuickJS in WebAssembly, with its own memory ceiling) as the Node child. The process's V8 heap
+ * is bounded by a flag; everything else it holds is watched through the app's process metrics and the process is
+ * killed once its resident memory passes the limit — no address-space limit is available to a utility process.
  */
 export function utilityCheckLauncher(entry: string): CheckLauncher {
   return (payload, limits) =>
     new Promise<CheckProcessOutcome>((resolve) => {
       const child = utilityProcess.fork(entry, [], {
-        execArgv: [`--max-old-space-size=${limits.heapMb}`, '--max-semi-space-size=8', '--disallow-code-generation-from-strings'],
+        execArgv: checkProcessFlags(limits),
         env: {},
         stdio: ['ignore', 'ignore', 'pipe'],
         serviceName: 'Assay worked check'

@@ -4,6 +4,7 @@ import type { Envelope } from '../../shared/contract/client'
 import { FIRST_ANSWERS_ID, firstAnswerKey, type FirstPage, type PreparsedMarkdown } from '../../shared/contract/first-answers'
 import { getInstrument } from '../../shared/instruments'
 import { viewTextKey, viewTexts } from '../../shared/markdown/view-texts'
+import { parseOffThread } from './parse-job'
 
 /**
  * The most a queue's rows may take in the page (some 4,500 rows). A longer queue's rows, and so its first item, are
@@ -18,13 +19,39 @@ const LIST_BUDGET_BYTES = 256 * 1024
 const MIN_ROW_BYTES = JSON.stringify({ assignmentId: 1, index: 0, status: 'done' }).length + 1
 
 /**
+ * The most characters of the first item's texts the server parses for the page, and the longest it waits for that
+ * parse (done in a worker thread, so other requests are answered meanwhile). An item over either is left for the
+ * window to ask for, as the first item of a long queue is: a proposal of half a megabyte with thousands of formulas
+ * takes seconds to parse, and a page that waits for it would be slower than the window asking.
+ */
+const PARSE_BUDGET_CHARS = 200_000
+const PARSE_BUDGET_MS = 2000
+/** And the most the parsed trees may add to the page: a formula's HTML is a hundred times its source or more. */
+const PARSE_BUDGET_BYTES = 4 * 1024 * 1024
+
+export interface FirstAnswersOptions {
+  listBudgetBytes?: number
+  parseBudgetChars?: number
+  parseBudgetMs?: number
+  parseBudgetBytes?: number
+}
+
+/**
  * What the window asks first, answered in the page itself: who is using it, the project, the display settings and,
  * for an annotator, the queues, the first queue's rows and its first pending item (what Enter on the queue list
  * opens), with that item's Markdown already parsed. Each answer comes from the same operation as over /api, with the
  * same session, so the same access checks and blinding apply; an operation that fails is left out and the window
  * asks for it as usual.
  */
-export async function firstAnswers(ctx: ApiContext, { listBudgetBytes = LIST_BUDGET_BYTES }: { listBudgetBytes?: number } = {}): Promise<FirstPage> {
+export async function firstAnswers(
+  ctx: ApiContext,
+  {
+    listBudgetBytes = LIST_BUDGET_BYTES,
+    parseBudgetChars = PARSE_BUDGET_CHARS,
+    parseBudgetMs = PARSE_BUDGET_MS,
+    parseBudgetBytes = PARSE_BUDGET_BYTES
+  }: FirstAnswersOptions = {}
+): Promise<FirstPage> {
   const page: FirstPage = { answers: [], markdown: [] }
   const ask = async (op: string, input: Record<string, unknown>, budgetBytes = Infinity): Promise<unknown> => {
     const envelope: Envelope = await dispatch(ctx, op, input)
@@ -45,36 +72,72 @@ export async function firstAnswers(ctx: ApiContext, { listBudgetBytes = LIST_BUD
   const pending = list?.rows.find((r) => r.status === 'pending')
   if (!pending) return page
   const item = (await ask('queue.item', { assignmentId: pending.assignmentId })) as { instrument: string; view: Record<string, unknown> } | undefined
-  if (item) page.markdown = await parsedTexts(item.instrument, item.view)
+  if (!item) return page
+  const markdown = await parsedTexts(item.instrument, item.view, { chars: parseBudgetChars, ms: parseBudgetMs, bytes: parseBudgetBytes })
+  // Over its budget the item goes with its texts: the window asks for it and parses them itself.
+  if (markdown) page.markdown = markdown
+  else page.answers.pop()
   return page
 }
 
 /** Parsed trees kept across page loads (a reload, another tab), most recently used last. */
 const PARSED_LIMIT = 64
+/** And at most this many characters of text behind them (a tree is several times its text). */
+const PARSED_CHARS_LIMIT = 2_000_000
 const parsed = new Map<string, unknown>()
+let parsedChars = 0
+/** Texts whose parse ran past the time budget or whose trees were too large: later pages leave them out at once. */
+const leftOut = new Set<string>()
 
 /**
- * The item's texts as the window would parse them. The pipeline (remark, rehype, KaTeX) is loaded on the first
- * page that needs it, so the server starts without it.
+ * The item's texts as the window would parse them, parsed in a worker thread (the pipeline — remark, rehype, KaTeX
+ * — is loaded there, so the server neither starts with it nor blocks on it). Null when the texts not parsed yet
+ * exceed the budget in characters, in time or in the bytes their trees take.
  */
-async function parsedTexts(instrumentId: string, view: Record<string, unknown>): Promise<PreparsedMarkdown[]> {
-  const { sendableHast } = await import('../../shared/markdown/pipeline')
+async function parsedTexts(instrumentId: string, view: Record<string, unknown>, budget: { chars: number; ms: number; bytes: number }): Promise<PreparsedMarkdown[] | null> {
   const form = getInstrument(instrumentId).form
-  const out = new Map<string, PreparsedMarkdown>()
-  for (const { text, sourceOffset } of viewTexts(view, form.widgets, form.rubric)) {
-    const key = viewTextKey(text, sourceOffset)
-    // The same text at the same offset (both sides of a pair share a section) is sent once.
-    if (out.has(key)) continue
-    let hast = parsed.get(key)
-    // Prepared as the window would prepare it (each formula as one HTML string): fewer bytes, and less for the window
-    // to walk and build.
-    if (hast === undefined) hast = sendableHast(text, sourceOffset)
-    parsed.delete(key)
-    parsed.set(key, hast)
-    if (parsed.size > PARSED_LIMIT) parsed.delete(parsed.keys().next().value!)
-    out.set(key, { text, sourceOffset, hast })
+  const texts = new Map<string, { text: string; sourceOffset: number }>()
+  // The same text at the same offset (both sides of a pair share a section) is sent once.
+  for (const t of viewTexts(view, form.widgets, form.rubric)) texts.set(viewTextKey(t.text, t.sourceOffset), { text: t.text, sourceOffset: t.sourceOffset })
+  const keys = [...texts.keys()]
+  if (keys.some((k) => leftOut.has(k))) return null
+  const missing = keys.filter((k) => !parsed.has(k))
+  const chars = missing.reduce((n, k) => n + texts.get(k)!.text.length, 0)
+  if (chars > budget.chars) return null
+  if (missing.length) {
+    // Prepared as the window would prepare it (each formula as one HTML string): fewer bytes, and less for the
+    // window to walk and build.
+    const hasts = await parseOffThread(
+      missing.map((k) => texts.get(k)!),
+      budget.ms,
+      budget.bytes
+    )
+    if (hasts === 'too-slow' || hasts === 'too-large') for (const k of missing) remember(leftOut, k)
+    if (!Array.isArray(hasts)) return null
+    missing.forEach((k, i) => {
+      // Another page may have parsed the same text meanwhile.
+      if (!parsed.has(k)) parsedChars += k.length
+      parsed.set(k, hasts[i])
+    })
   }
-  return [...out.values()]
+  const out: PreparsedMarkdown[] = []
+  for (const k of keys) {
+    const hast = parsed.get(k)
+    parsed.delete(k)
+    parsed.set(k, hast)
+    out.push({ ...texts.get(k)!, hast })
+  }
+  while (parsed.size > PARSED_LIMIT || (parsedChars > PARSED_CHARS_LIMIT && parsed.size > keys.length)) {
+    const oldest = parsed.keys().next().value!
+    parsed.delete(oldest)
+    parsedChars -= oldest.length
+  }
+  return out
+}
+
+function remember(set: Set<string>, key: string): void {
+  set.add(key)
+  if (set.size > PARSED_LIMIT) set.delete(set.values().next().value!)
 }
 
 /**

@@ -9,7 +9,7 @@ import type { EventHub } from '../events'
 import type { Project } from '../store/project'
 import { RENDERER_CSP } from '../../shared/security'
 import { staticFiles } from './static'
-import { firstAnswers, firstAnswersBlock } from './first-answers'
+import { firstAnswers, firstAnswersBlock, type FirstAnswersOptions } from './first-answers'
 
 export interface WebServerOptions {
   project: Project
@@ -18,6 +18,8 @@ export interface WebServerOptions {
   rendererDir: string
   port?: number
   token?: string
+  /** Budgets of the page's own answers (the defaults suit `assay serve`; tests change them). */
+  firstPage?: FirstAnswersOptions
 }
 
 export interface WebServer {
@@ -119,7 +121,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       'set-cookie': `${tokenCookieName(port)}=${presented}; HttpOnly; SameSite=Strict; Path=/`
     }
     // The page carries the answers to the window's first calls (this session's, through the same operations).
-    const outcome = await files.serve(req, res, url.pathname, headers, async () => firstAnswersBlock(await firstAnswers(ctx)))
+    const outcome = await files.serve(req, res, url.pathname, headers, async () => firstAnswersBlock(await firstAnswers(ctx, opts.firstPage)))
     if (outcome === 'bad_path') return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'malformed percent-encoding in the path' } })
     if (outcome === 'not_found') return send(res, 404, { ok: false, error: { code: 'not_found', message: existsSync(join(opts.rendererDir, 'index.html')) ? 'not found' : 'the workbench is not built: run npm run build' } })
   }
