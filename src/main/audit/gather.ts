@@ -140,6 +140,7 @@ function pairFacts(pair: ProposalPair): PairFacts {
 
 /** The items' own reference labels (a proposal pair's `label`), one source per label source. */
 function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): AuditSourceInput[] {
+  if (instrument.id === 'preprint-same-study') return sameStudyLabelSources(scoped)
   if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
   const bySource = new Map<string, AuditSourceInput>()
   const reader = new JudgementReader(instrument)
@@ -161,6 +162,32 @@ function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem
     }
     const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
     source.calls.push(call)
+  }
+  return [...bySource.values()]
+}
+
+/**
+ * A preprint pair's own `same_study` (imported with the pairs): the criterion the check's verdicts and probabilities
+ * are scored on. It answers only that question, so it is observed directly rather than as a whole judgement.
+ */
+function sameStudyLabelSources(scoped: readonly ScopedItem[]): AuditSourceInput[] {
+  const bySource = new Map<string, AuditSourceInput>()
+  for (const { row, payload } of scoped) {
+    if (typeof payload.same_study !== 'boolean') continue
+    const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
+    const key = labelSource ?? ''
+    let source = bySource.get(key)
+    if (!source) {
+      source = {
+        id: labelSource ? `label:${labelSource}` : 'label',
+        kind: 'item_label',
+        name: labelSource ? `Reference label (${labelSource})` : 'Reference label',
+        detail: { label_source: labelSource },
+        calls: []
+      }
+      bySource.set(key, source)
+    }
+    source.calls.push({ itemId: row.id, trial: 0, order: 0, status: 'ok', observations: [{ unit: 'pair', values: { same_study: payload.same_study } }] })
   }
   return [...bySource.values()]
 }

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import type { RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
-import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
-import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
+import { kindNeeded } from '../../../shared/items/imports'
+import { SPLITS, type ItemKind, type Split } from '../../../shared/items/kinds'
 import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
 import type { Judge, JudgeInput, RunProgress, RunResult } from '../../runner'
 import { namedDatabaseError } from '../../store/database'
@@ -115,7 +116,7 @@ export function registerJudge(program: Command, io: CliIO): void {
     .action(async (file: string, opts: JudgeCliOptions) => {
       const project = await Project.open(resolve(file))
       try {
-        await judgeCommand(project, opts, io)
+        await judgeCommand(project, opts, io, file)
       } catch (e) {
         throw namedDatabaseError(project.path, e)
       } finally {
@@ -165,7 +166,18 @@ function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
   }
 }
 
-async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO): Promise<void> {
+/** The item kinds a run asks about: the instrument's, or what the generation target works from. */
+async function kindsOf(opts: JudgeCliOptions): Promise<ItemKind[]> {
+  if (opts.instrument !== 'generation') {
+    const { getInstrument } = await import('../../../shared/instruments')
+    return [getInstrument(opts.instrument as InstrumentId).itemKind]
+  }
+  if (opts.generate === 'ideas') return ['idea']
+  if (opts.generate === 'tasks') return ['paper', 'preprint-pair']
+  return ['rediscovery-task']
+}
+
+async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, file: string): Promise<void> {
   // The runner and the model SDKs load only when a judge runs.
   const [{ composedTasksOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
     import('../../runner'),
@@ -186,9 +198,11 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   await providerFor(draft, { keyStore })
   const { estimate } = estimateRun(project, parseRunSpec(runSpec(opts, Math.max(draft.id, 1))), draft)
   if (estimate.calls === 0) {
-    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'nothing_to_ask', skippedCount: estimate.skipped, skipped: estimate.skippedItems }, null, 2))
+    const needs = estimate.items === 0 && estimate.skipped === 0 ? `${opts.instrument} needs ${kindNeeded(await kindsOf(opts), file)}` : null
+    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'nothing_to_ask', skippedCount: estimate.skipped, skipped: estimate.skippedItems, ...(needs ? { needs } : {}) }, null, 2))
     else {
       io.err(`assay: nothing to ask: no item of the selection can be put to ${opts.instrument}${estimate.skipped ? ` (${estimate.skipped} skipped)` : ''}; no run was recorded`)
+      if (needs) io.err(`  ${needs}`)
       for (const s of estimate.skippedItems.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
     }
     throw new ExitCode(EXIT_FAILURE)
