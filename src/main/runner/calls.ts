@@ -48,6 +48,8 @@ export interface RunOptions {
   tokenBudgetRun?: number | null
   /** What a generation run generates (absent in runs recorded before ideas could be generated: hypotheses). */
   generate?: 'hypotheses' | 'ideas' | 'tasks'
+  /** Hypothesis generation: tasks a leak audit found leaking were kept, as asked (they are left out otherwise). */
+  keepLeaky?: boolean
   /** Items the template could not be asked about, with the reason (at most the first 1000). */
   skipped: { itemId: number; externalId: string; reason: string }[]
   skippedCount: number

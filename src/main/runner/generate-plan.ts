@@ -11,7 +11,9 @@ import { ASSUMED_OUTPUT_TOKENS, estimateTokens } from './estimate'
 import type { GenerationTaskRow } from './generate'
 import { canonicalJson } from './hash'
 import type { Judge } from './judges'
-import { selectedItemsOfKind } from './plan'
+import { itemsWhere } from './item-selection'
+import { leakDecisions, leakReason } from './leak-gate'
+import { selectedItemsOfKind, type SkippedItem } from './plan'
 import { priceFor } from './prices'
 import { builtInTemplates, usedValues } from './templates'
 
@@ -41,15 +43,32 @@ export interface GenerationSelection {
 }
 
 /** The rediscovery tasks a generation run works on, in id order. */
-export function selectTasks(db: Db, selection: GenerationSelection, target: GenerationTarget = 'hypotheses'): GenerationTaskRow[] {
-  if (target === 'ideas') return selectKeywordTasks(db, selection)
-  if (target === 'tasks') return selectPaperTasks(db, selection)
-  return selectedItemsOfKind<GenerationTaskRow>(db, 'rediscovery-task', selection, 'id, external_id, payload')
+export function selectTasks(db: Db, selection: GenerationSelection, target: GenerationTarget = 'hypotheses', keepLeaky = false): GenerationTaskRow[] {
+  return planTasks(db, selection, target, keepLeaky).tasks
 }
 
-export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null, target: GenerationTarget = 'hypotheses'): string {
+/**
+ * The tasks a generation run works on and those it leaves out: a rediscovery task whose leak audit found a leak is
+ * not generated for (the protocol drops it) unless `keepLeaky`; the limit counts the tasks kept.
+ */
+export function planTasks(db: Db, selection: GenerationSelection, target: GenerationTarget, keepLeaky: boolean): { tasks: GenerationTaskRow[]; skipped: SkippedItem[] } {
+  if (target === 'ideas') return { tasks: selectKeywordTasks(db, selection), skipped: [] }
+  if (target === 'tasks') return { tasks: selectPaperTasks(db, selection), skipped: [] }
+  if (keepLeaky) return { tasks: selectedItemsOfKind<GenerationTaskRow>(db, 'rediscovery-task', selection, 'id, external_id, payload'), skipped: [] }
+  const decisions = leakDecisions(db)
+  const tasks: GenerationTaskRow[] = []
+  const skipped: SkippedItem[] = []
+  for (const row of itemsWhere<GenerationTaskRow>(db, 'id, external_id, payload', ['kind = ?'], ['rediscovery-task'], selection)) {
+    const d = decisions.get(row.id)
+    if (d?.leak) skipped.push({ itemId: row.id, externalId: row.external_id, reason: leakReason(d) })
+    else if (!selection.limit || tasks.length < selection.limit) tasks.push(row)
+  }
+  return { tasks, skipped }
+}
+
+export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null, target: GenerationTarget = 'hypotheses', keepLeaky = false): string {
   // Hypothesis runs keep the key they had before ideas could be generated, so they still resume.
-  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun, ...(target !== 'hypotheses' ? { target } : {}) }))
+  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun, ...(target !== 'hypotheses' ? { target } : {}), ...(keepLeaky ? { keepLeaky } : {}) }))
 }
 
 /** Generated tokens per task id of an Omega Point generation run: what a multi-stage chain's further requests approach. */

@@ -18,7 +18,7 @@ import { priceFor, seedDefaultPrices } from './prices'
 import { builtInTemplates, parseTemplateRef, resolveTemplate } from './templates'
 import type { Scheme } from './chain'
 import { executeGeneration } from './generate'
-import { estimateGeneration, generationKey, schemeTemplate, selectTasks, tokenBudgetsOf } from './generate-plan'
+import { estimateGeneration, generationKey, planTasks, schemeTemplate, selectTasks, tokenBudgetsOf } from './generate-plan'
 import { ORDERABLE } from './requests'
 
 export type ParsedRunSpec = z.output<typeof runSpecSchema>
@@ -77,14 +77,14 @@ export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge)
   if (spec.instrument === 'generation') {
     const scheme = generationScheme(spec, judge)
     const target = spec.generate ?? 'hypotheses'
-    const tasks = selectTasks(project.db, spec, target)
+    const { tasks, skipped } = planTasks(project.db, spec, target, spec.keepLeaky ?? false)
     const g = estimateGeneration(project.db, judge, scheme, tasks, target)
     const price = priceFor(project.db, judge.provider, judge.model)
     return {
       plan: null,
       estimate: {
         items: g.tasks,
-        skipped: 0,
+        skipped: skipped.length,
         calls: g.calls,
         cached: 0,
         toSend: g.calls,
@@ -94,7 +94,7 @@ export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge)
         price: price ? { provider: price.provider, model: price.model, inputPerMtok: price.inputPerMtok, outputPerMtok: price.outputPerMtok, batchDiscount: price.batchDiscount, source: price.source } : null,
         batch: false,
         template: `${schemeTemplate(scheme, target)}@1`,
-        skippedItems: []
+        skippedItems: skipped.slice(0, MAX_SKIPPED_STORED)
       }
     }
   }
@@ -186,9 +186,10 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
   const scheme = generationScheme(spec, judge)
   const selection = { ...(spec.set ? { set: spec.set } : {}), ...(spec.split ? { split: spec.split } : {}), ...(spec.limit ? { limit: spec.limit } : {}) }
   const target = spec.generate ?? 'hypotheses'
-  const tasks = selectTasks(project.db, selection, target)
+  const keepLeaky = target === 'hypotheses' && (spec.keepLeaky ?? false)
+  const { tasks, skipped } = planTasks(project.db, selection, target, keepLeaky)
   if (spec.tokenBudgetRun) tokenBudgetsOf(project.db, spec.tokenBudgetRun, target)
-  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target)
+  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target, keepLeaky)
   const db = project.db
   return project.write(() => {
     seedDefaultPrices(db)
@@ -213,15 +214,16 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
       timeoutMs: spec.timeoutMs ?? DEFAULT_RETRY_POLICY.timeoutMs,
       attempts: spec.attempts ?? DEFAULT_RETRY_POLICY.attempts,
       batch: false,
-      skipped: [],
-      skippedCount: 0,
+      skipped: skipped.slice(0, MAX_SKIPPED_STORED),
+      skippedCount: skipped.length,
+      ...(keepLeaky ? { keepLeaky: true } : {}),
       scheme,
       outSet: spec.outSet ?? `generated-run${runId}`,
       tokenBudgetRun: spec.tokenBudgetRun ?? null,
       ...(target !== 'hypotheses' ? { generate: target } : {})
     }
     db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
-    return { runId, resumed: !!existing, plan: { items: tasks.length, calls: [], skipped: [] }, definition: null }
+    return { runId, resumed: !!existing, plan: { items: tasks.length, calls: [], skipped }, definition: null }
   })
 }
 
@@ -287,7 +289,7 @@ export async function executeRun(
             judge,
             target: options.generate ?? 'hypotheses'
           },
-          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number }, options.generate ?? 'hypotheses')
+          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number }, options.generate ?? 'hypotheses', options.keepLeaky ?? false)
         )
       : options.batch
       ? await executeBatch(

@@ -137,7 +137,9 @@ export const runSpecSchema = z
     outSet: z.string().min(1).max(200).optional(),
     tokenBudgetRun: z.number().int().positive().optional(),
     /** Generation only: hypotheses for rediscovery tasks (default), ideas for the keywords of idea items, or rediscovery tasks composed from the papers of preprint pairs. */
-    generate: generationTargetSchema.optional()
+    generate: generationTargetSchema.optional(),
+    /** Hypothesis generation only: also generate for tasks a leak audit found leaking (left out by default, as the protocol drops them). */
+    keepLeaky: z.boolean().optional()
   })
   .strict()
 export type RunSpec = z.input<typeof runSpecSchema>

@@ -36,6 +36,7 @@ interface JudgeCliOptions extends JudgeConfig {
   generate?: 'hypotheses' | 'ideas' | 'tasks'
   outSet?: string
   tokenBudgetRun?: number
+  keepLeaky?: boolean
   dryRun?: boolean
   json?: boolean
 }
@@ -101,6 +102,7 @@ export function registerJudge(program: Command, io: CliIO): void {
     .option('--generate <what>', 'generation: hypotheses (for rediscovery tasks, default) | ideas (two per keyword of the selected idea items) | tasks (composed from the papers of the selected preprint pairs; --scheme single)', choice(['hypotheses', 'ideas', 'tasks'] as const))
     .option('--out-set <name>', 'generation: the set the new hypothesis sets go into (default generated-run<N>)')
     .option('--token-budget-run <id>', 'generation, multi-stage: ask further requests while they bring the generated tokens closer to this Omega Point run’s', integer(1))
+    .option('--keep-leaky', 'generation of hypotheses: also use tasks a leak audit found leaking (the protocol drops them; the run records the override)')
     .option('--dry-run', 'print the number of calls and the estimated cost; send and write nothing')
     .option('--json', 'print the result as JSON')
     .addHelpText(
@@ -162,7 +164,8 @@ function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
     ...(opts.scheme ? { scheme: opts.scheme } : {}),
     ...(opts.generate ? { generate: opts.generate } : {}),
     ...(opts.outSet ? { outSet: opts.outSet } : {}),
-    ...(opts.tokenBudgetRun ? { tokenBudgetRun: opts.tokenBudgetRun } : {})
+    ...(opts.tokenBudgetRun ? { tokenBudgetRun: opts.tokenBudgetRun } : {}),
+    ...(opts.keepLeaky ? { keepLeaky: true } : {})
   }
 }
 
