@@ -47,7 +47,7 @@ export interface RunOptions {
   outSet?: string
   tokenBudgetRun?: number | null
   /** What a generation run generates (absent in runs recorded before ideas could be generated: hypotheses). */
-  generate?: 'hypotheses' | 'ideas' | 'tasks'
+  generate?: 'hypotheses' | 'ideas' | 'tasks' | 'responses'
   /** Hypothesis generation: tasks a leak audit found leaking were kept, as asked (they are left out otherwise). */
   keepLeaky?: boolean
   /** Items the template could not be asked about, with the reason (at most the first 1000). */

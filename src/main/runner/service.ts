@@ -77,13 +77,13 @@ export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge)
   if (spec.instrument === 'generation') {
     const scheme = generationScheme(spec, judge)
     const target = spec.generate ?? 'hypotheses'
-    const { tasks, skipped } = planTasks(project.db, spec, target, spec.keepLeaky ?? false)
+    const { tasks, skipped } = planTasks(project.db, spec, target, spec.keepLeaky ?? false, spec.trials ?? 1)
     const g = estimateGeneration(project.db, judge, scheme, tasks, target)
     const price = priceFor(project.db, judge.provider, judge.model)
     return {
       plan: null,
       estimate: {
-        items: g.tasks,
+        items: new Set(tasks.map((t) => t.id)).size,
         skipped: skipped.length,
         calls: g.calls,
         cached: 0,
@@ -117,7 +117,8 @@ function generationScheme(spec: ParsedRunSpec, judge: Judge): Scheme {
   const problems: { field: string; message: string }[] = []
   if (!spec.scheme) problems.push({ field: 'scheme', message: 'choose single, multi-stage or omega-point' })
   if (spec.bothOrders) problems.push({ field: 'bothOrders', message: 'not for generation' })
-  if ((spec.trials ?? 1) !== 1) problems.push({ field: 'trials', message: 'generation makes one set per task and run' })
+  if ((spec.trials ?? 1) !== 1 && spec.generate !== 'responses') problems.push({ field: 'trials', message: 'generation makes one set per task and run (trials apply to answering problems, --generate responses)' })
+  if (spec.generate === 'responses' && spec.scheme !== 'single') problems.push({ field: 'scheme', message: 'a problem is answered in a single request' })
   if (spec.batch) problems.push({ field: 'batch', message: 'a generation sequence waits for each answer; batches do not apply' })
   if (spec.template) problems.push({ field: 'template', message: 'the scheme decides the templates' })
   if (spec.tokenBudgetRun && spec.scheme !== 'multi-stage') problems.push({ field: 'tokenBudgetRun', message: 'only the multi-stage chain asks further requests' })
@@ -187,9 +188,10 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
   const selection = { ...(spec.set ? { set: spec.set } : {}), ...(spec.split ? { split: spec.split } : {}), ...(spec.limit ? { limit: spec.limit } : {}) }
   const target = spec.generate ?? 'hypotheses'
   const keepLeaky = target === 'hypotheses' && (spec.keepLeaky ?? false)
-  const { tasks, skipped } = planTasks(project.db, selection, target, keepLeaky)
+  const trials = target === 'responses' ? (spec.trials ?? 1) : 1
+  const { tasks, skipped } = planTasks(project.db, selection, target, keepLeaky, trials)
   if (spec.tokenBudgetRun) tokenBudgetsOf(project.db, spec.tokenBudgetRun, target)
-  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target, keepLeaky)
+  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target, keepLeaky, trials)
   const db = project.db
   return project.write(() => {
     seedDefaultPrices(db)
@@ -204,7 +206,7 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
         selection,
         seed: spec.seed ?? project.seed,
         bothOrders: false,
-        trials: 1,
+        trials,
         options: {} as RunOptions
       })
     const options: RunOptions = {
@@ -223,7 +225,7 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
       ...(target !== 'hypotheses' ? { generate: target } : {})
     }
     db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
-    return { runId, resumed: !!existing, plan: { items: tasks.length, calls: [], skipped }, definition: null }
+    return { runId, resumed: !!existing, plan: { items: new Set(tasks.map((t) => t.id)).size, calls: [], skipped }, definition: null }
   })
 }
 
@@ -289,7 +291,7 @@ export async function executeRun(
             judge,
             target: options.generate ?? 'hypotheses'
           },
-          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number }, options.generate ?? 'hypotheses', options.keepLeaky ?? false)
+          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number }, options.generate ?? 'hypotheses', options.keepLeaky ?? false, row.trials)
         )
       : options.batch
       ? await executeBatch(

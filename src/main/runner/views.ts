@@ -11,6 +11,7 @@ import { interpretAnswer } from './interpret'
 import { readStepAnswer, type StepKind } from './chain'
 import { readIdeaStepAnswer } from './idea-chain'
 import { readCompositionAnswer } from './task-composition'
+import { readResponseAnswer } from './fs-responses'
 import { getJudge } from './judges'
 import type { StoredPrompt } from './plan'
 
@@ -123,7 +124,7 @@ export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn:
   if (r.raw_answer !== null && run.instrument_id === 'generation') {
     const step = (display.step as StepKind | undefined) ?? 'stage'
     const target = runOptions(run).generate
-    const read = target === 'ideas' ? readIdeaStepAnswer(step, prompt.format, r.raw_answer) : target === 'tasks' ? readCompositionAnswer(step, prompt.format, r.raw_answer) : readStepAnswer(step, prompt.format, r.raw_answer)
+    const read = target === 'ideas' ? readIdeaStepAnswer(step, prompt.format, r.raw_answer) : target === 'tasks' ? readCompositionAnswer(step, prompt.format, r.raw_answer) : target === 'responses' ? readResponseAnswer(step, prompt.format, r.raw_answer) : readStepAnswer(step, prompt.format, r.raw_answer)
     parse = read.ok ? { status: 'ok', error: null } : { status: 'unparseable', error: read.error }
   } else if (r.raw_answer !== null) {
     const row = getItem(db, r.item_id)

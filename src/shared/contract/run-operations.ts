@@ -106,7 +106,7 @@ export const keyStatusSchema = z.object({
 })
 
 export const generationSchemeSchema = z.enum(['single', 'multi-stage', 'omega-point'])
-export const generationTargetSchema = z.enum(['hypotheses', 'ideas', 'tasks'])
+export const generationTargetSchema = z.enum(['hypotheses', 'ideas', 'tasks', 'responses'])
 
 /**
  * A run: instrument, judge, item selection, seed, and how its calls are made. `generation` asks the judge's model to
@@ -136,7 +136,7 @@ export const runSpecSchema = z
     scheme: generationSchemeSchema.optional(),
     outSet: z.string().min(1).max(200).optional(),
     tokenBudgetRun: z.number().int().positive().optional(),
-    /** Generation only: hypotheses for rediscovery tasks (default), ideas for the keywords of idea items, or rediscovery tasks composed from the papers of preprint pairs. */
+    /** Generation only: hypotheses for rediscovery tasks (default), ideas for the keywords of idea items, rediscovery tasks composed from papers, or responses to FrontierScience problems (one per trial). */
     generate: generationTargetSchema.optional(),
     /** Hypothesis generation only: also generate for tasks a leak audit found leaking (left out by default, as the protocol drops them). */
     keepLeaky: z.boolean().optional()

@@ -33,7 +33,7 @@ interface JudgeCliOptions extends JudgeConfig {
   batch?: boolean
   pollInterval?: number
   scheme?: 'single' | 'multi-stage' | 'omega-point'
-  generate?: 'hypotheses' | 'ideas' | 'tasks'
+  generate?: 'hypotheses' | 'ideas' | 'tasks' | 'responses'
   outSet?: string
   tokenBudgetRun?: number
   keepLeaky?: boolean
@@ -99,7 +99,7 @@ export function registerJudge(program: Command, io: CliIO): void {
     .option('--batch', 'use the provider’s batch API (about half price; answers within 24 h)')
     .option('--poll-interval <seconds>', 'how often a batch is polled (default 30)', positiveNumber)
     .option('--scheme <s>', 'generation: single | multi-stage | omega-point', choice(['single', 'multi-stage', 'omega-point'] as const))
-    .option('--generate <what>', 'generation: hypotheses (for rediscovery tasks, default) | ideas (two per keyword of the selected idea items) | tasks (composed from the papers of the selected preprint pairs; --scheme single)', choice(['hypotheses', 'ideas', 'tasks'] as const))
+    .option('--generate <what>', 'generation: hypotheses (for rediscovery tasks, default) | ideas (two per keyword of the selected idea items) | tasks (composed from the selected papers and preprint pairs; --scheme single) | responses (answers to the selected FrontierScience problems, one per --trials; --scheme single)', choice(['hypotheses', 'ideas', 'tasks', 'responses'] as const))
     .option('--out-set <name>', 'generation: the set the new hypothesis sets go into (default generated-run<N>)')
     .option('--token-budget-run <id>', 'generation, multi-stage: ask further requests while they bring the generated tokens closer to this Omega Point run’s', integer(1))
     .option('--keep-leaky', 'generation of hypotheses: also use tasks a leak audit found leaking (the protocol drops them; the run records the override)')
@@ -177,12 +177,13 @@ async function kindsOf(opts: JudgeCliOptions): Promise<ItemKind[]> {
   }
   if (opts.generate === 'ideas') return ['idea']
   if (opts.generate === 'tasks') return ['paper', 'preprint-pair']
+  if (opts.generate === 'responses') return ['fs-problem']
   return ['rediscovery-task']
 }
 
 async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, file: string): Promise<void> {
   // The runner and the model SDKs load only when a judge runs.
-  const [{ composedTasksOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
+  const [{ composedTasksOf, responsesOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
     import('../../runner'),
     import('../../secrets')
   ])
@@ -217,7 +218,7 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, 
   if (!opts.json) {
     const what =
       opts.instrument === 'generation'
-        ? `${opts.scheme} generation${opts.generate === 'ideas' ? ' of ideas' : ''} by ${judge.name} (${judge.provider}) on ${prepared.plan.items} ${opts.generate === 'ideas' ? 'keyword' : opts.generate === 'tasks' ? 'paper' : 'task'}${prepared.plan.items === 1 ? '' : 's'}`
+        ? `${opts.scheme} generation${opts.generate === 'ideas' ? ' of ideas' : ''} by ${judge.name} (${judge.provider}) on ${prepared.plan.items} ${opts.generate === 'ideas' ? 'keyword' : opts.generate === 'tasks' ? 'paper' : opts.generate === 'responses' ? 'problem' : 'task'}${prepared.plan.items === 1 ? '' : 's'}${opts.generate === 'responses' && (opts.trials ?? 1) > 1 ? `, ${opts.trials} trials each` : ''}`
         : `${opts.instrument} by ${judge.name} (${judge.provider}), ${total} call${total === 1 ? '' : 's'} on ${prepared.plan.items} item${prepared.plan.items === 1 ? '' : 's'}`
     io.err(`${prepared.resumed ? 'Resuming' : 'Starting'} run ${prepared.runId}: ${what}${prepared.plan.skipped.length ? `, ${prepared.plan.skipped.length} skipped` : ''}`)
     for (const s of prepared.plan.skipped.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
@@ -253,17 +254,19 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, 
   }
   const ideas = opts.instrument === 'generation' && opts.generate === 'ideas' ? generatedIdeasOf(db, result.runId) : null
   const tasks = opts.instrument === 'generation' && opts.generate === 'tasks' ? composedTasksOf(db, result.runId) : null
-  const sets = opts.instrument === 'generation' && !ideas && !tasks ? generatedSetsOf(db, result.runId) : null
+  const responses = opts.instrument === 'generation' && opts.generate === 'responses' ? responsesOf(db, result.runId) : null
+  const sets = opts.instrument === 'generation' && !ideas && !tasks && !responses ? generatedSetsOf(db, result.runId) : null
   if (opts.json) {
     io.out(
       JSON.stringify(
-        { runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, skipped: prepared.plan.skipped, ...(sets ? { sets } : {}), ...(ideas ? { ideas } : {}), ...(tasks ? { tasks } : {}) },
+        { runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, skipped: prepared.plan.skipped, ...(sets ? { sets } : {}), ...(ideas ? { ideas } : {}), ...(tasks ? { tasks } : {}), ...(responses ? { responses } : {}) },
         null,
         2
       )
     )
   } else {
     printResult(io, result)
+    if (responses) io.out(`${responses.length} response${responses.length === 1 ? '' : 's'} stored as problems to grade${responses.length ? ` (set ${JSON.stringify(opts.outSet ?? `generated-run${result.runId}`)})` : ''}`)
     if (tasks) io.out(`${tasks.length} rediscovery task${tasks.length === 1 ? '' : 's'} composed${tasks.length ? `: ${tasks.join(', ')}` : ''}`)
     if (ideas) io.out(`${ideas.length} idea${ideas.length === 1 ? '' : 's'} generated, ${ideas.filter((i) => i.selected).length} chosen by the generator`)
     if (sets) io.out(`${sets.length} hypothesis set${sets.length === 1 ? '' : 's'} generated${sets.length ? `: ${sets.join(', ')}` : ''}`)
