@@ -22,6 +22,8 @@ export interface GatherOptions {
   includeArchived?: boolean | undefined
   /** Keep only these judges (source ids: `run:3`, `model:<name>`, `panel`); people and criteria always stay. */
   sources?: readonly string[] | undefined
+  /** hypothesis-match: the cross-company panel's members (judge names, `run:<id>`, `model:<name>`); the sources' default otherwise. */
+  panel?: readonly string[] | undefined
 }
 
 interface ScopedItem {
@@ -57,8 +59,8 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
   const adjudicated = adjudicationSource(db, instrument, payloads)
   if (adjudicated) sources.push(adjudicated)
   sources.push(...runSources(db, instrument, payloads, options.includeArchived ?? false))
-  const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads) : null
-  if (panel) sources.push(panel.source)
+  const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads, options.panel) : null
+  if (panel?.source) sources.push(panel.source)
   if (options.sources) keepJudges(sources, options.sources)
 
   const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
@@ -285,7 +287,8 @@ function keepJudges(sources: AuditSourceInput[], keep: readonly string[]): void 
   const wanted = new Set(keep)
   for (let i = sources.length - 1; i >= 0; i--) {
     const s = sources[i] as AuditSourceInput
-    if (JUDGE_KINDS.has(s.kind) && !wanted.has(s.id)) sources.splice(i, 1)
+    // The panel stays: its members are chosen on their own (`panel`), and it is the benchmark's outcome.
+    if (JUDGE_KINDS.has(s.kind) && s.kind !== 'panel' && !wanted.has(s.id)) sources.splice(i, 1)
   }
 }
 
