@@ -48,6 +48,8 @@ export interface RunOptions {
   tokenBudgetRun?: number | null
   /** What a generation run generates (absent in runs recorded before ideas could be generated: hypotheses). */
   generate?: 'hypotheses' | 'ideas' | 'tasks' | 'responses'
+  /** The process executing the run (while `running`), so another process can tell a live run from a killed one. */
+  runningPid?: number
   /** Hypothesis generation: tasks a leak audit found leaking were kept, as asked (they are left out otherwise). */
   keepLeaky?: boolean
   /** Items the template could not be asked about, with the reason (at most the first 1000). */
@@ -129,6 +131,24 @@ export function insertPlannedCalls(db: Db, runId: number, calls: readonly Planne
 export function setRunStatus(db: Db, runId: number, status: RunStatus): void {
   const finished = status === 'done' || status === 'cancelled' || status === 'failed'
   db.prepare(`UPDATE runs SET status = ?, finished_at = ? WHERE id = ?`).run(status, finished ? new Date().toISOString() : null, runId)
+}
+
+/** Marks a run as executing in this process. */
+export function markRunRunning(db: Db, runId: number): void {
+  db.prepare(`UPDATE runs SET status = 'running', finished_at = NULL, options = json_set(options, '$.runningPid', ?) WHERE id = ?`).run(process.pid, runId)
+}
+
+/** Whether a `running` run is executing in another process that is still alive (a killed one is not). */
+export function runningElsewhere(row: Pick<RunRow, 'status'>, options: Pick<RunOptions, 'runningPid'>): boolean {
+  const pid = options.runningPid
+  if (row.status !== 'running' || typeof pid !== 'number' || pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 export function setRunBatch(db: Db, runId: number, batch: unknown): void {

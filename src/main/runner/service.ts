@@ -8,7 +8,7 @@ import { envVarFor, keyRefFor } from '../secrets/refs'
 import type { KeyStore } from '../secrets/store'
 import type { Project } from '../store/project'
 import { executeBatch } from './batch'
-import { getRunRow, insertPlannedCalls, insertRun, runCounts, runOptions, runWithDefinition, setRunStatus, workOf, type RunCounts, type RunOptions } from './calls'
+import { getRunRow, insertPlannedCalls, insertRun, markRunRunning, runCounts, runOptions, runWithDefinition, setRunStatus, workOf, type RunCounts, type RunOptions } from './calls'
 import { estimatePlan } from './estimate'
 import { executeCalls, type ExecuteOutcome, type RunCallOptions, type RunProgress } from './execute'
 import { DEFAULT_RETRY_POLICY, gateFor, type RetryPolicy } from './gate'
@@ -272,7 +272,7 @@ export async function executeRun(
   const config = judgeConfig(judge)
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...env.retry, attempts: options.attempts, timeoutMs: options.timeoutMs }
   const price = priceFor(db, judge.provider, judge.model)
-  project.write(() => setRunStatus(db, runId, 'running'))
+  project.write(() => markRunRunning(db, runId))
   const work = row.instrument_id === 'generation' ? [] : workOf(db, runId)
   // What every way of making the calls takes; the gate only where calls go out one by one.
   const calling: RunCallOptions = { project, runId, provider, config, price, policy, signal: control.signal, secrets, ...(control.onProgress ? { onProgress: control.onProgress } : {}) }

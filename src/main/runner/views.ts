@@ -6,7 +6,7 @@ import { payloadWithContext } from '../annotation/item-context'
 import { logExposure } from '../store/exposures'
 import { getItem } from '../store/items'
 import type { Db } from '../store/database'
-import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow } from './calls'
+import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow, runningElsewhere } from './calls'
 import { interpretAnswer } from './interpret'
 import { readStepAnswer, type StepKind } from './chain'
 import { readIdeaStepAnswer } from './idea-chain'
@@ -36,7 +36,8 @@ export function runSummary(db: Db, row: RunRow, active: boolean): RunSummary {
     trials: row.trials,
     batch: options.batch,
     status: row.status,
-    active,
+    // Executing here, or in another process that is still alive; a `running` run that is neither was interrupted.
+    active: active || runningElsewhere(row, options),
     createdAt: row.created_at,
     finishedAt: row.finished_at,
     counts: runCounts(db, row.id),
