@@ -199,6 +199,8 @@ export interface RunCounts {
   failed: number
   cached: number
   costUsd: number
+  /** Answered calls (not from the cache) with no known price; their cost is not in costUsd. */
+  unpriced: number
   inputTokens: number
   outputTokens: number
 }
@@ -213,6 +215,7 @@ export function runCounts(db: Db, runId: number): RunCounts {
               coalesce(sum(status = 'failed'), 0) AS failed,
               coalesce(sum(cached), 0) AS cached,
               coalesce(sum(cost_usd), 0) AS costUsd,
+              coalesce(sum(status IN ('ok', 'unparseable') AND cached = 0 AND cost_usd IS NULL), 0) AS unpriced,
               coalesce(sum(input_tokens), 0) AS inputTokens,
               coalesce(sum(output_tokens), 0) AS outputTokens
        FROM model_calls WHERE run_id = ?`

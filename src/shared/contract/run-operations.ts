@@ -171,6 +171,8 @@ export const runCountsSchema = z.object({
   failed: z.number().int(),
   cached: z.number().int(),
   costUsd: z.number(),
+  /** Calls answered (not from the cache) whose cost is unknown: no price for the model. Their cost is not in costUsd. */
+  unpriced: z.number().int(),
   inputTokens: z.number().int(),
   outputTokens: z.number().int()
 })

@@ -8,6 +8,7 @@ import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
 import type { Judge, JudgeInput, RunProgress, RunResult } from '../../runner'
 import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
+import { costText, formatUsd } from '../../../shared/cost-text'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
 /** The exit code of a run stopped by Ctrl+C (128 + SIGINT), as shells report it. */
@@ -183,7 +184,7 @@ async function kindsOf(opts: JudgeCliOptions): Promise<ItemKind[]> {
 
 async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, file: string): Promise<void> {
   // The runner and the model SDKs load only when a judge runs.
-  const [{ composedTasksOf, responsesOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
+  const [{ composedTasksOf, priceFor, responsesOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
     import('../../runner'),
     import('../../secrets')
   ])
@@ -223,13 +224,14 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, 
     io.err(`${prepared.resumed ? 'Resuming' : 'Starting'} run ${prepared.runId}: ${what}${prepared.plan.skipped.length ? `, ${prepared.plan.skipped.length} skipped` : ''}`)
     for (const s of prepared.plan.skipped.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
   }
+  const priced = priceFor(db, judge.provider, judge.model) !== undefined
   const onSignal = () => runRegistry.cancel(project, prepared.runId)
   process.once('SIGINT', onSignal)
   let lastAt = 0
   let lastLine = ''
   const progress = (p: RunProgress) => {
     const now = Date.now()
-    const line = progressLine(p)
+    const line = progressLine(p, priced)
     if (line === lastLine || (now - lastAt < 1000 && p.done < p.total)) return
     lastAt = now
     lastLine = line
@@ -283,14 +285,13 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`
 }
 
-export function formatUsd(usd: number): string {
-  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`
-}
+export { formatUsd }
 
-export function progressLine(p: RunProgress): string {
+/** `priced`: the judge's model has a price; without one the cost so far is unknown, not $0. */
+export function progressLine(p: RunProgress, priced = true): string {
   const pct = p.total ? Math.floor((p.done / p.total) * 100) : 100
   const eta = p.etaMs === null ? '' : p.done < p.total ? ` · ETA ${formatDuration(p.etaMs)}` : ''
-  return `run ${p.runId}: ${p.done}/${p.total} done (${pct}%) · ${p.failed} failed · ${formatUsd(p.costUsd)}${eta}`
+  return `run ${p.runId}: ${p.done}/${p.total} done (${pct}%) · ${p.failed} failed · ${priced ? formatUsd(p.costUsd) : 'price unknown'}${eta}`
 }
 
 function printEstimate(io: CliIO, opts: JudgeCliOptions, judge: Judge, e: RunEstimate): void {
@@ -312,7 +313,7 @@ function printResult(io: CliIO, r: RunResult): void {
   const what = r.outcome === 'done' ? 'finished' : r.outcome === 'cancelled' ? 'cancelled (run the same command to resume)' : 'stopped'
   io.out(
     `Run ${r.runId} ${what}: ${c.ok} ok, ${c.unparseable} unparseable, ${c.failed} failed, ${c.pending} pending of ${c.total}; ` +
-      `${c.cached} from cache; ${r.requests} request${r.requests === 1 ? '' : 's'} sent; cost ${formatUsd(c.costUsd)}`
+      `${c.cached} from cache; ${r.requests} request${r.requests === 1 ? '' : 's'} sent; cost ${costText(c.costUsd, c.unpriced)}`
   )
   if (r.fatal) io.err(`assay: ${r.fatal}`)
   if (c.failed > 0 && r.outcome !== 'failed') io.err(`${c.failed} call${c.failed === 1 ? '' : 's'} failed after retries; run the same command again to retry them`)
