@@ -27,6 +27,7 @@ export function registerSplit(program: Command, io: CliIO): void {
         if (opts.json) return io.out(JSON.stringify(plan, null, 2))
         io.out(`Split with seed ${plan.seed}: ${plan.dev} dev, ${plan.test} test`)
         for (const s of plan.strata) io.out(`  ${s.stratum}: ${s.items} items, ${s.test} test`)
+        for (const w of plan.warnings) io.err(`warning: ${w}`)
       } finally {
         project.close()
       }
