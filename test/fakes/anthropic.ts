@@ -55,13 +55,14 @@ function message(model: string, a: Answer): unknown {
 
 function batchObject(ctx: Ctx, b: StoredBatch): unknown {
   const ended = !!b.answers
-  const errored = b.answers ? b.answers.filter((a) => a.error).length : 0
+  const errored = b.answers ? b.answers.filter((a) => a.error && !a.expired).length : 0
+  const expired = b.answers ? b.answers.filter((a) => a.expired).length : 0
   const created = new Date(b.createdAt * 1000).toISOString()
   return {
     id: b.id,
     type: 'message_batch',
     processing_status: ended ? 'ended' : 'in_progress',
-    request_counts: { processing: ended ? 0 : b.items.length, succeeded: ended ? b.items.length - errored : 0, errored, canceled: 0, expired: 0 },
+    request_counts: { processing: ended ? 0 : b.items.length, succeeded: ended ? b.items.length - errored - expired : 0, errored, canceled: 0, expired },
     created_at: created,
     expires_at: new Date((b.createdAt + 86400) * 1000).toISOString(),
     ended_at: ended ? new Date().toISOString() : null,
@@ -133,7 +134,7 @@ export const anthropicFake: ProviderFake = {
         const answers = b.answers
         const lines = b.items.map((item, i) => {
           const a = answers[i]!
-          const result = a.error ? { type: 'errored', error: errorBody(a.error.status, a.error.message) } : { type: 'succeeded', message: message(item.prompt.model, a) }
+          const result = a.expired ? { type: 'expired' } : a.error ? { type: 'errored', error: errorBody(a.error.status, a.error.message) } : { type: 'succeeded', message: message(item.prompt.model, a) }
           return JSON.stringify({ custom_id: item.customId, result })
         })
         return { status: 200, body: `${lines.join('\n')}\n`, contentType: 'application/binary' }

@@ -14,6 +14,8 @@ export interface Answer {
   inputTokens: number
   outputTokens: number
   error?: { status: number; message: string }
+  /** Left undone by an expired batch. */
+  expired?: boolean
 }
 
 export interface StoredBatch {
@@ -64,7 +66,8 @@ export async function runResponder(responder: Responder, prompt: Prompt): Promis
     finish: a.finish ?? 'stop',
     inputTokens: a.inputTokens ?? wordCount(`${prompt.system ?? ''} ${prompt.user}`),
     outputTokens: a.outputTokens ?? wordCount(text),
-    ...(a.error ? { error: a.error } : {})
+    ...(a.error ? { error: a.error } : {}),
+    ...(a.expired ? { expired: true } : {})
   }
 }
 

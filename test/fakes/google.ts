@@ -54,7 +54,8 @@ function generateContentResponse(model: string, a: Answer): unknown {
 
 function batchOperation(b: StoredBatch): unknown {
   const done = !!b.answers
-  const failed = b.answers ? b.answers.filter((a) => a.error).length : 0
+  const failed = b.answers ? b.answers.filter((a) => a.error || a.expired).length : 0
+  const expired = !!b.answers?.some((a) => a.expired)
   const n = b.items.length
   const metadata: Record<string, unknown> = {
     '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch',
@@ -62,7 +63,7 @@ function batchOperation(b: StoredBatch): unknown {
     displayName: b.extra['displayName'] ?? '',
     createTime: new Date(b.createdAt * 1000).toISOString(),
     updateTime: new Date().toISOString(),
-    state: done ? 'BATCH_STATE_SUCCEEDED' : b.polls === 0 ? 'BATCH_STATE_PENDING' : 'BATCH_STATE_RUNNING',
+    state: done ? (expired ? 'BATCH_STATE_EXPIRED' : 'BATCH_STATE_SUCCEEDED') : b.polls === 0 ? 'BATCH_STATE_PENDING' : 'BATCH_STATE_RUNNING',
     // int64 counters are strings in proto JSON.
     batchStats: done
       ? { requestCount: String(n), successfulRequestCount: String(n - failed), failedRequestCount: String(failed) }
@@ -70,7 +71,8 @@ function batchOperation(b: StoredBatch): unknown {
   }
   if (b.answers) {
     const answers = b.answers
-    const inlinedResponses = b.items.map((item, i) => {
+    // An expired job returns what it answered before the deadline; the requests it left undone are absent.
+    const inlinedResponses = b.items.flatMap((item, i) => (answers[i]!.expired ? [] : [{ item, i }])).map(({ item, i }) => {
       const a = answers[i]!
       const meta = item.customId ? { metadata: { key: item.customId } } : {}
       if (a.error) return { error: { code: RPC_CODE[a.error.status] ?? 2, message: a.error.message }, ...meta }

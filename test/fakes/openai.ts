@@ -65,7 +65,8 @@ function fileObject(id: string, f: { content: string; filename: string; purpose:
 }
 
 function batchObject(b: StoredBatch, done: boolean): unknown {
-  const failed = b.answers ? b.answers.filter((a) => a.error).length : 0
+  const failed = b.answers ? b.answers.filter((a) => a.error || a.expired).length : 0
+  const expired = !!b.answers?.some((a) => a.expired)
   return {
     id: b.id,
     object: 'batch',
@@ -73,7 +74,7 @@ function batchObject(b: StoredBatch, done: boolean): unknown {
     errors: null,
     input_file_id: b.extra['input_file_id'],
     completion_window: '24h',
-    status: done ? 'completed' : b.polls === 0 ? 'validating' : 'in_progress',
+    status: done ? (expired ? 'expired' : 'completed') : b.polls === 0 ? 'validating' : 'in_progress',
     output_file_id: done ? (b.extra['output_file_id'] ?? null) : null,
     error_file_id: done ? (b.extra['error_file_id'] ?? null) : null,
     created_at: b.createdAt,
@@ -91,7 +92,9 @@ async function finishBatch(ctx: Ctx, b: StoredBatch): Promise<void> {
   answers.forEach((a, i) => {
     const item = b.items[i]!
     const id = `batch_req_${i + 1}`
-    if (a.error) {
+    if (a.expired) {
+      bad.push(JSON.stringify({ id, custom_id: item.customId, response: null, error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' } }))
+    } else if (a.error) {
       bad.push(JSON.stringify({ id, custom_id: item.customId, response: { status_code: a.error.status, request_id: `req_${i}`, body: errorBody(a.error.status, a.error.message) }, error: null }))
     } else {
       ok.push(JSON.stringify({ id, custom_id: item.customId, response: { status_code: 200, request_id: `req_${i}`, body: chatCompletion(item.prompt.model, a) }, error: null }))

@@ -50,6 +50,8 @@ export interface FakeAnswer {
   outputTokens?: number
   /** Answer this prompt with an API error (inside a batch: a failed item). */
   error?: { status: number; message: string }
+  /** Inside a batch: the batch expires before this request runs (the batch ends expired; the others are answered). */
+  expired?: boolean
 }
 
 export type Responder = (prompt: Prompt) => string | FakeAnswer | Promise<string | FakeAnswer>

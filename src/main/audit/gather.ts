@@ -22,6 +22,8 @@ export interface GatherOptions {
   includeArchived?: boolean | undefined
   /** Keep only these judges (source ids: `run:3`, `model:<name>`, `panel`); people and criteria always stay. */
   sources?: readonly string[] | undefined
+  /** hypothesis-match: the cross-company panel's members (judge names, `run:<id>`, `model:<name>`); the sources' default otherwise. */
+  panel?: readonly string[] | undefined
 }
 
 interface ScopedItem {
@@ -57,8 +59,8 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
   const adjudicated = adjudicationSource(db, instrument, payloads)
   if (adjudicated) sources.push(adjudicated)
   sources.push(...runSources(db, instrument, payloads, options.includeArchived ?? false))
-  const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads) : null
-  if (panel) sources.push(panel.source)
+  const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads, options.panel) : null
+  if (panel?.source) sources.push(panel.source)
   if (options.sources) keepJudges(sources, options.sources)
 
   const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
@@ -140,6 +142,7 @@ function pairFacts(pair: ProposalPair): PairFacts {
 
 /** The items' own reference labels (a proposal pair's `label`), one source per label source. */
 function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): AuditSourceInput[] {
+  if (instrument.id === 'preprint-same-study') return sameStudyLabelSources(scoped)
   if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
   const bySource = new Map<string, AuditSourceInput>()
   const reader = new JudgementReader(instrument)
@@ -161,6 +164,32 @@ function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem
     }
     const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
     source.calls.push(call)
+  }
+  return [...bySource.values()]
+}
+
+/**
+ * A preprint pair's own `same_study` (imported with the pairs): the criterion the check's verdicts and probabilities
+ * are scored on. It answers only that question, so it is observed directly rather than as a whole judgement.
+ */
+function sameStudyLabelSources(scoped: readonly ScopedItem[]): AuditSourceInput[] {
+  const bySource = new Map<string, AuditSourceInput>()
+  for (const { row, payload } of scoped) {
+    if (typeof payload.same_study !== 'boolean') continue
+    const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
+    const key = labelSource ?? ''
+    let source = bySource.get(key)
+    if (!source) {
+      source = {
+        id: labelSource ? `label:${labelSource}` : 'label',
+        kind: 'item_label',
+        name: labelSource ? `Reference label (${labelSource})` : 'Reference label',
+        detail: { label_source: labelSource },
+        calls: []
+      }
+      bySource.set(key, source)
+    }
+    source.calls.push({ itemId: row.id, trial: 0, order: 0, status: 'ok', observations: [{ unit: 'pair', values: { same_study: payload.same_study } }] })
   }
   return [...bySource.values()]
 }
@@ -258,7 +287,8 @@ function keepJudges(sources: AuditSourceInput[], keep: readonly string[]): void 
   const wanted = new Set(keep)
   for (let i = sources.length - 1; i >= 0; i--) {
     const s = sources[i] as AuditSourceInput
-    if (JUDGE_KINDS.has(s.kind) && !wanted.has(s.id)) sources.splice(i, 1)
+    // The panel stays: its members are chosen on their own (`panel`), and it is the benchmark's outcome.
+    if (JUDGE_KINDS.has(s.kind) && s.kind !== 'panel' && !wanted.has(s.id)) sources.splice(i, 1)
   }
 }
 

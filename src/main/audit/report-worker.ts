@@ -19,6 +19,7 @@ export interface ReportJobData {
   split?: Split | undefined
   includeArchived?: boolean | undefined
   sources?: string[] | undefined
+  panel?: string[] | undefined
   report: ReportOptions
 }
 
@@ -41,7 +42,7 @@ async function run(data: ReportJobData): Promise<void> {
   const db = await openDatabase(data.path, { readonly: true, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
   try {
     post({ type: 'progress', phase: 'reading', step: 0, steps: STEPS, detail: 'reading answers and judge calls' })
-    const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources })
+    const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources, panel: data.panel })
     const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
     post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${count(input.items.length)} items, ${input.sources.length} sources, ${count(calls)} answers` })
     const onResampling = ({ resamples, items, statistics }: ResamplingDetail) => {

@@ -11,11 +11,13 @@ export interface ProjectReportOptions extends ReportOptions {
   includeArchived?: boolean | undefined
   /** Keep only these judges (source ids); people and criteria always stay. */
   sources?: readonly string[] | undefined
+  /** hypothesis-match: the panel's members. */
+  panel?: readonly string[] | undefined
 }
 
 /** The audit report of one instrument of a project (read-only), computed on the calling thread. */
 export function projectReport(db: Db, options: ProjectReportOptions): Report {
-  const { instrument, split, includeArchived, sources, ...rest } = options
-  const input = gatherAuditInput(db, { instrument, split, includeArchived, sources })
+  const { instrument, split, includeArchived, sources, panel, ...rest } = options
+  const input = gatherAuditInput(db, { instrument, split, includeArchived, sources, panel })
   return attachProbesSection(db, input, buildReport(input, rest), rest)
 }

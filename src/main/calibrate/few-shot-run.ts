@@ -9,7 +9,7 @@ import { addUserTemplate, parseRunSpec, prepareRun, resolveTemplate, runRegistry
 import type { RunProgress } from '../runner'
 import type { Project } from '../store/project'
 import { insertFit, listFits } from './fits-store'
-import { defaultCriterion, fieldsFor, resolveSourceId, type CalibrateOptions } from './service'
+import { defaultCriterion, resolveCriterionId, fieldsFor, resolveSourceId, type CalibrateOptions } from './service'
 
 export interface FewShotOptions extends CalibrateOptions {
   /** Examples shown (default 4). */
@@ -51,7 +51,7 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
   const { target } = fieldsFor(input, { ...options, method: options.instrument === 'pairwise-preference' ? 'both-orders' : 'threshold' })
   const targetSpec = options.targetField ? { field: options.targetField, positive: null } : target
   const resolved = resolveInput(input)
-  const criterion = options.criterion ?? defaultCriterion(resolved, targetSpec.field)
+  const criterion = options.criterion !== undefined ? resolveCriterionId(resolved, options.criterion) : defaultCriterion(resolved, targetSpec.field)
 
   const instrument = getInstrument(options.instrument as never)
   const { template: base } = resolveTemplate(db, run.template_id, run.template_version)

@@ -54,7 +54,7 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
   const fitSplit = options.fitSplit ?? 'dev'
   const evalSplit = options.evalSplit ?? 'test'
   const { scoreField, target } = fieldsFor(input, options)
-  const criterion = options.criterion ?? defaultCriterion(resolved, target.field)
+  const criterion = options.criterion !== undefined ? resolveCriterionId(resolved, options.criterion) : defaultCriterion(resolved, target.field)
   const rules: Array<BothOrderRule | undefined> = options.method === 'both-orders' ? (options.rule ? [options.rule] : ['conservative', 'average']) : [undefined]
   const specs: FitSpec[] = rules.map((rule) => ({
     method: options.method,
@@ -138,6 +138,17 @@ function parsePositive(given: string | undefined, field: FieldSpec): TargetSpec[
     throw new AssayError('invalid_input', `--positive "${given}" is not a category of ${field.name} (${field.categories.map(String).join(', ')})`, [{ field: '--positive', message: 'unknown category' }])
   }
   return given
+}
+
+/**
+ * The criterion a `--criterion` names: its id (`human-majority`, `label`, `reference:<name>`…) or the name the
+ * report prints for it (`Human majority`, `Reference label`), in any case.
+ */
+export function resolveCriterionId(resolved: ReturnType<typeof resolveInput>, given: string): string {
+  const wanted = given.trim().toLowerCase()
+  const found = resolved.criteria.find((c) => c.id.toLowerCase() === wanted) ?? resolved.criteria.find((c) => c.input.name.toLowerCase() === wanted)
+  if (found) return found.id
+  throw new AssayError('invalid_input', `No criterion "${given}"; criteria: ${resolved.criteria.map((c) => `${c.id} (${c.input.name})`).join(', ') || 'none'}`, [{ field: '--criterion', message: 'unknown criterion' }])
 }
 
 export function defaultCriterion(resolved: ReturnType<typeof resolveInput>, field: string): string {

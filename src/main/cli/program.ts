@@ -14,6 +14,7 @@ import { registerAnnotators } from './commands/annotators'
 import { registerAssign } from './commands/assign'
 import { registerCalibrate } from './commands/calibrate'
 import { registerLimits } from './commands/limits'
+import { registerPrices } from './commands/prices'
 import { registerProbe } from './commands/probe'
 
 /** Registers every command; each command lives in its own module under ./commands. */
@@ -36,6 +37,7 @@ export function buildProgram(io: CliIO): Command {
   registerAssign(program, io)
   registerCalibrate(program, io)
   registerLimits(program, io)
+  registerPrices(program, io)
   registerProbe(program, io)
   return program
 }

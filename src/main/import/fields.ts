@@ -86,3 +86,41 @@ export class KeyDeduper {
     return { key: `${base}#${prior.count}`, firstLine: prior.line }
   }
 }
+
+/**
+ * A yes/no field: a JSON boolean, or a CSV cell `true`/`false`, `yes`/`no`, `1`/`0` (any case). Undefined when
+ * absent or empty; null when it is there but none of these, so the caller can name the field.
+ */
+export function yesNo(row: Record<string, unknown>, key: string): boolean | undefined | null {
+  const v = row[key]
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'boolean') return v
+  if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : null
+  if (typeof v !== 'string') return null
+  const t = v.trim().toLowerCase()
+  if (t === '') return undefined
+  if (t === 'true' || t === 'yes' || t === '1') return true
+  if (t === 'false' || t === 'no' || t === '0') return false
+  return null
+}
+
+/**
+ * A list of short texts: a JSON array of strings, or one text whose items are separated by semicolons (a CSV cell,
+ * as the prompts join key points). Undefined when absent; null when it is neither.
+ */
+export function textList(row: Record<string, unknown>, key: string): string[] | undefined | null {
+  const v = row[key]
+  if (v === undefined || v === null) return undefined
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? (v as string[]) : null
+  if (typeof v !== 'string') return null
+  const t = v.trim()
+  if (t.startsWith('[') && t.endsWith(']')) {
+    try {
+      const parsed = JSON.parse(t) as unknown
+      if (Array.isArray(parsed) && parsed.every((x) => typeof x === 'string')) return parsed as string[]
+    } catch {
+      // Not a JSON list: read as semicolon-separated text below.
+    }
+  }
+  return t.split(';').map((s) => s.trim()).filter(Boolean)
+}

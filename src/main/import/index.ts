@@ -56,13 +56,20 @@ export interface ImportReport {
 
 const PREVIEW_ROWS = 20
 
+/** No XML parser is among Assay's dependencies, so XML (PubMed's efetch included) is refused with what to do instead. */
+export const XML_REFUSED =
+  'XML files are not read (PubMed XML included); write the records as JSON, JSONL or CSV with the fields of the format (for abstracts: pmid, title, journal, abstract)'
+
 /** The field a duplicate id is reported against, per kind. */
 const ID_FIELD: Partial<Record<ItemKind, string>> = {
   'proposal-pair': 'pair_id',
   'rediscovery-task': 'task_id',
   'hypothesis-set': 'set_id',
   'research-question': 'question_id',
-  'fs-problem': 'task_group_id'
+  'fs-problem': 'task_group_id',
+  'preprint-pair': 'pair_id',
+  'reference-pair': 'pair_id',
+  paper: 'pmid'
 }
 
 /**
@@ -91,6 +98,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
     importId
   })
 
+  if (/\.xml$/i.test(fullPath)) return report(failed(shown, XML_REFUSED), null)
   opts.onProgress?.({ phase: 'reading' })
   let bytes: Buffer
   try {

@@ -59,7 +59,34 @@ const FIELD_ROLES: Record<ImportFormat, Record<string, string>> = {
     source_kind: 'human | model | final',
     judgement: "answer, validated against the instrument's schema"
   },
-  'citation-pairs': { paper_id: 'paper id', cohort: 'cohort', citations: 'citation count', markdown: 'proposal text', path: 'proposal file', topic: 'topic' }
+  'citation-pairs': { paper_id: 'paper id', cohort: 'cohort', citations: 'citation count', markdown: 'proposal text', path: 'proposal file', topic: 'topic' },
+  preprints: {
+    pair_id: 'item id',
+    paper: 'published paper (title, authors, abstract)',
+    preprint: 'candidate preprint (title, authors, abstract)',
+    candidates: 'candidate preprints, one item each',
+    same_study: 'reference answer (hidden; scores the check)',
+    paper_id: 'paper id',
+    paper_title: 'paper title',
+    paper_authors: 'paper authors',
+    paper_abstract: 'paper abstract',
+    preprint_id: 'preprint id',
+    preprint_title: 'preprint title',
+    preprint_authors: 'preprint authors',
+    preprint_abstract: 'preprint abstract'
+  },
+  abstracts: { pmid: 'item id', paper_id: 'item id', title: 'paper title', journal: 'journal', abstract: 'abstract', authors: 'authors' },
+  references: {
+    pair_id: 'item id',
+    task_id: 'task',
+    reference_a: "reader A's finding and key points",
+    reference_b: "reader B's finding and key points",
+    finding_a: "reader A's finding",
+    key_points_a: "reader A's key points",
+    finding_b: "reader B's finding",
+    key_points_b: "reader B's key points",
+    abstract: 'abstract (not shown)'
+  }
 }
 
 export interface MappingRow {

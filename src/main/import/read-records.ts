@@ -163,8 +163,18 @@ export function topLevelElementLines(text: string, key: string | null): number[]
   return starts
 }
 
+/**
+ * The delimiter, guessed from the header line alone: guessed over the rows, semicolons inside quoted cells (authors,
+ * key points) outvoted the commas between them. A header of one column is read with commas.
+ */
+function headerDelimiter(text: string): string {
+  const end = text.search(/\r?\n/)
+  const guessed = Papa.parse<string[]>(end < 0 ? text : text.slice(0, end), { header: false, preview: 1 }).meta.delimiter
+  return guessed || ','
+}
+
 function readCsv(file: string, text: string, container: 'csv' | 'tsv'): ReadResult {
-  const parsed = Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, ...(container === 'tsv' ? { delimiter: '\t' } : {}) })
+  const parsed = Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, delimiter: container === 'tsv' ? '\t' : headerDelimiter(text) })
   const errors: ErrorLocation[] = parsed.errors
     .filter((e) => e.code !== 'UndetectableDelimiter')
     .map((e) => ({ file, ...(e.row !== undefined && e.row !== null ? { line: e.row + 1 } : {}), message: `CSV: ${e.message}` }))

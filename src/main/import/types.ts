@@ -11,7 +11,10 @@ export const IMPORT_FORMATS = [
   'liveideabench',
   'omega-point',
   'labels',
-  'citation-pairs'
+  'citation-pairs',
+  'preprints',
+  'abstracts',
+  'references'
 ] as const
 export type ImportFormat = (typeof IMPORT_FORMATS)[number]
 

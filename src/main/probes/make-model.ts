@@ -5,7 +5,7 @@ import { buildProbePair } from '../../shared/probes/pair'
 import { finishForModel, renderRequest, templateRef } from '../../shared/templates'
 import { redact } from '../providers/errors'
 import { ProviderError, PROVIDER_KINDS, type ProviderKind } from '../providers/types'
-import { cacheLookup, discardUnansweredRun, insertRun, RecordWriter, runWithDefinition, setRunStatus, type RunOptions } from '../runner/calls'
+import { cacheLookup, discardUnansweredRun, insertRun, markRunRunning, RecordWriter, runWithDefinition, setRunStatus, type RunOptions } from '../runner/calls'
 import { estimateTokens } from '../runner/estimate'
 import { DEFAULT_RETRY_POLICY, gateFor } from '../runner/gate'
 import { requestHash } from '../runner/hash'
@@ -161,7 +161,7 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
   const findCall = db.prepare(`SELECT id, request_hash, status, raw_answer, attempts FROM model_calls WHERE run_id = ? AND item_id = ? AND order_index = ?`)
   const insertCall = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, 0, ?, ?, ?, ?)`)
   const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, prompt = ?, status = 'pending' WHERE id = ?`)
-  project.write(() => setRunStatus(db, runId, 'running'))
+  project.write(() => markRunRunning(db, runId))
 
   const one = async (p: (typeof pending)[number]): Promise<void> => {
     const orderIndex = p.o.side === 'a' ? 0 : 1

@@ -47,7 +47,11 @@ export interface RunOptions {
   outSet?: string
   tokenBudgetRun?: number | null
   /** What a generation run generates (absent in runs recorded before ideas could be generated: hypotheses). */
-  generate?: 'hypotheses' | 'ideas' | 'tasks'
+  generate?: 'hypotheses' | 'ideas' | 'tasks' | 'responses'
+  /** The process executing the run (while `running`), so another process can tell a live run from a killed one. */
+  runningPid?: number
+  /** Hypothesis generation: tasks a leak audit found leaking were kept, as asked (they are left out otherwise). */
+  keepLeaky?: boolean
   /** Items the template could not be asked about, with the reason (at most the first 1000). */
   skipped: { itemId: number; externalId: string; reason: string }[]
   skippedCount: number
@@ -129,6 +133,24 @@ export function setRunStatus(db: Db, runId: number, status: RunStatus): void {
   db.prepare(`UPDATE runs SET status = ?, finished_at = ? WHERE id = ?`).run(status, finished ? new Date().toISOString() : null, runId)
 }
 
+/** Marks a run as executing in this process. */
+export function markRunRunning(db: Db, runId: number): void {
+  db.prepare(`UPDATE runs SET status = 'running', finished_at = NULL, options = json_set(options, '$.runningPid', ?) WHERE id = ?`).run(process.pid, runId)
+}
+
+/** Whether a `running` run is executing in another process that is still alive (a killed one is not). */
+export function runningElsewhere(row: Pick<RunRow, 'status'>, options: Pick<RunOptions, 'runningPid'>): boolean {
+  const pid = options.runningPid
+  if (row.status !== 'running' || typeof pid !== 'number' || pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 export function setRunBatch(db: Db, runId: number, batch: unknown): void {
   db.prepare(`UPDATE runs SET batch = ? WHERE id = ?`).run(JSON.stringify(batch), runId)
 }
@@ -177,6 +199,8 @@ export interface RunCounts {
   failed: number
   cached: number
   costUsd: number
+  /** Answered calls (not from the cache) with no known price; their cost is not in costUsd. */
+  unpriced: number
   inputTokens: number
   outputTokens: number
 }
@@ -191,6 +215,7 @@ export function runCounts(db: Db, runId: number): RunCounts {
               coalesce(sum(status = 'failed'), 0) AS failed,
               coalesce(sum(cached), 0) AS cached,
               coalesce(sum(cost_usd), 0) AS costUsd,
+              coalesce(sum(status IN ('ok', 'unparseable') AND cached = 0 AND cost_usd IS NULL), 0) AS unpriced,
               coalesce(sum(input_tokens), 0) AS inputTokens,
               coalesce(sum(output_tokens), 0) AS outputTokens
        FROM model_calls WHERE run_id = ?`

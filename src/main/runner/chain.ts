@@ -45,7 +45,7 @@ export interface GenerationTask {
 }
 
 /** What a generation run produces: hypotheses for rediscovery tasks, ideas for keywords (idea-chain.ts), or tasks from papers (task-composition.ts). */
-export type GenerationTarget = 'hypotheses' | 'ideas' | 'tasks'
+export type GenerationTarget = 'hypotheses' | 'ideas' | 'tasks' | 'responses'
 
 export type StepKind = 'single' | 'stage' | 'further' | 'selection'
 

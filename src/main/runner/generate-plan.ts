@@ -7,11 +7,14 @@ import { nextStep, type ChainSettings, type GeneratedHypothesis, type Generation
 import { nextIdeaStep } from './idea-chain'
 import { checkBudgetTarget, ideaTokenBudgets, keywordTask, selectKeywordTasks } from './idea-tasks'
 import { nextCompositionStep, paperTask, selectPaperTasks } from './task-composition'
+import { nextResponseStep, responseTask, selectResponseTasks } from './fs-responses'
 import { ASSUMED_OUTPUT_TOKENS, estimateTokens } from './estimate'
 import type { GenerationTaskRow } from './generate'
 import { canonicalJson } from './hash'
 import type { Judge } from './judges'
-import { selectedItemsOfKind } from './plan'
+import { itemsWhere } from './item-selection'
+import { leakDecisions, leakReason } from './leak-gate'
+import { selectedItemsOfKind, type SkippedItem } from './plan'
 import { priceFor } from './prices'
 import { builtInTemplates, usedValues } from './templates'
 
@@ -31,6 +34,7 @@ export const IDEA_SCHEME_TEMPLATE: Record<Scheme, string> = {
 
 export function schemeTemplate(scheme: Scheme, target: GenerationTarget): string {
   if (target === 'tasks') return 'task-composition'
+  if (target === 'responses') return 'fs-answer'
   return (target === 'ideas' ? IDEA_SCHEME_TEMPLATE : SCHEME_TEMPLATE)[scheme]
 }
 
@@ -41,15 +45,33 @@ export interface GenerationSelection {
 }
 
 /** The rediscovery tasks a generation run works on, in id order. */
-export function selectTasks(db: Db, selection: GenerationSelection, target: GenerationTarget = 'hypotheses'): GenerationTaskRow[] {
-  if (target === 'ideas') return selectKeywordTasks(db, selection)
-  if (target === 'tasks') return selectPaperTasks(db, selection)
-  return selectedItemsOfKind<GenerationTaskRow>(db, 'rediscovery-task', selection, 'id, external_id, payload')
+export function selectTasks(db: Db, selection: GenerationSelection, target: GenerationTarget = 'hypotheses', keepLeaky = false, trials = 1): GenerationTaskRow[] {
+  return planTasks(db, selection, target, keepLeaky, trials).tasks
 }
 
-export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null, target: GenerationTarget = 'hypotheses'): string {
+/**
+ * The tasks a generation run works on and those it leaves out: a rediscovery task whose leak audit found a leak is
+ * not generated for (the protocol drops it) unless `keepLeaky`; the limit counts the tasks kept.
+ */
+export function planTasks(db: Db, selection: GenerationSelection, target: GenerationTarget, keepLeaky: boolean, trials = 1): { tasks: GenerationTaskRow[]; skipped: SkippedItem[] } {
+  if (target === 'responses') return { tasks: selectResponseTasks(db, selection, trials), skipped: [] }
+  if (target === 'ideas') return { tasks: selectKeywordTasks(db, selection), skipped: [] }
+  if (target === 'tasks') return { tasks: selectPaperTasks(db, selection), skipped: [] }
+  if (keepLeaky) return { tasks: selectedItemsOfKind<GenerationTaskRow>(db, 'rediscovery-task', selection, 'id, external_id, payload'), skipped: [] }
+  const decisions = leakDecisions(db)
+  const tasks: GenerationTaskRow[] = []
+  const skipped: SkippedItem[] = []
+  for (const row of itemsWhere<GenerationTaskRow>(db, 'id, external_id, payload', ['kind = ?'], ['rediscovery-task'], selection)) {
+    const d = decisions.get(row.id)
+    if (d?.leak) skipped.push({ itemId: row.id, externalId: row.external_id, reason: leakReason(d) })
+    else if (!selection.limit || tasks.length < selection.limit) tasks.push(row)
+  }
+  return { tasks, skipped }
+}
+
+export function generationKey(scheme: Scheme, judgeId: number, selection: GenerationSelection, outSet: string | null, tokenBudgetRun: number | null, target: GenerationTarget = 'hypotheses', keepLeaky = false, trials = 1): string {
   // Hypothesis runs keep the key they had before ideas could be generated, so they still resume.
-  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun, ...(target !== 'hypotheses' ? { target } : {}) }))
+  return sha256Hex(canonicalJson({ generation: scheme, judge: judgeId, selection, outSet, tokenBudgetRun, ...(target !== 'hypotheses' ? { target } : {}), ...(keepLeaky ? { keepLeaky } : {}), ...(trials !== 1 ? { trials } : {}) }))
 }
 
 /** Generated tokens per task id of an Omega Point generation run: what a multi-stage chain's further requests approach. */
@@ -92,13 +114,13 @@ export interface GenerationEstimate {
  */
 export function estimateGeneration(db: Db, judge: Judge, scheme: Scheme, tasks: readonly GenerationTaskRow[], target: GenerationTarget = 'hypotheses'): GenerationEstimate {
   const settings: ChainSettings = { scheme, templates: builtInTemplates(), tokenBudget: null, target }
-  const planNext = target === 'ideas' ? nextIdeaStep : target === 'tasks' ? nextCompositionStep : nextStep
+  const planNext = target === 'ideas' ? nextIdeaStep : target === 'tasks' ? nextCompositionStep : target === 'responses' ? nextResponseStep : nextStep
   let calls = 0
   let inputTokens = 0
   let outputTokens = 0
   for (const row of tasks) {
     const p = JSON.parse(row.payload) as { task_id?: string; background?: string; question?: string }
-    const task = target === 'ideas' ? keywordTask(row) : target === 'tasks' ? paperTask(row) : { taskId: p.task_id ?? row.external_id, background: p.background ?? '', question: p.question ?? '' }
+    const task = target === 'ideas' ? keywordTask(row) : target === 'tasks' ? paperTask(row) : target === 'responses' ? responseTask(row) : { taskId: p.task_id ?? row.external_id, background: p.background ?? '', question: p.question ?? '' }
     const done: StepOutcome[] = []
     for (let step = planNext(settings, task, done); step; step = planNext(settings, task, done)) {
       const rendered = finishForModel(step.template.entry, renderRequest(step.template, usedValues(step.template, step.values)), judge.model, step.format)

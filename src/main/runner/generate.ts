@@ -9,6 +9,7 @@ import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, ty
 import { nextIdeaStep, readIdeaStepAnswer } from './idea-chain'
 import { keywordTask, storeGeneratedIdeas } from './idea-tasks'
 import { nextCompositionStep, paperTask, readCompositionAnswer, storeComposedTask, type CompositionAnswer } from './task-composition'
+import { nextResponseStep, readResponseAnswer, responseTask, storeResponse, type ResponseTask } from './fs-responses'
 import type { ExecuteResult, GatedCallOptions } from './execute'
 import { requestHash } from './hash'
 import type { Judge } from './judges'
@@ -38,10 +39,14 @@ export interface GenerationOptions extends GatedCallOptions {
   target?: GenerationTarget
 }
 
-type StepRead = { ok: true; hypotheses: StepOutcome['hypotheses']; ideas: string[] | null; selected: StepOutcome['selected']; composition?: CompositionAnswer } | { ok: false; error: string }
+type StepRead = { ok: true; hypotheses: StepOutcome['hypotheses']; ideas: string[] | null; selected: StepOutcome['selected']; composition?: CompositionAnswer; response?: string } | { ok: false; error: string }
 
 /** The answer of one step, read for what the run generates. */
 function readAnswer(target: GenerationTarget, kind: StepKind, format: StepPlan['format'], text: string): StepRead {
+  if (target === 'responses') {
+    const r = readResponseAnswer(kind, format, text)
+    return r.ok ? { ok: true, hypotheses: null, ideas: null, selected: null, response: r.response } : r
+  }
   if (target === 'tasks') {
     const r = readCompositionAnswer(kind, format, text)
     return r.ok ? { ok: true, hypotheses: null, ideas: null, selected: null, composition: r.composition } : r
@@ -99,17 +104,19 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
     fatal = `the project file could not be written: ${e.message}`
     stop.abort()
   })
-  const callsOf = db.prepare(`SELECT id, order_index, request_hash, status, raw_answer, output_tokens, attempts, prompt FROM model_calls WHERE run_id = ? AND item_id = ? ORDER BY order_index`)
-  const insertCall = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, 0, ?, ?, ?, ?)`)
+  const callsOf = db.prepare(`SELECT id, order_index, request_hash, status, raw_answer, output_tokens, attempts, prompt FROM model_calls WHERE run_id = ? AND item_id = ? AND trial = ? ORDER BY order_index`)
+  const insertCall = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, ?, ?, ?, ?, ?)`)
   const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, display = ?, prompt = ? WHERE id = ?`)
 
   const runTask = async (row: GenerationTaskRow): Promise<'done' | 'failed' | 'stopped'> => {
     const target = o.target ?? 'hypotheses'
-    const task = target === 'ideas' ? keywordTask(row) : target === 'tasks' ? paperTask(row) : taskOf(row)
+    const task = target === 'ideas' ? keywordTask(row) : target === 'tasks' ? paperTask(row) : target === 'responses' ? responseTask(row) : taskOf(row)
     const settings: ChainSettings = { scheme: o.scheme, templates: o.templates, tokenBudget: o.tokenBudgets.get(task.taskId) ?? null, target }
-    const planNext = target === 'ideas' ? nextIdeaStep : target === 'tasks' ? nextCompositionStep : nextStep
+    const planNext = target === 'ideas' ? nextIdeaStep : target === 'tasks' ? nextCompositionStep : target === 'responses' ? nextResponseStep : nextStep
+    // The trials of an answering run are separate samples: each its own request, never the cached answer of another.
+    const trial = target === 'responses' ? (task as ResponseTask).trial : 0
     const omega = omegaOf(settings, task)
-    const rows = new Map((callsOf.all(o.runId, row.id) as CallRowLite[]).map((r) => [r.order_index, r]))
+    const rows = new Map((callsOf.all(o.runId, row.id, trial) as CallRowLite[]).map((r) => [r.order_index, r]))
     const outcomes: StepOutcome[] = []
     const callIds: number[] = []
     const templatesUsed = new Set<string>()
@@ -118,7 +125,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
       const step = planNext(settings, task, outcomes)
       if (!step) break
       const rendered = finishForModel(step.template.entry, renderRequest(step.template, usedValues(step.template, step.values)), o.config.model, step.format)
-      const hash = requestHash(o.config, { system: rendered.system, user: rendered.user, trial: 0 })
+      const hash = requestHash(o.config, { system: rendered.system, user: rendered.user, trial })
       const ref = `${step.template.entry.id}@${step.template.entry.version}`
       templatesUsed.add(ref)
       const prompt: StoredPrompt = { ...(rendered.system !== undefined ? { system: rendered.system } : {}), user: rendered.user, template: ref, format: step.format }
@@ -134,7 +141,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
       }
       if (existing) o.project.write(() => replan.run(hash, JSON.stringify(display), JSON.stringify(prompt), existing!.id))
       else {
-        const id = Number(o.project.write(() => insertCall.run(o.runId, row.id, step.index, hash, JSON.stringify(display), JSON.stringify(prompt))).lastInsertRowid)
+        const id = Number(o.project.write(() => insertCall.run(o.runId, row.id, trial, step.index, hash, JSON.stringify(display), JSON.stringify(prompt))).lastInsertRowid)
         existing = { id, order_index: step.index, request_hash: hash, status: 'pending', raw_answer: null, output_tokens: null, attempts: 0, prompt: '' }
       }
       const callId = existing.id
@@ -178,7 +185,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
         outputTokens: meta.outputTokens,
         modelVersion: meta.modelVersion,
         status: read.ok ? 'ok' : 'unparseable',
-        judgement: read.ok ? (read.hypotheses ? { hypotheses: read.hypotheses } : read.ideas ? { ideas: read.ideas } : read.selected ? { selected: read.selected } : (read.composition ?? null)) : null,
+        judgement: read.ok ? (read.hypotheses ? { hypotheses: read.hypotheses } : read.ideas ? { ideas: read.ideas } : read.selected ? { selected: read.selected } : read.response !== undefined ? { response: read.response } : (read.composition ?? null)) : null,
         error: read.ok ? null : `${read.error}${meta.truncated ? ' (the answer was cut at the token limit)' : ''}`,
         costUsd: hit ? 0 : costOf(o.price, meta.inputTokens, meta.outputTokens, false),
         latencyMs,
@@ -191,6 +198,10 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
       outcomes.push(outcome(step, text, read, meta.outputTokens ?? 0))
     }
     const composed = target === 'tasks' && outcomes[0] ? readCompositionAnswer('single', 'json', outcomes[0].text) : null
+    if (target === 'responses') {
+      if (outcomes[0]) storeResponse({ project: o.project, runId: o.runId, judge: o.judge, outSet: o.outSet, row, task, response: outcomes[0].text, callIds })
+      return 'done'
+    }
     if (composed?.ok) storeComposedTask({ project: o.project, runId: o.runId, judge: o.judge, outSet: o.outSet, row, task, composition: composed.composition, callIds })
     else if (target === 'ideas') storeGeneratedIdeas({ project: o.project, runId: o.runId, judge: o.judge, scheme: o.scheme, outSet: o.outSet, settings, row, task, outcomes, callIds, templates: [...templatesUsed], omega })
     else finish(row, task, settings, outcomes, callIds, [...templatesUsed], omega)

@@ -34,3 +34,4 @@ export { estimateGeneration, selectTasks, tokenBudgetsOf, SCHEME_TEMPLATE, IDEA_
 export { nextIdeaStep, generatedIdeas, readIdeaStepAnswer, IDEA_SELECTION_SIZE } from './idea-chain'
 export { generatedIdeasOf, keywordOf, selectKeywordTasks } from './idea-tasks'
 export { composedTasksOf, selectPaperTasks } from './task-composition'
+export { responsesOf, selectResponseTasks } from './fs-responses'

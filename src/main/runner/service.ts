@@ -8,7 +8,7 @@ import { envVarFor, keyRefFor } from '../secrets/refs'
 import type { KeyStore } from '../secrets/store'
 import type { Project } from '../store/project'
 import { executeBatch } from './batch'
-import { getRunRow, insertPlannedCalls, insertRun, runCounts, runOptions, runWithDefinition, setRunStatus, workOf, type RunCounts, type RunOptions } from './calls'
+import { getRunRow, insertPlannedCalls, insertRun, markRunRunning, runCounts, runOptions, runWithDefinition, setRunStatus, workOf, type RunCounts, type RunOptions } from './calls'
 import { estimatePlan } from './estimate'
 import { executeCalls, type ExecuteOutcome, type RunCallOptions, type RunProgress } from './execute'
 import { DEFAULT_RETRY_POLICY, gateFor, type RetryPolicy } from './gate'
@@ -18,7 +18,7 @@ import { priceFor, seedDefaultPrices } from './prices'
 import { builtInTemplates, parseTemplateRef, resolveTemplate } from './templates'
 import type { Scheme } from './chain'
 import { executeGeneration } from './generate'
-import { estimateGeneration, generationKey, schemeTemplate, selectTasks, tokenBudgetsOf } from './generate-plan'
+import { estimateGeneration, generationKey, planTasks, schemeTemplate, selectTasks, tokenBudgetsOf } from './generate-plan'
 import { ORDERABLE } from './requests'
 
 export type ParsedRunSpec = z.output<typeof runSpecSchema>
@@ -77,14 +77,14 @@ export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge)
   if (spec.instrument === 'generation') {
     const scheme = generationScheme(spec, judge)
     const target = spec.generate ?? 'hypotheses'
-    const tasks = selectTasks(project.db, spec, target)
+    const { tasks, skipped } = planTasks(project.db, spec, target, spec.keepLeaky ?? false, spec.trials ?? 1)
     const g = estimateGeneration(project.db, judge, scheme, tasks, target)
     const price = priceFor(project.db, judge.provider, judge.model)
     return {
       plan: null,
       estimate: {
-        items: g.tasks,
-        skipped: 0,
+        items: new Set(tasks.map((t) => t.id)).size,
+        skipped: skipped.length,
         calls: g.calls,
         cached: 0,
         toSend: g.calls,
@@ -94,7 +94,7 @@ export function estimateRun(project: Project, spec: ParsedRunSpec, judge: Judge)
         price: price ? { provider: price.provider, model: price.model, inputPerMtok: price.inputPerMtok, outputPerMtok: price.outputPerMtok, batchDiscount: price.batchDiscount, source: price.source } : null,
         batch: false,
         template: `${schemeTemplate(scheme, target)}@1`,
-        skippedItems: []
+        skippedItems: skipped.slice(0, MAX_SKIPPED_STORED)
       }
     }
   }
@@ -117,7 +117,8 @@ function generationScheme(spec: ParsedRunSpec, judge: Judge): Scheme {
   const problems: { field: string; message: string }[] = []
   if (!spec.scheme) problems.push({ field: 'scheme', message: 'choose single, multi-stage or omega-point' })
   if (spec.bothOrders) problems.push({ field: 'bothOrders', message: 'not for generation' })
-  if ((spec.trials ?? 1) !== 1) problems.push({ field: 'trials', message: 'generation makes one set per task and run' })
+  if ((spec.trials ?? 1) !== 1 && spec.generate !== 'responses') problems.push({ field: 'trials', message: 'generation makes one set per task and run (trials apply to answering problems, --generate responses)' })
+  if (spec.generate === 'responses' && spec.scheme !== 'single') problems.push({ field: 'scheme', message: 'a problem is answered in a single request' })
   if (spec.batch) problems.push({ field: 'batch', message: 'a generation sequence waits for each answer; batches do not apply' })
   if (spec.template) problems.push({ field: 'template', message: 'the scheme decides the templates' })
   if (spec.tokenBudgetRun && spec.scheme !== 'multi-stage') problems.push({ field: 'tokenBudgetRun', message: 'only the multi-stage chain asks further requests' })
@@ -186,9 +187,11 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
   const scheme = generationScheme(spec, judge)
   const selection = { ...(spec.set ? { set: spec.set } : {}), ...(spec.split ? { split: spec.split } : {}), ...(spec.limit ? { limit: spec.limit } : {}) }
   const target = spec.generate ?? 'hypotheses'
-  const tasks = selectTasks(project.db, selection, target)
+  const keepLeaky = target === 'hypotheses' && (spec.keepLeaky ?? false)
+  const trials = target === 'responses' ? (spec.trials ?? 1) : 1
+  const { tasks, skipped } = planTasks(project.db, selection, target, keepLeaky, trials)
   if (spec.tokenBudgetRun) tokenBudgetsOf(project.db, spec.tokenBudgetRun, target)
-  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target)
+  const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target, keepLeaky, trials)
   const db = project.db
   return project.write(() => {
     seedDefaultPrices(db)
@@ -203,7 +206,7 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
         selection,
         seed: spec.seed ?? project.seed,
         bothOrders: false,
-        trials: 1,
+        trials,
         options: {} as RunOptions
       })
     const options: RunOptions = {
@@ -213,15 +216,16 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
       timeoutMs: spec.timeoutMs ?? DEFAULT_RETRY_POLICY.timeoutMs,
       attempts: spec.attempts ?? DEFAULT_RETRY_POLICY.attempts,
       batch: false,
-      skipped: [],
-      skippedCount: 0,
+      skipped: skipped.slice(0, MAX_SKIPPED_STORED),
+      skippedCount: skipped.length,
+      ...(keepLeaky ? { keepLeaky: true } : {}),
       scheme,
       outSet: spec.outSet ?? `generated-run${runId}`,
       tokenBudgetRun: spec.tokenBudgetRun ?? null,
       ...(target !== 'hypotheses' ? { generate: target } : {})
     }
     db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
-    return { runId, resumed: !!existing, plan: { items: tasks.length, calls: [], skipped: [] }, definition: null }
+    return { runId, resumed: !!existing, plan: { items: new Set(tasks.map((t) => t.id)).size, calls: [], skipped }, definition: null }
   })
 }
 
@@ -268,7 +272,7 @@ export async function executeRun(
   const config = judgeConfig(judge)
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...env.retry, attempts: options.attempts, timeoutMs: options.timeoutMs }
   const price = priceFor(db, judge.provider, judge.model)
-  project.write(() => setRunStatus(db, runId, 'running'))
+  project.write(() => markRunRunning(db, runId))
   const work = row.instrument_id === 'generation' ? [] : workOf(db, runId)
   // What every way of making the calls takes; the gate only where calls go out one by one.
   const calling: RunCallOptions = { project, runId, provider, config, price, policy, signal: control.signal, secrets, ...(control.onProgress ? { onProgress: control.onProgress } : {}) }
@@ -287,7 +291,7 @@ export async function executeRun(
             judge,
             target: options.generate ?? 'hypotheses'
           },
-          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number }, options.generate ?? 'hypotheses')
+          selectTasks(db, JSON.parse(row.selection) as { set?: string; split?: string; limit?: number }, options.generate ?? 'hypotheses', options.keepLeaky ?? false, row.trials)
         )
       : options.batch
       ? await executeBatch(

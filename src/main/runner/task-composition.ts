@@ -12,8 +12,8 @@ import type { Judge } from './judges'
 
 // Composing hypothesis-rediscovery tasks from papers (001, "Composing a task from an abstract"): one request per
 // paper (task-composition); an answer that finds the paper suitable becomes a new rediscovery task, with the finding
-// and key points as its reference, ready for generation runs. The papers are those of the selected preprint pairs
-// (the published side, which the preprint check compares), each paper once.
+// and key points as its reference, ready for generation runs. The papers are the selected papers (the `abstracts`
+// import) and the published side of the selected preprint pairs (which the preprint check compares), each paper once.
 
 export const compositionAnswer = z.looseObject({
   suitable: z.boolean(),
@@ -34,13 +34,14 @@ export interface PaperTask extends GenerationTask {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '')
 
-/** One task per distinct paper of the selected preprint pairs; the calls hang on the first pair naming it. */
+/** One task per distinct paper of the selected papers and preprint pairs; the calls hang on the first item naming it. */
 export function selectPaperTasks(db: Db, selection: ItemSelection): GenerationTaskRow[] {
-  const rows = itemsWhere<{ id: number; payload: string }>(db, 'id, payload', [`kind = 'preprint-pair'`], [], selection)
+  const rows = itemsWhere<{ id: number; kind: string; payload: string }>(db, 'id, kind, payload', [`kind IN ('preprint-pair', 'paper')`], [], selection)
   const seen = new Set<string>()
   const out: GenerationTaskRow[] = []
   for (const r of rows) {
-    const paper = (JSON.parse(r.payload) as { paper?: Record<string, unknown> }).paper ?? {}
+    const payload = JSON.parse(r.payload) as Record<string, unknown> & { paper?: Record<string, unknown> }
+    const paper = r.kind === 'paper' ? payload : (payload.paper ?? {})
     const abstract = str(paper.abstract).trim()
     if (!abstract) continue
     const title = str(paper.title)

@@ -6,11 +6,12 @@ import { payloadWithContext } from '../annotation/item-context'
 import { logExposure } from '../store/exposures'
 import { getItem } from '../store/items'
 import type { Db } from '../store/database'
-import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow } from './calls'
+import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow, runningElsewhere } from './calls'
 import { interpretAnswer } from './interpret'
 import { readStepAnswer, type StepKind } from './chain'
 import { readIdeaStepAnswer } from './idea-chain'
 import { readCompositionAnswer } from './task-composition'
+import { readResponseAnswer } from './fs-responses'
 import { getJudge } from './judges'
 import type { StoredPrompt } from './plan'
 
@@ -35,7 +36,8 @@ export function runSummary(db: Db, row: RunRow, active: boolean): RunSummary {
     trials: row.trials,
     batch: options.batch,
     status: row.status,
-    active,
+    // Executing here, or in another process that is still alive; a `running` run that is neither was interrupted.
+    active: active || runningElsewhere(row, options),
     createdAt: row.created_at,
     finishedAt: row.finished_at,
     counts: runCounts(db, row.id),
@@ -123,7 +125,7 @@ export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn:
   if (r.raw_answer !== null && run.instrument_id === 'generation') {
     const step = (display.step as StepKind | undefined) ?? 'stage'
     const target = runOptions(run).generate
-    const read = target === 'ideas' ? readIdeaStepAnswer(step, prompt.format, r.raw_answer) : target === 'tasks' ? readCompositionAnswer(step, prompt.format, r.raw_answer) : readStepAnswer(step, prompt.format, r.raw_answer)
+    const read = target === 'ideas' ? readIdeaStepAnswer(step, prompt.format, r.raw_answer) : target === 'tasks' ? readCompositionAnswer(step, prompt.format, r.raw_answer) : target === 'responses' ? readResponseAnswer(step, prompt.format, r.raw_answer) : readStepAnswer(step, prompt.format, r.raw_answer)
     parse = read.ok ? { status: 'ok', error: null } : { status: 'unparseable', error: read.error }
   } else if (r.raw_answer !== null) {
     const row = getItem(db, r.item_id)

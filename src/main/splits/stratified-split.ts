@@ -21,6 +21,8 @@ export interface SplitPlan {
   /** Fits whose items this split moves out of the split they were fitted on: no longer held out (reports say so). */
   fitsNoLongerHeldOut: Array<{ id: number; instrument: string; method: string; movedItems: number }>
   createdAt: string
+  /** What the curator should know before relying on the split (items judged before it). */
+  warnings: string[]
 }
 
 /** The stratum of an item: its set, and its reference label where it has one (so both splits keep the balance). */
@@ -70,12 +72,22 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
   }
   const assignment: Array<{ id: number; split: 'dev' | 'test' }> = []
   const summary: SplitPlan['strata'] = []
-  for (const [stratum, list] of [...strata].sort(([a], [b]) => a.localeCompare(b))) {
+  const sorted = [...strata].sort(([a], [b]) => a.localeCompare(b))
+  const quotas = testQuotas(sorted.map(([stratum, list]) => ({ stratum, n: list.length })), opts.testFraction, opts.seed)
+  sorted.forEach(([stratum, list], s) => {
     const ordered = [...list].sort((x, y) => seededUnit(opts.seed, `split:${x.external_id}`) - seededUnit(opts.seed, `split:${y.external_id}`))
-    const nTest = Math.round(ordered.length * opts.testFraction)
+    const nTest = quotas[s]!
     ordered.forEach((r, i) => assignment.push({ id: r.id, split: i < nTest ? 'test' : 'dev' }))
     summary.push({ stratum, items: ordered.length, test: nTest })
-  }
+  })
+  const judged = (
+    db
+      .prepare(`SELECT count(*) AS n FROM items i WHERE ${where} AND EXISTS (SELECT 1 FROM model_calls c WHERE c.item_id = i.id AND c.status IN ('ok', 'unparseable'))`)
+      .get(...params) as { n: number }
+  ).n
+  const warnings = judged
+    ? [`${judged} of these items already have judge answers: if a judge prompt was revised on them, the test items among them are no longer held out (those answers stay; report them by split)`]
+    : []
   const plan: SplitPlan = {
     seed: opts.seed,
     testFraction: opts.testFraction,
@@ -83,7 +95,8 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
     test: assignment.filter((a) => a.split === 'test').length,
     dev: assignment.filter((a) => a.split === 'dev').length,
     fitsNoLongerHeldOut: fitsMovedBy(project, assignment),
-    createdAt: new Date().toISOString()
+    createdAt: new Date().toISOString(),
+    warnings
   }
   project.write(() => {
     const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
@@ -120,4 +133,25 @@ function fitsMovedBy(project: Project, assignment: ReadonlyArray<{ id: number; s
     out.set(r.id, entry)
   }
   return [...out.values()]
+}
+
+/**
+ * Test items per stratum: each stratum its share n·f rounded down, and the items left to reach round(N·f) overall
+ * given to the strata with the largest remainders, ties in seeded order. Rounding each stratum on its own sent every
+ * one-item stratum to test at f = 0.5 (round(0.5) = 1); now one-item strata are shared between dev and test.
+ */
+export function testQuotas(strata: ReadonlyArray<{ stratum: string; n: number }>, fraction: number, seed: string): number[] {
+  const quotas = strata.map((s) => Math.floor(s.n * fraction + 1e-9))
+  const total = Math.round(strata.reduce((sum, s) => sum + s.n, 0) * fraction)
+  let left = total - quotas.reduce((a, b) => a + b, 0)
+  const order = strata
+    .map((s, i) => ({ i, remainder: s.n * fraction - quotas[i]!, tie: seededUnit(seed, `split-stratum:${s.stratum}`) }))
+    .filter((x) => x.remainder > 1e-9)
+    .sort((a, b) => b.remainder - a.remainder || a.tie - b.tie)
+  for (const x of order) {
+    if (left <= 0) break
+    quotas[x.i]!++
+    left--
+  }
+  return quotas
 }

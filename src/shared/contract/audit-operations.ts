@@ -31,6 +31,8 @@ export const auditOperations = {
         resamples: z.number().int().min(2000).max(100_000).optional(),
         /** Keep only these judges (source ids); people and criteria always stay. */
         sources: z.array(z.string().min(1).max(300)).min(1).max(500).optional(),
+        /** hypothesis-match: the cross-company panel's members (judge names, `run:<id>`, `model:<name>`); default: the newest judge of each company. */
+        panel: z.array(z.string().min(1).max(300)).min(1).max(50).optional(),
         /** Also report archived runs and runs of archived judges. */
         includeArchived: z.boolean().optional(),
         /** Names the computation for progress events and `audit.cancel`; a new request under the same id replaces it. */

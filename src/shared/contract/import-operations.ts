@@ -3,7 +3,7 @@ import { errorLocationSchema } from '../errors'
 import { splitSchema } from '../items/kinds'
 import { op } from './define'
 
-export const IMPORT_FORMAT_NAMES = ['pairs', 'tasks', 'hypotheses', 'frontierscience', 'questions', 'liveideabench', 'omega-point', 'labels', 'citation-pairs'] as const
+export const IMPORT_FORMAT_NAMES = ['pairs', 'tasks', 'hypotheses', 'frontierscience', 'questions', 'liveideabench', 'omega-point', 'labels', 'citation-pairs', 'preprints', 'abstracts', 'references'] as const
 
 const importInput = z
   .object({

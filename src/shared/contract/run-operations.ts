@@ -106,7 +106,7 @@ export const keyStatusSchema = z.object({
 })
 
 export const generationSchemeSchema = z.enum(['single', 'multi-stage', 'omega-point'])
-export const generationTargetSchema = z.enum(['hypotheses', 'ideas', 'tasks'])
+export const generationTargetSchema = z.enum(['hypotheses', 'ideas', 'tasks', 'responses'])
 
 /**
  * A run: instrument, judge, item selection, seed, and how its calls are made. `generation` asks the judge's model to
@@ -136,8 +136,10 @@ export const runSpecSchema = z
     scheme: generationSchemeSchema.optional(),
     outSet: z.string().min(1).max(200).optional(),
     tokenBudgetRun: z.number().int().positive().optional(),
-    /** Generation only: hypotheses for rediscovery tasks (default), ideas for the keywords of idea items, or rediscovery tasks composed from the papers of preprint pairs. */
-    generate: generationTargetSchema.optional()
+    /** Generation only: hypotheses for rediscovery tasks (default), ideas for the keywords of idea items, rediscovery tasks composed from papers, or responses to FrontierScience problems (one per trial). */
+    generate: generationTargetSchema.optional(),
+    /** Hypothesis generation only: also generate for tasks a leak audit found leaking (left out by default, as the protocol drops them). */
+    keepLeaky: z.boolean().optional()
   })
   .strict()
 export type RunSpec = z.input<typeof runSpecSchema>
@@ -169,6 +171,8 @@ export const runCountsSchema = z.object({
   failed: z.number().int(),
   cached: z.number().int(),
   costUsd: z.number(),
+  /** Calls answered (not from the cache) whose cost is unknown: no price for the model. Their cost is not in costUsd. */
+  unpriced: z.number().int(),
   inputTokens: z.number().int(),
   outputTokens: z.number().int()
 })

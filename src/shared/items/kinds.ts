@@ -100,8 +100,28 @@ export const ideaPairSchema = z.looseObject({
   keywords: z.union([z.string(), z.array(z.string())]).nullish()
 })
 
-const paperSchema = z.looseObject({ title: z.string().default(''), abstract: z.string() })
-export const preprintPairSchema = z.looseObject({ paper: paperSchema, preprint: paperSchema })
+const authorsSchema = z.union([z.string(), z.array(z.string())]).nullish()
+const paperSchema = z.looseObject({ title: z.string().default(''), authors: authorsSchema, abstract: z.string() })
+/**
+ * A published paper and one candidate preprint record. `same_study` is the reference answer (whether the preprint is
+ * an earlier version of the paper), withheld like any label; the preprint check's probabilities are scored on it.
+ */
+export const preprintPairSchema = z.looseObject({
+  paper: paperSchema,
+  preprint: paperSchema,
+  same_study: z.boolean().nullish(),
+  label_source: z.string().nullish()
+})
+
+/** A published paper as PubMed lists it (title, journal, abstract): what a rediscovery task is composed from. */
+export const paperItemSchema = z.looseObject({
+  paper_id: z.string().min(1),
+  title: z.string().min(1),
+  journal: z.string().default(''),
+  abstract: z.string().min(1),
+  authors: authorsSchema,
+  year: z.union([z.string(), z.number()]).nullish()
+})
 
 export const referencePairSchema = z.looseObject({
   task_id: z.string().nullish(),
@@ -126,7 +146,8 @@ export const ITEM_KINDS = {
   'idea-pair': ideaPairSchema,
   'preprint-pair': preprintPairSchema,
   'reference-pair': referencePairSchema,
-  'research-question': researchQuestionSchema
+  'research-question': researchQuestionSchema,
+  paper: paperItemSchema
 } as const
 
 export type ItemKind = keyof typeof ITEM_KINDS
@@ -155,6 +176,8 @@ export function itemTitle(kind: ItemKind, externalId: string, payload: Record<st
       return `${externalId} · task ${p.task_id}`
     case 'idea':
       return firstLine(String(p.idea ?? externalId))
+    case 'paper':
+      return firstLine(String(p.title ?? externalId))
     default:
       return externalId
   }
@@ -182,6 +205,8 @@ export function itemSearchText(kind: ItemKind, payload: Record<string, unknown>)
       return [p.paper?.title, p.paper?.abstract, p.preprint?.title, p.preprint?.abstract].filter(Boolean).join('\n')
     case 'reference-pair':
       return [p.abstract, p.reference_a?.finding, p.reference_b?.finding].filter(Boolean).join('\n')
+    case 'paper':
+      return [p.title, p.journal, p.abstract].filter(Boolean).join('\n')
   }
 }
 

@@ -6,7 +6,8 @@ import type { ItemKind } from './kinds'
  */
 const WITHHELD: Partial<Record<ItemKind, ReadonlyArray<string>>> = {
   'proposal-pair': ['label', 'label_source', 'probe', 'probe_of', 'a.citations', 'b.citations'],
-  idea: ['scores']
+  idea: ['scores'],
+  'preprint-pair': ['same_study', 'label_source']
 }
 
 export function withheldLabelPaths(kind: ItemKind): ReadonlyArray<string> {

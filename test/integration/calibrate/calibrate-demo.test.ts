@@ -196,4 +196,14 @@ describe('assay calibrate on the demo', () => {
     expect(page).toContain('Estimates corrected for judge error')
     expect(page).toContain('Rogan–Gladen')
   })
+
+  it('takes --criterion by the name the report prints, and lists the criteria for one it does not know', async () => {
+    const report = json(await runCli('report', path, '--instrument', 'hypothesis-match', '--json'))
+    const criterion = report.sources.find((s: { id: string }) => s.id === report.criteria[0])
+    const byName = json(await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--criterion', criterion.name, '--json'))
+    expect(byName.fits[0].criterion).toBe(criterion.id)
+    const wrong = await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--criterion', 'Nobody')
+    expect(wrong.code).not.toBe(0)
+    expect(wrong.stderr).toContain(`No criterion "Nobody"; criteria: ${criterion.id} (${criterion.name})`)
+  })
 })

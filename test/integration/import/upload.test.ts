@@ -64,6 +64,15 @@ describe('import of an uploaded file', () => {
     expect((await call('import.previewUpload', { name: 'data.jsonl', content: question('q7') })).format).toBe('questions')
   })
 
+  it('detects the imports of the preprint check, task composition and reference comparison, and refuses XML with what to do', async () => {
+    const abstract = JSON.stringify({ pmid: '1', title: 'T', journal: 'J', abstract: 'A.' })
+    expect((await call('import.previewUpload', { name: 'papers.jsonl', content: abstract })).format).toBe('abstracts')
+    const refs = 'pair_id,finding_a,key_points_a,finding_b,key_points_b\nr1,A.,"x; y",B.,z\n'
+    expect((await call('import.previewUpload', { name: 'refs.csv', content: refs })).format).toBe('references')
+    const xml = await call('import.previewUpload', { name: 'pubmed.xml', content: '<PubmedArticleSet/>' }).catch((e: unknown) => e)
+    expect((xml as Error).message).toContain('pubmed.xml: XML files are not read (PubMed XML included)')
+  })
+
   it('says why a file that refers to files beside it cannot be uploaded, without naming the private copy', async () => {
     const pair = JSON.stringify({ pair_id: 'p9', a: { path: 'proposals/p9_a.md' }, b: { markdown: '# B\n\ntext' } })
     const report = await call('import.previewUpload', { name: 'pairs.jsonl', content: pair })

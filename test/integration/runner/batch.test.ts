@@ -70,6 +70,28 @@ describe.each(['openai', 'anthropic', 'google'] as const)('a batch run through %
   })
 })
 
+describe.each(['openai', 'anthropic', 'google'] as const)('an expired batch through %s', (kind) => {
+  it('keeps what was answered before the deadline, records the rest as failed, and a rerun submits only those', async () => {
+    let i = 0
+    fake.setScript({ responder: () => (++i <= 2 ? { expired: true } : REVIEW), batchPollsUntilDone: 2 })
+    const judge = addJudge(project, fake, kind)
+    const result = await runToEnd(project, { instrument: 'idea-review', judgeId: judge.id, batch: true, pollIntervalMs: 10 })
+    expect(result.outcome).toBe('done')
+    expect(result.counts).toMatchObject({ total: 5, ok: 3, failed: 2, pending: 0 })
+    const errors = (project.db.prepare(`SELECT error FROM model_calls WHERE run_id = ? AND status = 'failed'`).all(result.runId) as { error: string }[]).map((r) => r.error)
+    expect(errors).toHaveLength(2)
+    for (const e of errors) expect(e).toMatch(kind === 'google' ? /returned no result/ : /^timeout: .*expire/)
+
+    fake.setScript({ responder: () => REVIEW, batchPollsUntilDone: 1 })
+    const again = await runToEnd(project, { instrument: 'idea-review', judgeId: judge.id, batch: true, pollIntervalMs: 10 })
+    expect(again.counts).toMatchObject({ ok: 5, failed: 0 })
+    expect(fake.count(CREATE[kind])).toBe(2)
+    // Only the two expired requests went out again: they alone were tried twice.
+    const attempts = (project.db.prepare(`SELECT attempts FROM model_calls WHERE run_id = ? ORDER BY id`).all(again.runId) as { attempts: number }[]).map((r) => r.attempts)
+    expect(attempts.sort()).toEqual([1, 1, 1, 2, 2])
+  })
+})
+
 describe('a batch run stopped while its batch is out', () => {
   it('polls the same batch when resumed instead of submitting again', async () => {
     fake.setScript({ responder: () => REVIEW, batchPollsUntilDone: 1000 })

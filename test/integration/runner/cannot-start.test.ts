@@ -71,6 +71,16 @@ describe('a judge run that cannot start records nothing', () => {
     expect(await recorded(path)).toEqual({ runs: 0, calls: 0 })
   })
 
+  it('when the batch API refuses the batch', async () => {
+    const path = await pairsProject('batch.assay')
+    process.env.OPENAI_API_KEY = KEYS.openai
+    fake.setScript({ responder: protocolResponder, faults: [{ endpoint: 'openai.batches.create', fault: { type: 'status', status: 400, message: 'Batch API is not enabled for this organization' } }] })
+    const r = await runCli('judge', path, '--instrument', 'pairwise-preference', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--batch', '--poll-interval', '0.01', '--json')
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stdout)).toMatchObject({ runId: null, outcome: 'could_not_start', error: expect.stringContaining('Batch API is not enabled') })
+    expect(await recorded(path)).toEqual({ runs: 0, calls: 0 })
+  })
+
   it('reports skipped items with their reasons and exits 1 when nothing can be asked', async () => {
     const path = await pairsProject('nothing.assay')
     process.env.OPENAI_API_KEY = KEYS.openai

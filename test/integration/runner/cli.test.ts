@@ -97,5 +97,7 @@ describe('progress lines', () => {
   it('show done of total, failures, cost so far and the time left', () => {
     expect(progressLine({ runId: 3, done: 50, failed: 2, total: 200, costUsd: 0.01234, etaMs: 95_000 })).toBe('run 3: 50/200 done (25%) · 2 failed · $0.0123 · ETA 1m 35s')
     expect(progressLine({ runId: 3, done: 200, failed: 0, total: 200, costUsd: 12.5, etaMs: 0 })).toBe('run 3: 200/200 done (100%) · 0 failed · $12.50')
+    // A model without a price has cost something unknown, not nothing.
+    expect(progressLine({ runId: 3, done: 50, failed: 0, total: 200, costUsd: 0, etaMs: null }, false)).toBe('run 3: 50/200 done (25%) · 0 failed · price unknown')
   })
 })

@@ -4,6 +4,7 @@ import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProviders, type FakeProviders } from '../../fakes'
+import { runCli } from '../../support/cli'
 import { repoRoot, tempDir } from '../../support/tmp'
 import { Project } from '../../../src/main/store/project'
 import { ideaProject, KEYS } from './helpers'
@@ -77,6 +78,8 @@ describe('a CLI run killed with SIGKILL', () => {
     // Kill once the file says some calls are answered: read it as another process would, while the run writes it.
     const deadline = Date.now() + 60_000
     while (answeredInFile(path) < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    // Listed from another process while the run executes, it is running.
+    expect(JSON.parse((await runCli('runs', 'list', path, '--json')).stdout).runs[0]).toMatchObject({ status: 'running', active: true, interrupted: false })
     first.kill('SIGKILL')
     const killed = await first.done
     expect(killed.signal).toBe('SIGKILL')
@@ -89,6 +92,9 @@ describe('a CLI run killed with SIGKILL', () => {
     expect(answered.length).toBeGreaterThanOrEqual(20)
     expect(answered.length).toBeLessThan(ITEMS)
     expect(runStatus).toBe('running')
+    // Killed, it is interrupted, not running.
+    const listed = await runCli('runs', 'list', path)
+    expect(listed.stdout).toMatch(/^1\s+idea-review\s+gpt-4\.1-mini\s+interrupted\s/m)
 
     const second = cli(args, env)
     const resumed = await second.done

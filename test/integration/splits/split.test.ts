@@ -66,4 +66,34 @@ describe('stratified splits', () => {
     expect(bad.stderr).toMatch(/between 0 and 1/)
     project = await Project.open(tmp.file('s.assay'))
   })
+
+  it('shares one-item strata between dev and test instead of sending each to test', () => {
+    // Ten sets of one pair each: rounding each stratum alone put all ten in test at one half.
+    const singles: NewItem[] = Array.from({ length: 10 }, (_, i) => ({ kind: 'proposal-pair', externalId: `one-${i}`, set: `single-${i}`, split: 'none', payload: { pair_id: `one-${i}`, a: { markdown: 'a' }, b: { markdown: 'b' } } }))
+    project.write(() => insertItems(project.db, singles))
+    const plan = createSplit(project, { testFraction: 0.5, seed: 's1', kind: 'proposal-pair' })
+    const ones = plan.strata.filter((s) => s.stratum.startsWith('single-'))
+    expect(ones.reduce((n, s) => n + s.test, 0)).toBe(5)
+    // The larger strata keep their exact shares.
+    expect(plan.strata.filter((s) => s.stratum.startsWith('pairs')).map((s) => [s.items, s.test])).toEqual([
+      [40, 20],
+      [20, 10]
+    ])
+    expect(plan).toMatchObject({ test: 35, dev: 35, warnings: [] })
+  })
+
+  it('warns when items already have judge answers', async () => {
+    project.close()
+    const path = tmp.file('s.assay')
+    const p = await Project.open(path)
+    const db = p.db
+    db.exec(`INSERT INTO judges (name, provider, model, options) VALUES ('j', 'openai', 'gpt-4.1-mini', '{}')`)
+    db.exec(`INSERT INTO runs (instrument_id, judge_id, template_id, template_version, selection, seed, both_orders, trials, options, status) VALUES ('pairwise-preference', 1, 'pairwise-ranker', 1, '{}', 's', 0, 1, '{}', 'done')`)
+    db.exec(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt, status) VALUES (1, 1, 0, 0, 'h', '{}', '{}', 'ok'), (1, 2, 0, 0, 'h2', '{}', '{}', 'ok')`)
+    p.close()
+    const r = await runCli('split', path, '--test', '0.5', '--seed', 'k')
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain('warning: 2 of these items already have judge answers')
+    project = await Project.open(path)
+  })
 })

@@ -27,6 +27,12 @@ describe('a damaged project', () => {
   it('is refused on a verified open (serve, the app) with its file named, and left as it was', async () => {
     const path = tmp.file('p.assay')
     await projectWithItems(path, 2000)
+    // Sound, the check says so.
+    const sound = await runCli('info', path, '--check')
+    expect(sound.code, sound.stderr).toBe(0)
+    expect(sound.stdout).toContain('integrity: ok (PRAGMA quick_check)')
+    expect(JSON.parse((await runCli('info', path, '--check', '--json')).stdout)).toMatchObject({ integrity: 'ok' })
+    expect(JSON.parse((await runCli('info', path, '--json')).stdout).integrity).toBeUndefined()
     // Garbage over pages in the middle of the file: the schema on page 1 still reads, the tables do not.
     const size = statSync(path).size
     const fd = openSync(path, 'r+')

@@ -41,8 +41,8 @@ function problems(input: unknown): readonly string[] {
 describe('template manifest', () => {
   it('parses the built-in manifest and loads every file', () => {
     const set = loadBuiltInTemplates()
-    // 35 quoted or written for Assay, 7 derived from quoted ones (the idea chains).
-    expect(set.templates.length).toBe(42)
+    // 36 quoted or written for Assay, 7 derived from quoted ones (the idea chains).
+    expect(set.templates.length).toBe(43)
     expect(set.templates.filter((t) => t.entry.derived !== undefined)).toHaveLength(7)
     expect(set.templates.every((t) => templateProblems(t).length === 0)).toBe(true)
   })

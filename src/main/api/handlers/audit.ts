@@ -23,6 +23,7 @@ async function report(input: Parameters<HandlerGroup<'audit.report'>['audit.repo
         split: input.split,
         includeArchived: input.includeArchived,
         sources: input.sources,
+        panel: input.panel,
         report: { ...(input.seed !== undefined ? { seed: input.seed } : {}), ...(input.resamples !== undefined ? { resamples: input.resamples } : {}) }
       },
       {

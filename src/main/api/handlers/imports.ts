@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
 import { AssayError } from '../../../shared/errors'
 import type { importOperations } from '../../../shared/contract/import-operations'
-import { detectFormat, importFile, type ImportFormat } from '../../import'
+import { detectFormat, importFile, XML_REFUSED, type ImportFormat } from '../../import'
 import { describeMapping } from '../../import/mapping'
 import type { ApiContext } from '../context'
 import type { HandlerGroup } from './types'
@@ -32,6 +32,7 @@ interface ImportRequest {
 async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean) {
   const shown = input.sourceName ?? input.path
   if (!existsSync(input.path) || !statSync(input.path).isFile()) throw new AssayError('not_found', `No file at ${shown}`, [{ file: shown, message: 'not found' }])
+  if (/\.xml$/i.test(input.path)) throw new AssayError('invalid_input', `${shown}: ${XML_REFUSED}`, [{ file: shown, message: XML_REFUSED }])
   const detected = input.format === undefined
   const format = input.format ?? detectFormat(input.path, firstLines(input.path))
   if (!format) throw new AssayError('invalid_input', `Cannot tell the format of ${shown}; choose one`, [{ file: shown, field: 'format', message: 'not detected' }])

@@ -35,8 +35,8 @@ export function registerImport(program: Command, io: CliIO): void {
     )
     .action(async (file: string, formatArg: string, path: string, opts: ImportCliOptions) => {
       // The parsers load only when an import runs, so `--help` stays instant.
-      const { detectFormat, importFile } = await import('../../import')
-      const format = resolveFormat(formatArg, path, detectFormat)
+      const { detectFormat, importFile, XML_REFUSED } = await import('../../import')
+      const format = resolveFormat(formatArg, path, detectFormat, XML_REFUSED)
       const project = await Project.open(resolve(file))
       let report: ImportReport
       try {
@@ -62,9 +62,10 @@ function parseSplit(value: string): Split {
   return value as Split
 }
 
-function resolveFormat(arg: string, path: string, detectFormat: (path: string, head: string[]) => ImportFormat | null): ImportFormat {
+function resolveFormat(arg: string, path: string, detectFormat: (path: string, head: string[]) => ImportFormat | null, xmlRefused: string): ImportFormat {
   if (isImportFormat(arg)) return arg
   if (arg === 'auto') {
+    if (/\.xml$/i.test(path)) throw new AssayError('invalid_input', `${path}: ${xmlRefused}`)
     let head: string[]
     try {
       head = readFileSync(resolve(path), 'utf8').split(/\r?\n/, 20)

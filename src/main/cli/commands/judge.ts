@@ -1,12 +1,14 @@
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import type { RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
-import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
-import { SPLITS, type Split } from '../../../shared/items/kinds'
+import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
+import { kindNeeded } from '../../../shared/items/imports'
+import { SPLITS, type ItemKind, type Split } from '../../../shared/items/kinds'
 import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
 import type { Judge, JudgeInput, RunProgress, RunResult } from '../../runner'
 import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
+import { costText, formatUsd } from '../../../shared/cost-text'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
 /** The exit code of a run stopped by Ctrl+C (128 + SIGINT), as shells report it. */
@@ -32,9 +34,10 @@ interface JudgeCliOptions extends JudgeConfig {
   batch?: boolean
   pollInterval?: number
   scheme?: 'single' | 'multi-stage' | 'omega-point'
-  generate?: 'hypotheses' | 'ideas' | 'tasks'
+  generate?: 'hypotheses' | 'ideas' | 'tasks' | 'responses'
   outSet?: string
   tokenBudgetRun?: number
+  keepLeaky?: boolean
   dryRun?: boolean
   json?: boolean
 }
@@ -97,9 +100,10 @@ export function registerJudge(program: Command, io: CliIO): void {
     .option('--batch', 'use the provider’s batch API (about half price; answers within 24 h)')
     .option('--poll-interval <seconds>', 'how often a batch is polled (default 30)', positiveNumber)
     .option('--scheme <s>', 'generation: single | multi-stage | omega-point', choice(['single', 'multi-stage', 'omega-point'] as const))
-    .option('--generate <what>', 'generation: hypotheses (for rediscovery tasks, default) | ideas (two per keyword of the selected idea items) | tasks (composed from the papers of the selected preprint pairs; --scheme single)', choice(['hypotheses', 'ideas', 'tasks'] as const))
+    .option('--generate <what>', 'generation: hypotheses (for rediscovery tasks, default) | ideas (two per keyword of the selected idea items) | tasks (composed from the selected papers and preprint pairs; --scheme single) | responses (answers to the selected FrontierScience problems, one per --trials; --scheme single)', choice(['hypotheses', 'ideas', 'tasks', 'responses'] as const))
     .option('--out-set <name>', 'generation: the set the new hypothesis sets go into (default generated-run<N>)')
     .option('--token-budget-run <id>', 'generation, multi-stage: ask further requests while they bring the generated tokens closer to this Omega Point run’s', integer(1))
+    .option('--keep-leaky', 'generation of hypotheses: also use tasks a leak audit found leaking (the protocol drops them; the run records the override)')
     .option('--dry-run', 'print the number of calls and the estimated cost; send and write nothing')
     .option('--json', 'print the result as JSON')
     .addHelpText(
@@ -115,7 +119,7 @@ export function registerJudge(program: Command, io: CliIO): void {
     .action(async (file: string, opts: JudgeCliOptions) => {
       const project = await Project.open(resolve(file))
       try {
-        await judgeCommand(project, opts, io)
+        await judgeCommand(project, opts, io, file)
       } catch (e) {
         throw namedDatabaseError(project.path, e)
       } finally {
@@ -161,13 +165,26 @@ function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
     ...(opts.scheme ? { scheme: opts.scheme } : {}),
     ...(opts.generate ? { generate: opts.generate } : {}),
     ...(opts.outSet ? { outSet: opts.outSet } : {}),
-    ...(opts.tokenBudgetRun ? { tokenBudgetRun: opts.tokenBudgetRun } : {})
+    ...(opts.tokenBudgetRun ? { tokenBudgetRun: opts.tokenBudgetRun } : {}),
+    ...(opts.keepLeaky ? { keepLeaky: true } : {})
   }
 }
 
-async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO): Promise<void> {
+/** The item kinds a run asks about: the instrument's, or what the generation target works from. */
+async function kindsOf(opts: JudgeCliOptions): Promise<ItemKind[]> {
+  if (opts.instrument !== 'generation') {
+    const { getInstrument } = await import('../../../shared/instruments')
+    return [getInstrument(opts.instrument as InstrumentId).itemKind]
+  }
+  if (opts.generate === 'ideas') return ['idea']
+  if (opts.generate === 'tasks') return ['paper', 'preprint-pair']
+  if (opts.generate === 'responses') return ['fs-problem']
+  return ['rediscovery-task']
+}
+
+async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, file: string): Promise<void> {
   // The runner and the model SDKs load only when a judge runs.
-  const [{ composedTasksOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
+  const [{ composedTasksOf, priceFor, responsesOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
     import('../../runner'),
     import('../../secrets')
   ])
@@ -186,9 +203,11 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   await providerFor(draft, { keyStore })
   const { estimate } = estimateRun(project, parseRunSpec(runSpec(opts, Math.max(draft.id, 1))), draft)
   if (estimate.calls === 0) {
-    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'nothing_to_ask', skippedCount: estimate.skipped, skipped: estimate.skippedItems }, null, 2))
+    const needs = estimate.items === 0 && estimate.skipped === 0 ? `${opts.instrument} needs ${kindNeeded(await kindsOf(opts), file)}` : null
+    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'nothing_to_ask', skippedCount: estimate.skipped, skipped: estimate.skippedItems, ...(needs ? { needs } : {}) }, null, 2))
     else {
       io.err(`assay: nothing to ask: no item of the selection can be put to ${opts.instrument}${estimate.skipped ? ` (${estimate.skipped} skipped)` : ''}; no run was recorded`)
+      if (needs) io.err(`  ${needs}`)
       for (const s of estimate.skippedItems.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
     }
     throw new ExitCode(EXIT_FAILURE)
@@ -200,18 +219,19 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   if (!opts.json) {
     const what =
       opts.instrument === 'generation'
-        ? `${opts.scheme} generation${opts.generate === 'ideas' ? ' of ideas' : ''} by ${judge.name} (${judge.provider}) on ${prepared.plan.items} ${opts.generate === 'ideas' ? 'keyword' : opts.generate === 'tasks' ? 'paper' : 'task'}${prepared.plan.items === 1 ? '' : 's'}`
+        ? `${opts.scheme} generation${opts.generate === 'ideas' ? ' of ideas' : ''} by ${judge.name} (${judge.provider}) on ${prepared.plan.items} ${opts.generate === 'ideas' ? 'keyword' : opts.generate === 'tasks' ? 'paper' : opts.generate === 'responses' ? 'problem' : 'task'}${prepared.plan.items === 1 ? '' : 's'}${opts.generate === 'responses' && (opts.trials ?? 1) > 1 ? `, ${opts.trials} trials each` : ''}`
         : `${opts.instrument} by ${judge.name} (${judge.provider}), ${total} call${total === 1 ? '' : 's'} on ${prepared.plan.items} item${prepared.plan.items === 1 ? '' : 's'}`
     io.err(`${prepared.resumed ? 'Resuming' : 'Starting'} run ${prepared.runId}: ${what}${prepared.plan.skipped.length ? `, ${prepared.plan.skipped.length} skipped` : ''}`)
     for (const s of prepared.plan.skipped.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
   }
+  const priced = priceFor(db, judge.provider, judge.model) !== undefined
   const onSignal = () => runRegistry.cancel(project, prepared.runId)
   process.once('SIGINT', onSignal)
   let lastAt = 0
   let lastLine = ''
   const progress = (p: RunProgress) => {
     const now = Date.now()
-    const line = progressLine(p)
+    const line = progressLine(p, priced)
     if (line === lastLine || (now - lastAt < 1000 && p.done < p.total)) return
     lastAt = now
     lastLine = line
@@ -236,17 +256,19 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO):
   }
   const ideas = opts.instrument === 'generation' && opts.generate === 'ideas' ? generatedIdeasOf(db, result.runId) : null
   const tasks = opts.instrument === 'generation' && opts.generate === 'tasks' ? composedTasksOf(db, result.runId) : null
-  const sets = opts.instrument === 'generation' && !ideas && !tasks ? generatedSetsOf(db, result.runId) : null
+  const responses = opts.instrument === 'generation' && opts.generate === 'responses' ? responsesOf(db, result.runId) : null
+  const sets = opts.instrument === 'generation' && !ideas && !tasks && !responses ? generatedSetsOf(db, result.runId) : null
   if (opts.json) {
     io.out(
       JSON.stringify(
-        { runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, skipped: prepared.plan.skipped, ...(sets ? { sets } : {}), ...(ideas ? { ideas } : {}), ...(tasks ? { tasks } : {}) },
+        { runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, skipped: prepared.plan.skipped, ...(sets ? { sets } : {}), ...(ideas ? { ideas } : {}), ...(tasks ? { tasks } : {}), ...(responses ? { responses } : {}) },
         null,
         2
       )
     )
   } else {
     printResult(io, result)
+    if (responses) io.out(`${responses.length} response${responses.length === 1 ? '' : 's'} stored as problems to grade${responses.length ? ` (set ${JSON.stringify(opts.outSet ?? `generated-run${result.runId}`)})` : ''}`)
     if (tasks) io.out(`${tasks.length} rediscovery task${tasks.length === 1 ? '' : 's'} composed${tasks.length ? `: ${tasks.join(', ')}` : ''}`)
     if (ideas) io.out(`${ideas.length} idea${ideas.length === 1 ? '' : 's'} generated, ${ideas.filter((i) => i.selected).length} chosen by the generator`)
     if (sets) io.out(`${sets.length} hypothesis set${sets.length === 1 ? '' : 's'} generated${sets.length ? `: ${sets.join(', ')}` : ''}`)
@@ -263,14 +285,13 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`
 }
 
-export function formatUsd(usd: number): string {
-  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`
-}
+export { formatUsd }
 
-export function progressLine(p: RunProgress): string {
+/** `priced`: the judge's model has a price; without one the cost so far is unknown, not $0. */
+export function progressLine(p: RunProgress, priced = true): string {
   const pct = p.total ? Math.floor((p.done / p.total) * 100) : 100
   const eta = p.etaMs === null ? '' : p.done < p.total ? ` · ETA ${formatDuration(p.etaMs)}` : ''
-  return `run ${p.runId}: ${p.done}/${p.total} done (${pct}%) · ${p.failed} failed · ${formatUsd(p.costUsd)}${eta}`
+  return `run ${p.runId}: ${p.done}/${p.total} done (${pct}%) · ${p.failed} failed · ${priced ? formatUsd(p.costUsd) : 'price unknown'}${eta}`
 }
 
 function printEstimate(io: CliIO, opts: JudgeCliOptions, judge: Judge, e: RunEstimate): void {
@@ -292,7 +313,7 @@ function printResult(io: CliIO, r: RunResult): void {
   const what = r.outcome === 'done' ? 'finished' : r.outcome === 'cancelled' ? 'cancelled (run the same command to resume)' : 'stopped'
   io.out(
     `Run ${r.runId} ${what}: ${c.ok} ok, ${c.unparseable} unparseable, ${c.failed} failed, ${c.pending} pending of ${c.total}; ` +
-      `${c.cached} from cache; ${r.requests} request${r.requests === 1 ? '' : 's'} sent; cost ${formatUsd(c.costUsd)}`
+      `${c.cached} from cache; ${r.requests} request${r.requests === 1 ? '' : 's'} sent; cost ${costText(c.costUsd, c.unpriced)}`
   )
   if (r.fatal) io.err(`assay: ${r.fatal}`)
   if (c.failed > 0 && r.outcome !== 'failed') io.err(`${c.failed} call${c.failed === 1 ? '' : 's'} failed after retries; run the same command again to retry them`)

@@ -18,6 +18,7 @@ interface ReportOptions {
   resamples?: string
   force?: boolean
   source?: string[]
+  panel?: string
   archived?: boolean
 }
 
@@ -33,6 +34,7 @@ export function registerReport(program: Command, io: CliIO): void {
     .option('--force', 'replace an existing file at --html (never an SQLite file or the project)')
     .option('--seed <n>', 'bootstrap seed (an integer in [0, 2^32 − 1])')
     .option('--resamples <n>', 'bootstrap resamples (at least 2000)')
+    .option('--panel <judges>', 'hypothesis-match: the cross-company panel, comma-separated judge names (or run:<id>, model:<name>); default: the newest judge of each company, at most four companies')
     .option('--source <id>', 'keep only this judge (repeatable; a source id such as run:3 or model:<name>); people and criteria always stay', (v: string, all: string[] = []) => [...all, v])
     .option('--archived', 'also report archived runs and runs of archived judges')
     .action(async (file: string, opts: ReportOptions) => {
@@ -57,6 +59,7 @@ export function registerReport(program: Command, io: CliIO): void {
           instrument,
           split,
           ...(opts.source ? { sources: opts.source } : {}),
+          ...(opts.panel ? { panel: opts.panel.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
           ...(opts.archived ? { includeArchived: true } : {}),
           ...(seed !== undefined ? { seed } : {}),
           ...(resamples !== undefined ? { resamples } : {})
@@ -99,6 +102,7 @@ function printSummary(report: Report, io: CliIO): void {
   const name = new Map(report.sources.map((s) => [s.id, s.name]))
   io.out(`${report.instrument.title} (${report.instrument.id}) · ${report.project.name} · split ${report.scope.split} · ${report.scope.n_items} items`)
   io.out(`criteria: ${report.criteria.map((c) => name.get(c) ?? c).join(', ') || 'none'}`)
+  if (report.settings.panel_rule) io.out(`panel: ${report.settings.panel_rule}`)
   for (const w of report.warnings) io.out(`warning: ${w.message}`)
   if (report.pairwise?.rows.length) {
     io.out('')

@@ -28,6 +28,11 @@ async function withProject<T>(file: string, readonly: boolean, fn: (project: Pro
   }
 }
 
+/** A run marked running that no live process executes was killed: it is interrupted, and resumes on the same command. */
+function statusShown(r: { status: string; active: boolean }): string {
+  return r.status === 'running' && !r.active ? 'interrupted' : r.status
+}
+
 /** One line per run: id, instrument, judge, status, counts, and the archive mark. */
 async function runLines(file: string, includeArchived: boolean) {
   const [{ listRunSummaries }, { runArchiveStates }] = await Promise.all([runner(), archive()])
@@ -52,7 +57,7 @@ export function registerRuns(program: Command, io: CliIO): void {
     .action(async (file: string, opts: ListOptions) => {
       const lines = await runLines(file, opts.archived ?? false)
       if (opts.json) {
-        io.out(JSON.stringify({ runs: lines }, null, 2))
+        io.out(JSON.stringify({ runs: lines.map((r) => ({ ...r, interrupted: statusShown(r) === 'interrupted' })) }, null, 2))
         return
       }
       if (lines.length === 0) {
@@ -63,7 +68,7 @@ export function registerRuns(program: Command, io: CliIO): void {
         String(r.id),
         r.instrument,
         r.judge.name,
-        r.status,
+        statusShown(r),
         `${r.counts.total - r.counts.pending}/${r.counts.total}`,
         String(r.counts.ok),
         String(r.counts.failed),

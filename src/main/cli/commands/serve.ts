@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { tmpdir } from 'node:os'
+import { homedir } from 'node:os'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
+import { demoProjectPath } from '../../demo/demo-path'
 import { Project } from '../../store/project'
 import { appRoot, rendererDir } from '../../paths'
 import type { SessionState } from '../../api/context'
@@ -33,8 +34,9 @@ export function registerServe(program: Command, io: CliIO): void {
     .option('--port <n>', 'port to listen on')
     .option('--open', 'open the printed URL in the default browser')
     .action(async (opts: ServeOptions) => {
-      const path = join(tmpdir(), 'assay-demo.assay')
+      const path = demoProjectPath(process.env, process.platform, homedir())
       if (!existsSync(path)) {
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
         const { loadDemo } = await import('../../demo/load-demo')
         const p = await Project.create(path)
         try {

@@ -30,6 +30,7 @@ export function registerSplit(program: Command, io: CliIO): void {
         for (const f of plan.fitsNoLongerHeldOut) {
           io.out(`Fit ${f.id} (${f.method}, ${f.instrument}) learned from ${f.movedItems} item(s) this split moved: it is no longer held out, and reports give it no held-out figures; fit again on the new split`)
         }
+        for (const w of plan.warnings) io.err(`warning: ${w}`)
       } finally {
         project.close()
       }

@@ -1,5 +1,6 @@
 import type { ReadResult } from '../read-records'
 import type { ImportContext, ImportFormat, ParsedImport } from '../types'
+import { ABSTRACT_ARRAY_KEYS, parseAbstracts } from './abstracts'
 import { parseCitationPairs } from './citation-pairs'
 import { parseFrontierScience } from './frontierscience'
 import { HYPOTHESIS_ARRAY_KEYS, parseHypotheses } from './hypotheses'
@@ -7,7 +8,9 @@ import { parseLabels } from './labels'
 import { parseLiveIdeaBench } from './liveideabench'
 import { OMEGA_POINT_ARRAY_KEYS, parseOmegaPoint } from './omega-point'
 import { PAIR_ARRAY_KEYS, parsePairs } from './pairs'
+import { PREPRINT_ARRAY_KEYS, parsePreprints } from './preprints'
 import { parseQuestions } from './questions'
+import { parseReferences, REFERENCE_ARRAY_KEYS } from './references'
 import { parseTasks } from './tasks'
 
 /** Keys under which a JSON object may hold its rows, per format (a manifest with metadata beside the rows). */
@@ -20,7 +23,10 @@ export const FORMAT_ARRAY_KEYS: Record<ImportFormat, ReadonlyArray<string>> = {
   liveideabench: ['results', 'ideas', 'pairs', 'items', 'data'],
   'omega-point': OMEGA_POINT_ARRAY_KEYS,
   labels: ['labels', 'annotations', 'items', 'data'],
-  'citation-pairs': ['papers', 'items', 'data']
+  'citation-pairs': ['papers', 'items', 'data'],
+  preprints: PREPRINT_ARRAY_KEYS,
+  abstracts: ABSTRACT_ARRAY_KEYS,
+  references: REFERENCE_ARRAY_KEYS
 }
 
 export async function parseFormat(format: ImportFormat, ctx: ImportContext, read: ReadResult): Promise<ParsedImport> {
@@ -43,5 +49,11 @@ export async function parseFormat(format: ImportFormat, ctx: ImportContext, read
       return parseLabels(ctx, read)
     case 'citation-pairs':
       return parseCitationPairs(ctx, read.records)
+    case 'preprints':
+      return parsePreprints(ctx, read.records)
+    case 'abstracts':
+      return parseAbstracts(ctx, read.records)
+    case 'references':
+      return parseReferences(ctx, read.records)
   }
 }

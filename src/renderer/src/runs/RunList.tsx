@@ -1,4 +1,5 @@
 import type { RunListEntry } from '../../../shared/contract/run-operations'
+import { costText } from '../../../shared/cost-text'
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import { formatDuration, formatUsd } from './format'
@@ -102,7 +103,7 @@ export function RunList({
                   </div>
                 </td>
                 <td className="num">{failed}</td>
-                <td className="num">{formatUsd(p ? p.costUsd : r.counts.costUsd)}</td>
+                <td className="num">{p && r.counts.unpriced === 0 ? formatUsd(p.costUsd) : costText(p ? p.costUsd : r.counts.costUsd, r.counts.unpriced)}</td>
                 <td>{r.active && p ? formatDuration(p.etaMs) : '—'}</td>
                 <td onClick={(e) => e.stopPropagation()}>
                   {r.active ? (
