@@ -26,6 +26,8 @@ export interface ImportOptions {
   lossy?: boolean
   /** The name errors and the import record give the file, where `path` is a copy (an uploaded file). */
   sourceName?: string
+  /** Refuse every reference to another file (an uploaded file may bring nothing from this machine). */
+  selfContained?: boolean
 }
 
 export interface ImportPreviewRow {
@@ -109,7 +111,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   }
   const text = decoded.text
 
-  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db, lossy: opts.lossy ?? false, replaced: { count: 0 } }
+  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db, lossy: opts.lossy ?? false, replaced: { count: 0 }, selfContained: opts.selfContained ?? false }
   const read = readRecords(shown, fullPath, text, FORMAT_ARRAY_KEYS[format])
   if (read.errors.length && read.records.length === 0) return report({ ...failed(shown, ''), errors: read.errors }, null)
   if (read.records.length === 0) return report(failed(shown, 'the file has no records'), null)

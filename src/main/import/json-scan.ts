@@ -114,3 +114,24 @@ export function parseJsonChecked(text: string, firstLine = 1): { ok: true; value
     return { ok: false, problem: { line: firstLine, message: `not valid JSON: ${(e as Error).message}` } }
   }
 }
+
+/**
+ * Whether JSON text nests containers deeper than `maxDepth` (strings skipped, nothing else checked): for request
+ * bodies, whose keys are the contract's and need no duplicate or key check, only a bound on what recursion meets.
+ */
+export function nestedDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 92) i++
+        else if (d === 34) break
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > maxDepth) return true
+    } else if (c === 125 || c === 93) depth--
+  }
+  return false
+}

@@ -87,6 +87,8 @@ export interface ImportContext {
   lossy?: boolean
   /** Invalid UTF-8 sequences replaced so far in such files (lossy imports only). */
   replaced?: { count: number }
+  /** The file may refer to no other file (an upload): every path in it is refused. */
+  selfContained?: boolean
 }
 
 export function emptyParsed(): ParsedImport {
