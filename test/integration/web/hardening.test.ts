@@ -126,6 +126,7 @@ describe('request bodies the server cannot take as they are', () => {
     const name = `${'é'.repeat(100)}${'数'.repeat(94)}.jsonl`
     const bytes = Buffer.from(JSON.stringify({ question_id: 'q-long', question: 'Is it long?' })).toString('base64')
     const answer = await call('import.previewUpload', { name, bytes })
+    expect(answer.error).toBeUndefined()
     expect(answer).toMatchObject({ ok: true, value: { format: 'questions', errors: [] } })
     expect(answer.value.set).toBe(name.slice(0, -'.jsonl'.length))
   })
