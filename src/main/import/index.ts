@@ -6,6 +6,7 @@ import type { Project } from '../store/project'
 import { detectFormat } from './detect'
 import { namespaceUnknownFields } from './extra-fields'
 import { FORMAT_ARRAY_KEYS, parseFormat } from './formats'
+import { keepWrittenNumbers } from './numbers'
 import { readRecords } from './read-records'
 import { decodeUtf8 } from './utf8'
 import { IMPORT_FORMATS, isImportFormat, type ImportContext, type ImportFormat, type ParsedImport } from './types'
@@ -122,6 +123,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   // lists every problem of the file instead of stopping at the first bad line.
   parsed.errors.unshift(...read.errors)
   validateItems(ctx, parsed)
+  keepWrittenNumbers(shown, read.records, parsed)
   const replaced = decoded.invalid.length + ctx.replaced!.count
   if (replaced) {
     parsed.summary = { ...parsed.summary, invalidUtf8Replaced: replaced }

@@ -1,6 +1,7 @@
 import type { ErrorLocation } from '../../shared/errors'
 import type { ItemKind } from '../../shared/items/kinds'
 import type { Db } from '../store/database'
+import type { SourceNumber } from './numbers'
 
 export const IMPORT_FORMATS = [
   'pairs',
@@ -23,6 +24,8 @@ export function isImportFormat(s: string): s is ImportFormat {
 export interface SourceRecord {
   line: number
   value: unknown
+  /** Numbers whose text a double does not give back (`1.10`, `9007199254740993`, `1e400`), from JSON sources. */
+  numbers?: SourceNumber[]
 }
 
 /** An item a parser wants written; validated against its kind's schema before anything is written. */

@@ -4,6 +4,7 @@ import type { AnyInstrument } from '../../shared/instruments'
 import { checkAnswerSize, readAnswerLimits, type AnswerLimits } from '../annotation/answer-limits'
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../annotation/blinded'
 import { verifyChecks } from '../checks/verify'
+import { isCalendarTime } from '../import/timestamps'
 import { appendAnnotation, headForAssignment, type AnnotationRow } from '../store/annotations'
 import { getAssignment, setAssignmentStatus, type AssignmentStatus } from '../store/assignments'
 import type { Db } from '../store/database'
@@ -178,7 +179,7 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\
  */
 export function revisionTimeProblems(row: Pick<AnnotationRow, 'id' | 'created_at' | 'active_ms'>, packetMadeAt: string, now: number): string[] {
   const problems: string[] = []
-  const at = ISO_TIME.test(row.created_at) ? Date.parse(row.created_at) : Number.NaN
+  const at = ISO_TIME.test(row.created_at) && isCalendarTime(row.created_at) ? Date.parse(row.created_at) : Number.NaN
   const made = Date.parse(/[zZ]|[+-]\d{2}:\d{2}$/.test(packetMadeAt) ? packetMadeAt : `${packetMadeAt.replace(' ', 'T')}Z`)
   if (Number.isNaN(at)) problems.push(`answer ${row.id}: created_at ${JSON.stringify(row.created_at)} is not an ISO 8601 time`)
   else if (at > now + CLOCK_SKEW_MS) problems.push(`answer ${row.id}: created_at ${row.created_at} is in the future`)
