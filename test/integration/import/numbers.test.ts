@@ -54,6 +54,14 @@ describe('numbers, times and columns in imported files', () => {
     expect(r.imported).toBe(0)
   })
 
+  it('refuses such a number inside JSON text given as a string (a judgement written as JSON text), instead of rounding it', async () => {
+    writeFileSync(tmp.file('pairs.jsonl'), `${JSON.stringify({ pair_id: 'x', a: { markdown: '# A\n\ntext' }, b: { markdown: '# B\n\ntext' } })}\n`)
+    expect((await importFile(project, 'pairs', tmp.file('pairs.jsonl'))).errors).toEqual([])
+    const row = { item: 'x', instrument: 'pairwise-preference', source: 'judge', source_kind: 'model', judgement: '{"verdict": "a_better", "tokens": 12345678901234567890}' }
+    const r = await importText('labels.jsonl', `${JSON.stringify(row)}\n`, 'labels')
+    expect(r.errors).toContainEqual(expect.objectContaining({ line: 1, field: 'judgement.tokens', message: expect.stringContaining('12345678901234567890 cannot be read exactly') }))
+  })
+
   it('refuses active_ms that is not a whole number (true is not 1) and created_at that is not a real day', async () => {
     writeFileSync(tmp.file('q.jsonl'), '{"question_id": "x", "question": "X?"}\n')
     expect((await importFile(project, 'questions', tmp.file('q.jsonl'))).errors).toEqual([])
