@@ -177,3 +177,31 @@ function keepAt(root: Record<string, unknown>, path: ReadonlyArray<string | numb
   ;(node as Record<string | number, unknown>)[last] = { [SOURCE_NUMBER_KEY]: token }
   return true
 }
+
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
+/** A number kept as the text it was written in, as `keepWrittenNumbers` stores it. */
+function writtenNumber(v: unknown): string | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null
+  const keys = Object.keys(v)
+  const t = (v as Record<string, unknown>)[SOURCE_NUMBER_KEY]
+  return keys.length === 1 && typeof t === 'string' && NUMBER_TEXT.test(t) ? t : null
+}
+
+/**
+ * JSON text of a value with every number kept as written put back as that number's text, so a file Assay writes in
+ * an import format (probes in the pairs format) says what the imported file said.
+ */
+export function jsonWithWrittenNumbers(value: unknown): string {
+  const texts: string[] = []
+  const mark = `\u0000n${Math.random().toString(36).slice(2)}:`
+  const json = JSON.stringify(value, (_key, v: unknown) => {
+    const t = writtenNumber(v)
+    if (t === null) return v
+    texts.push(t)
+    return `${mark}${texts.length - 1}`
+  })
+  if (!texts.length) return json
+  const escaped = JSON.stringify(mark).slice(1, -1)
+  return json.replace(new RegExp(`"${escaped.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(\\d+)"`, 'g'), (_m, i: string) => texts[Number(i)]!)
+}

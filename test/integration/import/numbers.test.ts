@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { importFile } from '../../../src/main/import'
+import { jsonWithWrittenNumbers } from '../../../src/main/import/numbers'
 import { Project } from '../../../src/main/store/project'
 import { tempDir } from '../../support/tmp'
 
@@ -38,6 +39,13 @@ describe('numbers, times and columns in imported files', () => {
       plain: 2.5,
       nested: { ids: [{ $number: '12345678901234567890' }, 7] }
     })
+  })
+
+  it('writes such numbers back as their text where Assay writes an import format (probes in the pairs format)', async () => {
+    const extras = '{"big":9007199254740993,"price":1.10,"plain":2.5,"list":[1e400,-0]}'
+    const r = await importText('q.jsonl', `{"question_id":"q1","question":"Why?",${extras.slice(1, -1)}}\n`)
+    expect(r.errors).toEqual([])
+    expect(jsonWithWrittenNumbers(payloads().q1.$extra)).toBe(extras)
   })
 
   it('does the same in a JSON array file, each number found in its own record', async () => {
