@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import Papa from 'papaparse'
@@ -155,14 +155,19 @@ describe('files written at a path the user names', () => {
     const sock = tmp.file('sock.jsonl')
     const server = createServer()
     await new Promise<void>((done) => server.listen(sock, done))
+    // The device is named through a link of our own: were the guard ever to fail, the rename would replace the link,
+    // never the machine's /dev/null.
+    const device = tmp.file('null.jsonl')
+    symlinkSync('/dev/null', device)
     try {
-      for (const target of ['/dev/null', fifo, sock, tmp.dir]) {
+      for (const target of [device, fifo, sock, tmp.dir]) {
         const r = await runCli('export', project, 'labels', '--out', target, '--force')
         expect(r.code, target).toBe(1)
         expect(r.stderr).toMatch(/not a regular file|is a folder/)
       }
       expect(lstatSync(fifo).isFIFO()).toBe(true)
-      expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true)
+      expect(lstatSync(device).isSymbolicLink()).toBe(true)
+      expect(statSync(device).isCharacterDevice()).toBe(true)
     } finally {
       await new Promise((done) => server.close(done))
     }
