@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { renameSync, rmSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import { isInstrumentId } from '../../shared/instruments'
 import type { Split } from '../../shared/items/kinds'
 import { readAnswerLimits, writeAnswerLimits, type AnswerLimits } from '../annotation/answer-limits'
 import { assignmentContext } from '../annotation/blinded'
 import { restoreDraft } from '../annotation/drafts'
-import { checkOutputPath } from '../export/output-file'
+import { checkOutputPath, tempPathFor } from '../export/output-file'
 import { appendAnnotation, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
 import type { AnnotatorRow } from '../store/annotators'
 import type { AssignmentRow } from '../store/assignments'
@@ -88,7 +88,7 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
   }))
   const digest = assignmentDigest({ packetId, projectId: project.id, annotator: annotator.name }, entries)
 
-  const temp = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString('hex')}.partial`)
+  const temp = tempPathFor(out)
   try {
     await writePacketFile(temp, { packetId, projectId: project.id, digest, annotator, content, limits: readAnswerLimits(project.db) })
     project.write(() =>

@@ -124,6 +124,15 @@ describe("a merge applies the project's caps, never the packet's", () => {
   })
 })
 
+describe('packet files with long names', () => {
+  it('are written under a name of 80 three-byte characters (its temporary name stays within the file system’s limit)', async () => {
+    const out = tmp.file(`${'数'.repeat(80)}.assay`)
+    const result = await exportPacket(project, { annotator: 'Ada', instrument: 'flaw-audit', out })
+    expect(result).toMatchObject({ annotator: 'Ada' })
+    expect((await mergePackets(project, [out]))[0]).toMatchObject({ added: 0 })
+  })
+})
+
 describe('worked checks in a merged packet', () => {
   it('are re-run in the project: a forged `verified` output is stored as a mismatch with main’s output', async () => {
     const id = '44444444-4444-4444-8444-444444444444'
