@@ -92,16 +92,23 @@ function readJson(file: string, text: string, arrayKeys: ReadonlyArray<string>):
     return { container: 'json', records: [], root: null, columns: [], errors: [{ file, ...(line ? { line } : {}), message: `not valid JSON: ${jsonMessage(e)}` }] }
   }
   const numbers = unusualNumbers(text)
-  /** The unusual numbers inside element i of the array at `prefix`, their paths from the element. */
-  const within = (prefix: ReadonlyArray<string | number>, i: number): { numbers?: SourceNumber[] } => {
-    const inside = numbers
-      .filter((n) => n.path.length > prefix.length && prefix.every((p, k) => n.path[k] === p) && n.path[prefix.length] === i)
-      .map((n) => ({ ...n, path: n.path.slice(prefix.length + 1) }))
-    return inside.length ? { numbers: inside } : {}
+  /** The unusual numbers inside each element of the array at `prefix`, by element, their paths from the element. */
+  const byElement = (prefix: ReadonlyArray<string | number>): Map<number, SourceNumber[]> => {
+    const out = new Map<number, SourceNumber[]>()
+    for (const n of numbers) {
+      const i = n.path[prefix.length]
+      if (typeof i !== 'number' || !prefix.every((p, k) => n.path[k] === p)) continue
+      const list = out.get(i) ?? []
+      list.push({ ...n, path: n.path.slice(prefix.length + 1) })
+      out.set(i, list)
+    }
+    return out
   }
+  const within = (found: Map<number, SourceNumber[]>, i: number): { numbers?: SourceNumber[] } => (found.has(i) ? { numbers: found.get(i)! } : {})
   if (Array.isArray(value)) {
     const starts = topLevelElementLines(text, null)
-    return { container: 'json', records: value.map((v, i) => ({ line: starts[i] ?? 1, value: v, ...within([], i) })), root: null, columns: [], errors: [] }
+    const found = byElement([])
+    return { container: 'json', records: value.map((v, i) => ({ line: starts[i] ?? 1, value: v, ...within(found, i) })), root: null, columns: [], errors: [] }
   }
   if (value && typeof value === 'object') {
     const root = value as Record<string, unknown>
@@ -109,7 +116,8 @@ function readJson(file: string, text: string, arrayKeys: ReadonlyArray<string>):
     if (key) {
       const starts = topLevelElementLines(text, key)
       const rows = root[key] as unknown[]
-      return { container: 'json', records: rows.map((v, i) => ({ line: starts[i] ?? 1, value: v, ...within([key], i) })), root, columns: [], errors: [] }
+      const found = byElement([key])
+      return { container: 'json', records: rows.map((v, i) => ({ line: starts[i] ?? 1, value: v, ...within(found, i) })), root, columns: [], errors: [] }
     }
     // A single object is one record (a run file, one manifest entry).
     return { container: 'json', records: [{ line: 1, value: root, ...(numbers.length ? { numbers } : {}) }], root, columns: [], errors: [] }
