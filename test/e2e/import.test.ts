@@ -13,8 +13,8 @@ let browser: Browser
 let page: Page
 
 /** Puts a file in the page's file picker, as a person choosing it from their computer would. */
-async function upload(name: string, content: string): Promise<void> {
-  await page.getByTestId('file-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(content, 'utf8') })
+async function upload(name: string, content: string | Buffer): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8') })
   await expect.poll(() => page.getByTestId('chosen-file').textContent()).toBe(name)
 }
 
@@ -75,6 +75,20 @@ describe.skipIf(!hasChromium)(chromiumSuite('import dialog in Chromium'), () => 
     await page.getByRole('button', { name: 'Overview' }).click()
     await expect.poll(() => page.getByTestId('count-items').textContent()).toBe('2')
     await page.getByRole('button', { name: 'Import' }).click()
+  })
+
+  it('sends the bytes: invalid UTF-8 is refused with its byte offset, and imported replaced and counted only when accepted', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"question_id": "u1", "question": "Caf'), Buffer.from([0xe9]), Buffer.from(' or tea?"}\n')])
+    await upload('latin1.jsonl', bytes)
+    const report = page.getByTestId('import-report')
+    await expect.poll(() => report.textContent()).toContain('nothing will be imported')
+    expect(await page.getByTestId('import-errors').textContent()).toContain('invalid UTF-8 at byte offset 38')
+    await page.getByLabel('Accept invalid UTF-8').check()
+    await page.getByRole('button', { name: 'Preview again' }).click()
+    await expect.poll(() => report.textContent()).toMatch(/Would import 1 items/)
+    expect(await report.textContent()).toContain('1 invalid UTF-8 sequence replaced by U+FFFD')
+    await page.getByTestId('run-import').click()
+    await expect.poll(() => report.textContent()).toMatch(/Imported 1 items/)
   })
 
   it('still imports by path on this machine', async () => {

@@ -21,19 +21,22 @@ export function sizeCategory(rows: number): string {
   return '1M<n<10M'
 }
 
+// A JSON string is a YAML double-quoted scalar: newlines and quotes inside stay inside the value.
 const yamlString = (s: string) => JSON.stringify(s)
+/** A license id as Hugging Face writes it (`mit`, `cc-by-4.0`, `other`) stays bare; anything else is quoted. */
+const yamlScalar = (s: string) => (/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/.test(s) ? s : yamlString(s))
 
 export function hfDatasetCard(input: HfCardInput): string {
   const total = input.splits.reduce((n, s) => n + s.rows, 0)
   const lines = [
     '---',
-    `license: ${input.license}`,
+    `license: ${yamlScalar(input.license)}`,
     'task_categories:',
-    ...input.taskCategories.map((t) => `- ${t}`),
+    ...input.taskCategories.map((t) => `- ${yamlScalar(t)}`),
     'language:',
     '- en',
     'tags:',
-    ...input.tags.map((t) => `- ${t}`),
+    ...input.tags.map((t) => `- ${yamlScalar(t)}`),
     'size_categories:',
     `- ${sizeCategory(total)}`,
     'configs:',

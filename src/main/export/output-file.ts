@@ -23,6 +23,12 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1')
 
 /** True when the file starts with the SQLite header (an Assay project, a packet, or any other database). */
 export function isSqliteFile(path: string): boolean {
+  return startsWithAny(path, [SQLITE_MAGIC])
+}
+
+/** Whether a regular file at path starts with one of the headers (never opens a device or a pipe, which could block). */
+function startsWithAny(path: string, heads: ReadonlyArray<Buffer>): boolean {
+  if (!statOrNull(path)?.isFile()) return false
   let fd: number
   try {
     fd = openSync(path, 'r')
@@ -30,9 +36,9 @@ export function isSqliteFile(path: string): boolean {
     return false
   }
   try {
-    const head = Buffer.alloc(SQLITE_MAGIC.length)
+    const head = Buffer.alloc(Math.max(...heads.map((h) => h.length)))
     const n = readSync(fd, head, 0, head.length, 0)
-    return n === head.length && head.equals(SQLITE_MAGIC)
+    return heads.some((h) => n >= h.length && head.subarray(0, h.length).equals(h))
   } finally {
     closeSync(fd)
   }
@@ -50,6 +56,22 @@ function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino
 }
 
+const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal']
+
+/**
+ * The database a `-wal`, `-shm` or `-journal` path belongs to, when that database exists and is SQLite: such a file
+ * holds committed pages not yet in the database, and replacing it loses or corrupts them.
+ */
+function databaseCompanion(path: string): string | null {
+  for (const suffix of COMPANION_SUFFIXES) {
+    if (path.endsWith(suffix) && isSqliteFile(path.slice(0, -suffix.length))) return path.slice(0, -suffix.length)
+  }
+  return startsWithAny(path, COMPANION_MAGIC) ? path : null
+}
+
+/** A write-ahead log (either byte order) or a rollback journal, recognised by its header even without its database. */
+const COMPANION_MAGIC = [Buffer.from([0x37, 0x7f, 0x06, 0x82]), Buffer.from([0x37, 0x7f, 0x06, 0x83]), Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7])]
+
 /** Refuses a target the guard does not allow; returns the absolute path. Checks every target before any is written. */
 export function checkOutputPath(target: string, guard: OutputGuard = {}): string {
   const path = resolve(target)
@@ -65,8 +87,17 @@ export function checkOutputPath(target: string, guard: OutputGuard = {}): string
       if (resolve(p) + suffix === path) throw new AssayError('conflict', `${path} belongs to the open project; write the output to another file`, [{ file: path, message: 'is part of the open project' }])
     }
   }
+  const companion = databaseCompanion(path)
+  if (companion) {
+    throw new AssayError('conflict', `${path} belongs to the SQLite database ${companion} (its ${path.slice(companion.length)} file); it is never written over. Choose another file name.`, [
+      { file: path, message: 'is part of an SQLite database' }
+    ])
+  }
   if (!stat) return path
   if (stat.isDirectory()) throw new AssayError('conflict', `${path} is a folder; name a file to write`, [{ file: path, message: 'is a folder' }])
+  // A device, pipe or socket is not a file an output can replace: writing "to" /dev/null or a FIFO would lose the
+  // output, or feed it to whatever reads there.
+  if (!stat.isFile()) throw new AssayError('conflict', `${path} is not a regular file (a device, pipe or socket); name a file to write`, [{ file: path, message: 'is not a regular file' }])
   if (isSqliteFile(path)) {
     if (guard.force && guard.replaceableDatabase?.(path)) return path
     throw new AssayError('conflict', `${path} is an SQLite database (perhaps an Assay project); it is never written over. Choose another file name.`, [
@@ -79,7 +110,19 @@ export function checkOutputPath(target: string, guard: OutputGuard = {}): string
 
 /** A temporary name in the target's folder, so the final rename stays on one file system and is atomic. */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.partial`)
+  return join(dirname(path), `.${shortened(basename(path), 120)}.${randomBytes(6).toString('hex')}.partial`)
+}
+
+/** At most `maxBytes` of UTF-8, cut at a character boundary: a long target name must not make its temporary name too long. */
+export function shortened(name: string, maxBytes: number): string {
+  let out = ''
+  let bytes = 0
+  for (const ch of name) {
+    bytes += Buffer.byteLength(ch, 'utf8')
+    if (bytes > maxBytes) break
+    out += ch
+  }
+  return out
 }
 
 /**

@@ -58,6 +58,10 @@ function provenance(e: TrainingExample, instrument: string) {
  */
 export function exportTraining(project: Project, what: TrainingExport, opts: TrainingExportOptions): TrainingExportResult {
   const instrumentId = opts.instrument ?? 'pairwise-preference'
+  // The license is one value of the card's front matter: a line break or other control character would start a key.
+  if (opts.license !== undefined && (!opts.license.trim() || /\p{Cc}/u.test(opts.license))) {
+    throw new AssayError('invalid_input', '--license must be one line of text (a Hugging Face license id such as mit or cc-by-4.0)', [{ field: '--license', message: 'empty or holds a line break or control character' }])
+  }
   const read = readTrainingExamples(project, { instrument: instrumentId, set: opts.set, split: opts.split })
   const pairwise = read.instrument.fields.some((f) => f.name === 'verdict') && read.instrument.fields.some((f) => f.name === 'winner')
   if (what === 'preferences' && !pairwise) {

@@ -1,4 +1,5 @@
 import type { ErrorLocation } from '../../shared/errors'
+import { numberCell } from './numbers'
 import { isRecord } from './read-records'
 import type { ImportContext, ParsedImport, SourceRecord } from './types'
 
@@ -55,13 +56,12 @@ export function firstText(row: Record<string, unknown>, keys: ReadonlyArray<stri
 }
 
 /**
- * A CSV cell as a number where it is one ("3", "2.5", "-1e3"); other strings unchanged. JSON values pass through.
+ * A CSV cell as a number where it is one and a double holds it ("3", "2.5", "-1e3"); other strings unchanged, so a
+ * number a double would round (an id of 20 digits, `1e400`) stays as written. JSON values pass through.
  */
 export function cellNumber(v: unknown): unknown {
   if (typeof v !== 'string') return v
-  const t = v.trim()
-  if (/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t)
-  return v
+  return numberCell(v.trim()) ?? v
 }
 
 /** CSV cells are strings; empty cells mean "absent". JSON rows are returned unchanged. */

@@ -6,6 +6,7 @@ import type { Project } from '../store/project'
 import { detectFormat } from './detect'
 import { namespaceUnknownFields } from './extra-fields'
 import { FORMAT_ARRAY_KEYS, parseFormat } from './formats'
+import { keepWrittenNumbers } from './numbers'
 import { readRecords } from './read-records'
 import { decodeUtf8 } from './utf8'
 import { IMPORT_FORMATS, isImportFormat, type ImportContext, type ImportFormat, type ParsedImport } from './types'
@@ -26,6 +27,8 @@ export interface ImportOptions {
   lossy?: boolean
   /** The name errors and the import record give the file, where `path` is a copy (an uploaded file). */
   sourceName?: string
+  /** Refuse every reference to another file (an uploaded file may bring nothing from this machine). */
+  selfContained?: boolean
 }
 
 export interface ImportPreviewRow {
@@ -117,7 +120,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   }
   const text = decoded.text
 
-  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db, lossy: opts.lossy ?? false, replaced: { count: 0 } }
+  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db, lossy: opts.lossy ?? false, replaced: { count: 0 }, selfContained: opts.selfContained ?? false }
   const read = readRecords(shown, fullPath, text, FORMAT_ARRAY_KEYS[format])
   if (read.errors.length && read.records.length === 0) return report({ ...failed(shown, ''), errors: read.errors }, null)
   if (read.records.length === 0) return report(failed(shown, 'the file has no records'), null)
@@ -128,6 +131,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   // lists every problem of the file instead of stopping at the first bad line.
   parsed.errors.unshift(...read.errors)
   validateItems(ctx, parsed)
+  keepWrittenNumbers(shown, read.records, parsed)
   const replaced = decoded.invalid.length + ctx.replaced!.count
   if (replaced) {
     parsed.summary = { ...parsed.summary, invalidUtf8Replaced: replaced }

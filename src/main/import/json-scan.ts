@@ -1,3 +1,5 @@
+import { heldByDouble, unusualNumbers } from './numbers'
+
 // JSON.parse keeps the last of two equal keys without a word, turns a `__proto__` key into something spreading and
 // assigning silently drop, and nothing after it survives a thousand levels of nesting (JSON.stringify and schema
 // checks recurse). One pass over the text finds all three, with the line, before anything is parsed.
@@ -104,13 +106,41 @@ export function scanJson(text: string, firstLine = 1, maxDepth = MAX_JSON_DEPTH)
   return null
 }
 
-/** JSON.parse after the scan: the value, or the first problem (malformed JSON included) with its message. */
+/**
+ * JSON.parse after the scan: the value, or the first problem (malformed JSON included, and a number a double cannot
+ * hold, which JSON.parse would round) with its message.
+ */
 export function parseJsonChecked(text: string, firstLine = 1): { ok: true; value: unknown } | { ok: false; problem: JsonScanProblem } {
   const problem = scanJson(text, firstLine)
   if (problem) return { ok: false, problem }
+  let value: unknown
   try {
-    return { ok: true, value: JSON.parse(text) as unknown }
+    value = JSON.parse(text) as unknown
   } catch (e) {
     return { ok: false, problem: { line: firstLine, message: `not valid JSON: ${(e as Error).message}` } }
   }
+  const lost = unusualNumbers(text, firstLine).find((n) => !heldByDouble(n.token))
+  if (lost) return { ok: false, problem: { line: lost.line, ...(lost.path.length ? { field: lost.path.join('.') } : {}), message: `the number ${lost.token} cannot be read exactly (a double would change it)` } }
+  return { ok: true, value }
+}
+
+/**
+ * Whether JSON text nests containers deeper than `maxDepth` (strings skipped, nothing else checked): for request
+ * bodies, whose keys are the contract's and need no duplicate or key check, only a bound on what recursion meets.
+ */
+export function nestedDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 92) i++
+        else if (d === 34) break
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > maxDepth) return true
+    } else if (c === 125 || c === 93) depth--
+  }
+  return false
 }

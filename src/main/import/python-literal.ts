@@ -1,4 +1,5 @@
 import { FORBIDDEN_KEYS, MAX_JSON_DEPTH } from './json-scan'
+import { numberCell } from './numbers'
 
 /**
  * A parser for Python literals as pandas and `repr()` write them into CSV cells: dicts, lists, tuples, strings
@@ -259,7 +260,10 @@ class Parser {
     if (/^[-+]?0\d/.test(text) && !/[.eE]/.test(text)) this.fail('leading zeros are not allowed in Python ints')
     this.i += m[0].length
     if (/[jJ]/.test(this.peek())) this.fail('complex numbers are not supported')
-    return Number(text)
+    // A score a double would round (an int beyond 2^53, 1e400) is refused, not silently changed.
+    const value = numberCell(text)
+    if (value === undefined) this.fail(`the number ${text} cannot be read exactly (a double would change it)`)
+    return value
   }
 
   private name(): unknown {

@@ -1,6 +1,7 @@
 import Papa from 'papaparse'
 import type { ErrorLocation } from '../../shared/errors'
 import { FORBIDDEN_KEYS, scanJson } from './json-scan'
+import { unusualNumbers, type SourceNumber } from './numbers'
 import type { SourceRecord } from './types'
 
 export type Container = 'json' | 'jsonl' | 'csv' | 'tsv'
@@ -67,7 +68,9 @@ function readJsonl(file: string, text: string): ReadResult {
       return
     }
     try {
-      records.push({ line: i + 1, value: JSON.parse(line) })
+      const value: unknown = JSON.parse(line)
+      const numbers = unusualNumbers(line, i + 1)
+      records.push(numbers.length ? { line: i + 1, value, numbers } : { line: i + 1, value })
     } catch (e) {
       errors.push({ file, line: i + 1, message: `not valid JSON: ${jsonMessage(e)}` })
     }
@@ -88,9 +91,24 @@ function readJson(file: string, text: string, arrayKeys: ReadonlyArray<string>):
     const line = position ? lineAt(text, Number(position[1])) : firstBadElementLine(text)
     return { container: 'json', records: [], root: null, columns: [], errors: [{ file, ...(line ? { line } : {}), message: `not valid JSON: ${jsonMessage(e)}` }] }
   }
+  const numbers = unusualNumbers(text)
+  /** The unusual numbers inside each element of the array at `prefix`, by element, their paths from the element. */
+  const byElement = (prefix: ReadonlyArray<string | number>): Map<number, SourceNumber[]> => {
+    const out = new Map<number, SourceNumber[]>()
+    for (const n of numbers) {
+      const i = n.path[prefix.length]
+      if (typeof i !== 'number' || !prefix.every((p, k) => n.path[k] === p)) continue
+      const list = out.get(i) ?? []
+      list.push({ ...n, path: n.path.slice(prefix.length + 1) })
+      out.set(i, list)
+    }
+    return out
+  }
+  const within = (found: Map<number, SourceNumber[]>, i: number): { numbers?: SourceNumber[] } => (found.has(i) ? { numbers: found.get(i)! } : {})
   if (Array.isArray(value)) {
     const starts = topLevelElementLines(text, null)
-    return { container: 'json', records: value.map((v, i) => ({ line: starts[i] ?? 1, value: v })), root: null, columns: [], errors: [] }
+    const found = byElement([])
+    return { container: 'json', records: value.map((v, i) => ({ line: starts[i] ?? 1, value: v, ...within(found, i) })), root: null, columns: [], errors: [] }
   }
   if (value && typeof value === 'object') {
     const root = value as Record<string, unknown>
@@ -98,10 +116,11 @@ function readJson(file: string, text: string, arrayKeys: ReadonlyArray<string>):
     if (key) {
       const starts = topLevelElementLines(text, key)
       const rows = root[key] as unknown[]
-      return { container: 'json', records: rows.map((v, i) => ({ line: starts[i] ?? 1, value: v })), root, columns: [], errors: [] }
+      const found = byElement([key])
+      return { container: 'json', records: rows.map((v, i) => ({ line: starts[i] ?? 1, value: v, ...within(found, i) })), root, columns: [], errors: [] }
     }
     // A single object is one record (a run file, one manifest entry).
-    return { container: 'json', records: [{ line: 1, value: root }], root, columns: [], errors: [] }
+    return { container: 'json', records: [{ line: 1, value: root, ...(numbers.length ? { numbers } : {}) }], root, columns: [], errors: [] }
   }
   return { container: 'json', records: [], root: null, columns: [], errors: [{ file, line: 1, message: 'expected a JSON array or object' }] }
 }
@@ -182,8 +201,13 @@ function readCsv(file: string, text: string, container: 'csv' | 'tsv'): ReadResu
   const header = rows[0]
   if (!header) return { container, records: [], root: null, columns: [], errors: [...errors, { file, message: 'the file is empty' }] }
   const names = header.map((h) => h.trim())
-  // pandas writes its index as an unnamed first column (or "Unnamed: 0" after a round trip): not data.
-  const keep = names.map((n) => n !== '' && !/^Unnamed: \d+$/.test(n))
+  const unnamed = names.map((n) => n === '' || /^Unnamed: \d+$/.test(n))
+  const keep = unnamed.map((u) => !u)
+  unnamed.forEach((u, i) => {
+    if (!u) return
+    const problem = unnamedColumnProblem(rows, i)
+    if (problem) errors.push({ file, line: problem.line, field: names[i] || `column ${i + 1}`, message: problem.message })
+  })
   const seen = new Set<string>()
   names.forEach((n, i) => {
     if (!keep[i]) return
@@ -207,6 +231,27 @@ function readCsv(file: string, text: string, container: 'csv' | 'tsv'): ReadResu
     records.push({ line: r + 1, value })
   }
   return { container, records, root: null, columns: names.filter((_, i) => keep[i]), errors }
+}
+
+/**
+ * A column without a name (empty, or pandas' `Unnamed: N`) is left out only when it holds no data: every cell empty,
+ * or pandas' index (the row numbers 0, 1, 2… in the first column). Any other such column holds values that would be
+ * dropped: the file is refused, naming the first of them.
+ */
+function unnamedColumnProblem(rows: ReadonlyArray<ReadonlyArray<string>>, column: number): { line: number; message: string } | null {
+  const cells: Array<{ line: number; cell: string }> = []
+  for (let r = 1; r < rows.length; r++) {
+    const row = rows[r]!
+    if (row.length === 1 && row[0]!.trim() === '') continue
+    cells.push({ line: r + 1, cell: (row[column] ?? '').trim() })
+  }
+  if (cells.every((c) => c.cell === '')) return null
+  if (column === 0 && cells.every((c, k) => c.cell === String(k))) return null
+  const first = cells.find((c) => c.cell !== '')!
+  return {
+    line: first.line,
+    message: `column ${column + 1} has no name but holds data (${JSON.stringify(first.cell.slice(0, 40))}); name it in the header, or remove it`
+  }
 }
 
 /**

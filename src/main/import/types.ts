@@ -1,6 +1,7 @@
 import type { ErrorLocation } from '../../shared/errors'
 import type { ItemKind } from '../../shared/items/kinds'
 import type { Db } from '../store/database'
+import type { SourceNumber } from './numbers'
 
 export const IMPORT_FORMATS = [
   'pairs',
@@ -26,6 +27,8 @@ export function isImportFormat(s: string): s is ImportFormat {
 export interface SourceRecord {
   line: number
   value: unknown
+  /** Numbers whose text a double does not give back (`1.10`, `9007199254740993`, `1e400`), from JSON sources. */
+  numbers?: SourceNumber[]
 }
 
 /** An item a parser wants written; validated against its kind's schema before anything is written. */
@@ -90,6 +93,8 @@ export interface ImportContext {
   lossy?: boolean
   /** Invalid UTF-8 sequences replaced so far in such files (lossy imports only). */
   replaced?: { count: number }
+  /** The file may refer to no other file (an upload): every path in it is refused. */
+  selfContained?: boolean
 }
 
 export function emptyParsed(): ParsedImport {

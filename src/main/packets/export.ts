@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { renameSync, rmSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import { isInstrumentId } from '../../shared/instruments'
 import type { Split } from '../../shared/items/kinds'
+import { readAnswerLimits, writeAnswerLimits, type AnswerLimits } from '../annotation/answer-limits'
 import { assignmentContext } from '../annotation/blinded'
 import { restoreDraft } from '../annotation/drafts'
-import { checkOutputPath } from '../export/output-file'
+import { checkOutputPath, tempPathFor } from '../export/output-file'
 import { appendAnnotation, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
 import type { AnnotatorRow } from '../store/annotators'
 import type { AssignmentRow } from '../store/assignments'
@@ -87,9 +88,9 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
   }))
   const digest = assignmentDigest({ packetId, projectId: project.id, annotator: annotator.name }, entries)
 
-  const temp = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString('hex')}.partial`)
+  const temp = tempPathFor(out)
   try {
-    await writePacketFile(temp, { packetId, projectId: project.id, digest, annotator, content })
+    await writePacketFile(temp, { packetId, projectId: project.id, digest, annotator, content, limits: readAnswerLimits(project.db) })
     project.write(() =>
       insertPacket(
         db,
@@ -188,6 +189,8 @@ interface PacketFileContent {
   digest: string
   annotator: AnnotatorRow
   content: PacketAssignment[]
+  /** The project's caps on answers, so the packet asks no more of its answers than the merge will. */
+  limits: AnswerLimits
 }
 
 async function writePacketFile(path: string, c: PacketFileContent): Promise<void> {
@@ -202,6 +205,7 @@ async function writePacketFile(path: string, c: PacketFileContent): Promise<void
       setMeta(db, PACKET_META.id, c.packetId)
       setMeta(db, PACKET_META.format, String(PACKET_FORMAT))
       setMeta(db, PACKET_META.digest, c.digest)
+      writeAnswerLimits(db, c.limits)
       const annotatorId = Number(
         db.prepare(`INSERT INTO annotators (name, expertise, pseudonym) VALUES (?, ?, ?)`).run(c.annotator.name, c.annotator.expertise, c.annotator.pseudonym)
           .lastInsertRowid

@@ -1,7 +1,10 @@
 import { resolve } from 'node:path'
 import { AssayError, isAssayError, type ErrorLocation } from '../../shared/errors'
 import type { AnyInstrument } from '../../shared/instruments'
+import { checkAnswerSize, readAnswerLimits, type AnswerLimits } from '../annotation/answer-limits'
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../annotation/blinded'
+import { verifyChecks } from '../checks/verify'
+import { isCalendarTime } from '../import/timestamps'
 import { appendAnnotation, headForAssignment, type AnnotationRow } from '../store/annotations'
 import { getAssignment, setAssignmentStatus, type AssignmentStatus } from '../store/assignments'
 import type { Db } from '../store/database'
@@ -30,6 +33,8 @@ export interface PacketMergeReport {
 interface PlannedRevision {
   row: AnnotationRow
   canonical: unknown
+  /** Not yet in the project: it is held to the project's caps and its worked checks are re-run before it is written. */
+  isNew: boolean
 }
 
 interface PlannedAssignment {
@@ -48,20 +53,50 @@ interface MergePlan {
 /**
  * Brings the answers of annotator packets back into the project. Every packet is read and checked first (it belongs
  * to this project, its assignments are the ones exported, every answer maps to canonical order and passes the
- * instrument's checks on the real item); then all revisions are appended in one transaction, keeping the packet's
- * ids, times and revision chains, with origin `packet:<id>`. Any refusal leaves the project untouched. Merging the
- * same packet again finds every revision present and changes nothing.
+ * instrument's checks on the real item, and within the PROJECT's caps on answers, whatever the packet's own say);
+ * every worked check of a new answer is re-run here and its provenance set by main, as on submit (a packet's own
+ * `verified` proves nothing: the file is in the annotator's hands); then all revisions are appended in one
+ * transaction, keeping the packet's ids, times and revision chains, with origin `packet:<id>`. Any refusal leaves the
+ * project untouched. Merging the same packet again finds every revision present and changes nothing.
  */
 export async function mergePackets(project: Project, paths: ReadonlyArray<string>): Promise<PacketMergeReport[]> {
   if (project.isPacket) throw new AssayError('conflict', 'This file is an annotator packet; merge packets into the curator project')
   if (paths.length === 0) throw new AssayError('invalid_input', 'Name at least one packet file to merge')
+  const limits = readAnswerLimits(project.db)
   const plans: MergePlan[] = []
-  for (const path of paths) plans.push(planMerge(project, await readPacket(resolve(path))))
+  for (const path of paths) plans.push(planMerge(project, await readPacket(resolve(path)), limits))
+  // One session for the whole merge: its checks run one after another, within the per-session cap.
+  const session = {}
+  for (const plan of plans) await verifyPlannedChecks(plan, session, limits)
   const reports = project.write(() => plans.map((plan) => applyPlan(project.db, plan)))
   return reports
 }
 
-function refuse(packet: PacketContent, code: 'conflict' | 'invalid_answer', message: string, details: string[] = []): never {
+/** Re-runs the worked checks of every new revision (replacing the packet's provenance), then holds it to the caps again. */
+async function verifyPlannedChecks(plan: MergePlan, session: object, limits: AnswerLimits): Promise<void> {
+  const over: string[] = []
+  for (const { ctx, revisions } of plan.assignments) {
+    for (const revision of revisions) {
+      if (!revision.isNew) continue
+      revision.canonical = await verifyChecks(revision.canonical, session)
+      over.push(...capProblems(revision.row, ctx, revision.canonical, limits))
+    }
+  }
+  if (over.length) refuse(plan.packet, 'too_large', "some answers are over this project's caps on answers.", over)
+}
+
+/** The caps a submission meets, told per answer and field; empty when the answer is within them. */
+function capProblems(row: AnnotationRow, ctx: AssignmentContext, judgement: unknown, limits: AnswerLimits): string[] {
+  try {
+    checkAnswerSize(judgement, limits)
+    return []
+  } catch (e) {
+    if (!isAssayError(e)) throw e
+    return (e.details ?? [{ message: e.message }]).map((d) => `answer ${row.id} (item ${ctx.externalId}, ${ctx.instrument.id})${d.field ? `, field ${d.field}` : ''}: ${d.message}`)
+  }
+}
+
+function refuse(packet: PacketContent, code: 'conflict' | 'invalid_answer' | 'too_large', message: string, details: string[] = []): never {
   const shown = details.slice(0, 50)
   const more = details.length - shown.length
   const locations: ErrorLocation[] = shown.map((m) => ({ file: packet.path, message: m }))
@@ -69,7 +104,7 @@ function refuse(packet: PacketContent, code: 'conflict' | 'invalid_answer', mess
   throw new AssayError(code, `${packet.path}: ${message} Nothing was merged.`, locations.length ? locations : undefined)
 }
 
-function planMerge(project: Project, packet: PacketContent): MergePlan {
+function planMerge(project: Project, packet: PacketContent, limits: AnswerLimits): MergePlan {
   const db = project.db
   if (packet.format !== PACKET_FORMAT) {
     refuse(packet, 'conflict', `packet format ${packet.format || 'unknown'} is not one this version of Assay reads (format ${PACKET_FORMAT}).`)
@@ -125,7 +160,7 @@ function planMerge(project: Project, packet: PacketContent): MergePlan {
   }
   if (problems.length) refuse(packet, 'conflict', 'items changed since the packet was made, so its answers cannot be mapped back.', problems)
 
-  const planned = planRevisions(db, packet, byLocal, contexts)
+  const planned = planRevisions(db, packet, byLocal, contexts, limits)
   const forged = packet.annotations.flatMap((row) => (db.prepare(`SELECT 1 FROM annotations WHERE id = ?`).get(row.id) ? [] : revisionTimeProblems(row, record.created_at, Date.now())))
   if (forged.length) refuse(packet, 'invalid_answer', 'some answers carry impossible times.', forged)
   return { packet, annotator, assignments: planned }
@@ -144,7 +179,7 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\
  */
 export function revisionTimeProblems(row: Pick<AnnotationRow, 'id' | 'created_at' | 'active_ms'>, packetMadeAt: string, now: number): string[] {
   const problems: string[] = []
-  const at = ISO_TIME.test(row.created_at) ? Date.parse(row.created_at) : Number.NaN
+  const at = ISO_TIME.test(row.created_at) && isCalendarTime(row.created_at) ? Date.parse(row.created_at) : Number.NaN
   const made = Date.parse(/[zZ]|[+-]\d{2}:\d{2}$/.test(packetMadeAt) ? packetMadeAt : `${packetMadeAt.replace(' ', 'T')}Z`)
   if (Number.isNaN(at)) problems.push(`answer ${row.id}: created_at ${JSON.stringify(row.created_at)} is not an ISO 8601 time`)
   else if (at > now + CLOCK_SKEW_MS) problems.push(`answer ${row.id}: created_at ${row.created_at} is in the future`)
@@ -160,10 +195,13 @@ function planRevisions(
   db: Db,
   packet: PacketContent,
   byLocal: ReadonlyMap<number, PacketAssignmentRecord>,
-  contexts: ReadonlyMap<number, AssignmentContext>
+  contexts: ReadonlyMap<number, AssignmentContext>,
+  limits: AnswerLimits
 ): PlannedAssignment[] {
   const problems: string[] = []
   const answerProblems: string[] = []
+  const over: string[] = []
+  const known = db.prepare(`SELECT 1 FROM annotations WHERE id = ?`)
   const packetIds = new Set(packet.annotations.map((r) => r.id))
   const rowsByAssignment = new Map<number, AnnotationRow[]>()
   for (const row of packet.annotations) {
@@ -188,8 +226,16 @@ function planRevisions(
     for (const r of unreachable) problems.push(`answer ${r.id} is part of a revision loop`)
     const revisions: PlannedRevision[] = []
     for (const row of ordered) {
+      const isNew = known.get(row.id) === undefined
       try {
-        revisions.push({ row, canonical: canonicalAnswer(ctx, JSON.parse(row.judgement)) })
+        const sent = JSON.parse(row.judgement) as unknown
+        // As on submit: the answer as given is held to the project's caps before anything else is done with it.
+        if (isNew) {
+          const tooLarge = capProblems(row, ctx, sent, limits)
+          over.push(...tooLarge)
+          if (tooLarge.length) continue
+        }
+        revisions.push({ row, canonical: canonicalAnswer(ctx, sent), isNew })
       } catch (e) {
         if (!isAssayError(e)) throw e
         answerProblems.push(`answer ${row.id} (item ${ctx.externalId}, ${ctx.instrument.id}): ${e.message}`)
@@ -198,6 +244,7 @@ function planRevisions(
     planned.push({ ctx, revisions, status: a.status, statusReason: a.statusReason })
   }
   if (problems.length) refuse(packet, 'conflict', 'some answers in it are not consistent with its assignments; the packet was altered.', problems)
+  if (over.length) refuse(packet, 'too_large', "some answers are over this project's caps on answers (a packet's own caps do not apply here).", over)
   if (answerProblems.length) refuse(packet, 'invalid_answer', 'some answers do not pass the checks of their instrument on the real item.', answerProblems)
   return planned
 }
@@ -279,6 +326,23 @@ function sameRevision(instrument: AnyInstrument, existing: AnnotationRow, assign
   if (existing.assignment_id !== assignmentId || existing.retracted !== row.retracted) return false
   const stored = JSON.parse(existing.judgement) as unknown
   const parsed = instrument.judgement.safeParse(stored)
-  return stableStringify(parsed.success ? parsed.data : stored) === stableStringify(canonical)
+  const inProject = parsed.success ? parsed.data : stored
+  // Stored as the packet had it (merged before checks were re-run here), or with main's provenance set on merging.
+  return stableStringify(inProject) === stableStringify(canonical) || stableStringify(asAnswered(inProject, true)) === stableStringify(asAnswered(canonical, false))
+}
+
+/**
+ * An answer as the packet gave it: each worked check as its code, time and the packet's output. The provenance main
+ * set on merging is not part of it; on a mismatch main stored its own output and kept the packet's as
+ * `client_output` (`merged`), so a revision merged before compares equal to the same revision in the packet.
+ */
+function asAnswered(value: unknown, merged: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => asAnswered(v, merged))
+  if (!value || typeof value !== 'object') return value
+  const o = value as Record<string, unknown>
+  if (typeof o.code === 'string' && typeof o.output === 'string' && typeof o.ran_at === 'string') {
+    return { code: o.code, ran_at: o.ran_at, output: merged && typeof o.client_output === 'string' ? o.client_output : o.output }
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, asAnswered(v, merged)]))
 }
 

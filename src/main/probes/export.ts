@@ -1,5 +1,6 @@
 import type { Db } from '../store/database'
 import { EXTRA_KEY } from '../import/extra-fields'
+import { jsonWithWrittenNumbers } from '../import/numbers'
 import { writeOutputFile } from '../export/output-file'
 import { listProbes, type ProbeQuery } from './store'
 
@@ -31,9 +32,9 @@ export function exportProbes(db: Db, o: ProbeExportOptions): { path: string; pro
     if (o.withOriginals !== false && !written.has(p.originalItemId)) {
       written.add(p.originalItemId)
       originals++
-      lines.push(JSON.stringify(row(JSON.parse((payloadOf.get(p.originalItemId) as { payload: string }).payload) as Record<string, unknown>)))
+      lines.push(jsonWithWrittenNumbers(row(JSON.parse((payloadOf.get(p.originalItemId) as { payload: string }).payload) as Record<string, unknown>)))
     }
-    lines.push(JSON.stringify(row(JSON.parse((payloadOf.get(p.itemId) as { payload: string }).payload) as Record<string, unknown>)))
+    lines.push(jsonWithWrittenNumbers(row(JSON.parse((payloadOf.get(p.itemId) as { payload: string }).payload) as Record<string, unknown>)))
   }
   const path = writeOutputFile(o.out, lines.length ? `${lines.join('\n')}\n` : '', { force: o.force ?? false, protect: o.protect })
   return { path, probes: probes.length, originals }

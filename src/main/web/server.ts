@@ -10,6 +10,7 @@ import type { Project } from '../store/project'
 import { RENDERER_CSP } from '../../shared/security'
 import { staticFiles } from './static'
 import { firstAnswers, firstAnswersBlock, type FirstAnswersOptions } from './first-answers'
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../import/json-scan'
 
 export interface WebServerOptions {
   project: Project
@@ -30,6 +31,9 @@ export interface WebServer {
 }
 
 const MAX_BODY = 8 * 1024 * 1024
+/** No operation's input nests this deep; the same bound as imported JSON. */
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 /** How much of a refused upload is read and dropped, and for how long, before the connection is cut. */
 const DISCARD_LIMIT = 64 * 1024 * 1024
 const DISCARD_MS = 10_000
@@ -83,8 +87,19 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
       return send(res, 415, { ok: false, error: { code: 'invalid_input', message: 'send application/json' } })
     }
-    const body = await readBody(req)
-    if (body === null) return tooLarge(req, res)
+    const bytes = await readBody(req)
+    if (bytes === null) return tooLarge(req, res)
+    let body: string
+    try {
+      // Decoded strictly: text the server could not read must not reach the project with U+FFFD in its place.
+      body = strictUtf8.decode(bytes)
+    } catch {
+      return send(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body is not valid UTF-8' } })
+    }
+    // Every later step (validation, dispatch, the answer's JSON) recurses: a deep body is refused before any of them.
+    if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
+      return send(res, 400, { ok: false, error: { code: 'invalid_input', message: `body is nested deeper than ${MAX_BODY_DEPTH} levels` } })
+    }
     let input: unknown
     try {
       input = body.length ? JSON.parse(body) : {}
@@ -185,7 +200,7 @@ function decodePath(s: string): string | null {
 }
 
 /** Resolves null as soon as the body passes MAX_BODY (or declares it will), without buffering the rest. */
-function readBody(req: IncomingMessage): Promise<string | null> {
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > MAX_BODY) return Promise.resolve(null)
   return new Promise((resolveBody, reject) => {
@@ -199,7 +214,7 @@ function readBody(req: IncomingMessage): Promise<string | null> {
       } else chunks.push(c)
     }
     req.on('data', onData)
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolveBody(Buffer.concat(chunks)))
     req.on('error', reject)
   })
 }

@@ -17,8 +17,11 @@ const importInput = z
   })
   .strict()
 
-/** The largest uploaded file (characters of text); bigger files are imported by path or with `assay import`. */
-export const MAX_UPLOAD_CHARS = 5_000_000
+/** The largest uploaded file (bytes); bigger files are imported by path or with `assay import`. */
+export const MAX_UPLOAD_BYTES = 5_000_000
+/** Base64 of MAX_UPLOAD_BYTES: four characters for every three bytes. */
+const MAX_UPLOAD_BASE64 = 4 * Math.ceil(MAX_UPLOAD_BYTES / 3)
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 const uploadInput = z
   .object({
@@ -29,10 +32,19 @@ const uploadInput = z
       .min(1)
       .max(255)
       .refine((n) => !n.includes('/') && !n.includes('\\') && !n.includes('\0') && n !== '.' && n !== '..', 'a file name without folders'),
-    content: z.string().max(MAX_UPLOAD_CHARS, `files over ${MAX_UPLOAD_CHARS.toLocaleString('en')} characters are imported by path or with assay import`),
+    /**
+     * The file's bytes, base64: the server decodes them exactly as `assay import` reads a file (invalid UTF-8 refused
+     * with its line and byte offset, or replaced and counted with `lossy`), not as the page's text would be.
+     */
+    bytes: z
+      .string()
+      .max(MAX_UPLOAD_BASE64, `files over ${MAX_UPLOAD_BYTES.toLocaleString('en')} bytes are imported by path or with assay import`)
+      .refine((b) => b.length % 4 === 0 && BASE64.test(b), 'base64 of the file'),
     format: z.enum(IMPORT_FORMAT_NAMES).optional(),
     set: z.string().min(1).max(200).optional(),
-    split: splitSchema.optional()
+    split: splitSchema.optional(),
+    /** As for a path: accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted. */
+    lossy: z.boolean().optional()
   })
   .strict()
 

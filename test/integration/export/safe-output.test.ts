@@ -1,4 +1,6 @@
-import { existsSync, linkSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import Papa from 'papaparse'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -121,6 +123,60 @@ describe('files written at a path the user names', () => {
     expect(await exposures()).toBe(0)
     expect((await runCli('export', project, 'labels', '--out', tmp.file('fresh.jsonl'))).code).toBe(0)
     expect(await exposures()).toBe(2)
+  })
+
+  it("never writes over another database's -wal, -shm or -journal file, even with --force", async () => {
+    const other = tmp.file('other.assay')
+    const open = await Project.create(other)
+    try {
+      // The other project is open, so its -wal holds committed pages; its -shm and a -journal are written too.
+      writeFileSync(`${other}-journal`, 'journal pages')
+      for (const suffix of ['-wal', '-shm', '-journal']) {
+        const target = `${other}${suffix}`
+        expect(existsSync(target)).toBe(true)
+        const before = bytes(target)
+        const r = await runCli('export', project, 'labels', '--out', target, '--force')
+        expect(r.code).toBe(1)
+        expect(r.stderr).toContain('belongs to the SQLite database')
+        expect(bytes(target).equals(before)).toBe(true)
+      }
+      // A write-ahead log is known by its header even where its database is gone.
+      const orphan = tmp.file('moved.jsonl')
+      writeFileSync(orphan, Buffer.concat([Buffer.from([0x37, 0x7f, 0x06, 0x82]), Buffer.alloc(28)]))
+      expect((await runCli('export', project, 'labels', '--out', orphan, '--force')).code).toBe(1)
+    } finally {
+      open.close()
+    }
+  })
+
+  it('never writes onto a device, a pipe, a socket or a folder, even with --force', async () => {
+    const fifo = tmp.file('pipe.jsonl')
+    execFileSync('mkfifo', [fifo])
+    const sock = tmp.file('sock.jsonl')
+    const server = createServer()
+    await new Promise<void>((done) => server.listen(sock, done))
+    // The device is named through a link of our own: were the guard ever to fail, the rename would replace the link,
+    // never the machine's /dev/null.
+    const device = tmp.file('null.jsonl')
+    symlinkSync('/dev/null', device)
+    try {
+      for (const target of [device, fifo, sock, tmp.dir]) {
+        const r = await runCli('export', project, 'labels', '--out', target, '--force')
+        expect(r.code, target).toBe(1)
+        expect(r.stderr).toMatch(/not a regular file|is a folder/)
+      }
+      expect(lstatSync(fifo).isFIFO()).toBe(true)
+      expect(lstatSync(device).isSymbolicLink()).toBe(true)
+      expect(statSync(device).isCharacterDevice()).toBe(true)
+    } finally {
+      await new Promise((done) => server.close(done))
+    }
+  })
+
+  it('keeps the temporary name short beside a long target name', () => {
+    const name = `${'é'.repeat(120)}.jsonl`
+    const [written] = writeOutputFiles([{ path: tmp.file(name), content: 'x' }])
+    expect(readFileSync(written!, 'utf8')).toBe('x')
   })
 
   it('leaves no temporary file behind when a write fails', () => {

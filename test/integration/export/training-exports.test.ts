@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../support/cli'
@@ -16,6 +17,9 @@ beforeAll(async () => {
   expect((await runCli('split', path, '--test', '0.5', '--kind', 'proposal-pair', '--seed', 'train')).code).toBe(0)
 })
 afterAll(() => tmp.cleanup())
+
+// A YAML parser (ESLint's own, already installed) reads the card as the datasets library would.
+const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown }
 
 /** The YAML front matter of a dataset card, as the lines between the two `---`. */
 function frontMatter(card: string): string[] {
@@ -80,6 +84,33 @@ describe('export preferences', () => {
     const again = await runCli('export', path, 'preferences', '--out', out)
     expect(again.code).not.toBe(0)
     expect(again.stderr).toMatch(/exists|--force/)
+  })
+})
+
+describe('the license in the dataset card', () => {
+  const card = (dir: string) => readFileSync(join(dir, 'README.md'), 'utf8')
+  const parsed = (dir: string) => yaml.load(card(dir).split(/^---$/m)[1] ?? '') as Record<string, unknown>
+
+  it('is one value of the front matter: a line break cannot add keys, and such a license is refused', async () => {
+    const out = tmp.file('prefs-license')
+    const r = await runCli('export', path, 'preferences', '--out', out, '--split', 'dev', '--license', 'mit\nconfigs: []\nextra_gated_prompt: x')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--license')
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('keeps an id bare and quotes any other text, so the front matter parses to exactly the keys written', async () => {
+    for (const [license, name] of [
+      ['cc-by-4.0', 'prefs-cc'],
+      ['"quoted": yes # not a comment', 'prefs-odd']
+    ] as const) {
+      const out = tmp.file(name)
+      expect((await runCli('export', path, 'preferences', '--out', out, '--split', 'dev', '--license', license)).code).toBe(0)
+      const front = parsed(out)
+      expect(Object.keys(front)).toEqual(['license', 'task_categories', 'language', 'tags', 'size_categories', 'configs'])
+      expect(front.license).toBe(license)
+    }
+    expect(card(tmp.file('prefs-cc'))).toContain('license: cc-by-4.0\n')
   })
 })
 

@@ -103,3 +103,31 @@ describe('browser-mode server under bad requests', () => {
     expect(await call('items.get', { id })).toMatchObject({ ok: false, error: { code: 'bad_data' } })
   })
 })
+
+describe('request bodies the server cannot take as they are', () => {
+  const post = (op: string, body: string | Buffer) => raw(`/api/${op}`, { method: 'POST', headers: auth(), body })
+
+  it('answers a body nested far deeper than any input with `invalid_input`, not `internal`', async () => {
+    for (const body of ['['.repeat(20_000) + ']'.repeat(20_000), `{"name": ${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`]) {
+      const res = await post('items.list', body)
+      expect(res.status).toBe(400)
+      expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('nested') } })
+    }
+  })
+
+  it('refuses a body that is not valid UTF-8 instead of replacing what it cannot read', async () => {
+    const body = Buffer.concat([Buffer.from('{"name": "caf'), Buffer.from([0xe9]), Buffer.from('.jsonl", "content": ""}')])
+    const res = await post('import.previewUpload', body)
+    expect(res.status).toBe(400)
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('UTF-8') } })
+  })
+
+  it('takes an upload named with 200 multi-byte characters', async () => {
+    const name = `${'é'.repeat(100)}${'数'.repeat(94)}.jsonl`
+    const bytes = Buffer.from(JSON.stringify({ question_id: 'q-long', question: 'Is it long?' })).toString('base64')
+    const answer = await call('import.previewUpload', { name, bytes })
+    expect(answer.error).toBeUndefined()
+    expect(answer).toMatchObject({ ok: true, value: { format: 'questions', errors: [] } })
+    expect(answer.value.set).toBe(name.slice(0, -'.jsonl'.length))
+  })
+})

@@ -7,6 +7,12 @@ describe('parsePythonLiteral', () => {
     expect(parsePythonLiteral("{'originality': 'N/A', 'feasibility': 5}")).toEqual({ originality: 'N/A', feasibility: 5 })
   })
 
+  it('refuses a score a double would change instead of rounding it', () => {
+    expect(() => parsePythonLiteral("{'originality': 9007199254740993}")).toThrow(/9007199254740993 cannot be read exactly/)
+    expect(() => parsePythonLiteral("{'originality': 1e400}")).toThrow(/cannot be read exactly/)
+    expect(parsePythonLiteral("{'originality': 7.50, 'clarity': 9007199254740992}")).toEqual({ originality: 7.5, clarity: 9007199254740992 })
+  })
+
   it('keeps apostrophes and escapes inside strings', () => {
     expect(parsePythonLiteral(`{"reason": "it's new", 'q': 'say \\'hi\\'\\n', 'u': '\\u00e9\\x41'}`)).toEqual({
       reason: "it's new",

@@ -1,8 +1,8 @@
 import { existsSync, statSync, openSync, readSync, closeSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, sep } from 'node:path'
+import { basename, extname, join, sep } from 'node:path'
 import { AssayError } from '../../../shared/errors'
-import type { importOperations } from '../../../shared/contract/import-operations'
+import { MAX_UPLOAD_BYTES, type importOperations } from '../../../shared/contract/import-operations'
 import { detectFormat, importFile, XML_REFUSED, type ImportFormat } from '../../import'
 import { describeMapping } from '../../import/mapping'
 import type { ApiContext } from '../context'
@@ -27,6 +27,8 @@ interface ImportRequest {
   /** The name shown for the file where `path` is a copy of an uploaded file. */
   sourceName?: string | undefined
   lossy?: boolean | undefined
+  /** An uploaded file: it may refer to no other file. */
+  selfContained?: boolean | undefined
 }
 
 async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean) {
@@ -41,7 +43,8 @@ async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean)
     ...(input.set ? { set: input.set } : {}),
     ...(input.split ? { split: input.split } : {}),
     ...(input.sourceName !== undefined ? { sourceName: input.sourceName } : {}),
-    ...(input.lossy ? { lossy: true } : {})
+    ...(input.lossy ? { lossy: true } : {}),
+    ...(input.selfContained ? { selfContained: true } : {})
   })
   if (!dryRun && report.errors.length === 0) ctx.events.emit('project.changed', { what: 'items' })
   return {
@@ -71,37 +74,60 @@ function safeMapping(format: ImportFormat, path: string) {
   }
 }
 
-type Upload = { name: string; content: string } & Omit<ImportRequest, 'path' | 'sourceName'>
+type Upload = { name: string; bytes: string } & Omit<ImportRequest, 'path' | 'sourceName' | 'selfContained'>
 
 /**
- * An uploaded file goes through the same pipeline as a path: its content is written under its own name into a
- * private temporary folder (so detection by name and the default set name work as for a path), imported, and the
- * folder removed whatever happens. Relative references inside it (Markdown by path) cannot resolve there and are
- * reported as errors like any missing file.
+ * An uploaded file goes through the same pipeline as a path: its bytes are written under its own name (shortened
+ * where the file system could not hold it, its extension kept) into a private temporary folder, so detection by
+ * name, strict UTF-8 decoding and the default set name work as for a path; imported; and the folder removed whatever
+ * happens. It is self-contained: a path inside it (Markdown by path) is refused, never resolved.
  */
 async function runUpload(input: Upload, ctx: ApiContext, dryRun: boolean) {
+  const bytes = Buffer.from(input.bytes, 'base64')
+  if (bytes.length > MAX_UPLOAD_BYTES) {
+    throw new AssayError('invalid_input', `${input.name} is over ${MAX_UPLOAD_BYTES} bytes; import it by path or with assay import`, [{ file: input.name, message: 'too large to upload' }])
+  }
   const dir = mkdtempSync(join(tmpdir(), 'assay-upload-'))
   try {
-    const path = join(dir, input.name)
-    writeFileSync(path, input.content, { encoding: 'utf8', mode: 0o600 })
-    const report = await runImport({ path, sourceName: input.name, format: input.format, set: input.set, split: input.split }, ctx, dryRun)
+    const path = join(dir, copyName(input.name))
+    writeFileSync(path, bytes, { mode: 0o600 })
+    const report = await runImport(
+      { path, sourceName: input.name, format: input.format, set: input.set ?? defaultSet(input.name), split: input.split, lossy: input.lossy, selfContained: true },
+      ctx,
+      dryRun
+    )
     return { ...report, errors: report.errors.map((e) => withoutCopyPath(e, dir)), warnings: report.warnings.map((w) => withoutCopyPath(w, dir)) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
+/** File systems hold names of 255 bytes: a longer name (200 characters of three bytes each) is cut, its extension kept. */
+const MAX_COPY_NAME_BYTES = 200
+
+function copyName(name: string): string {
+  if (Buffer.byteLength(name, 'utf8') <= MAX_COPY_NAME_BYTES) return name
+  const ext = extname(name)
+  const keep = Buffer.byteLength(ext, 'utf8') <= 32 ? ext : ''
+  let stem = ''
+  for (const ch of name.slice(0, name.length - keep.length)) {
+    if (Buffer.byteLength(stem + ch + keep, 'utf8') > MAX_COPY_NAME_BYTES) break
+    stem += ch
+  }
+  return `${stem}${keep}`
+}
+
+/** The set is named after the file as uploaded, not after its shortened copy. */
+function defaultSet(name: string): string | undefined {
+  if (Buffer.byteLength(name, 'utf8') <= MAX_COPY_NAME_BYTES) return undefined
+  return basename(name, extname(name)).slice(0, 200) || undefined
+}
+
 /** A problem of an uploaded file, told without the private folder it was copied to (which means nothing to anyone). */
 function withoutCopyPath<T extends { message: string; file?: string | undefined; field?: string | undefined }>(problem: T, dir: string): T {
   const inside = `${dir}${sep}`
-  // A path in the file (a proposal's Markdown by path) resolves beside the copy, where nothing else is.
-  const mentions = problem.message.includes(inside) || (problem.file ?? '').startsWith(inside) || /(^|\.)path$/.test(problem.field ?? '')
-  if (!mentions) return problem
-  return {
-    ...problem,
-    ...(problem.file ? { file: problem.file.split(inside).join('') } : {}),
-    message: `${problem.message.split(inside).join('')} (an uploaded file cannot refer to files beside it: import it by path instead)`
-  }
+  if (!problem.message.includes(inside) && !(problem.file ?? '').startsWith(inside)) return problem
+  return { ...problem, ...(problem.file ? { file: problem.file.split(inside).join('') } : {}), message: problem.message.split(inside).join('') }
 }
 
 export const importHandlers: HandlerGroup<keyof typeof importOperations> = {

@@ -32,6 +32,10 @@ export function registerLimits(program: Command, io: CliIO): void {
     }
     const project = await Project.open(resolve(file))
     try {
+      // A packet's caps are its project's: a merge holds its answers to the project's, whatever the packet says.
+      if (project.isPacket && Object.keys(changes).length) {
+        throw new AssayError('conflict', `${project.path} is an annotator packet: its caps are the project's (merging applies the project's caps); change them in the curator project and export the packet again`)
+      }
       const limits = Object.keys(changes).length
         ? project.write(() => writeAnswerLimits(project.db, { ...readAnswerLimits(project.db), ...changes }))
         : readAnswerLimits(project.db)

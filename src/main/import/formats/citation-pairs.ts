@@ -1,8 +1,7 @@
-import { dirname, isAbsolute, resolve } from 'node:path'
 import { citationPairPasses } from '../../../shared/protocol'
 import { asObject, cellNumber, dropEmptyCells, Problems, text } from '../fields'
 import { emptyParsed, type ImportContext, type ParsedImport, type SourceRecord } from '../types'
-import { readTextFile } from '../utf8'
+import { readReferencedText } from '../referenced-file'
 
 /**
  * The citation pair builder (IdeaEval): papers `paper_id, cohort, citations, markdown | path, topic` (CSV or JSON)
@@ -95,12 +94,11 @@ function paperMarkdown(ctx: ImportContext, row: Record<string, unknown>, line: n
     problems.error(line, 'markdown', 'a paper needs markdown inline or a path to a Markdown file')
     return null
   }
-  const read = readTextFile(isAbsolute(path) ? path : resolve(dirname(ctx.path), path), ctx.lossy ?? false)
+  const read = readReferencedText(ctx, path)
   if ('error' in read) {
     problems.error(line, 'path', `${path}: ${read.error}`)
     return null
   }
-  if (ctx.replaced) ctx.replaced.count += read.replaced
   if (read.text.trim()) return read.text
   problems.error(line, 'path', `${path} is empty`)
   return null

@@ -1,6 +1,8 @@
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../../shared/instruments'
 import { MAJORITY_OUTCOMES } from '../../adjudication/majority'
 import { Problems, text } from '../fields'
+import { numberCell } from '../numbers'
+import { isCalendarTime } from '../timestamps'
 import {
   FINAL_FROM,
   FINAL_SOURCE_KIND,
@@ -201,7 +203,8 @@ export function coerceCell(cell: string): unknown {
   if (t === 'true' || t === 'TRUE' || t === 'True') return true
   if (t === 'false' || t === 'FALSE' || t === 'False') return false
   if (t === 'null') return null
-  if (/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t)
+  const n = numberCell(t)
+  if (n !== undefined) return n
   if ((t.startsWith('[') && t.endsWith(']')) || (t.startsWith('{') && t.endsWith('}'))) {
     // Too deep, a repeated or forbidden key: kept as the text written, which the judgement's schema then refuses.
     const parsed = parseJsonChecked(t)
@@ -239,8 +242,8 @@ function readVersion(row: Record<string, unknown>, inst: AnyInstrument | undefin
 function readTimestamp(row: Record<string, unknown>, line: number, problems: Problems): string | null | false {
   const raw = text(row, 'created_at')
   if (raw === undefined) return null
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) || Number.isNaN(Date.parse(raw))) {
-    problems.error(line, 'created_at', `created_at must be an ISO 8601 time, found "${raw}"`)
+  if (typeof row.created_at !== 'string' || !isCalendarTime(raw)) {
+    problems.error(line, 'created_at', `created_at must be an ISO 8601 time of a real day, found ${JSON.stringify(row.created_at)}`)
     return false
   }
   return raw
@@ -249,8 +252,9 @@ function readTimestamp(row: Record<string, unknown>, line: number, problems: Pro
 function readActiveMs(row: Record<string, unknown>, line: number, problems: Problems): number | null | false {
   const raw = row.active_ms
   if (raw === undefined || raw === null || raw === '') return null
-  const v = Number(raw)
-  if (!Number.isInteger(v) || v < 0) {
+  // A number, or the digits of a CSV cell: `true` is not a duration, nor is a count a double has rounded.
+  const v = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(v) || v < 0) {
     problems.error(line, 'active_ms', `active_ms must be a whole number of milliseconds, found ${JSON.stringify(raw)}`)
     return false
   }

@@ -1,4 +1,3 @@
-import { dirname, isAbsolute, resolve } from 'node:path'
 import {
   CANONICAL_PAIR_LABELS,
   ORIGIN_PAIR_LABELS,
@@ -9,7 +8,7 @@ import {
 } from '../../../shared/items/kinds'
 import { asObject, Problems, text } from '../fields'
 import { isRecord } from '../read-records'
-import { readTextFile } from '../utf8'
+import { readReferencedText } from '../referenced-file'
 import { emptyParsed, type ImportContext, type ParsedImport, type SourceRecord } from '../types'
 import { checkProbeRow } from '../../probes/import'
 
@@ -67,13 +66,11 @@ function readProposal(ctx: ImportContext, raw: unknown, side: 'a' | 'b', line: n
     problems.error(line, `${side}.markdown`, `proposal ${side} needs markdown inline or a path to a Markdown file`)
     return null
   }
-  const full = isAbsolute(path) ? path : resolve(dirname(ctx.path), path)
-  const read = readTextFile(full, ctx.lossy ?? false)
+  const read = readReferencedText(ctx, path)
   if ('error' in read) {
     problems.error(line, `${side}.path`, `${path}: ${read.error}`)
     return null
   }
-  if (ctx.replaced) ctx.replaced.count += read.replaced
   proposal.markdown = read.text
   if (!String(proposal.markdown).trim()) {
     problems.error(line, `${side}.path`, `${path} is empty`)

@@ -1,13 +1,25 @@
 import { useRef, useState } from 'react'
-import { MAX_UPLOAD_CHARS } from '../../../shared/contract/import-operations'
+import { MAX_UPLOAD_BYTES } from '../../../shared/contract/import-operations'
 import { api } from '../api'
 
 /** Where the file to import comes from: its content read in the page, or a path on this machine. */
-export type ChosenFile = { kind: 'upload'; name: string; content: string } | { kind: 'path'; name: string; path: string }
+export type ChosenFile = { kind: 'upload'; name: string; bytes: string } | { kind: 'path'; name: string; path: string }
 
 /** Whether the page runs inside the desktop app (its preload supplies the transport) rather than in a browser. */
 export function isDesktop(): boolean {
   return typeof window !== 'undefined' && window.assayTransport !== undefined
+}
+
+/**
+ * The file's bytes as base64, untouched: the server decodes them as `assay import` does (reading the file as text
+ * here would replace invalid UTF-8 with U+FFFD before anyone could see it).
+ */
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  let binary = ''
+  // In slices: one String.fromCharCode over megabytes of arguments would overflow the call stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(binary)
 }
 
 function baseName(path: string): string {
@@ -27,12 +39,9 @@ export function FileSource({ onChosen, disabled }: { onChosen(file: ChosenFile):
   async function read(file: File | undefined) {
     setProblem(null)
     if (!file) return
-    // Bytes bound characters from above, so a file within the bound in bytes fits, and its request stays within the
-    // server's body limit; a larger one is not read at all.
-    if (file.size > MAX_UPLOAD_CHARS) return setProblem(`${file.name} is too large to upload here; import it by path or with assay import.`)
-    const content = await file.text()
-    if (content.length > MAX_UPLOAD_CHARS) return setProblem(`${file.name} is too large to upload here; import it by path or with assay import.`)
-    onChosen({ kind: 'upload', name: file.name, content })
+    // A larger file is not read at all; one within the bound keeps its request within the server's body limit.
+    if (file.size > MAX_UPLOAD_BYTES) return setProblem(`${file.name} is too large to upload here; import it by path or with assay import.`)
+    onChosen({ kind: 'upload', name: file.name, bytes: await base64Of(file) })
   }
 
   async function chooseNative() {
@@ -73,7 +82,7 @@ export function FileSource({ onChosen, disabled }: { onChosen(file: ChosenFile):
             </button>
             .
           </p>
-          <p className="muted small">JSONL, JSON or CSV, up to {(MAX_UPLOAD_CHARS / 1e6).toFixed(0)} MB.</p>
+          <p className="muted small">JSONL, JSON or CSV, up to {(MAX_UPLOAD_BYTES / 1e6).toFixed(0)} MB.</p>
           <input
             ref={picker}
             type="file"

@@ -13,11 +13,13 @@ interface Settings {
   format: Format | ''
   set: string
   split: Split
+  /** Accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted (as `assay import --lossy`). */
+  lossy: boolean
 }
 
 function request(file: ChosenFile, s: Settings) {
-  const common = { ...(s.format ? { format: s.format } : {}), ...(s.set.trim() ? { set: s.set.trim() } : {}), split: s.split }
-  return file.kind === 'upload' ? { ...common, name: file.name, content: file.content } : { ...common, path: file.path }
+  const common = { ...(s.format ? { format: s.format } : {}), ...(s.set.trim() ? { set: s.set.trim() } : {}), split: s.split, ...(s.lossy ? { lossy: true } : {}) }
+  return file.kind === 'upload' ? { ...common, name: file.name, bytes: file.bytes } : { ...common, path: file.path }
 }
 
 /**
@@ -27,7 +29,7 @@ function request(file: ChosenFile, s: Settings) {
  */
 export function ImportScreen() {
   const [file, setFile] = useState<ChosenFile | null>(null)
-  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none' })
+  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none', lossy: false })
   const [preview, setPreview] = useState<{ report: ImportReportView; of: Settings } | null>(null)
   const [done, setDone] = useState<ImportReportView | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -39,7 +41,7 @@ export function ImportScreen() {
     try {
       const input = request(chosen, s)
       const report =
-        'content' in input
+        'bytes' in input
           ? await api[kind === 'preview' ? 'import.previewUpload' : 'import.runUpload'](input)
           : await api[kind === 'preview' ? 'import.preview' : 'import.run'](input)
       if (kind === 'preview') {
@@ -56,7 +58,7 @@ export function ImportScreen() {
 
   const choose = (chosen: ChosenFile) => {
     // A new file starts over: its format is detected again, not carried over from the last one.
-    const fresh: Settings = { ...settings, format: '' }
+    const fresh: Settings = { ...settings, format: '', lossy: false }
     setFile(chosen)
     setSettings(fresh)
     setPreview(null)
@@ -99,6 +101,10 @@ export function ImportScreen() {
             <select aria-label="Import split" value={settings.split} onChange={(e) => change({ split: e.target.value as Split })}>
               <Choices values={SPLITS} />
             </select>
+          </label>
+          <label className="lossy-choice">
+            <input type="checkbox" aria-label="Accept invalid UTF-8" checked={settings.lossy} onChange={(e) => change({ lossy: e.target.checked })} /> Accept invalid
+            UTF-8 (each invalid sequence replaced by U+FFFD and counted)
           </label>
           <div className="actions">
             <button type="submit" disabled={busy}>
