@@ -71,20 +71,23 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
       return resolved.splitOf.get(itemId) === fit.spec.eval_split && fewShot?.itemStatus.has(itemId)
     })
     const itemOf = (key: string) => Number(key.slice(0, key.indexOf('\u0000')))
-    const numeric = keys.length > 0 && keys.every((k) => typeof truth.get(k) === 'number')
+    const { answered, unanswered } = answeredUnits(keys, newValues, rawValues)
+    const numeric = answered.length > 0 && answered.every((k) => typeof truth.get(k) === 'number')
     const row: CalibrationRow = {
       ...base,
       source: runId,
       n_eval_items: new Set(keys.map(itemOf)).size,
       n_eval_units: keys.length,
+      n_unanswered_eval_units: unanswered.length,
       n_exposed_eval_items: exposedOf(keys.map(itemOf)),
       warnings,
       reasons
     }
     if (!fewShot) reasons.run = `the few-shot run ${runId} is not in this report (archived, or filtered out)`
+    if (unanswered.length > 0) warnings.push(unansweredWarning(unanswered.length, keys.length, runId, fit.spec.source))
     if (numeric) {
       type Row = { itemId: number; before: number; after: number }
-      const rows: Row[] = keys.flatMap((k) => {
+      const rows: Row[] = answered.flatMap((k) => {
         const t = truth.get(k) as number, b = rawValues.get(k), a = newValues.get(k)
         return typeof b === 'number' && typeof a === 'number' ? [{ itemId: itemOf(k), before: Math.abs(b - t), after: Math.abs(a - t) }] : []
       })
@@ -97,7 +100,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     } else {
       const same = (v: Value | undefined, t: Value) => v !== undefined && valueKey(v) === valueKey(t)
       row.decision = decisionBlock(
-        keys.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
+        answered.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
         `the original template's run (${fit.spec.source}) on the same items`,
         reasons,
         bootstrap
@@ -208,6 +211,21 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     row.scale = { n: rows.length, before_mad: difference.second.value, after_mad: difference.first.value, mad_difference: differenceOf(difference) }
   }
   return row
+}
+
+/**
+ * Eval units both runs answered, and those one of them never answered (calls failed, pending after a stop): an
+ * unanswered unit is missing, counted apart, never scored as a wrong answer of either template.
+ */
+function answeredUnits(keys: readonly string[], newValues: ReadonlyMap<string, Value>, rawValues: ReadonlyMap<string, Value>): { answered: string[]; unanswered: string[] } {
+  const answered: string[] = []
+  const unanswered: string[] = []
+  for (const key of keys) (newValues.has(key) && rawValues.has(key) ? answered : unanswered).push(key)
+  return { answered, unanswered }
+}
+
+function unansweredWarning(missing: number, of: number, runId: string, rawId: string): string {
+  return `${missing} of ${of} eval unit(s) have no answer from the few-shot run ${runId} or the original ${rawId} (failed or still pending): they are left out of the comparison, not counted wrong`
 }
 
 function positiveText(target: TargetSpec): string | null {
