@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../instruments/types'
 import type { AuditInput } from '../report/input'
-import { valueKey, type Value } from '../report/resolve'
+import { valueKey, type ItemStatus, type Value } from '../report/resolve'
 import { brierScore, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
@@ -71,7 +71,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
       return resolved.splitOf.get(itemId) === fit.spec.eval_split && fewShot?.itemStatus.has(itemId)
     })
     const itemOf = (key: string) => Number(key.slice(0, key.indexOf('\u0000')))
-    const { answered, unanswered } = answeredUnits(keys, newValues, rawValues)
+    const { answered, unanswered } = answeredUnits(keys, itemOf, fewShot?.itemStatus, resolved.sources.get(fit.spec.source)?.itemStatus)
     const numeric = answered.length > 0 && answered.every((k) => typeof truth.get(k) === 'number')
     const row: CalibrationRow = {
       ...base,
@@ -214,18 +214,26 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
 }
 
 /**
- * Eval units both runs answered, and those one of them never answered (calls failed, pending after a stop): an
- * unanswered unit is missing, counted apart, never scored as a wrong answer of either template.
+ * Eval units both runs answered, and those one of them never answered (calls failed, pending after a stop, an
+ * abstention): an unanswered unit is missing, counted apart, never scored as a wrong answer of either template.
  */
-function answeredUnits(keys: readonly string[], newValues: ReadonlyMap<string, Value>, rawValues: ReadonlyMap<string, Value>): { answered: string[]; unanswered: string[] } {
+function answeredUnits(
+  keys: readonly string[],
+  itemOf: (key: string) => number,
+  fewShot: ReadonlyMap<number, ItemStatus> | undefined,
+  original: ReadonlyMap<number, ItemStatus> | undefined
+): { answered: string[]; unanswered: string[] } {
   const answered: string[] = []
   const unanswered: string[] = []
-  for (const key of keys) (newValues.has(key) && rawValues.has(key) ? answered : unanswered).push(key)
+  // As the pairwise table counts: an unreadable answer or one whose votes split evenly is judged (not correct);
+  // a failed, pending or abstained call is no answer.
+  const judged = (status: ItemStatus | undefined) => status === 'answered' || status === 'unparseable'
+  for (const key of keys) (judged(fewShot?.get(itemOf(key))) && judged(original?.get(itemOf(key))) ? answered : unanswered).push(key)
   return { answered, unanswered }
 }
 
 function unansweredWarning(missing: number, of: number, runId: string, rawId: string): string {
-  return `${missing} of ${of} eval unit(s) have no answer from the few-shot run ${runId} or the original ${rawId} (failed or still pending): they are left out of the comparison, not counted wrong`
+  return `${missing} of ${of} eval unit(s) have no answer from the few-shot run ${runId} or the original ${rawId} (failed, still pending or abstained): they are left out of the comparison, not counted wrong`
 }
 
 function positiveText(target: TargetSpec): string | null {
