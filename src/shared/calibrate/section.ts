@@ -129,8 +129,10 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     for (const [itemId, v] of perItem) {
       const key = `${itemId}\u0000${v.unit}`
       const t = truth.get(key)
-      if (t === undefined || (v.first.length === 0 && v.second.length === 0)) continue
-      const after = sideOf(aggregateBothOrders(v, rule))
+      // A pair without a verdict in both orders has no aggregate: missing, as in the pairwise table.
+      const aggregated = t === undefined ? null : aggregateBothOrders(v, rule)
+      if (t === undefined || aggregated === null) continue
+      const after = sideOf(aggregated)
       const before = rawWinner.get(key)
       rows.push({ itemId, before: before !== undefined && valueKey(before) === valueKey(t), after: after !== null && after === t })
     }

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/audit'
 import { insertFit } from '../../../src/main/calibrate/fits-store'
 import { Project } from '../../../src/main/store/project'
+import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addPairs, addRun, verdictFor, type PairSpec } from './fixtures'
 
@@ -47,5 +48,40 @@ describe('a few-shot fit whose run never answered', () => {
     expect(row?.decision?.n).toBe(0)
     expect(row?.n_unanswered_eval_units).toBe(10)
     expect(row?.warnings.join(' ')).toMatch(/10 of 10 eval unit\(s\) have no answer .* not counted wrong/)
+  })
+})
+
+describe('a both-orders fit, as assay calibrate prints it and as the report shows it', () => {
+  it('judges each pair once in both places: the same n, the same correct count, the same ties', async () => {
+    const path = tmp.file('both-orders.assay')
+    const project = await Project.create(path)
+    const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 6 ? 'dev' : 'test' }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
+    // Four test pairs where the two orders disagree (a tie under both rules), two where they agree on the right side.
+    addCalls(project, run, pairs.flatMap((p, i) => {
+      const item = ids.get(p.id) as number
+      const agree = i < 6 || i >= 10
+      return [
+        { item, order: 0, swapped: false, judgement: { verdict: verdictFor(agree ? side(i) : 'a') } },
+        { item, order: 1, swapped: true, judgement: { verdict: verdictFor(agree ? side(i) : 'b') } }
+      ]
+    }))
+    project.close()
+    const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'conservative', '--json')
+    expect(printed.stderr).toBe('')
+    const [fit] = JSON.parse(printed.stdout).fits
+    expect(fit.changes).toMatchObject({ n_pairs: 6, n_ties: 4 })
+    expect(fit.decision).toMatchObject({ n: 6, after_accuracy: 2 / 6 })
+    const opened = await Project.open(path)
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    opened.close()
+    const row = report.pairwise?.rows.find((r) => r.source === fit.source && r.criterion === 'label:citations')
+    expect(row).toMatchObject({ n_judged: fit.decision.n, correct: fit.decision.after_accuracy * fit.decision.n, n_ties: fit.changes.n_ties })
+    expect(row?.accuracy).toBe(fit.decision.after_accuracy)
+    const reported = report.calibration?.find((c) => c.fit_id === fit.fit_id)
+    expect(reported?.decision).toEqual(fit.decision)
+    // No display order of its own: the aggregate has no position statistics.
+    expect(report.pairwise?.position.some((p) => p.source === fit.source)).toBe(false)
   })
 })
