@@ -1,6 +1,8 @@
+import { writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/audit'
 import { insertFit } from '../../../src/main/calibrate/fits-store'
+import { listProbes } from '../../../src/main/probes/store'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
@@ -83,5 +85,32 @@ describe('a both-orders fit, as assay calibrate prints it and as the report show
     expect(reported?.decision).toEqual(fit.decision)
     // No display order of its own: the aggregate has no position statistics.
     expect(report.pairwise?.position.some((p) => p.source === fit.source)).toBe(false)
+  })
+})
+
+describe('probe detection where every probe was answered', () => {
+  it('says the answers tied between orders, not that no probe was answered', async () => {
+    const path = tmp.file('probes-tied.assay')
+    expect((await runCli('new', path, '--demo')).code).toBe(0)
+    expect((await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '3', '--seed', '11')).code).toBe(0)
+    const project = await Project.open(path)
+    const probes = listProbes(project.db)
+    const checks = probes.map((p) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: true, severity: 'major', note: '' } }))
+    project.close()
+    writeFileSync(tmp.file('checks.jsonl'), `${checks.join('\n')}\n`)
+    expect((await runCli('import', path, 'labels', tmp.file('checks.jsonl'))).code).toBe(0)
+    const opened = await Project.open(path)
+    const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'torn', bothOrders: true })
+    // Every probe answered in both orders, the two orders always picking opposite sides.
+    addCalls(opened, run, probes.flatMap((p) => [
+      { item: p.itemId, order: 0, swapped: false, judgement: { verdict: 'a_better' } },
+      { item: p.itemId, order: 1, swapped: true, judgement: { verdict: 'b_better' } }
+    ]))
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    opened.close()
+    const row = report.probes?.detection.find((r) => r.source === `run:${run}`)
+    expect(row).toMatchObject({ n_probes: 0, n_tied: 3, rate: null })
+    expect(row?.wilson.reason).toMatch(/every answered probe \(3\) was tied/)
+    expect(row?.bootstrap.reason).not.toMatch(/no probes answered/)
   })
 })
