@@ -22,6 +22,7 @@ import { collectWarnings } from './warnings'
 import { flagSources } from './source-flags'
 import { roundResidues } from './residue'
 import { buildSummary } from './summary'
+import { probesSection } from './probes'
 import { attachCalibrationSections, withCalibratedSources } from '../calibrate'
 
 export interface ReportOptions {
@@ -147,6 +148,9 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   if (originality) report.idea_originality = originality
   const flawMatching = flawMatchingSection(input, level)
   if (flawMatching) report.flaw_matching = flawMatching
+  // Probes join here, with every other section, so the summary and the warnings below see them.
+  const probes = gathered.probes?.length ? probesSection(input, gathered.probes, { level, resamples, seed: bootstrap.seed }) : null
+  if (probes) report.probes = probes
   // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
   roundResidues([report.fields, report.pairwise, report.ceiling, report.judge_vs_judge])
   flagSources(report, minItems)

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/audit'
+import { gatherAuditInput } from '../../../src/main/audit/gather'
+import { buildReport } from '../../../src/shared/report'
 import { insertFit } from '../../../src/main/calibrate/fits-store'
 import { listProbes } from '../../../src/main/probes/store'
 import { Project } from '../../../src/main/store/project'
@@ -107,7 +109,10 @@ describe('probe detection where every probe was answered', () => {
       { item: p.itemId, order: 1, swapped: true, judgement: { verdict: 'b_better' } }
     ]))
     const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    // One assembler: the report built from what gathering reads has its probes, as the project's report does.
+    const assembled = buildReport(gatherAuditInput(opened.db, { instrument: 'pairwise-preference' }), { generatedAt: report.generated_at })
     opened.close()
+    expect(assembled).toEqual(report)
     const row = report.probes?.detection.find((r) => r.source === `run:${run}`)
     expect(row).toMatchObject({ n_probes: 0, n_tied: 3, rate: null })
     expect(row?.wilson.reason).toMatch(/every answered probe \(3\) was tied/)
