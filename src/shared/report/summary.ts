@@ -55,7 +55,8 @@ function read(row: ReportComparison, name: string): number | null {
 export function buildSummary(report: Report): ReportSummaryCard[] {
   const nameOf = new Map(report.sources.map((s) => [s.id, s.name]))
   const kindOf = new Map(report.sources.map((s) => [s.id, s.kind]))
-  const judges = report.sources.filter((s) => s.role === 'judge')
+  // A failed or empty run has no figures to put on a card; the sources list says why it is left out.
+  const judges = report.sources.filter((s) => s.role === 'judge' && !s.left_out)
   const criterionRank = new Map(report.criteria.map((c, i) => [c, i]))
   const minItems = report.settings.min_items_for_interval
   const majority = report.sources.find((s) => s.kind === 'human_majority')?.id ?? null

@@ -119,3 +119,27 @@ describe('probe detection where every probe was answered', () => {
     expect(row?.bootstrap.reason).not.toMatch(/no probes answered/)
   })
 })
+
+describe('a run in which every call failed, and one with nothing finished', () => {
+  it('are listed with their status and reason, and left out of every comparison and card', async () => {
+    const project = await Project.create(tmp.file('failed-run.assay'))
+    const { ids, pairs, run } = pairsWithRun(project, 12)
+    const failed = addRun(project, { instrument: 'pairwise-preference', judge: 'down' })
+    addCalls(project, failed, pairs.map((p) => ({ item: ids.get(p.id) as number, status: 'failed' })))
+    const pending = addRun(project, { instrument: 'pairwise-preference', judge: 'queued' })
+    addCalls(project, pending, pairs.map((p) => ({ item: ids.get(p.id) as number, status: 'pending' })))
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    const source = (id: string) => report.sources.find((s) => s.id === id)
+    expect(source(`run:${failed}`)?.left_out).toEqual({ status: 'failed', reason: 'every call failed (12 of 12): nothing to compare' })
+    expect(source(`run:${pending}`)?.left_out).toEqual({ status: 'empty', reason: 'no call has finished (12 pending): nothing to compare' })
+    expect(source(`run:${run}`)?.left_out).toBeUndefined()
+    for (const id of [`run:${failed}`, `run:${pending}`]) {
+      expect(report.summary.some((c) => c.source === id)).toBe(false)
+      expect(report.pairwise?.rows.some((r) => r.source === id)).toBe(false)
+      expect(report.fields.some((f) => f.comparisons.some((r) => r.source === id))).toBe(false)
+      expect(report.warnings.find((w) => w.source === id)?.code).toBe('left_out_source')
+    }
+    expect(report.summary[0]?.source).toBe(`run:${run}`)
+  })
+})
