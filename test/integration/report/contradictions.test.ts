@@ -143,3 +143,30 @@ describe('a run in which every call failed, and one with nothing finished', () =
     expect(report.summary[0]?.source).toBe(`run:${run}`)
   })
 })
+
+describe('the majority baseline of a comparison', () => {
+  it('is counted in terms chosen on its own items: probes joining the project never change it', async () => {
+    const project = await Project.create(tmp.file('baseline-terms.assay'))
+    // Nine human-vs-AI pairs, seven won by the human proposal, on either side.
+    const pairs: PairSpec[] = Array.from({ length: 9 }, (_, i) => {
+      const humanFirst = i % 3 !== 0
+      const humanWins = i < 7
+      return { id: `h${i}`, origins: humanFirst ? ['human', 'ai'] : ['ai', 'human'], label: verdictFor(humanWins === humanFirst ? 'a' : 'b'), labelSource: 'citations' }
+    })
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base' })
+    addCalls(project, run, pairs.map((p) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor('a') } })))
+    const rowOf = (r: ReturnType<typeof projectReport>) => r.pairwise?.rows.find((x) => x.source === `run:${run}`)
+    const before = rowOf(projectReport(project.db, { instrument: 'pairwise-preference' }))
+    expect(before).toMatchObject({ majority_baseline: 7 / 9, majority_label: ['human'] })
+    // Probe pairs (an original against its copy, both human) join, judged by another run only.
+    const probes = addPairs(project, Array.from({ length: 6 }, (_, i) => ({ id: `probe${i}`, origins: ['human', 'human'] as ['human', 'human'], label: verdictFor('b'), labelSource: 'citations' })))
+    const other = addRun(project, { instrument: 'pairwise-preference', judge: 'prober' })
+    addCalls(project, other, [...probes.values()].map((item) => ({ item, judgement: { verdict: verdictFor('b') } })))
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    expect(report.pairwise?.label_terms).toBe('side')
+    const after = rowOf(report)
+    expect(after).toMatchObject({ majority_baseline: before?.majority_baseline, majority_label: ['human'], baseline_terms: 'origin', label_counts: { human: 7, ai: 2 } })
+  })
+})
