@@ -13,6 +13,7 @@ import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
 import { listFits } from '../calibrate/fits-store'
 import { countCheckProvenance } from '../checks/verify'
+import { probeFacts } from '../probes/report-facts'
 
 export interface GatherOptions {
   instrument: string
@@ -80,7 +81,8 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
     ...(judgeFlawAudits.length ? { judgeFlawAudits } : {}),
     panelRule: panel?.rule ?? null,
     fits: listFits(db, instrument.id),
-    workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null
+    workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null,
+    probes: probeFacts(db)
   }
 }
 

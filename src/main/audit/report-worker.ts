@@ -4,7 +4,6 @@ import { buildReport, type ReportOptions, type ResamplingDetail } from '../../sh
 import type { Split } from '../../shared/items/kinds'
 import { openDatabase } from '../store/database'
 import { gatherAuditInput } from './gather'
-import { attachProbesSection } from '../probes/report-facts'
 
 /**
  * The report's worker thread: opens the project file read-only on a connection of its own, gathers and computes,
@@ -48,7 +47,7 @@ async function run(data: ReportJobData): Promise<void> {
     const onResampling = ({ resamples, items, statistics }: ResamplingDetail) => {
       if (statistics > 0) post({ type: 'progress', phase: 'resampling', step: 2, steps: STEPS, detail: `${count(resamples)} bootstrap resamples of ${count(items)} items for ${count(statistics)} intervals` })
     }
-    post({ type: 'done', report: attachProbesSection(db, input, buildReport(input, { ...data.report, onResampling }), data.report) })
+    post({ type: 'done', report: buildReport(input, { ...data.report, onResampling }) })
   } finally {
     db.close()
   }

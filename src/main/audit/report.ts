@@ -2,7 +2,6 @@ import type { Split } from '../../shared/items/kinds'
 import { buildReport, type Report, type ReportOptions } from '../../shared/report'
 import type { Db } from '../store/database'
 import { gatherAuditInput } from './gather'
-import { attachProbesSection } from '../probes/report-facts'
 
 export interface ProjectReportOptions extends ReportOptions {
   instrument: string
@@ -19,5 +18,5 @@ export interface ProjectReportOptions extends ReportOptions {
 export function projectReport(db: Db, options: ProjectReportOptions): Report {
   const { instrument, split, includeArchived, sources, panel, ...rest } = options
   const input = gatherAuditInput(db, { instrument, split, includeArchived, sources, panel })
-  return attachProbesSection(db, input, buildReport(input, rest), rest)
+  return buildReport(input, rest)
 }

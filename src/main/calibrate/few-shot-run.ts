@@ -1,6 +1,7 @@
 import { calibrationSection, chooseFewShotExamples, fewShotUserText, resolveInput, type CalibrationRow, type FitSpec } from '../../shared/calibrate'
 import { AssayError } from '../../shared/errors'
 import { getInstrument } from '../../shared/instruments'
+import { itemOfUnitKey } from '../../shared/report/resolve'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
 import { gatherAuditInput } from '../audit/gather'
 import { answerText } from '../export/answer-text'
@@ -52,6 +53,7 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
   const targetSpec = options.targetField ? { field: options.targetField, positive: null } : target
   const resolved = resolveInput(input)
   const criterion = options.criterion !== undefined ? resolveCriterionId(resolved, options.criterion) : defaultCriterion(resolved, targetSpec.field)
+  refuseUnlabelledEvalSplit(resolved, criterion, targetSpec.field, evalSplit)
 
   const instrument = getInstrument(options.instrument as never)
   const { template: base } = resolveTemplate(db, run.template_id, run.template_version)
@@ -117,4 +119,13 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
     eceBins: 10
   })
   return { fits, run: result }
+}
+
+/** Before any template or run is made: a few-shot fit needs eval units the criterion labels, or it has nothing to be evaluated on. */
+function refuseUnlabelledEvalSplit(resolved: ReturnType<typeof resolveInput>, criterion: string, field: string, evalSplit: string): void {
+  const labels = resolved.sources.get(criterion)?.values.get(field)
+  for (const key of labels?.keys() ?? []) if (resolved.splitOf.get(itemOfUnitKey(key)) === evalSplit) return
+  throw new AssayError('bad_data', `Nothing to evaluate: no ${evalSplit} item has a "${field}" from ${criterion}; no template or run was made, nothing was stored`, [
+    { field: 'eval_split', message: 'no labelled eval units' }
+  ])
 }

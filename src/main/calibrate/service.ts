@@ -5,7 +5,9 @@ import {
   type BothOrderRule,
   type CalibrationMethod,
   type CalibrationRow,
+  type FitResult,
   type FitSpec,
+  type StoredFit,
   type TargetSpec,
   type ThresholdMetric
 } from '../../shared/calibrate'
@@ -70,6 +72,7 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
   }))
   // Fit everything first: nothing is stored unless every fit succeeds.
   const fitted = specs.map((spec) => ({ spec, result: fitCalibration(input, spec, resolved) }))
+  refuseEmptyFits(input, fitted)
   const ids = project.write(() => fitted.map(({ spec, result }) => insertFit(project.db, spec, result.parameters, result.fitItems, result.nFitUnits)))
   const stored = listFits(project.db, options.instrument).filter((f) => ids.includes(f.id))
   const rows = calibrationSection({ ...input, fits: stored }, stored, {
@@ -79,6 +82,33 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
     eceBins: 10
   })
   return { fits: rows }
+}
+
+/**
+ * A fit with nothing to learn from or nothing to be evaluated on is refused before anything is stored: it would
+ * show as a judge of the report with no figures behind it. Both-orders learns nothing from labels by design, so
+ * only its evaluation units count.
+ */
+function refuseEmptyFits(input: AuditInput, fitted: ReadonlyArray<{ spec: FitSpec; result: FitResult }>): void {
+  for (const { spec, result } of fitted) {
+    if (spec.method !== 'both-orders' && result.fitItems.length === 0) {
+      throw new AssayError('bad_data', `Nothing to fit: no ${spec.fit_split} item gives ${spec.source}'s "${spec.score_field}" beside ${spec.criterion}'s "${spec.target.field}"; nothing was stored`, [
+        { field: 'fit_split', message: 'no fit items' }
+      ])
+    }
+    const provisional: StoredFit = { id: 0, spec, parameters: result.parameters, fitItems: result.fitItems, nFitUnits: result.nFitUnits, createdAt: '' }
+    const units = evalUnitCount({ ...input, fits: [provisional] }, provisional)
+    if (units === 0) {
+      const what = spec.method === 'both-orders' ? `pair answered by ${spec.source} in a display order and labelled by ${spec.criterion}` : `unit with ${spec.source}'s "${spec.score_field}" and ${spec.criterion}'s "${spec.target.field}"`
+      throw new AssayError('bad_data', `Nothing to evaluate: no ${spec.eval_split} ${what}; nothing was stored`, [{ field: 'eval_split', message: 'no eval units' }])
+    }
+  }
+}
+
+/** Eval units of a fit as the calibration section counts them (one short bootstrap: only the count is read). */
+function evalUnitCount(input: AuditInput, fit: StoredFit): number {
+  const [row] = calibrationSection(input, [fit], { level: 0.95, resamples: 2, seed: 1, eceBins: 10 })
+  return row?.n_eval_units ?? 0
 }
 
 /** A source named the ways people name judges: its report id, a run id, a model import, or a judge's latest run. */

@@ -1,8 +1,5 @@
 import type { Db } from '../store/database'
-import type { AuditInput } from '../../shared/report/input'
-import { probesSection, type ProbeFacts } from '../../shared/report/probes'
-import type { Report } from '../../shared/report/schema'
-import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
+import type { ProbeFacts } from '../../shared/report/probes'
 import { listProbes } from './store'
 import { probeVerifications } from './verification'
 
@@ -21,15 +18,4 @@ export function probeFacts(db: Db): ProbeFacts[] {
     flawType: p.provenance.expected.flaw?.type ?? null,
     evidence: p.provenance.expected.flaw?.evidence ?? null
   }))
-}
-
-/** Adds the "Probes" section to a report built from `input`, where the report's items include probes. */
-export function attachProbesSection(db: Db, input: AuditInput, report: Report, options: { level?: number; resamples?: number; seed?: number } = {}): Report {
-  const section = probesSection(input, probeFacts(db), {
-    level: options.level ?? 0.95,
-    resamples: options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES,
-    seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED
-  })
-  if (section) report.probes = section
-  return report
 }

@@ -122,8 +122,11 @@ function scoreCalls(input: AuditInput, raw: AuditSourceInput, fit: StoredFit, on
 }
 
 /**
- * Both-order aggregation as calls the report reads like any run's: one call per display order carrying the
- * aggregated verdict, and for a tie one call for each side, which the report's vote counts as a tie.
+ * Both-order aggregation as calls the report reads like any run's: one verdict per pair, with no display order of
+ * its own (the rule has already combined both), so the pairwise table judges each pair once, as the calibration
+ * section does. A tie is two trials of that one call, one for each side, which the report's vote counts as a tie.
+ * A pair without a verdict in both orders has no aggregate: it keeps only its calls that never answered (or is
+ * pending its other order), so it is missing in the table as in the section, never judged.
  */
 function bothOrderCalls(input: AuditInput, raw: AuditSourceInput, rule: 'conservative' | 'average', onEval: (itemId: number) => boolean): SourceCall[] {
   const items = new Map(input.items.map((i) => [i.id, i]))
@@ -141,19 +144,17 @@ function bothOrderCalls(input: AuditInput, raw: AuditSourceInput, rule: 'conserv
       list.filter((c) => c.order === order && c.status === 'ok').flatMap((c) => c.observations.filter((o) => o.unit === pair?.unit).map((o) => String(o.values.verdict ?? '')))
     const aggregated = pair ? aggregateBothOrders({ first: verdictsOf(0), second: verdictsOf(1) }, rule) : null
     if (!pair || aggregated === null) {
-      calls.push(...list.map((c) => ({ ...c, observations: c.observations.filter((o) => o.unit === pair?.unit) })))
+      const unanswered = list.filter((c) => c.status !== 'ok').map((c) => ({ ...c, order: 0, observations: [] }))
+      calls.push(...(unanswered.length ? unanswered : [{ itemId, trial: 0, order: 0, status: 'pending' as const, observations: [] }]))
       continue
     }
-    const shownFirst = (order: number) => list.find((c) => c.order === order)?.shownFirst
-    const verdicts = sideOf(aggregated) === null ? ['a_better', 'b_better'] : [aggregated, aggregated]
-    verdicts.forEach((verdict, order) => {
-      const first = shownFirst(order)
+    const verdicts = sideOf(aggregated) === null ? ['a_better', 'b_better'] : [aggregated]
+    verdicts.forEach((verdict, trial) => {
       const origin = pair.a.origin && pair.b.origin && pair.a.origin !== pair.b.origin ? originLabelFromCanonical(verdict as CanonicalPairLabel, pair.a.origin) : null
       calls.push({
         itemId,
-        trial: 0,
-        order,
-        ...(first ? { shownFirst: first } : {}),
+        trial,
+        order: 0,
         status: 'ok',
         observations: [{ unit: pair.unit, values: { verdict, winner: sideOf(verdict), origin_verdict: origin, abstained: false } }]
       })

@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../instruments/types'
 import type { AuditInput } from '../report/input'
-import { valueKey, type Value } from '../report/resolve'
+import { valueKey, type ItemStatus, type Value } from '../report/resolve'
 import { brierScore, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
@@ -86,20 +86,23 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
       return resolved.splitOf.get(itemId) === fit.spec.eval_split && kept(itemId) && fewShot?.itemStatus.has(itemId)
     })
     const itemOf = (key: string) => Number(key.slice(0, key.indexOf('\u0000')))
-    const numeric = keys.length > 0 && keys.every((k) => typeof truth.get(k) === 'number')
+    const { answered, unanswered } = answeredUnits(keys, itemOf, fewShot?.itemStatus, resolved.sources.get(fit.spec.source)?.itemStatus)
+    const numeric = answered.length > 0 && answered.every((k) => typeof truth.get(k) === 'number')
     const row: CalibrationRow = {
       ...base,
       source: runId,
       n_eval_items: new Set(keys.map(itemOf)).size,
       n_eval_units: keys.length,
+      n_unanswered_eval_units: unanswered.length,
       n_exposed_eval_items: exposedOf(keys.map(itemOf)),
       warnings,
       reasons
     }
     if (!fewShot) reasons.run = `the few-shot run ${runId} is not in this report (archived, or filtered out)`
+    if (unanswered.length > 0) warnings.push(unansweredWarning(unanswered.length, keys.length, runId, fit.spec.source))
     if (numeric) {
       type Row = { itemId: number; before: number; after: number }
-      const rows: Row[] = keys.flatMap((k) => {
+      const rows: Row[] = answered.flatMap((k) => {
         const t = truth.get(k) as number, b = rawValues.get(k), a = newValues.get(k)
         return typeof b === 'number' && typeof a === 'number' ? [{ itemId: itemOf(k), before: Math.abs(b - t), after: Math.abs(a - t) }] : []
       })
@@ -112,7 +115,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     } else {
       const same = (v: Value | undefined, t: Value) => v !== undefined && valueKey(v) === valueKey(t)
       row.decision = decisionBlock(
-        keys.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
+        answered.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
         `the original template's run (${fit.spec.source}) on the same items`,
         reasons,
         bootstrap
@@ -141,8 +144,10 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     for (const [itemId, v] of perItem) {
       const key = `${itemId}\u0000${v.unit}`
       const t = truth.get(key)
-      if (t === undefined || (v.first.length === 0 && v.second.length === 0)) continue
-      const after = sideOf(aggregateBothOrders(v, rule))
+      // A pair without a verdict in both orders has no aggregate: missing, as in the pairwise table.
+      const aggregated = t === undefined ? null : aggregateBothOrders(v, rule)
+      if (t === undefined || aggregated === null) continue
+      const after = sideOf(aggregated)
       const before = rawWinner.get(key)
       rows.push({ itemId, before: before !== undefined && valueKey(before) === valueKey(t), after: after !== null && after === t })
     }
@@ -223,6 +228,29 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     row.scale = { n: rows.length, before_mad: difference.second.value, after_mad: difference.first.value, mad_difference: differenceOf(difference) }
   }
   return row
+}
+
+/**
+ * Eval units both runs answered, and those one of them never answered (calls failed, pending after a stop, an
+ * abstention): an unanswered unit is missing, counted apart, never scored as a wrong answer of either template.
+ */
+function answeredUnits(
+  keys: readonly string[],
+  itemOf: (key: string) => number,
+  fewShot: ReadonlyMap<number, ItemStatus> | undefined,
+  original: ReadonlyMap<number, ItemStatus> | undefined
+): { answered: string[]; unanswered: string[] } {
+  const answered: string[] = []
+  const unanswered: string[] = []
+  // As the pairwise table counts: an unreadable answer or one whose votes split evenly is judged (not correct);
+  // a failed, pending or abstained call is no answer.
+  const judged = (status: ItemStatus | undefined) => status === 'answered' || status === 'unparseable'
+  for (const key of keys) (judged(fewShot?.get(itemOf(key))) && judged(original?.get(itemOf(key))) ? answered : unanswered).push(key)
+  return { answered, unanswered }
+}
+
+function unansweredWarning(missing: number, of: number, runId: string, rawId: string): string {
+  return `${missing} of ${of} eval unit(s) have no answer from the few-shot run ${runId} or the original ${rawId} (failed, still pending or abstained): they are left out of the comparison, not counted wrong`
 }
 
 function positiveText(target: TargetSpec): string | null {

@@ -22,6 +22,8 @@ import { collectWarnings } from './warnings'
 import { flagSources } from './source-flags'
 import { roundResidues } from './residue'
 import { buildSummary } from './summary'
+import { probesSection } from './probes'
+import { leftOutOf } from './left-out'
 import { attachCalibrationSections, withCalibratedSources } from '../calibrate'
 
 export interface ReportOptions {
@@ -76,7 +78,10 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   const items = new Map(input.items.map((i) => [i.id, i]))
   const inScope = new Set(items.keys())
 
-  const resolved = input.sources.map((s) => resolveSource(s, fields, inScope))
+  const everySource = input.sources.map((s) => resolveSource(s, fields, inScope))
+  // Failed and empty runs are listed with why, and compared with nothing.
+  const leftOut = new Map(everySource.flatMap((s) => { const why = leftOutOf(s); return why ? [[s.id, why] as const] : [] }))
+  const resolved = everySource.filter((s) => !leftOut.has(s.id))
   const annotators = resolved.filter((s) => s.input.kind === 'annotator')
   const derived: ResolvedSource[] = []
   if (annotators.length > 0) derived.push(combineSources(annotators, fields, majorityInput(annotators.length)))
@@ -104,7 +109,10 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   options.onResampling?.({ resamples, items: inScope.size, statistics: plan.size })
   plan.run(bootstrap)
 
-  const sources = order(all).map(sourceSummary)
+  const sources = order([...everySource, ...derived]).map((s) => {
+    const why = leftOut.get(s.id)
+    return why ? { ...sourceSummary(s), left_out: why } : sourceSummary(s)
+  })
   const testItems = input.items.filter((i) => i.split === 'test')
   const exposedTest = testItems.filter((i) => i.exposures.length > 0)
   const exposureKinds: Record<string, number> = {}
@@ -143,10 +151,16 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
     warnings: []
   }
   attachCalibrationSections(report, input, { level, resamples, seed: bootstrap.seed, eceBins })
-  const originality = ideaOriginalitySection(input, { level, resamples, seed: bootstrap.seed })
+  // The fit rows keep a failed run in view (its units are missing there, and counted); the other sections compare
+  // only sources with answers.
+  const compared = leftOut.size ? { ...input, sources: input.sources.filter((s) => !leftOut.has(s.id)) } : input
+  const originality = ideaOriginalitySection(compared, { level, resamples, seed: bootstrap.seed })
   if (originality) report.idea_originality = originality
-  const flawMatching = flawMatchingSection(input, level)
+  const flawMatching = flawMatchingSection(compared, level)
   if (flawMatching) report.flaw_matching = flawMatching
+  // Probes join here, with every other section, so the summary and the warnings below see them.
+  const probes = gathered.probes?.length ? probesSection(compared, gathered.probes, { level, resamples, seed: bootstrap.seed }) : null
+  if (probes) report.probes = probes
   // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
   roundResidues([report.fields, report.pairwise, report.ceiling, report.judge_vs_judge])
   flagSources(report, minItems)

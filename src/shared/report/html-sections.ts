@@ -16,13 +16,14 @@ export function sourcesSection(report: Report, who: Who): string {
       .filter(([k, v]) => v !== null && v !== '' && !(k === 'n_invalid_stored' && v === 0))
       .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${String(v)}`)
       .join(' · ')
-    return [who(s.id), td(s.kind.replace(/_/g, ' ')), td(s.role), num(s.n_items), num(s.n_calls), num(s.n_answered), num(s.n_failed), num(s.n_unparseable), num(s.n_abstained), num(s.n_pending), num(s.n_tied_votes), `<td class="small detail">${esc(detail)}</td>`]
+    const role = s.left_out ? `${s.role} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.role
+    return [who(s.id), td(s.kind.replace(/_/g, ' ')), td(role), num(s.n_items), num(s.n_calls), num(s.n_answered), num(s.n_failed), num(s.n_unparseable), num(s.n_abstained), num(s.n_pending), num(s.n_tied_votes), `<td class="small detail">${esc(detail)}</td>`]
   })
-  const headings = ['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes', 'Detail']
+  const headings = ['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes (units)', 'Detail']
   return section(
     'sources',
     'Sources and denominators',
-    `<p class="muted small">Items: items of the scope the source was asked about. Calls: answers on record (one per item, trial and display order; one per item for annotators and derived sources). Tied votes: units left without a value because trials, orders or annotators split evenly. The colour beside a name is the source's colour in every plot.</p>
+    `<p class="muted small">Items: items of the scope the source was asked about. Calls: answers on record (one per item, trial and display order; one per item for annotators and derived sources). Tied votes: units left without a value because trials, orders or annotators split evenly (the pairwise table's Ties count calls, per display order). A judge whose every call failed, or with none finished, is listed here and left out of every comparison. The colour beside a name is the source's colour in every plot.</p>
 ${table(headings, rows, new Set([3, 4, 5, 6, 7, 8, 9, 10]))}`
   )
 }
@@ -63,7 +64,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
         : `<td class="num">${esc(`${fmtPercent(sub.accuracy)} (${sub.correct}/${sub.n_judged})`)}<span class="ci">${esc(ci)}</span></td>`
     })
   ])
-  const headings = ['Source', 'Criterion', 'In scope', 'Judged', 'Failed', 'Unparseable', 'Abstained', 'Ties', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
+  const headings = ['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
   const body = `<p class="muted small">One call per item and display order (trials voted). Accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}; baselines are counted from the labels of the judged items.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
 ${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy'))}

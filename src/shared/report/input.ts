@@ -1,3 +1,4 @@
+import type { ProbeFacts } from './probes'
 import type { FieldSpec, Observation } from '../instruments/types'
 import type { CanonicalPairLabel, Split } from '../items/kinds'
 import type { StoredFit } from '../calibrate/types'
@@ -135,6 +136,8 @@ export interface AuditInput {
   fits?: StoredFit[]
   /** Worked checks in the flaw audits behind this report, by how their stored output came about (null: none). */
   workedChecks?: WorkedCheckCounts | null
+  /** The project's probes (family, kind, sides, expected rule, check outcome), read with the rest at gathering. */
+  probes?: ProbeFacts[]
 }
 
 /** `verified`: main re-ran the code and got the stored output; `mismatch`: main's output is stored, differing from

@@ -2,7 +2,7 @@ import { majorityLabelBaseline, randomBaseline } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { AuditItem } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './intervals'
-import { labelOf, type LabelTerms, type PairCall, type Side } from './pairwise'
+import { labelOf, labelTermsOf, type LabelTerms, type PairCall, type Side } from './pairwise'
 import type { ReportPairwiseRow } from './schema'
 
 /**
@@ -165,11 +165,14 @@ export function pairwiseRow(
     row.ci.accuracy_ties_dropped = wilsonOverItems(share.value, decidedItemCount, level, 'no judged calls once ties are dropped')
   }
 
-  // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata.
-  const baseline = majorityLabelBaseline(judgedItemLabels)
+  // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata, in
+  // terms chosen on those items alone: other pairs of the project (probes, say) never change it.
+  const own = baselineTerms(byItem, criterionWinners, items, terms)
+  const baseline = majorityLabelBaseline(own ? own.labels : judgedItemLabels)
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = [...baseline.majority].sort()
-  row.label_counts = Object.fromEntries(options.labels.map((l) => [l, baseline.counts[l] ?? 0]))
+  row.label_counts = Object.fromEntries((own ? own.names : options.labels).map((l) => [l, baseline.counts[l] ?? 0]))
+  if (own) row.baseline_terms = own.terms
   put(record, reasons, 'random_baseline', randomBaseline(2))
   row.below_majority_baseline = accuracy.value !== null && baseline.value !== null ? accuracy.value < baseline.value : null
 
@@ -181,6 +184,28 @@ export function pairwiseRow(
   options.plan?.addRatio([...byItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
   const { ci, reasons: why, ...rest } = row
   return { ...rest, ci, reasons: why }
+}
+
+/**
+ * The terms of a row's majority baseline, chosen on the row's own judged items: origin when each sets a human proposal
+ * against an AI one, sides otherwise. Null when they are the report's terms (the baseline is counted as before);
+ * else the judged items' labels in the row's own terms.
+ */
+function baselineTerms(
+  byItem: ReadonlyMap<number, ItemCount>,
+  winners: ReadonlyMap<number, Side>,
+  items: ReadonlyMap<number, AuditItem>,
+  reportTerms: LabelTerms
+): { terms: LabelTerms; names: string[]; labels: string[] } | null {
+  const judged = [...byItem.values()].filter((c) => c.denominator > 0).map((c) => items.get(c.item)).filter((i): i is AuditItem => i !== undefined)
+  if (judged.length === 0) return null
+  const terms = labelTermsOf(judged)
+  if (terms === reportTerms) return null
+  return {
+    terms,
+    names: terms === 'origin' ? ['human', 'ai'] : ['a', 'b'],
+    labels: judged.map((item) => labelOf(item, winners.get(item.id) as Side, terms))
+  }
 }
 
 /** Accuracy within each label (declared labels appear even when no call carries them), with Wilson intervals. */

@@ -63,6 +63,8 @@ export const pairwiseRowSchema = z.object({
   majority_baseline: stat,
   majority_label: z.array(z.string()),
   label_counts: z.record(z.string(), count),
+  /** Present when this row's baseline is counted in other terms than the report's label_terms: chosen on the row's own judged items. */
+  baseline_terms: z.enum(['origin', 'side']).optional(),
   random_baseline: stat,
   below_majority_baseline: z.boolean().nullable(),
   /** Per label in the report's label_terms (kept for tables); the two frames below never switch with the data. */

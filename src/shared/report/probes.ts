@@ -105,7 +105,12 @@ interface Rate {
   bootstrap: { low: number | null; high: number | null; reason: string | null }
 }
 
-function rateOf(scores: readonly ItemScore[], o: ProbeSectionOptions, withSecondary: boolean): Rate {
+/** Why a rate has no interval when no probe is left to score: none answered, or every answer tied between orders. */
+function emptyReason(tied: number): string {
+  return tied > 0 ? `every answered probe (${tied}) was tied between its display orders or answers: no probe left to score` : 'no probes answered'
+}
+
+function rateOf(scores: readonly ItemScore[], o: ProbeSectionOptions, withSecondary: boolean, tied = 0): Rate {
   const n = scores.length
   const total = scores.reduce((s, x) => s + x.share, 0)
   const families = new Map<string, ItemScore[]>()
@@ -122,10 +127,10 @@ function rateOf(scores: readonly ItemScore[], o: ProbeSectionOptions, withSecond
     total: round(total),
     secondary: withSecondary ? round(scores.reduce((s, x) => s + (x.secondary ?? 0), 0)) : null,
     rate: n ? total / n : null,
-    wilson: w && w.value !== null ? { low: w.lower, high: w.upper, reason: null } : { low: null, high: null, reason: 'no probes answered' },
+    wilson: w && w.value !== null ? { low: w.lower, high: w.upper, reason: null } : { low: null, high: null, reason: emptyReason(tied) },
     bootstrap: b
       ? { low: b.lower, high: b.upper, reason: b.intervalReason ?? (families.size < 2 ? 'one probe family: the interval says nothing' : null) }
-      : { low: null, high: null, reason: 'no probes answered' }
+      : { low: null, high: null, reason: emptyReason(tied) }
   }
 }
 
@@ -204,7 +209,7 @@ export function probesSection(input: AuditInput, facts: readonly ProbeFacts[], o
       if (mode === 'pairwise' && noPreference) {
         const { kept, tied } = splitTies(scoresFor(source, ofKind, probeWins, null))
         if (!kept.length && !tied) continue
-        const r = rateOf(kept, o, false)
+        const r = rateOf(kept, o, false, tied)
         section.framing_preference.push({
           source: source.id,
           role: source.role,
@@ -224,7 +229,7 @@ export function probesSection(input: AuditInput, facts: readonly ProbeFacts[], o
       const score = mode === 'pairwise' ? pairwiseDetects : flawListed
       const { kept, tied } = splitTies(scoresFor(source, ofKind, score, mode === 'flaw-audit' ? typeListed : null))
       if (!kept.length && !tied) continue
-      const r = rateOf(kept, o, mode === 'flaw-audit')
+      const r = rateOf(kept, o, mode === 'flaw-audit', tied)
       // The same probes again, scored on whether a listed flaw's quote overlaps the planted change.
       const located = mode === 'flaw-audit' && [...ofKind.values()].some((f) => f.evidence)
         ? round([...scoresFor(source, ofKind, score, locationListed).values()].filter((x) => x.share !== 0.5).reduce((n, x) => n + (x.secondary ?? 0), 0))

@@ -40,7 +40,9 @@ export const sourceSchema = z.object({
   too_few_items: z.boolean(),
   /** Some bootstrap interval of this source had more than 10% undefined resamples; the largest share beside it. */
   unreliable_interval: z.boolean(),
-  undefined_resample_share: stat
+  undefined_resample_share: stat,
+  /** A judge with no answer to score (every call failed, or none finished): listed, left out of every comparison. */
+  left_out: z.object({ status: z.enum(['failed', 'empty']), reason: z.string() }).optional()
 })
 export type ReportSource = z.infer<typeof sourceSchema>
 
@@ -206,7 +208,8 @@ export const warningSchema = z.object({
     'no_human_ceiling',
     'mixed_instrument_versions',
     'invalid_stored_answers',
-    'unverified_checks'
+    'unverified_checks',
+    'left_out_source'
   ]),
   message: z.string(),
   source: z.string().optional(),

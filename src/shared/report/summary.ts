@@ -37,10 +37,14 @@ function figure(value: number | null | undefined, ci: ReportInterval | undefined
   }
 }
 
-/** The cluster bootstrap interval over items where it is defined, else the Wilson interval. */
-function accuracyInterval(ci: Record<string, ReportInterval>): ReportInterval | undefined {
+/**
+ * The interval the report recommends at the card's size: the cluster bootstrap over items where it is defined and
+ * the card rests on at least the report's minimum of items, else the Wilson interval (the warnings call bootstrap
+ * intervals unreliable below that minimum).
+ */
+function accuracyInterval(ci: Record<string, ReportInterval>, nItems: number, minItems: number): ReportInterval | undefined {
   const boot = ci.accuracy_bootstrap
-  return boot && boot.ci_low !== null ? boot : ci.accuracy
+  return boot && boot.ci_low !== null && nItems >= minItems ? boot : ci.accuracy
 }
 
 function read(row: ReportComparison, name: string): number | null {
@@ -51,7 +55,8 @@ function read(row: ReportComparison, name: string): number | null {
 export function buildSummary(report: Report): ReportSummaryCard[] {
   const nameOf = new Map(report.sources.map((s) => [s.id, s.name]))
   const kindOf = new Map(report.sources.map((s) => [s.id, s.kind]))
-  const judges = report.sources.filter((s) => s.role === 'judge')
+  // A failed or empty run has no figures to put on a card; the sources list says why it is left out.
+  const judges = report.sources.filter((s) => s.role === 'judge' && !s.left_out)
   const criterionRank = new Map(report.criteria.map((c, i) => [c, i]))
   const minItems = report.settings.min_items_for_interval
   const majority = report.sources.find((s) => s.kind === 'human_majority')?.id ?? null
@@ -77,7 +82,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       let nItems = 0
       let nUnits = 0
       if (pairwise) {
-        accuracy = figure(pairwise.accuracy, accuracyInterval(pairwise.ci), pairwise.reasons.accuracy)
+        accuracy = figure(pairwise.accuracy, accuracyInterval(pairwise.ci, pairwise.n_items, minItems), pairwise.reasons.accuracy)
         intervals.push(pairwise.ci.accuracy_bootstrap)
         baseline = pairwise.majority_baseline
         label = pairwise.majority_label
@@ -85,7 +90,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         nItems = pairwise.n_items
         nUnits = pairwise.n_judged
       } else if (headline && categorical) {
-        accuracy = figure(headline.accuracy, accuracyInterval(headline.ci), headline.reasons.accuracy)
+        accuracy = figure(headline.accuracy, accuracyInterval(headline.ci, headline.n_items, minItems), headline.reasons.accuracy)
         intervals.push(headline.ci.accuracy_bootstrap)
         baseline = headline.majority_baseline ?? null
         label = headline.majority_label ?? []

@@ -44,6 +44,10 @@ export function collectWarnings(
     })
   }
   for (const source of report.sources) {
+    if (source.left_out) {
+      warnings.push({ code: 'left_out_source', source: source.id, message: `${source.name} is left out of every comparison (${source.left_out.status}): ${source.left_out.reason}.` })
+      continue
+    }
     if (source.n_pending > 0) {
       warnings.push({ code: 'incomplete_run', source: source.id, message: `${source.name} has ${source.n_pending} calls still pending; its figures cover the finished ones.` })
     }

@@ -80,12 +80,12 @@ export function Warnings({ report }: { report: Report }) {
 
 export function SourcesTable({ report }: { report: Report }) {
   return (
-    <Table head={['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes']} numericFrom={3}>
+    <Table head={['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes (units)']} numericFrom={3}>
       {report.sources.map((s) => (
         <tr key={s.id}>
           <Who report={report} id={s.id} />
           <td>{s.kind.replace(/_/g, ' ')}</td>
-          <td>{s.role}</td>
+          <td>{s.left_out ? `${s.role} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.role}</td>
           <Counts of={[s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes]} />
         </tr>
       ))}
@@ -97,7 +97,7 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
   const pairwise = report.pairwise
   if (!pairwise) return null
   return (
-    <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'Failed', 'Unparseable', 'Abstained', 'Ties', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
+    <Table head={['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
       {pairwise.rows.map((r) => (
         <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
           <Who report={report} id={r.source} />

@@ -1,0 +1,172 @@
+import { writeFileSync } from 'node:fs'
+import { afterAll, describe, expect, it } from 'vitest'
+import { projectReport } from '../../../src/main/audit'
+import { gatherAuditInput } from '../../../src/main/audit/gather'
+import { buildReport } from '../../../src/shared/report'
+import { insertFit } from '../../../src/main/calibrate/fits-store'
+import { listProbes } from '../../../src/main/probes/store'
+import { Project } from '../../../src/main/store/project'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+import { addCalls, addPairs, addRun, verdictFor, type PairSpec } from './fixtures'
+
+// Reports in which two places once gave one figure two values, or a figure was plainly wrong.
+const tmp = tempDir('assay-contradictions-')
+afterAll(() => tmp.cleanup())
+
+const side = (i: number): 'a' | 'b' => (i % 2 ? 'b' : 'a')
+
+/** Labelled pairs, half dev and half test, and an original run answering every pair in one order. */
+function pairsWithRun(project: Project, n: number): { ids: Map<string, number>; pairs: PairSpec[]; run: number } {
+  const pairs: PairSpec[] = Array.from({ length: n }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < n / 2 ? 'dev' : 'test' }))
+  const ids = addPairs(project, pairs)
+  const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base' })
+  addCalls(project, run, pairs.map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(i % 3 === 0 ? side(i + 1) : side(i)) } })))
+  return { ids, pairs, run }
+}
+
+describe('a few-shot fit whose run never answered', () => {
+  it('counts the unanswered eval units as missing, never as wrong, and gives no McNemar p', async () => {
+    const project = await Project.create(tmp.file('few-shot-pending.assay'))
+    const { ids, pairs, run } = pairsWithRun(project, 20)
+    const fewShot = addRun(project, { instrument: 'pairwise-preference', judge: 'base' })
+    const testPairs = pairs.filter((p) => p.split === 'test')
+    // Eight calls still pending after a stop, two failed: the endpoint never answered.
+    addCalls(project, fewShot, testPairs.map((p, k) => ({ item: ids.get(p.id) as number, status: k < 8 ? 'pending' : 'failed' })))
+    const devItems = pairs.filter((p) => p.split === 'dev').slice(0, 2).map((p) => ids.get(p.id) as number)
+    project.write(() =>
+      insertFit(
+        project.db,
+        { method: 'few-shot', instrument: 'pairwise-preference', source: `run:${run}`, criterion: 'label:citations', score_field: 'verdict', target: { field: 'winner', positive: null }, fit_split: 'dev', eval_split: 'test' },
+        { kind: 'few-shot', template: 'pairwise-ranker-fewshot@1', base_template: 'pairwise-ranker@1', k: 2, seed: 's', examples: [{ item: 'p0', label: 'a' }, { item: 'p1', label: 'b' }], run_id: fewShot },
+        devItems,
+        2
+      )
+    )
+    const report = projectReport(project.db, { instrument: 'pairwise-preference', seed: 3 })
+    project.close()
+    const [row] = report.calibration ?? []
+    expect(row?.n_eval_units).toBe(10)
+    expect(row?.decision?.after_accuracy).toBeNull()
+    expect(row?.decision?.mcnemar_p).toBeNull()
+    expect(row?.decision?.n).toBe(0)
+    expect(row?.n_unanswered_eval_units).toBe(10)
+    expect(row?.warnings.join(' ')).toMatch(/10 of 10 eval unit\(s\) have no answer .* not counted wrong/)
+  })
+})
+
+describe('a both-orders fit, as assay calibrate prints it and as the report shows it', () => {
+  it('judges each pair once in both places: the same n, the same correct count, the same ties', async () => {
+    const path = tmp.file('both-orders.assay')
+    const project = await Project.create(path)
+    const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 6 ? 'dev' : 'test' }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
+    // Four test pairs where the two orders disagree (a tie under both rules), two where they agree on the right side.
+    addCalls(project, run, pairs.flatMap((p, i) => {
+      const item = ids.get(p.id) as number
+      const agree = i < 6 || i >= 10
+      return [
+        { item, order: 0, swapped: false, judgement: { verdict: verdictFor(agree ? side(i) : 'a') } },
+        { item, order: 1, swapped: true, judgement: { verdict: verdictFor(agree ? side(i) : 'b') } }
+      ]
+    }))
+    project.close()
+    const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'conservative', '--json')
+    expect(printed.stderr).toBe('')
+    const [fit] = JSON.parse(printed.stdout).fits
+    expect(fit.changes).toMatchObject({ n_pairs: 6, n_ties: 4 })
+    expect(fit.decision).toMatchObject({ n: 6, after_accuracy: 2 / 6 })
+    const opened = await Project.open(path)
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    opened.close()
+    const row = report.pairwise?.rows.find((r) => r.source === fit.source && r.criterion === 'label:citations')
+    expect(row).toMatchObject({ n_judged: fit.decision.n, correct: fit.decision.after_accuracy * fit.decision.n, n_ties: fit.changes.n_ties })
+    expect(row?.accuracy).toBe(fit.decision.after_accuracy)
+    const reported = report.calibration?.find((c) => c.fit_id === fit.fit_id)
+    expect(reported?.decision).toEqual(fit.decision)
+    // No display order of its own: the aggregate has no position statistics.
+    expect(report.pairwise?.position.some((p) => p.source === fit.source)).toBe(false)
+  })
+})
+
+describe('probe detection where every probe was answered', () => {
+  it('says the answers tied between orders, not that no probe was answered', async () => {
+    const path = tmp.file('probes-tied.assay')
+    expect((await runCli('new', path, '--demo')).code).toBe(0)
+    expect((await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '3', '--seed', '11')).code).toBe(0)
+    const project = await Project.open(path)
+    const probes = listProbes(project.db)
+    const checks = probes.map((p) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: true, severity: 'major', note: '' } }))
+    project.close()
+    writeFileSync(tmp.file('checks.jsonl'), `${checks.join('\n')}\n`)
+    expect((await runCli('import', path, 'labels', tmp.file('checks.jsonl'))).code).toBe(0)
+    const opened = await Project.open(path)
+    const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'torn', bothOrders: true })
+    // Every probe answered in both orders, the two orders always picking opposite sides.
+    addCalls(opened, run, probes.flatMap((p) => [
+      { item: p.itemId, order: 0, swapped: false, judgement: { verdict: 'a_better' } },
+      { item: p.itemId, order: 1, swapped: true, judgement: { verdict: 'b_better' } }
+    ]))
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    // One assembler: the report built from what gathering reads has its probes, as the project's report does.
+    const assembled = buildReport(gatherAuditInput(opened.db, { instrument: 'pairwise-preference' }), { generatedAt: report.generated_at })
+    opened.close()
+    expect(assembled).toEqual(report)
+    const row = report.probes?.detection.find((r) => r.source === `run:${run}`)
+    expect(row).toMatchObject({ n_probes: 0, n_tied: 3, rate: null })
+    expect(row?.wilson.reason).toMatch(/every answered probe \(3\) was tied/)
+    expect(row?.bootstrap.reason).not.toMatch(/no probes answered/)
+  })
+})
+
+describe('a run in which every call failed, and one with nothing finished', () => {
+  it('are listed with their status and reason, and left out of every comparison and card', async () => {
+    const project = await Project.create(tmp.file('failed-run.assay'))
+    const { ids, pairs, run } = pairsWithRun(project, 12)
+    const failed = addRun(project, { instrument: 'pairwise-preference', judge: 'down' })
+    addCalls(project, failed, pairs.map((p) => ({ item: ids.get(p.id) as number, status: 'failed' })))
+    const pending = addRun(project, { instrument: 'pairwise-preference', judge: 'queued' })
+    addCalls(project, pending, pairs.map((p) => ({ item: ids.get(p.id) as number, status: 'pending' })))
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    const source = (id: string) => report.sources.find((s) => s.id === id)
+    expect(source(`run:${failed}`)?.left_out).toEqual({ status: 'failed', reason: 'every call failed (12 of 12): nothing to compare' })
+    expect(source(`run:${pending}`)?.left_out).toEqual({ status: 'empty', reason: 'no call has finished (12 pending): nothing to compare' })
+    expect(source(`run:${run}`)?.left_out).toBeUndefined()
+    for (const id of [`run:${failed}`, `run:${pending}`]) {
+      expect(report.summary.some((c) => c.source === id)).toBe(false)
+      expect(report.pairwise?.rows.some((r) => r.source === id)).toBe(false)
+      expect(report.fields.some((f) => f.comparisons.some((r) => r.source === id))).toBe(false)
+      expect(report.warnings.find((w) => w.source === id)?.code).toBe('left_out_source')
+    }
+    expect(report.summary[0]?.source).toBe(`run:${run}`)
+  })
+})
+
+describe('the majority baseline of a comparison', () => {
+  it('is counted in terms chosen on its own items: probes joining the project never change it', async () => {
+    const project = await Project.create(tmp.file('baseline-terms.assay'))
+    // Nine human-vs-AI pairs, seven won by the human proposal, on either side.
+    const pairs: PairSpec[] = Array.from({ length: 9 }, (_, i) => {
+      const humanFirst = i % 3 !== 0
+      const humanWins = i < 7
+      return { id: `h${i}`, origins: humanFirst ? ['human', 'ai'] : ['ai', 'human'], label: verdictFor(humanWins === humanFirst ? 'a' : 'b'), labelSource: 'citations' }
+    })
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base' })
+    addCalls(project, run, pairs.map((p) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor('a') } })))
+    const rowOf = (r: ReturnType<typeof projectReport>) => r.pairwise?.rows.find((x) => x.source === `run:${run}`)
+    const before = rowOf(projectReport(project.db, { instrument: 'pairwise-preference' }))
+    expect(before).toMatchObject({ majority_baseline: 7 / 9, majority_label: ['human'] })
+    // Probe pairs (an original against its copy, both human) join, judged by another run only.
+    const probes = addPairs(project, Array.from({ length: 6 }, (_, i) => ({ id: `probe${i}`, origins: ['human', 'human'] as ['human', 'human'], label: verdictFor('b'), labelSource: 'citations' })))
+    const other = addRun(project, { instrument: 'pairwise-preference', judge: 'prober' })
+    addCalls(project, other, [...probes.values()].map((item) => ({ item, judgement: { verdict: verdictFor('b') } })))
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    expect(report.pairwise?.label_terms).toBe('side')
+    const after = rowOf(report)
+    expect(after).toMatchObject({ majority_baseline: before?.majority_baseline, majority_label: ['human'], baseline_terms: 'origin', label_counts: { human: 7, ai: 2 } })
+  })
+})
