@@ -262,7 +262,7 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
           )}
         </aside>
       </div>
-      <Legend stop={current} hasPair={pair} hasList={hasList} expanded={legendOpen} />
+      <Legend stop={current} stops={stops} hasPair={pair} hasList={hasList} expanded={legendOpen} />
       {dialog?.kind === 'reason' && (
         <ReasonDialog action={dialog.action} onCancel={() => setDialog(null)} onConfirm={(reason) => void setStatus(dialog.action === 'skip' ? 'skipped' : 'flagged', reason)} />
       )}
