@@ -207,14 +207,6 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
   form: {
     widgets: [
       {
-        kind: 'choice',
-        field: 'no_flaws_found',
-        label: 'No flaws found',
-        optional: true,
-        says: 'required when no flaw is listed',
-        options: [{ value: true, label: 'No flaws found on either side', key: '0' }]
-      },
-      {
         kind: 'list',
         field: 'flaws',
         label: 'Flaws',
@@ -250,6 +242,15 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
           { kind: 'text', field: 'note', label: 'Note', multiline: true, optional: true },
           { kind: 'code', field: 'check', label: 'Check anyone can re-run (code, output, time run)', optional: true }
         ]
+      },
+      // After the list, so an audit opens on adding a flaw; its key works from anywhere outside a text box.
+      {
+        kind: 'choice',
+        field: 'no_flaws_found',
+        label: 'No flaws found',
+        optional: true,
+        says: 'required when no flaw is listed',
+        options: [{ value: true, label: 'No flaws found on either side', key: '0' }]
       },
       { kind: 'text', field: 'comment', label: 'Comment', multiline: true, optional: true }
     ],

@@ -151,7 +151,7 @@ const NUMBER_TYPING = /^\s*[-+]?\d*(?:[.,]\d*)?\s*$/
 
 /**
  * A text box for a number that keeps what is typed ("0.") while the stored value is the number. Anything but a
- * number being typed is refused as it is typed, with a note saying so, never kept as a silent 0.
+ * number being typed is refused as it is typed, with a note saying so until the box is left, never kept as a silent 0.
  */
 export function NumberInput(props: { value: unknown; onChange(v: unknown): void; label: string; className?: string; primary?: boolean }) {
   const shown = typeof props.value === 'number' ? String(props.value) : typeof props.value === 'string' ? props.value : ''
@@ -179,7 +179,6 @@ export function NumberInput(props: { value: unknown; onChange(v: unknown): void;
             setRefused(`Numbers only: "${odd}" is not taken.`)
             return
           }
-          setRefused(null)
           setText(typed)
           props.onChange(parseNumber(typed))
         }}
