@@ -130,6 +130,11 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
    */
   accepts?(payload: ItemPayload<K>): boolean
   /**
+   * The payload field holding what the instrument grades (a candidate response), for grading instruments: they are
+   * never assigned to an item without it, which would give people nothing to grade.
+   */
+  grades?: string
+  /**
    * The judgement schema in canonical form: what a form produces and what a model answer is parsed into. Instruments
    * build their schemas on first use (`z.lazy`): every screen that loads the instruments uses one or two of them, and
    * building all of them took a good part of opening the annotation screen.
