@@ -12,7 +12,7 @@ export const DELIMITED_PROBLEM = {
     'Let `\\(p\\)` be the total dipole moment, so that \\\\(p=PV\\\\), and take \\(\\frac{a}{b}\\) as given.',
     '',
     '\\[',
-    '\\sum_{k=1}^{N} \\frac{\\alpha_k E_k^2}{2 \\epsilon_0 (1 + \\chi_k(T))} + \\int_0^{\\infty} \\frac{e^{-\\beta \\varepsilon} g(\\varepsilon)\\, d\\varepsilon}{1 + e^{-\\beta(\\varepsilon - \\mu)}} + \\prod_{j=1}^{M} \\left(1 + \\frac{x_j}{y_j}\\right) = W_{\\text{total}}',
+    '\\sum_{k=1}^{N} \\frac{\\alpha_k E_k^2}{2 \\epsilon_0 (1 + \\chi_k(T))} + \\int_0^{\\infty} \\frac{e^{-\\beta \\varepsilon} g(\\varepsilon)\\, d\\varepsilon}{1 + e^{-\\beta(\\varepsilon - \\mu)}} + \\prod_{j=1}^{M} \\left(1 + \\frac{x_j}{y_j}\\right) + \\sum_{m=1}^{K} \\frac{\\hbar^2 k_m^2}{2 m_e} \\left(1 - \\frac{\\omega_m^2}{\\omega_p^2 + \\gamma_m^2}\\right) = W_{\\text{total}}',
     '\\]',
     '',
     'Code stays code: `f(\\(x\\)y)` is plain text is not, but ``a \\( b`` with no closer is code.'
