@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths written with LaTeX delimiters
     await open('fs-olympiad-grade')
     const source = page.getByTestId('item').locator('.annotate-source')
     // The text as read, code aside (a code span without a closed formula stays code).
-    const text = await source.evaluate((el) => {
+    const text = await source.evaluate((el: HTMLElement) => {
       let read = el.innerText
       for (const code of el.querySelectorAll<HTMLElement>('code')) read = read.replace(code.innerText, '')
       return read

@@ -215,7 +215,7 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
       />
       <div className="annotate-body">
         <section className="annotate-source" ref={sourceRef} aria-label="Item" tabIndex={0}>
-          <SourceView view={view} widgets={widgets} />
+          <SourceView view={view} widgets={widgets} live={live} />
         </section>
         <aside className="annotate-form" aria-label="Answer">
           {(item.status === 'skipped' || item.status === 'flagged') && (
