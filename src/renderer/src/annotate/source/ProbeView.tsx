@@ -1,6 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'react'
 import { probeChanges, type ProbeChange } from '../../../../shared/probes/changes'
 import { Markdown } from '../../components/Markdown'
+import { ProbeChanges } from '../../components/ProbeChanges'
 import { rangesFor } from '../source-span'
 import { PairView } from './PairView'
 
@@ -34,41 +35,6 @@ export function ProbeView({ intended, original, probe, live }: { intended: strin
       <ProbeChanges original={original} probe={probe} changes={changes} onShow={show} />
       <PairView topic={null} a={original} b={probe} heads={['Original', 'Probe']} sources={['original', 'probe']} testId="probe-pair" />
     </div>
-  )
-}
-
-/** The changes as a list, each with what it removes and adds rendered (formulas whole); `onShow` scrolls to one. */
-export function ProbeChanges({ original, probe, changes, onShow }: { original: string; probe: string; changes: ReadonlyArray<ProbeChange>; onShow?: (c: ProbeChange) => void }) {
-  if (changes.length === 0) return <p className="muted" data-testid="probe-changes">No change.</p>
-  return (
-    <section className="probe-changes" data-testid="probe-changes" aria-label="Changes">
-      <h3>
-        {changes.length} change{changes.length === 1 ? '' : 's'} <span className="muted small">highlighted below: removed in the original, added in the probe</span>
-      </h3>
-      <ol>
-        {changes.map((c, i) => {
-          const removed = original.slice(c.original.start, c.original.end)
-          const added = probe.slice(c.probe.start, c.probe.end)
-          return (
-            <li key={i} data-testid="probe-change">
-              <div className="change-removed">
-                <span className="change-label">Original</span>
-                {removed.trim() ? <Markdown text={removed} /> : <span className="muted">(nothing)</span>}
-              </div>
-              <div className="change-added">
-                <span className="change-label">Probe</span>
-                {added.trim() ? <Markdown text={added} /> : <span className="muted">(nothing)</span>}
-              </div>
-              {onShow && (
-                <button type="button" tabIndex={-1} className="link" onClick={() => onShow(c)}>
-                  Show in the text
-                </button>
-              )}
-            </li>
-          )
-        })}
-      </ol>
-    </section>
   )
 }
 
