@@ -22,7 +22,7 @@ export function Legend({ stop, stops, hasPair, hasList, expanded }: LegendProps)
     <footer className={expanded ? 'legend expanded' : 'legend'} aria-label="Keyboard shortcuts" data-testid="legend">
       {here && <span className="legend-here">{here}</span>}
       <span>
-        <Key k="j" />/<Key k="k" /> field · <Key k="Tab" /> or <Key k="Enter" /> type in a box · <Key k="Esc" /> leave it
+        <Key k="j" />/<Key k="k" /> field · <Key k="Tab" />/<Key k="Enter" /> into a text box · <Key k="Esc" /> out
       </span>
       <span>
         <Key k="Ctrl" />+<Key k="Enter" /> submit
@@ -48,7 +48,17 @@ export function Legend({ stop, stops, hasPair, hasList, expanded }: LegendProps)
 
 /** Every key of the item: moving, answering each field, the item and the text. */
 function AllKeys({ stops, hasPair, hasList }: { stops: ReadonlyArray<Stop>; hasPair: boolean; hasList: boolean }) {
-  const rows: Array<[ReactNode, string]> = [
+  const rows: Array<[ReactNode, string]> = []
+  const seen = new Set<string>()
+  for (const s of stops) {
+    if (s.kind !== 'field') continue
+    const w = s.widget
+    if (seen.has(w.label)) continue
+    seen.add(w.label)
+    const keys = answerKeys(s)
+    if (keys) rows.push([keys, w.label])
+  }
+  rows.push(
     [<><Key k="j" /> <Key k="k" /></>, 'next / previous field (never into a text box)'],
     [<><Key k="J" /> <Key k="K" /></>, 'next / previous hypothesis or entry'],
     [<><Key k="Tab" /> <Key k="⇧Tab" /></>, 'next / previous field, into its text box'],
@@ -65,16 +75,7 @@ function AllKeys({ stops, hasPair, hasList }: { stops: ReadonlyArray<Stop>; hasP
     ...(hasPair ? [[<><Key k="[" /> <Key k="]" /></>, 'previous / next section of the pair'] as [ReactNode, string]] : []),
     ...(hasList ? [[<><Key k="+" /> <Key k="Del" /></>, 'add an entry / remove the entry under the cursor'] as [ReactNode, string]] : []),
     [<Key k="?" />, 'this list']
-  ]
-  const seen = new Set<string>()
-  for (const s of stops) {
-    if (s.kind !== 'field') continue
-    const w = s.widget
-    if (seen.has(w.label)) continue
-    seen.add(w.label)
-    const keys = answerKeys(s)
-    if (keys) rows.push([keys, w.label])
-  }
+  )
   return (
     <section className="all-keys" aria-label="All keys" data-testid="all-keys">
       <h2>All keys</h2>
@@ -136,6 +137,6 @@ function fieldKeys(stop: Stop | undefined): ReactNode {
   if (stop.kind === 'add') return <><Key k="Enter" /> or <Key k="+" /> adds an entry</>
   if (stop.kind === 'rubric-item') return <><Key k="Enter" /> to type the points of this rubric item</>
   const w = stop.widget
-  if (w.kind === 'text' || w.kind === 'number') return <><Key k="Enter" /> to type · <Key k="Esc" /> to leave the box</>
+  if (w.kind === 'text' || w.kind === 'number') return <><Key k="Enter" /> to type here</>
   return answerKeys(stop) ?? null
 }
