@@ -60,7 +60,7 @@ export async function prepareDemoScene(path: string, repoRoot: string): Promise<
     }
     // Ben finds no flaw anywhere, where a demonstration expert found some: disagreements to adjudicate.
     for (const r of (await call(benCtx, 'queue.list', { instrument: 'flaw-audit' })).rows) {
-      await call(benCtx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { flaws: [] }, activeMs: 60_000 })
+      await call(benCtx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { flaws: [], no_flaws_found: true }, activeMs: 60_000 })
     }
     const adaCtx = await as(ada)
     const rows = (await call(adaCtx, 'queue.list', { instrument: 'pairwise-preference' })).rows as Array<{ assignmentId: number }>

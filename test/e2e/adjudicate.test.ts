@@ -43,7 +43,7 @@ async function projectWithDisagreements(): Promise<void> {
     for (const r of rows) await call(ctx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { verdict }, activeMs: 1000 })
     if (name === 'Ben') {
       const flaws = await call(ctx, 'queue.list', { instrument: 'flaw-audit' })
-      for (const r of flaws.rows) await call(ctx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { flaws: [] }, activeMs: 1000 })
+      for (const r of flaws.rows) await call(ctx, 'annotations.submit', { assignmentId: r.assignmentId, judgement: { flaws: [], no_flaws_found: true }, activeMs: 1000 })
     }
   }
   project.close()

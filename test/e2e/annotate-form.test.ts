@@ -70,7 +70,7 @@ describe('stops: the keyboard walk through a form', () => {
     const inst = getInstrument('flaw-audit')
     const data = { flaws: [{ side: null, type: null, severity: null, evidence: '', note: '' }], comment: '' }
     const stops = collectStops(inst.form.widgets, data, pairView)
-    expect(paths(stops)).toEqual(['flaws.0.side', 'flaws.0.type', 'flaws.0.severity', 'flaws.0.evidence', 'flaws.0.note', 'flaws.0.check', 'flaws.+', 'comment'])
+    expect(paths(stops)).toEqual(['flaws.0.side', 'flaws.0.type', 'flaws.0.severity', 'flaws.0.evidence', 'flaws.0.note', 'flaws.0.check', 'flaws.+', 'no_flaws_found', 'comment'])
     expect(stopForIssue(stops, 'flaws.0.evidence')?.path).toBe('flaws.0.evidence')
     expect(stopForIssue(stops, 'flaws.0.check.ran_at')?.path).toBe('flaws.0.check')
     expect(stopForIssue(stops, 'flaws')?.path).toBe('flaws.0.side')

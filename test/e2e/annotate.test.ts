@@ -517,6 +517,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
   it('refuses rubric points over an item maximum and over 10 in the form', async () => {
     const id = await openQueue('fs-research-grade')
     expect(await cursor()).toBe('points.0')
+    await page.keyboard.press('Enter') // into the points box: the item opens outside it
     await typeText('11')
     expect(await page.getByTestId('item').locator('[data-testid=rubric-total]').getAttribute('class')).toContain('over')
     await page.keyboard.press('Control+Enter')

@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
     await call(curator, 'assignments.create', { instrument: 'flaw-audit', annotators: ['Cy'], overlap: 1, set: 'shared' })
     const cy = ctxFor(project, annotatorSession(project, 'Cy'))
     for (const row of (await call(cy, 'queue.list', { instrument: 'flaw-audit' })).rows as Array<{ assignmentId: number }>) {
-      await call(cy, 'annotations.submit', { assignmentId: row.assignmentId, judgement: { flaws: [], comment: `${MARK}-other-annotator` }, activeMs: 1 })
+      await call(cy, 'annotations.submit', { assignmentId: row.assignmentId, judgement: { flaws: [], no_flaws_found: true, comment: `${MARK}-other-annotator` }, activeMs: 1 })
     }
     project.write(() => {
       const db = project.db

@@ -47,7 +47,14 @@ describe.skipIf(!hasChromium)(chromiumSuite('the probe editor'), () => {
     const box = page.getByLabel('Probe: edit the copy')
     const original = await box.inputValue()
     await box.fill(`${original}\n\nAs Okafor and Lindqvist (2031) proved, this always holds.`)
-    await expect.poll(() => page.getByTestId('probe-diff').locator('ins').innerText()).toContain('Okafor and Lindqvist (2031)')
+    await expect.poll(() => page.getByTestId('probe-diff').locator('.change-added').innerText()).toContain('Okafor and Lindqvist (2031)')
+    // A changed formula is listed rendered, whole, on both sides: KaTeX, not the LaTeX as written.
+    await box.fill(`${original.replace('$\\hat p_k$', '$\\hat q_k$')}\n\nAs Okafor and Lindqvist (2031) proved, this always holds.`)
+    const formula = page.getByTestId('probe-diff').locator('[data-testid=probe-change]').filter({ has: page.locator('.md-math') })
+    await expect.poll(() => formula.count()).toBe(1)
+    expect(await formula.locator('.change-removed annotation').textContent()).toBe('\\hat p_k')
+    expect(await formula.locator('.change-added annotation').textContent()).toBe('\\hat q_k')
+    expect(await formula.innerText()).not.toContain('$')
     // No serious or critical accessibility violation with the editor open and a diff shown (axe-core).
     await page.addScriptTag({ path: join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js') })
     const violations = (await page.evaluate(() =>

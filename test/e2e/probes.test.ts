@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('probes from the demo to the report'
     tmp.cleanup()
   })
 
-  it('checks each probe by keyboard: the original, the probe and the changes on screen', async () => {
+  it('checks each probe by keyboard: the probe beside its original, its changes highlighted there and listed rendered', async () => {
     await server?.stop()
     server = await serveProject(path, ['--annotator', 'Ada'])
     await page.goto(server.url)
@@ -78,8 +78,25 @@ describe.skipIf(!hasChromium)(chromiumSuite('probes from the demo to the report'
       await item.waitFor()
       const id = await item.getAttribute('data-assignment')
       const source = item.getByTestId('source')
-      for (const field of ['intended_flaw', 'changes', 'original', 'probe']) await source.locator(`[data-source="${field}"]`).waitFor()
-      expect(await source.locator('[data-source="changes"]').innerText()).toMatch(/replaced|removed|added/)
+      await source.locator('[data-source="intended_flaw"]').waitFor()
+      const changes = source.getByTestId('probe-changes')
+      await changes.locator('[data-testid=probe-change]').first().waitFor()
+      // The probe beside its original: the same section of both in one row, the probe on the right.
+      const sides = await source.getByTestId('probe-pair').evaluate((el) => {
+        const row = [...el.querySelectorAll('[data-section-row]')].find((r) => r.querySelector('.pair-cell[data-side="a"] .markdown') && r.querySelector('.pair-cell[data-side="b"] .markdown'))!
+        const a = row.querySelector('.pair-cell[data-side="a"]')!.getBoundingClientRect()
+        const b = row.querySelector('.pair-cell[data-side="b"]')!.getBoundingClientRect()
+        return { sameRow: Math.abs(a.top - b.top) < 2, probeRight: b.left >= a.right - 1, heads: el.querySelector('.pair-head')!.textContent }
+      })
+      expect(sides).toEqual({ sameRow: true, probeRight: true, heads: 'OriginalProbe' })
+      // Each change is highlighted in the rendered text, and listed rendered: a formula by KaTeX, no LaTeX as written.
+      await expect
+        .poll(() => page.evaluate(() => (CSS.highlights.get('assay-probe-added')?.size ?? 0) + (CSS.highlights.get('assay-probe-removed')?.size ?? 0)))
+        .toBeGreaterThan(0)
+      if ((await source.locator('[data-source="intended_flaw"]').innerText()).includes('Formula error')) {
+        expect(await changes.locator('.md-math').count()).toBeGreaterThan(0)
+        expect(await changes.locator('.change-added').first().innerText()).not.toMatch(/\$/)
+      }
       // The first formula-error probe is rejected (no flaw), the others verified as major.
       const reject = !rejected && (await source.locator('[data-source="intended_flaw"]').innerText()).includes('Formula error')
       if (reject) rejected = true

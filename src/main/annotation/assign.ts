@@ -4,6 +4,7 @@ import { seededUnit } from '../../shared/protocol'
 import type { Split } from '../../shared/items/kinds'
 import { ensureAnnotator } from '../store/annotators'
 import { insertAssignment } from '../store/assignments'
+import { setsOfItems } from '../store/items'
 import type { Project } from '../store/project'
 import { payloadWithContext } from './item-context'
 
@@ -22,6 +23,37 @@ export interface AssignResult {
   created: number
   perAnnotator: Record<string, number>
   seed: string
+}
+
+/** Whether a payload holds something to grade in `field` (a response with some words). */
+function hasGraded(payload: Record<string, unknown> | undefined, field: string): boolean {
+  const value = payload?.[field]
+  return typeof value === 'string' && value.trim().length > 0
+}
+
+/**
+ * A grading instrument is refused, before anything is written, when any item it would be assigned to has no
+ * response to grade; the message counts them and names the sets whose items do have responses.
+ */
+function refuseUngraded(
+  instrumentId: string,
+  field: string | undefined,
+  eligible: ReadonlyArray<{ id: number }>,
+  payloads: ReadonlyMap<number, Record<string, unknown>>,
+  db: Project['db']
+): void {
+  if (!field) return
+  const missing = eligible.filter((r) => !hasGraded(payloads.get(r.id), field))
+  if (missing.length === 0) return
+  const graded = eligible.filter((r) => hasGraded(payloads.get(r.id), field)).map((r) => r.id)
+  const sets = setsOfItems(db, graded).map((name) => `"${name}"`).join(', ')
+  // The items lack what the instrument needs: a refusal about the data, not a mistyped command.
+  throw new AssayError(
+    'bad_data',
+    `${missing.length} of the ${eligible.length} items for ${instrumentId} have no response to grade, so none were assigned. ` +
+      (sets ? `Choose a set whose items carry responses (${sets}).` : 'Import responses to grade first (a "response" field per problem).'),
+    [{ field: field, message: `${missing.length} item${missing.length === 1 ? '' : 's'} without a ${field}` }]
+  )
 }
 
 /**
@@ -48,7 +80,9 @@ export function assignItems(project: Project, opts: AssignOptions): AssignResult
     external_id: string
     payload: string
   }>
-  const eligible = rows.filter((r) => !instrument.accepts || instrument.accepts(payloadWithContext(db, r as never) as never))
+  const payloads = new Map(rows.map((r) => [r.id, payloadWithContext(db, r as never)]))
+  const eligible = rows.filter((r) => !instrument.accepts || instrument.accepts(payloads.get(r.id) as never))
+  refuseUngraded(instrument.id, instrument.grades, eligible, payloads, db)
   const annotators = names.map((n) => ensureAnnotator(project, n))
   const ordered = [...eligible].sort((x, y) => seededUnit(seed, `assign:${x.external_id}`) - seededUnit(seed, `assign:${y.external_id}`))
   const perAnnotator: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))

@@ -111,3 +111,10 @@ export function setSplit(db: Db, ids: number[], split: Split): void {
   const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
   for (const id of ids) stmt.run(split, id)
 }
+
+/** The sets the items of `ids` belong to, sorted. */
+export function setsOfItems(db: Db, ids: ReadonlyArray<number>): string[] {
+  if (ids.length === 0) return []
+  const rows = db.prepare(`SELECT DISTINCT set_name FROM items WHERE id IN (${ids.map(() => '?').join(',')}) ORDER BY set_name`).all(...ids) as Array<{ set_name: string }>
+  return rows.map((r) => r.set_name)
+}

@@ -85,6 +85,11 @@ export type UnparseableFlaw = z.infer<typeof unparseableFlawSchema>
 
 export const flawAuditJudgement = z.lazy(() => z.object({
   flaws: z.array(flawSchema),
+  /**
+   * The audit found no flaw on either side, said explicitly: a person marks it (an empty list alone is refused, see
+   * formRules); a model's answer with an empty list of flaws means it.
+   */
+  no_flaws_found: z.literal(true).optional(),
   comment: z.string().optional(),
   unparseable_flaws: z.array(unparseableFlawSchema).optional()
 }))
@@ -124,7 +129,13 @@ function fromModelFlaws(parsed: unknown): unknown {
       })
     }
   }
-  return { flaws, ...(typeof answer.comment === 'string' ? { comment: answer.comment } : {}), ...(unparseable.length ? { unparseable_flaws: unparseable } : {}) }
+  return {
+    flaws,
+    // The published prompt asks for a list of flaws: an empty one is the model's "no flaws found".
+    ...(flaws.length === 0 && unparseable.length === 0 ? { no_flaws_found: true as const } : {}),
+    ...(typeof answer.comment === 'string' ? { comment: answer.comment } : {}),
+    ...(unparseable.length ? { unparseable_flaws: unparseable } : {})
+  }
 }
 
 /** Flaws whose evidence fails the item's exact-quote check move to `unparseable_flaws`, each with its message. */
@@ -167,10 +178,21 @@ function maxSeverity(flaws: ReadonlyArray<Flaw>): (typeof MAX_SEVERITY_LEVELS)[n
   return MAX_SEVERITY_LEVELS[worst] ?? 'none'
 }
 
+/** A person's audit lists flaws or says there are none, never both and never neither. */
+function noFlawsRule(answer: unknown): JudgementIssue[] {
+  const a = (answer !== null && typeof answer === 'object' ? answer : {}) as { flaws?: unknown; no_flaws_found?: unknown }
+  const count = Array.isArray(a.flaws) ? a.flaws.length : 0
+  const none = a.no_flaws_found === true
+  if (count === 0 && !none) return [{ path: 'no_flaws_found', message: 'List a flaw (+), or mark "No flaws found" (0).' }]
+  if (count > 0 && none) return [{ path: 'no_flaws_found', message: `"No flaws found" is marked but ${count} flaw${count === 1 ? ' is' : 's are'} listed: clear the mark (0) or remove the flaws.` }]
+  return []
+}
+
 export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
   id: 'flaw-audit',
-  // 2: evidence keeps its position in the proposal as shown (evidence_at).
-  version: 2,
+  // 2: evidence keeps its position in the proposal as shown (evidence_at). 3: an audit without flaws says so
+  // (no_flaws_found).
+  version: 3,
   title: 'Flaws of each proposal',
   description:
     'Audit both proposals for flaws: prior work that already covers the contribution, hallucinated content, unsound ' +
@@ -221,6 +243,15 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
           { kind: 'code', field: 'check', label: 'Check anyone can re-run (code, output, time run)', optional: true }
         ]
       },
+      // After the list, so an audit opens on adding a flaw; its key works from anywhere outside a text box.
+      {
+        kind: 'choice',
+        field: 'no_flaws_found',
+        label: 'No flaws found',
+        optional: true,
+        says: 'required when no flaw is listed',
+        options: [{ value: true, label: 'No flaws found on either side', key: '0' }]
+      },
       { kind: 'text', field: 'comment', label: 'Comment', multiline: true, optional: true }
     ],
     empty: () => ({ flaws: [], comment: '' })
@@ -230,6 +261,7 @@ export const flawAudit: Instrument<'proposal-pair', FlawAuditJudgement> = {
   blind: blindProposalPair,
   toCanonical: mapSides,
   toDisplay: mapSides,
+  formRules: noFlawsRule,
   checkShown(j, view): JudgementIssue[] {
     return j.flaws.flatMap((f, i) => evidenceIssues(f, shownMarkdown(view, f.side), `the ${f.side === 'a' ? 'left proposal (A)' : 'right proposal (B)'}`, i))
   },

@@ -84,7 +84,7 @@ export const forecastDetailed: Instrument<'hypothesis-set', ForecastDetailedJudg
           {
             kind: 'number',
             field: 'p_experimental_support',
-            label: 'p_experimental_support (empty when no estimate is justified)',
+            label: 'Probability that a discriminating experiment supports it, 0 to 1 (empty when no estimate is justified)',
             min: 0,
             max: 1,
             step: 0.01,
@@ -116,7 +116,8 @@ export const forecastDetailed: Instrument<'hypothesis-set', ForecastDetailedJudg
       forecasts: unitIdsOf(view).map((id) => ({
         id,
         p_experimental_support: null,
-        recommend_for_testing: false,
+        // Unanswered until the forecaster says yes or no: a preset answer would be recorded as theirs.
+        recommend_for_testing: null,
         support_from_background: [],
         assumptions: [],
         contradictions: [],

@@ -28,6 +28,7 @@ export const fsOlympiadGrade: Instrument<'fs-problem', FsOlympiadGradeJudgement>
   description: 'Decide whether the attempted answer matches the reference answer or is equivalent to it.',
   itemKind: 'fs-problem',
   accepts: (payload) => payload.track === 'olympiad',
+  grades: 'response',
   judgement: fsOlympiadGradeJudgement,
   fields: [{ name: 'correct', label: 'Correct', level: 'nominal', categories: [false, true] }],
   form: {

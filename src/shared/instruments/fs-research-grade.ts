@@ -46,6 +46,7 @@ export const fsResearchGrade: Instrument<'fs-problem', FsResearchGradeJudgement>
     `${RESEARCH_PASS_POINTS} or more is a success.`,
   itemKind: 'fs-problem',
   accepts: (payload) => payload.track === 'research',
+  grades: 'response',
   judgement: fsResearchGradeJudgement,
   fields: [
     { name: 'total', label: 'Total points', level: 'interval' },

@@ -16,6 +16,10 @@ export function requirementOf(widget: Widget): { kind: 'required' } | { kind: 'o
     if (widget.requiredWhen) return { kind: 'when', says: widget.requiredWhen.says }
     return widget.nullable ? { kind: 'optional' } : { kind: 'required' }
   }
+  if (widget.kind === 'choice') {
+    if (!widget.optional) return { kind: 'required' }
+    return widget.says ? { kind: 'when', says: widget.says } : { kind: 'optional' }
+  }
   if (widget.kind !== 'text' && widget.kind !== 'quote' && widget.kind !== 'code') return { kind: 'required' }
   if (widget.kind !== 'code' && widget.requiredWhen) return { kind: 'when', says: widget.requiredWhen.says }
   if (widget.kind === 'code' || widget.optional) return { kind: 'optional' }
@@ -47,5 +51,6 @@ export function missingRequired(instrument: AnyInstrument, answer: unknown): Jud
     const when = w.kind !== 'code' ? w.requiredWhen : undefined
     issues.push({ path, message: when ? `Required ${when.says.replace(/^required\s+/i, '')}.` : 'Required.' })
   })
+  issues.push(...(instrument.formRules?.(answer) ?? []))
   return issues
 }

@@ -79,7 +79,16 @@ export interface RequiredWhen {
  * `field` is a dotted path into the judgement; `source` a dotted path into the blinded view.
  */
 export type Widget =
-  | { kind: 'choice'; field: string; label: string; options: ReadonlyArray<{ value: string; label: string; key: string }> }
+  | {
+      kind: 'choice'
+      field: string
+      label: string
+      options: ReadonlyArray<{ value: string | boolean; label: string; key: string }>
+      /** May stay unanswered; choosing the chosen option again clears it. */
+      optional?: boolean
+      /** When an optional choice is required after all, in words (the instrument's formRules enforce it). */
+      says?: string
+    }
   | { kind: 'scale'; field: string; label: string; min: number; max: number; anchors?: Record<number, string> }
   | { kind: 'boolean'; field: string; label: string; trueKey?: string; falseKey?: string }
   | { kind: 'number'; field: string; label: string; min?: number; max?: number; step?: number; nullable?: boolean; requiredWhen?: RequiredWhen }
@@ -121,6 +130,11 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
    */
   accepts?(payload: ItemPayload<K>): boolean
   /**
+   * The payload field holding what the instrument grades (a candidate response), for grading instruments: they are
+   * never assigned to an item without it, which would give people nothing to grade.
+   */
+  grades?: string
+  /**
    * The judgement schema in canonical form: what a form produces and what a model answer is parsed into. Instruments
    * build their schemas on first use (`z.lazy`): every screen that loads the instruments uses one or two of them, and
    * building all of them took a good part of opening the annotation screen.
@@ -143,6 +157,11 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
    * to canonical order, so messages name what the person saw ("the left proposal"), never the hidden order.
    */
   checkShown?(judgement: J, view: Record<string, unknown>): JudgementIssue[]
+  /**
+   * Rules a person's answer (display order) follows beyond its single fields, checked by the form and again by main
+   * with the required fields (an empty flaw audit must say "no flaws found"). Model answers are held to the schema.
+   */
+  formRules?(answer: unknown): JudgementIssue[]
   /** Checks that need the item (exact quotes, rubric totals); main runs them on every submission. */
   check(judgement: J, payload: ItemPayload<K>): JudgementIssue[]
   /** Flattens an answer into per-unit observations for the audit; a unit is unique within its item. */

@@ -6,10 +6,11 @@ import remarkRehype from 'remark-rehype'
 import { unified, type PluggableList } from 'unified'
 import { VFile } from 'vfile'
 import type { Root } from 'hast'
+import { mapLatexDelimiters } from './latex-delimiters'
 import { prepareHast } from './prepare-hast'
 import { rehypeSourceOffsets, remarkDisplayMathLines } from './source-offsets'
 
-// The one Markdown + maths pipeline: GFM, `$…$` and `$$…$$` maths, source offsets on every rendered run, KaTeX.
+// The one Markdown + maths pipeline: GFM, `$…$`, `$$…$$`, `\(…\)` and `\[…\]` maths, source offsets on every rendered run, KaTeX.
 // The window renders with it through react-markdown; the browser-mode server runs the same steps under Node to send
 // an item's texts already parsed.
 
@@ -35,8 +36,11 @@ export function markdownHast(text: string, sourceOffset = 0): unknown {
     .use(REMARK_PLUGINS)
     .use(remarkRehype, { allowDangerousHtml: true })
     .use(rehypePlugins(sourceOffset))
+  // `\(…\)` and `\[…\]` read as maths; every offset stays that of `text`.
+  const written = mapLatexDelimiters(text)
   const file = new VFile()
-  file.value = text
+  file.value = written.text
+  if (written.spans.length) file.data.delimited = written.spans
   return processor.runSync(processor.parse(file), file)
 }
 

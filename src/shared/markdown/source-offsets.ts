@@ -1,6 +1,8 @@
 // Tree transforms for the one Markdown renderer (remark → rehype → KaTeX). They keep the parser's source offsets
 // on what is rendered, so a selection on screen maps back to the exact Markdown/LaTeX it came from.
 
+import { spanHolding, type DelimitedSpan } from './latex-delimiters'
+
 /** The parts of unist/mdast/hast nodes these transforms read and write. */
 interface Point {
   offset?: number
@@ -28,14 +30,30 @@ function aloneOnLine(source: string, start: number, end: number): boolean {
   return !before.trim() && !after.trim()
 }
 
+/** The formulas a text wrote with LaTeX's delimiters (see latex-delimiters), kept on the parsed file. */
+interface ParsedFile {
+  value?: unknown
+  data?: { delimited?: ReadonlyArray<DelimitedSpan> }
+}
+
 /**
  * Writers put display maths on one line (`$$ x^2 $$`), which remark-math reads as inline maths. Such `$$…$$` alone
  * on its line is shown as display maths (a paragraph of nothing else becomes a block); its source positions stay
- * those of the original text.
+ * those of the original text. A formula written `\[…\]` is display maths wherever it stands, one written `\(…\)`
+ * inline maths even alone on its line.
  */
 export function remarkDisplayMathLines() {
-  return (tree: TreeNode, file: { value?: unknown }) => {
+  return (tree: TreeNode, file: ParsedFile) => {
     const source = typeof file.value === 'string' ? file.value : String(file.value ?? '')
+    const delimited = file.data?.delimited ?? []
+    const isDisplay = (k: TreeNode): boolean => {
+      const s = k.position?.start.offset
+      const e = k.position?.end.offset
+      if (k.type !== 'inlineMath' || s === undefined || e === undefined) return false
+      const written = delimited.length ? spanHolding(delimited, s, e) : undefined
+      if (written) return written.display
+      return source.startsWith('$$', s) && aloneOnLine(source, s, e)
+    }
     const walk = (node: TreeNode) => {
       for (const child of node.children ?? []) {
         if (child.type !== 'paragraph') {
@@ -43,11 +61,7 @@ export function remarkDisplayMathLines() {
           continue
         }
         const kids = child.children ?? []
-        const lines = kids.filter((k) => {
-          const s = k.position?.start.offset
-          const e = k.position?.end.offset
-          return k.type === 'inlineMath' && s !== undefined && e !== undefined && source.startsWith('$$', s) && aloneOnLine(source, s, e)
-        })
+        const lines = kids.filter(isDisplay)
         for (const math of lines) (math.data ??= {}).hProperties = { className: ['language-math', 'math-display'] }
         if (lines.length === 1 && kids.every((k) => k === lines[0] || (k.type === 'text' && !k.value?.trim()))) {
           child.data = { ...child.data, hName: 'div', hProperties: { className: ['math-line'] } }
@@ -66,10 +80,18 @@ export function remarkDisplayMathLines() {
  */
 export function rehypeSourceOffsets(options: { base?: number } = {}) {
   const base = options.base ?? 0
+  let delimited: ReadonlyArray<DelimitedSpan> = []
   const offsets = (node: TreeNode): { dataSrcStart: number; dataSrcEnd: number } | null => {
     const s = node.position?.start.offset
     const e = node.position?.end.offset
     return s === undefined || e === undefined ? null : { dataSrcStart: base + s, dataSrcEnd: base + e }
+  }
+  /** A formula's offsets: those of its source as written, `\(…\)` delimiters included. */
+  const mathOffsets = (node: TreeNode): { dataSrcStart: number; dataSrcEnd: number } | null => {
+    const at = offsets(node)
+    if (!at || !delimited.length) return at
+    const written = spanHolding(delimited, at.dataSrcStart - base, at.dataSrcEnd - base)
+    return written ? { dataSrcStart: base + written.start, dataSrcEnd: base + written.end } : at
   }
   const mathOf = (node: TreeNode): 'inline' | 'display' | null => {
     if (node.type !== 'element') return null
@@ -88,7 +110,7 @@ export function rehypeSourceOffsets(options: { base?: number } = {}) {
     children.forEach((child, i) => {
       const math = mathOf(child)
       if (math) {
-        const at = offsets(child)
+        const at = mathOffsets(child)
         children[i] = {
           type: 'element',
           tagName: 'span',
@@ -105,5 +127,8 @@ export function rehypeSourceOffsets(options: { base?: number } = {}) {
       walk(child)
     })
   }
-  return (tree: TreeNode) => walk(tree)
+  return (tree: TreeNode, file: ParsedFile) => {
+    delimited = file.data?.delimited ?? []
+    walk(tree)
+  }
 }

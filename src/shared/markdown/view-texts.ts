@@ -10,6 +10,11 @@ export function isPairView(view: Record<string, unknown>): boolean {
   return md(view.a) && md(view.b)
 }
 
+/** Whether a view is a probe beside its original (the probe check), shown side by side by section. */
+export function isProbeView(view: Record<string, unknown>): boolean {
+  return typeof view.original === 'string' && typeof view.probe === 'string'
+}
+
 /** View keys the form shows itself (units next to their widgets, rubric items with their points). */
 export function keysShownByForm(widgets: ReadonlyArray<Widget>): Set<string> {
   const keys = new Set<string>()
@@ -42,6 +47,13 @@ export function viewTexts(view: Record<string, unknown>, widgets: ReadonlyArray<
   const out: ViewText[] = []
   if (isPairView(view)) {
     for (const r of alignSections(splitSections((view.a as { markdown: string }).markdown), splitSections((view.b as { markdown: string }).markdown))) {
+      if (r.a) out.push({ text: r.a.body, sourceOffset: r.a.offset })
+      if (r.b) out.push({ text: r.b.body, sourceOffset: r.b.offset })
+    }
+  } else if (isProbeView(view)) {
+    // The intended flaw, then the original and the probe section by section (the change list is drawn from them).
+    if (typeof view.intended_flaw === 'string' && view.intended_flaw) out.push({ text: view.intended_flaw, sourceOffset: 0 })
+    for (const r of alignSections(splitSections(view.original as string), splitSections(view.probe as string))) {
       if (r.a) out.push({ text: r.a.body, sourceOffset: r.a.offset })
       if (r.b) out.push({ text: r.b.body, sourceOffset: r.b.offset })
     }

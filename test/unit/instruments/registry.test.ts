@@ -116,7 +116,7 @@ describe('instrument registry', () => {
     expect(Object.keys(INSTRUMENTS).sort()).toEqual([...INSTRUMENT_IDS].sort())
     for (const id of INSTRUMENT_IDS) {
       expect(getInstrument(id).id).toBe(id)
-      expect(getInstrument(id).version).toBe(id === 'cue-rating' || id === 'flaw-audit' ? 2 : 1)
+      expect(getInstrument(id).version).toBe(id === 'flaw-audit' ? 3 : id === 'cue-rating' ? 2 : 1)
       expect(Object.keys(ITEM_KINDS)).toContain(getInstrument(id).itemKind)
     }
     expect(() => getInstrument('no-such-instrument')).toThrow(/Unknown instrument/)

@@ -9,7 +9,7 @@ export function fieldLabels(widgets: ReadonlyArray<Widget>): FieldLabels {
   const visit = (list: ReadonlyArray<Widget>) => {
     for (const w of list) {
       const name = w.field.split('.').pop()
-      if (name && !out.has(name)) out.set(name, { label: w.label, options: new Map(w.kind === 'choice' ? w.options.map((o) => [o.value, o.label]) : []) })
+      if (name && !out.has(name)) out.set(name, { label: w.label, options: new Map(w.kind === 'choice' ? w.options.map((o) => [String(o.value), o.label]) : []) })
       if (w.kind === 'units' || w.kind === 'list') visit(w.widgets)
     }
   }

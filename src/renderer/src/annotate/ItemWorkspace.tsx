@@ -215,7 +215,7 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
       />
       <div className="annotate-body">
         <section className="annotate-source" ref={sourceRef} aria-label="Item" tabIndex={0}>
-          <SourceView view={view} widgets={widgets} />
+          <SourceView view={view} widgets={widgets} live={live} />
         </section>
         <aside className="annotate-form" aria-label="Answer">
           {(item.status === 'skipped' || item.status === 'flagged') && (
@@ -262,7 +262,7 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
           )}
         </aside>
       </div>
-      <Legend stop={current} hasPair={pair} hasList={hasList} expanded={legendOpen} />
+      <Legend stop={current} stops={stops} hasPair={pair} hasList={hasList} expanded={legendOpen} />
       {dialog?.kind === 'reason' && (
         <ReasonDialog action={dialog.action} onCancel={() => setDialog(null)} onConfirm={(reason) => void setStatus(dialog.action === 'skip' ? 'skipped' : 'flagged', reason)} />
       )}

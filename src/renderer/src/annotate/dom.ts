@@ -28,11 +28,14 @@ function primaryOf(stop: HTMLElement): HTMLElement {
   return stop.querySelector<HTMLElement>('[data-primary]') ?? stop
 }
 
-/** Moves keyboard focus to a stop of the form: its text box where it has one, else the stop itself. */
-export function focusStopElement(path: string, scope?: RefObject<HTMLElement | null>): boolean {
+/**
+ * Moves keyboard focus to a stop of the form. The stop itself takes it, so single-key shortcuts stay shortcuts; only
+ * `enter` (Tab, Enter, a click) puts the caret in its text box where it has one.
+ */
+export function focusStopElement(path: string, scope?: RefObject<HTMLElement | null>, enter = false): boolean {
   const stop = stopElement(path, scope)
   if (!stop) return false
-  const primary = primaryOf(stop)
+  const primary = enter ? primaryOf(stop) : stop
   primary.focus({ preventScroll: false })
   // A number box is entered to replace its value (the rubric's 0), as a key press on a scale replaces its choice.
   if (primary instanceof HTMLInputElement && primary.inputMode === 'decimal') primary.select()
@@ -42,11 +45,12 @@ export function focusStopElement(path: string, scope?: RefObject<HTMLElement | n
 
 /**
  * Focuses the first stop of an item without scrolling or selecting, for the moment it becomes the one shown (the
- * item's own focus on its first field, see ItemWorkspace, follows); false where it has none.
+ * item's own focus on its first field, see ItemWorkspace, follows); false where it has none. The stop, never its text
+ * box: a key pressed as an item opens is a shortcut, not a letter.
  */
 export function focusFirstStop(item: HTMLElement): boolean {
   const stop = item.querySelector<HTMLElement>('[data-stop]')
-  if (stop) primaryOf(stop).focus({ preventScroll: true })
+  if (stop) stop.focus({ preventScroll: true })
   return stop !== null
 }
 

@@ -21,6 +21,11 @@ export function isTextEntry(stop: Stop): boolean {
   return stop.widget.kind === 'text' || stop.widget.kind === 'number' || stop.widget.kind === 'code'
 }
 
+/** A choice that may stay unanswered (a mark such as "No flaws found"): its key or click again clears it. */
+export function clearsOnRepeat(stop: Stop): boolean {
+  return stop.kind === 'field' && stop.widget.kind === 'choice' && stop.widget.optional === true
+}
+
 export function addStopPath(listPath: string): string {
   return joinPath(listPath, '+')
 }

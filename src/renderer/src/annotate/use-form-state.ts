@@ -35,7 +35,8 @@ export interface FormState {
   setServerIssues(issues: FieldIssue[]): void
   setNotes(issues: FieldIssue[]): void
   setValue(path: string, value: unknown): void
-  focusStop(path: string): void
+  /** Moves the cursor to a stop; `enter` puts the caret in its text box (Tab, Enter), else the stop takes the keys. */
+  focusStop(path: string, enter?: boolean): void
   addEntry(listPath: string, widget: ListWidget): void
   removeEntry(entryPath: string): void
   quotes: ReturnType<typeof useQuoteActions>
@@ -55,10 +56,11 @@ export function useFormState({ instrument, view, initial, initialIssues, openPic
   const [attempted, setAttempted] = useState(initialIssues !== undefined)
   const [serverIssues, setServerIssues] = useState<FieldIssue[]>(initialIssues ?? [])
   const [notes, setNotes] = useState<FieldIssue[]>([])
-  const pendingFocus = useRef<string | null>(null)
+  const pendingFocus = useRef<{ path: string; enter: boolean } | null>(null)
 
   useLayoutEffect(() => {
-    if (pendingFocus.current && focusStopElement(pendingFocus.current, scope)) pendingFocus.current = null
+    const pending = pendingFocus.current
+    if (pending && focusStopElement(pending.path, scope, pending.enter)) pendingFocus.current = null
   })
 
   const update = useCallback((change: (d: unknown) => unknown) => setData((d: unknown) => change(d)), [])
@@ -79,17 +81,18 @@ export function useFormState({ instrument, view, initial, initialIssues, openPic
     [clearAt]
   )
 
-  const focusStop = useCallback((path: string) => {
+  const focusStop = useCallback((path: string, enter = false) => {
     setCursor(path)
     // Focus now where the stop is on screen, so the next key press already lands in it; a stop that appears with
     // this change (a new entry) is focused once rendered.
-    if (focusStopElement(path, scope)) {
+    if (focusStopElement(path, scope, enter)) {
       pendingFocus.current = null
       return
     }
-    pendingFocus.current = path
+    const pending = { path, enter }
+    pendingFocus.current = pending
     requestAnimationFrame(() => {
-      if (pendingFocus.current === path && focusStopElement(path, scope)) pendingFocus.current = null
+      if (pendingFocus.current === pending && focusStopElement(path, scope, enter)) pendingFocus.current = null
     })
   }, [scope])
 

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react'
-import { focusStopElement, isTypingTarget, stopElement } from './dom'
+import { isTypingTarget, stopElement } from './dom'
 import { answerForKey } from './keys'
 import { getAt, parentPath } from './paths'
-import { isTextEntry, moveGroup, moveStop, type ListWidget, type Stop } from './stops'
+import { clearsOnRepeat, isTextEntry, moveGroup, moveStop, type ListWidget, type Stop } from './stops'
 import { spanPathOf } from './use-quote-actions'
 
 /** Everything the item's keys act on. */
@@ -15,7 +15,8 @@ export interface ItemKeyContext {
   sourceRef: RefObject<HTMLElement | null>
   /** The item's element, where its stops are looked up (the page where none is given). */
   itemRef?: RefObject<HTMLElement | null>
-  focusStop(path: string): void
+  /** `enter` puts the caret in the stop's text box (Tab, Enter); else the stop itself takes the keys. */
+  focusStop(path: string, enter?: boolean): void
   setValue(path: string, value: unknown): void
   addEntry(listPath: string, widget: ListWidget): void
   removeEntry(entryPath: string): void
@@ -90,7 +91,7 @@ function onItemKey(ctx: ItemKeyContext, e: KeyboardEvent): void {
   if (e.key === 'Tab' && !ctrl && !e.altKey) {
     e.preventDefault()
     const next = moveStop(stops, cursor, e.shiftKey ? -1 : 1)
-    if (next) ctx.focusStop(next)
+    if (next) ctx.focusStop(next, true)
     return
   }
   if (e.altKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
@@ -156,6 +157,10 @@ function onItemKey(ctx: ItemKeyContext, e: KeyboardEvent): void {
         return jumpSection(ctx, -1)
       case 'ArrowDown':
         return scrollSource(ctx, 120)
+      case 'ArrowRight':
+        return scrollFormula(ctx, 120)
+      case 'ArrowLeft':
+        return scrollFormula(ctx, -120)
       case 'ArrowUp':
         return scrollSource(ctx, -120)
       case 'PageDown':
@@ -164,10 +169,58 @@ function onItemKey(ctx: ItemKeyContext, e: KeyboardEvent): void {
       case 'PageUp':
         return scrollSource(ctx, -(ctx.sourceRef.current?.clientHeight ?? 600) * 0.85)
       default:
-        return false
+        return answerMain(ctx, e.key)
     }
   })()
   if (handled !== false) e.preventDefault()
+}
+
+/**
+ * A key that answers no field under the cursor and is no command answers the form's main choice: the first
+ * top-level field the key answers (a verdict, the first scale), wherever the cursor rests outside a text box. The
+ * cursor moves on from that field as a key pressed on it would.
+ */
+function answerMain(ctx: ItemKeyContext, key: string): boolean {
+  for (const stop of ctx.stops) {
+    if (stop.group !== null || stop.kind !== 'field') continue
+    const answer = answerForKey(stop, key)
+    if (!answer) continue
+    answerStop(ctx, stop, answer.value)
+    return true
+  }
+  return false
+}
+
+/** Sets a stop's answer and moves on where the next field is also answered without typing. */
+function answerStop(ctx: ItemKeyContext, stop: Stop, value: unknown) {
+  const { stops } = ctx
+  // An optional choice already holding this answer is cleared by its key, as a second click clears it.
+  ctx.setValue(stop.path, clearsOnRepeat(stop) && getAt(ctx.data, stop.path) === value ? undefined : value)
+  // A text box is entered with Tab or Enter, never by answering the field before it.
+  const next = moveStop(stops, stop.path, 1)
+  const nextStop = stops.find((s) => s.path === next)
+  if (next && next !== stop.path && nextStop && !isTextEntry(nextStop)) ctx.focusStop(next)
+  else ctx.focusStop(stop.path)
+}
+
+/** Scrolls the wide formula in view (the first one wider than its box) sideways. */
+function scrollFormula(ctx: ItemKeyContext, dx: number) {
+  const box = ctx.sourceRef.current
+  if (!box) return false
+  const focused = document.activeElement
+  if (focused instanceof HTMLElement && box.contains(focused) && focused.matches('.katex-display[data-scrolls]')) {
+    focused.scrollBy({ left: dx })
+    return true
+  }
+  const view = box.getBoundingClientRect()
+  const wide = [...box.querySelectorAll<HTMLElement>('.katex-display')].find((el) => {
+    if (el.scrollWidth <= el.clientWidth + 1) return false
+    const r = el.getBoundingClientRect()
+    return r.bottom > view.top && r.top < view.bottom
+  })
+  if (!wide) return false
+  wide.scrollBy({ left: dx })
+  return true
 }
 
 /** Keys that answer or act on the stop under the cursor; true when the key was used. */
@@ -176,11 +229,7 @@ function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
   const answer = answerForKey(stop, e.key)
   if (answer) {
     e.preventDefault()
-    ctx.setValue(stop.path, answer.value)
-    // Move on where the next field is also answered without typing; a text box is entered with Tab.
-    const next = moveStop(stops, stop.path, 1)
-    const nextStop = stops.find((s) => s.path === next)
-    if (next && next !== stop.path && nextStop && !isTextEntry(nextStop)) ctx.focusStop(next)
+    answerStop(ctx, stop, answer.value)
     return true
   }
   if (stop.kind === 'add' && (e.key === 'Enter' || e.key === '+')) {
@@ -205,7 +254,7 @@ function onStopKey(ctx: ItemKeyContext, stop: Stop, e: KeyboardEvent): boolean {
   }
   if (isTextEntry(stop) && e.key === 'Enter') {
     e.preventDefault()
-    focusStopElement(stop.path, ctx.itemRef)
+    ctx.focusStop(stop.path, true)
     return true
   }
   if (stop.kind === 'field' && stop.widget.kind === 'code' && e.key === 'r') {

@@ -50,10 +50,12 @@ function useScrollableFormulasFocusable(root: React.RefObject<HTMLDivElement | n
           box.tabIndex = 0
           box.setAttribute('role', 'group')
           box.setAttribute('aria-label', 'Formula (scrolls sideways)')
+          box.dataset.scrolls = ''
         } else if (box.hasAttribute('tabindex')) {
           box.removeAttribute('tabindex')
           box.removeAttribute('role')
           box.removeAttribute('aria-label')
+          delete box.dataset.scrolls
         }
       }
     }

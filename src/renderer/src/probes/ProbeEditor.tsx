@@ -1,6 +1,8 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react'
 import type { ProposalPair } from '../../../shared/items/kinds'
-import { changedCharacters, compactDiff, textDiff } from '../../../shared/probes/diff'
+import { probeChanges } from '../../../shared/probes/changes'
+import { changedCharacters, textDiff } from '../../../shared/probes/diff'
+import { ProbeChanges } from '../components/ProbeChanges'
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import './probe-editor.css'
@@ -9,7 +11,7 @@ type Kind = Awaited<ReturnType<(typeof api)['probes.kinds']>>['kinds'][number]
 
 /**
  * A probe written by hand: one proposal of the pair on the left as it is, its copy on the right to edit, and the
- * difference below as it is typed. Saved as a new pair of the original and the probe, with its provenance.
+ * difference below as it is typed, rendered (formulas by KaTeX). Saved as a new pair of the original and the probe, with its provenance.
  */
 export function ProbeEditor({ itemId, pair, onClose }: { itemId: number; pair: ProposalPair; onClose: () => void }) {
   const setError = useWorkbench((s) => s.setError)
@@ -23,6 +25,7 @@ export function ProbeEditor({ itemId, pair, onClose }: { itemId: number; pair: P
   const deferred = useDeferredValue(text)
   const diff = useMemo(() => textDiff(original, deferred), [original, deferred])
   const changed = changedCharacters(diff)
+  const changes = useMemo(() => probeChanges(original, deferred), [original, deferred])
   const chosen = kinds.find((k) => k.name === kind)
 
   useEffect(() => {
@@ -94,11 +97,7 @@ export function ProbeEditor({ itemId, pair, onClose }: { itemId: number; pair: P
         Changes <span className="muted small">{changed} characters changed</span>
       </h3>
       <div className="probe-diff" data-testid="probe-diff" aria-live="polite" tabIndex={0} role="region" aria-label="Changes">
-        {changed === 0 ? (
-          <span className="muted">No change yet.</span>
-        ) : (
-          compactDiff(diff, 80).map((p, i) => (p.op === 'added' ? <ins key={i}>{p.text}</ins> : p.op === 'removed' ? <del key={i}>{p.text}</del> : <span key={i}>{p.text}</span>))
-        )}
+        {changed === 0 ? <span className="muted">No change yet.</span> : <ProbeChanges original={original} probe={deferred} changes={changes} />}
       </div>
       <div className="probe-editor-actions">
         <button type="button" className="primary" disabled={changed === 0 || saving || saved !== null} onClick={save}>

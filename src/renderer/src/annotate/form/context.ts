@@ -13,7 +13,7 @@ export interface FormApi {
   /** The stop gained focus by a click or Tab: it becomes the cursor. */
   noteFocus(path: string): void
   /** Moves the cursor and the keyboard focus to a stop. */
-  focusStop(path: string): void
+  focusStop(path: string, enter?: boolean): void
   messagesAt(path: string): string[]
   addEntry(listPath: string, widget: ListWidget): void
   removeEntry(entryPath: string): void

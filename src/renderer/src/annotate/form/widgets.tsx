@@ -3,6 +3,7 @@ import { requirementOf } from '../../../../shared/instruments/requirements'
 import type { Widget } from '../../../../shared/instruments/types'
 import { Markdown } from '../../components/Markdown'
 import { scaleKey } from '../keys'
+import { Key } from '../Legend'
 import { getAt, setAt } from '../paths'
 import { quoteSources } from '../quotes'
 import { spanPathOf } from '../use-quote-actions'
@@ -40,10 +41,6 @@ export function StopFrame(props: { path: string; label: ReactNode; children: Rea
   )
 }
 
-function Key({ k }: { k: string }) {
-  return <kbd>{k}</kbd>
-}
-
 /** A field's label with what it requires: "optional", or the condition that makes it required. */
 function RequirementLabel({ widget }: { widget: Widget }) {
   const rule = requirementOf(widget)
@@ -62,18 +59,20 @@ function RequirementLabel({ widget }: { widget: Widget }) {
 export function ChoiceWidget({ widget, path }: { widget: Leaf<'choice'>; path: string }) {
   const form = useForm()
   const value = getAt(form.data, path)
+  // An optional choice (a mark such as "No flaws found") is cleared by choosing it again.
+  const choose = (v: string | boolean) => form.setValue(path, widget.optional && value === v ? undefined : v)
   return (
-    <StopFrame path={path} label={widget.label}>
+    <StopFrame path={path} label={widget.optional ? <RequirementLabel widget={widget} /> : widget.label}>
       <div className="options" role="radiogroup" aria-label={widget.label}>
         {widget.options.map((o) => (
           <button
-            key={o.value}
+            key={String(o.value)}
             type="button"
             tabIndex={-1}
             role="radio"
             aria-checked={value === o.value}
             className={value === o.value ? 'option chosen' : 'option'}
-            onClick={() => form.setValue(path, o.value)}
+            onClick={() => choose(o.value)}
           >
             <Key k={o.key} /> {o.label}
           </button>
@@ -147,27 +146,47 @@ function parseNumber(text: string): unknown {
   return Number.isFinite(n) ? n : text
 }
 
-/** A text box for a number that keeps what is typed ("0.") while the stored value is the number. */
+/** What a number box accepts while typing: digits with one decimal point or comma, a sign, or nothing yet. */
+const NUMBER_TYPING = /^\s*[-+]?\d*(?:[.,]\d*)?\s*$/
+
+/**
+ * A text box for a number that keeps what is typed ("0.") while the stored value is the number. Anything but a
+ * number being typed is refused as it is typed, with a note saying so until the box is left, never kept as a silent 0.
+ */
 export function NumberInput(props: { value: unknown; onChange(v: unknown): void; label: string; className?: string; primary?: boolean }) {
   const shown = typeof props.value === 'number' ? String(props.value) : typeof props.value === 'string' ? props.value : ''
   const [text, setText] = useState(shown)
+  const [refused, setRefused] = useState<string | null>(null)
   useEffect(() => {
     // Follow changes made elsewhere (undo, a restored draft, a rubric total) unless they equal what is typed.
     if (parseNumber(text) !== props.value && !(props.value === null && text.trim() === '')) setText(shown)
   }, [props.value])
   return (
-    <input
-      className={props.className ?? 'number'}
-      inputMode="decimal"
-      aria-label={props.label}
-      tabIndex={-1}
-      data-primary={props.primary === false ? undefined : ''}
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value)
-        props.onChange(parseNumber(e.target.value))
-      }}
-    />
+    <>
+      <input
+        className={props.className ?? 'number'}
+        inputMode="decimal"
+        aria-label={props.label}
+        aria-invalid={refused ? true : undefined}
+        tabIndex={-1}
+        data-primary={props.primary === false ? undefined : ''}
+        value={text}
+        onBlur={() => setRefused(null)}
+        onChange={(e) => {
+          const typed = e.target.value
+          if (!NUMBER_TYPING.test(typed)) {
+            const odd = [...typed].find((c) => !/[\d.,\s+-]/.test(c)) ?? typed
+            setRefused(`Numbers only: "${odd}" is not taken.`)
+            return
+          }
+          setText(typed)
+          props.onChange(parseNumber(typed))
+        }}
+      />
+      <span className="number-refused" role="status" data-testid="number-refused">
+        {refused}
+      </span>
+    </>
   )
 }
 
