@@ -35,6 +35,14 @@ describe.skipIf(!hasChromium)(chromiumSuite('assigning items from the workbench 
     expect(await panel.getByRole('button', { name: 'Assign', exact: true }).isDisabled()).toBe(true)
   })
 
+  it('draws a disabled button as disabled: faded, and no pointer', async () => {
+    const assign = page.getByTestId('assign-panel').getByRole('button', { name: 'Assign', exact: true })
+    expect(await assign.isDisabled()).toBe(true)
+    const look = await assign.evaluate((el) => ({ opacity: Number(getComputedStyle(el).opacity), cursor: getComputedStyle(el).cursor }))
+    expect(look.opacity).toBeLessThan(0.6)
+    expect(look.cursor).toBe('not-allowed')
+  })
+
   it('adds a profile by its own form, and every list on the screen shows it at once', async () => {
     const panel = page.getByTestId('assign-panel')
     const before = await page.getByTestId('annotator-table').locator('tbody tr').count()
