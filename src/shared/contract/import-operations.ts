@@ -13,7 +13,9 @@ const importInput = z
     set: z.string().min(1).max(200).optional(),
     split: splitSchema.optional(),
     /** Accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted (refused otherwise). */
-    lossy: z.boolean().optional()
+    lossy: z.boolean().optional(),
+    /** Leave out, counted, items whose id the project already has, instead of refusing the file. */
+    skipExisting: z.boolean().optional()
   })
   .strict()
 
@@ -32,7 +34,8 @@ const uploadInput = z
     content: z.string().max(MAX_UPLOAD_CHARS, `files over ${MAX_UPLOAD_CHARS.toLocaleString('en')} characters are imported by path or with assay import`),
     format: z.enum(IMPORT_FORMAT_NAMES).optional(),
     set: z.string().min(1).max(200).optional(),
-    split: splitSchema.optional()
+    split: splitSchema.optional(),
+    skipExisting: z.boolean().optional()
   })
   .strict()
 

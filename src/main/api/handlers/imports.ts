@@ -27,6 +27,7 @@ interface ImportRequest {
   /** The name shown for the file where `path` is a copy of an uploaded file. */
   sourceName?: string | undefined
   lossy?: boolean | undefined
+  skipExisting?: boolean | undefined
 }
 
 async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean) {
@@ -40,7 +41,8 @@ async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean)
     ...(input.set ? { set: input.set } : {}),
     ...(input.split ? { split: input.split } : {}),
     ...(input.sourceName !== undefined ? { sourceName: input.sourceName } : {}),
-    ...(input.lossy ? { lossy: true } : {})
+    ...(input.lossy ? { lossy: true } : {}),
+    ...(input.skipExisting ? { skipExisting: true } : {})
   })
   if (!dryRun && report.errors.length === 0) ctx.events.emit('project.changed', { what: 'items' })
   return {
@@ -83,7 +85,7 @@ async function runUpload(input: Upload, ctx: ApiContext, dryRun: boolean) {
   try {
     const path = join(dir, input.name)
     writeFileSync(path, input.content, { encoding: 'utf8', mode: 0o600 })
-    const report = await runImport({ path, sourceName: input.name, format: input.format, set: input.set, split: input.split }, ctx, dryRun)
+    const report = await runImport({ path, sourceName: input.name, format: input.format, set: input.set, split: input.split, skipExisting: input.skipExisting }, ctx, dryRun)
     return { ...report, errors: report.errors.map((e) => withoutCopyPath(e, dir)), warnings: report.warnings.map((w) => withoutCopyPath(w, dir)) }
   } finally {
     rmSync(dir, { recursive: true, force: true })

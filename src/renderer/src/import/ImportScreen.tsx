@@ -13,10 +13,12 @@ interface Settings {
   format: Format | ''
   set: string
   split: Split
+  /** Leave out, counted, items the project already has instead of refusing the file. */
+  skipExisting: boolean
 }
 
 function request(file: ChosenFile, s: Settings) {
-  const common = { ...(s.format ? { format: s.format } : {}), ...(s.set.trim() ? { set: s.set.trim() } : {}), split: s.split }
+  const common = { ...(s.format ? { format: s.format } : {}), ...(s.set.trim() ? { set: s.set.trim() } : {}), split: s.split, ...(s.skipExisting ? { skipExisting: true } : {}) }
   return file.kind === 'upload' ? { ...common, name: file.name, content: file.content } : { ...common, path: file.path }
 }
 
@@ -27,7 +29,7 @@ function request(file: ChosenFile, s: Settings) {
  */
 export function ImportScreen() {
   const [file, setFile] = useState<ChosenFile | null>(null)
-  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none' })
+  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none', skipExisting: false })
   const [preview, setPreview] = useState<{ report: ImportReportView; of: Settings } | null>(null)
   const [done, setDone] = useState<ImportReportView | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -99,6 +101,9 @@ export function ImportScreen() {
             <select aria-label="Import split" value={settings.split} onChange={(e) => change({ split: e.target.value as Split })}>
               <Choices values={SPLITS} />
             </select>
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={settings.skipExisting} onChange={(e) => change({ skipExisting: e.target.checked })} /> Skip items already in the project
           </label>
           <div className="actions">
             <button type="submit" disabled={busy}>
