@@ -49,6 +49,20 @@ describe.skipIf(!hasChromium)(chromiumSuite('the Calibrate action of the report 
     expect(section).toMatch(/accuracy 80\.0% → 100\.0% .*on 15 units/)
   })
 
+  it('says what is wrong in the form’s own words, never as a command-line flag', async () => {
+    const form = page.getByTestId('calibrate-form')
+    if ((await form.getByLabel('Method').count()) === 0) await page.getByRole('button', { name: 'Calibrate a judge…' }).click()
+    await form.getByLabel('Method').selectOption('platt')
+    await form.getByLabel('Human label', { exact: true }).fill('plausibility')
+    await form.getByRole('button', { name: 'Fit and evaluate' }).click()
+    const alert = form.getByRole('alert')
+    await expect.poll(() => alert.textContent(), { timeout: 60_000 }).toContain('“Counts as yes”')
+    expect(await alert.textContent()).not.toMatch(/--[a-z]/)
+    // The control it names is on the form.
+    expect(await form.getByLabel('Counts as yes', { exact: true }).count()).toBe(1)
+    await form.getByLabel('Human label', { exact: true }).fill('')
+  })
+
   it('refuses, through the same bridge, a fit on test items', async () => {
     // The screen always fits on dev; the operation itself refuses test, whoever calls it.
     const refused = await page.evaluate(async () => {

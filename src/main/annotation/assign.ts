@@ -2,7 +2,7 @@ import { AssayError } from '../../shared/errors'
 import { getInstrument } from '../../shared/instruments'
 import { seededUnit } from '../../shared/protocol'
 import type { Split } from '../../shared/items/kinds'
-import { ensureAnnotator } from '../store/annotators'
+import { ensureAnnotator, findAnnotator } from '../store/annotators'
 import { insertAssignment } from '../store/assignments'
 import { setsOfItems } from '../store/items'
 import type { Project } from '../store/project'
@@ -16,6 +16,8 @@ export interface AssignOptions {
   set?: string | undefined
   split?: Split | undefined
   seed?: string | undefined
+  /** Refuse names that have no profile yet instead of creating one. */
+  existingOnly?: boolean | undefined
 }
 
 export interface AssignResult {
@@ -67,6 +69,14 @@ export function assignItems(project: Project, opts: AssignOptions): AssignResult
   if (names.length === 0) throw new AssayError('invalid_input', 'Name at least one annotator', [{ field: 'annotators', message: 'empty' }])
   if (!Number.isInteger(opts.overlap) || opts.overlap < 1 || opts.overlap > names.length) {
     throw new AssayError('invalid_input', `Overlap must be from 1 to the number of annotators (${names.length})`, [{ field: 'overlap', message: `got ${opts.overlap}` }])
+  }
+  if (opts.existingOnly) {
+    const missing = names.filter((n) => !findAnnotator(project, n))
+    if (missing.length) {
+      throw new AssayError('not_found', `No annotator named ${missing.map((n) => `"${n}"`).join(', ')} in this project; add the profile first`, [
+        { field: 'annotators', message: `unknown: ${missing.join(', ')}` }
+      ])
+    }
   }
   const seed = opts.seed ?? project.seed
   const db = project.db

@@ -9,7 +9,7 @@ import { FORMAT_ARRAY_KEYS, parseFormat } from './formats'
 import { keepWrittenNumbers } from './numbers'
 import { readRecords } from './read-records'
 import { decodeUtf8 } from './utf8'
-import { IMPORT_FORMATS, isImportFormat, type ImportContext, type ImportFormat, type ParsedImport } from './types'
+import { IMPORT_FORMATS, isImportFormat, type ImportContext, type ImportFormat, type ItemDraft, type ParsedImport } from './types'
 import { writeImport, type ImportProgress } from './write'
 
 export { detectFormat, IMPORT_FORMATS, isImportFormat }
@@ -29,6 +29,11 @@ export interface ImportOptions {
   sourceName?: string
   /** Refuse every reference to another file (an uploaded file may bring nothing from this machine). */
   selfContained?: boolean
+  /**
+   * Leave out items whose id the project already has (counted in `skipped` and the summary's `alreadyInProject`)
+   * instead of refusing the file; every other problem still refuses it whole.
+   */
+  skipExisting?: boolean
 }
 
 export interface ImportPreviewRow {
@@ -130,7 +135,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   // Lines that could not be read are reported together with the problems of the lines that could, so one preview
   // lists every problem of the file instead of stopping at the first bad line.
   parsed.errors.unshift(...read.errors)
-  validateItems(ctx, parsed)
+  validateItems(ctx, parsed, opts.skipExisting ?? false)
   keepWrittenNumbers(shown, read.records, parsed)
   const replaced = decoded.invalid.length + ctx.replaced!.count
   if (replaced) {
@@ -167,9 +172,10 @@ function failed(file: string, message: string): ParsedImport {
  * Checks every item against its kind's schema (replacing the payload by the parsed one, defaults filled) and
  * that external ids are unique per kind, within the file and against the project.
  */
-function validateItems(ctx: ImportContext, parsed: ParsedImport): void {
+function validateItems(ctx: ImportContext, parsed: ParsedImport, skipExisting: boolean): void {
   const firstLine = new Map<string, number>()
   const exists = ctx.db.prepare(`SELECT 1 FROM items WHERE kind = ? AND external_id = ?`)
+  const present: ItemDraft[] = []
   for (const item of parsed.items) {
     const result = parseItemPayload(item.kind, item.payload)
     if (!result.success) {
@@ -185,8 +191,27 @@ function validateItems(ctx: ImportContext, parsed: ParsedImport): void {
     }
     firstLine.set(key, item.line)
     if (exists.get(item.kind, item.externalId)) {
-      parsed.errors.push({ file: ctx.file, line: item.line, field: ID_FIELD[item.kind] ?? 'id', message: `${item.kind} "${item.externalId}" is already in the project` })
+      if (skipExisting) present.push(item)
+      else
+        parsed.errors.push({
+          file: ctx.file,
+          line: item.line,
+          field: ID_FIELD[item.kind] ?? 'id',
+          message: `${item.kind} "${item.externalId}" is already in the project`
+        })
     }
+  }
+  if (present.length) {
+    const left = new Set(present)
+    parsed.items = parsed.items.filter((item) => !left.has(item))
+    parsed.skipped += present.length
+    parsed.summary = { ...parsed.summary, alreadyInProject: present.length }
+    const first = present[0]!
+    parsed.warnings.push({
+      file: ctx.file,
+      line: first.line,
+      message: `${present.length} item${present.length === 1 ? '' : 's'} already in the project left out, not imported again (first: ${first.kind} "${first.externalId}")`
+    })
   }
   parsed.errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
 }

@@ -59,6 +59,7 @@ export class Project {
   }
 
   info(): ProjectInfo {
+    const CURRENT = `a.retracted = 0 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`
     const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n
     const counts = countItems(this.db)
     return {
@@ -71,8 +72,10 @@ export class Project {
       items: counts.reduce((s, r) => s + r.n, 0),
       counts,
       annotators: count(`SELECT count(*) AS n FROM annotators`),
-      annotations: count(`SELECT count(*) AS n FROM annotations a WHERE a.retracted = 0 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`),
-      judgements: count(`SELECT count(*) AS n FROM model_calls WHERE status != 'pending'`),
+      // People's current answers are annotations; a judge's (asked here, or imported as judge outputs) are judgements.
+      annotations: count(`SELECT count(*) AS n FROM annotations a WHERE a.source_kind = 'human' AND ${CURRENT}`),
+      judgements:
+        count(`SELECT count(*) AS n FROM model_calls WHERE status = 'ok'`) + count(`SELECT count(*) AS n FROM annotations a WHERE a.source_kind = 'model' AND ${CURRENT}`),
       runs: count(`SELECT count(*) AS n FROM runs`),
       exposures: count(`SELECT count(*) AS n FROM exposures`)
     }

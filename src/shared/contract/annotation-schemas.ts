@@ -66,7 +66,9 @@ export const assignInputSchema = z
     overlap: z.number().int().min(1),
     set: z.string().min(1).optional(),
     split: splitSchema.optional(),
-    seed: z.string().min(1).max(100).optional()
+    seed: z.string().min(1).max(100).optional(),
+    /** Refuse names without a profile instead of creating one (the workbench's Assign form: a typo is not a person). */
+    existingOnly: z.boolean().optional()
   })
   .strict()
 

@@ -13,7 +13,9 @@ const importInput = z
     set: z.string().min(1).max(200).optional(),
     split: splitSchema.optional(),
     /** Accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted (refused otherwise). */
-    lossy: z.boolean().optional()
+    lossy: z.boolean().optional(),
+    /** Leave out, counted, items whose id the project already has, instead of refusing the file. */
+    skipExisting: z.boolean().optional()
   })
   .strict()
 
@@ -44,7 +46,8 @@ const uploadInput = z
     set: z.string().min(1).max(200).optional(),
     split: splitSchema.optional(),
     /** As for a path: accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted. */
-    lossy: z.boolean().optional()
+    lossy: z.boolean().optional(),
+    skipExisting: z.boolean().optional()
   })
   .strict()
 

@@ -76,7 +76,8 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
       overlap: input.overlap,
       set: input.set,
       split: input.split,
-      seed: input.seed
+      seed: input.seed,
+      existingOnly: input.existingOnly
     })
     ctx.events.emit('project.changed', { what: 'assignments' })
     return result

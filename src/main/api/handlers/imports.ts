@@ -29,6 +29,7 @@ interface ImportRequest {
   lossy?: boolean | undefined
   /** An uploaded file: it may refer to no other file. */
   selfContained?: boolean | undefined
+  skipExisting?: boolean | undefined
 }
 
 async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean) {
@@ -44,7 +45,8 @@ async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean)
     ...(input.split ? { split: input.split } : {}),
     ...(input.sourceName !== undefined ? { sourceName: input.sourceName } : {}),
     ...(input.lossy ? { lossy: true } : {}),
-    ...(input.selfContained ? { selfContained: true } : {})
+    ...(input.selfContained ? { selfContained: true } : {}),
+    ...(input.skipExisting ? { skipExisting: true } : {})
   })
   if (!dryRun && report.errors.length === 0) ctx.events.emit('project.changed', { what: 'items' })
   return {
@@ -92,7 +94,16 @@ async function runUpload(input: Upload, ctx: ApiContext, dryRun: boolean) {
     const path = join(dir, copyName(input.name))
     writeFileSync(path, bytes, { mode: 0o600 })
     const report = await runImport(
-      { path, sourceName: input.name, format: input.format, set: input.set ?? defaultSet(input.name), split: input.split, lossy: input.lossy, selfContained: true },
+      {
+        path,
+        sourceName: input.name,
+        format: input.format,
+        set: input.set ?? defaultSet(input.name),
+        split: input.split,
+        lossy: input.lossy,
+        skipExisting: input.skipExisting,
+        selfContained: true
+      },
       ctx,
       dryRun
     )

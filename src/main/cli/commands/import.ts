@@ -14,6 +14,7 @@ interface ImportCliOptions {
   split?: Split
   dryRun?: boolean
   lossy?: boolean
+  skipExisting?: boolean
   json?: boolean
 }
 
@@ -28,6 +29,7 @@ export function registerImport(program: Command, io: CliIO): void {
     .option('--split <split>', `dev | test | none (default none)`, parseSplit)
     .option('--dry-run', 'parse and validate, print what would be imported, write nothing')
     .option('--lossy', 'accept invalid UTF-8, replacing each invalid sequence by U+FFFD; the count is reported')
+    .option('--skip-existing', 'leave out items whose id the project already has (counted) instead of refusing the file')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
@@ -44,7 +46,8 @@ export function registerImport(program: Command, io: CliIO): void {
           ...(opts.set ? { set: opts.set } : {}),
           ...(opts.split ? { split: opts.split } : {}),
           dryRun: opts.dryRun ?? false,
-          lossy: opts.lossy ?? false
+          lossy: opts.lossy ?? false,
+          skipExisting: opts.skipExisting ?? false
         })
       } catch (e) {
         throw namedDatabaseError(project.path, e)
@@ -89,12 +92,14 @@ function printReport(io: CliIO, r: ImportReport, path: string): void {
   for (const w of r.warnings) io.err(`warning: ${formatLocation(w)}`)
   if (r.errors.length) {
     io.err(`${r.errors.length} error${r.errors.length === 1 ? '' : 's'}; nothing was imported from ${path}`)
+    if (r.errors.some((e) => e.message.endsWith('is already in the project'))) io.err('To import the rest and leave out items the project already has, add --skip-existing.')
     return
   }
   const what = [`${r.items} item${r.items === 1 ? '' : 's'}`, ...(r.labels ? [`${r.labels} label${r.labels === 1 ? '' : 's'}`] : [])].join(' and ')
   const where = r.items ? ` into set "${r.set}" (split ${r.split})` : ''
+  const present = typeof r.summary.alreadyInProject === 'number' && r.summary.alreadyInProject ? ` (${r.summary.alreadyInProject} already in the project)` : ''
   const unchanged = typeof r.summary.unchanged === 'number' && r.summary.unchanged ? `; ${r.summary.unchanged} unchanged (already in the project)` : ''
-  io.out(`${r.dryRun ? 'Would import' : 'Imported'} ${what} from ${path}${where}${r.skipped ? `; ${r.skipped} skipped` : ''}${unchanged}`)
+  io.out(`${r.dryRun ? 'Would import' : 'Imported'} ${what} from ${path}${where}${r.skipped ? `; ${r.skipped} skipped${present}` : ''}${unchanged}`)
   if (Object.keys(r.summary).length) io.out(`summary: ${JSON.stringify(r.summary)}`)
   if (r.dryRun) {
     for (const p of r.preview) io.out(`  ${p.kind}  ${p.external_id}  ${p.title}`)

@@ -18,10 +18,16 @@ export function WhoIsAnnotating() {
 
   useEffect(() => {
     input.current?.focus()
-    api['annotators.list']({}).then(
-      (r) => setAnnotators(r.annotators),
-      () => setAnnotators([])
-    )
+    const reload = () =>
+      api['annotators.list']({}).then(
+        (r) => setAnnotators(r.annotators),
+        () => setAnnotators([])
+      )
+    void reload()
+    // A profile added or assigned below, on the same screen, shows here at once, with its progress.
+    return api.on('project.changed', (c) => {
+      if (c.what === 'assignments' || c.what === 'annotations') void reload()
+    })
   }, [])
 
   const start = async (who: string) => {

@@ -11,13 +11,17 @@ type AssignResult = OperationOutput<'assignments.create'>
 
 /**
  * The curator's side of annotation: who annotates what. Each eligible item goes to k annotators, balanced, and each
- * person's queue has its own seeded order. Re-running adds only missing assignments.
+ * person's queue has its own seeded order. Re-running adds only missing assignments. Annotators are picked from the
+ * existing profiles (a mistyped name is not a new person); adding a profile is its own form.
  */
 export function AssignPanel() {
   const [annotators, setAnnotators] = useState<Annotator[]>([])
   const [sets, setSets] = useState<string[]>([])
   const [instrument, setInstrument] = useState<InstrumentId>('pairwise-preference')
-  const [names, setNames] = useState('')
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set())
+  const [newName, setNewName] = useState('')
+  const [newExpertise, setNewExpertise] = useState('')
+  const [added, setAdded] = useState<string | null>(null)
   const [overlap, setOverlap] = useState(1)
   const [set, setSet] = useState('')
   const [split, setSplit] = useState<Split | ''>('')
@@ -29,17 +33,40 @@ export function AssignPanel() {
     void api['items.facets']({}).then((f) => setSets(f.sets), () => setSets([]))
   }
   useEffect(reload, [])
+  // Profiles and progress change from elsewhere on this screen (and from other windows): the table follows.
+  useEffect(() => api.on('project.changed', (c) => (c.what === 'assignments' || c.what === 'annotations') && reload()), [])
 
-  const list = names
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean)
+  const list = annotators.filter((a) => picked.has(a.name)).map((a) => a.name)
+  const toggle = (name: string, on: boolean) =>
+    setPicked((prev) => {
+      const next = new Set(prev)
+      if (on) next.add(name)
+      else next.delete(name)
+      return next
+    })
 
   async function assign() {
     setError(null)
+    setAdded(null)
     try {
-      const r = await api['assignments.create']({ instrument, annotators: list, overlap, ...(set ? { set } : {}), ...(split ? { split } : {}) })
+      const r = await api['assignments.create']({ instrument, annotators: list, overlap, existingOnly: true, ...(set ? { set } : {}), ...(split ? { split } : {}) })
       setResult(r)
+      reload()
+    } catch (e) {
+      setError((e as Error).message)
+    }
+  }
+
+  async function addAnnotator() {
+    setError(null)
+    const name = newName.trim()
+    if (!name) return setError('Enter the new annotator’s name.')
+    if (annotators.some((a) => a.name === name)) return setError(`${name} already has a profile.`)
+    try {
+      const a = await api['annotators.create']({ name, ...(newExpertise.trim() ? { expertise: newExpertise.trim() } : {}) })
+      setAdded(`${a.name} added as ${a.pseudonym}.`)
+      setNewName('')
+      setNewExpertise('')
       reload()
     } catch (e) {
       setError((e as Error).message)
@@ -66,10 +93,15 @@ export function AssignPanel() {
             ))}
           </select>
         </label>
-        <label>
-          Annotators (comma-separated)
-          <input aria-label="Annotator names" value={names} onChange={(e) => setNames(e.target.value)} placeholder="Ada, Ben, Cy" />
-        </label>
+        <fieldset className="assign-annotators">
+          <legend>Annotators</legend>
+          {annotators.length === 0 && <span className="muted small">No profiles yet: add one below.</span>}
+          {annotators.map((a) => (
+            <label key={a.id} className="check">
+              <input type="checkbox" checked={picked.has(a.name)} onChange={(e) => toggle(a.name, e.target.checked)} /> {a.name}
+            </label>
+          ))}
+        </fieldset>
         <label>
           Overlap k
           <input aria-label="Overlap" type="number" min={1} max={Math.max(1, list.length)} value={overlap} onChange={(e) => setOverlap(Number(e.target.value))} />
@@ -90,6 +122,32 @@ export function AssignPanel() {
           Assign
         </button>
       </form>
+      <form
+        className="assign-add"
+        aria-label="Add an annotator"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void addAnnotator()
+        }}
+      >
+        <h3>Add an annotator</h3>
+        <label>
+          Name
+          <input aria-label="New annotator name" value={newName} onChange={(e) => setNewName(e.target.value)} />
+        </label>
+        <label>
+          Expertise (optional)
+          <input aria-label="New annotator expertise" value={newExpertise} onChange={(e) => setNewExpertise(e.target.value)} />
+        </label>
+        <button type="submit" disabled={newName.trim() === ''}>
+          Add annotator
+        </button>
+      </form>
+      {added && (
+        <p role="status" data-testid="annotator-added">
+          {added}
+        </p>
+      )}
       {error && (
         <p className="error-box" role="alert">
           {error}
@@ -105,7 +163,7 @@ export function AssignPanel() {
         </p>
       )}
       {annotators.length > 0 && (
-        <table className="grid">
+        <table className="grid" data-testid="annotator-table">
           <thead>
             <tr>
               <th>Annotator</th>

@@ -15,10 +15,18 @@ interface Settings {
   split: Split
   /** Accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted (as `assay import --lossy`). */
   lossy: boolean
+  /** Leave out, counted, items the project already has instead of refusing the file. */
+  skipExisting: boolean
 }
 
 function request(file: ChosenFile, s: Settings) {
-  const common = { ...(s.format ? { format: s.format } : {}), ...(s.set.trim() ? { set: s.set.trim() } : {}), split: s.split, ...(s.lossy ? { lossy: true } : {}) }
+  const common = {
+    ...(s.format ? { format: s.format } : {}),
+    ...(s.set.trim() ? { set: s.set.trim() } : {}),
+    split: s.split,
+    ...(s.lossy ? { lossy: true } : {}),
+    ...(s.skipExisting ? { skipExisting: true } : {})
+  }
   return file.kind === 'upload' ? { ...common, name: file.name, bytes: file.bytes } : { ...common, path: file.path }
 }
 
@@ -29,7 +37,7 @@ function request(file: ChosenFile, s: Settings) {
  */
 export function ImportScreen() {
   const [file, setFile] = useState<ChosenFile | null>(null)
-  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none', lossy: false })
+  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none', lossy: false, skipExisting: false })
   const [preview, setPreview] = useState<{ report: ImportReportView; of: Settings } | null>(null)
   const [done, setDone] = useState<ImportReportView | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -105,6 +113,9 @@ export function ImportScreen() {
           <label className="lossy-choice">
             <input type="checkbox" aria-label="Accept invalid UTF-8" checked={settings.lossy} onChange={(e) => change({ lossy: e.target.checked })} /> Accept invalid
             UTF-8 (each invalid sequence replaced by U+FFFD and counted)
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={settings.skipExisting} onChange={(e) => change({ skipExisting: e.target.checked })} /> Skip items already in the project
           </label>
           <div className="actions">
             <button type="submit" disabled={busy}>

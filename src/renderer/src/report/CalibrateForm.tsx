@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { Report } from '../../../shared/report'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
+import { inFormWords } from './calibrate-words'
 
 const METHODS = [
   { id: 'threshold', label: 'Threshold (a cut on the score, chosen on dev)' },
@@ -22,6 +23,7 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
   const [method, setMethod] = useState<Method>('threshold')
   const [field, setField] = useState('')
   const [target, setTarget] = useState('')
+  const [positive, setPositive] = useState('')
   const [busy, setBusy] = useState(false)
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null)
   if (judges.length === 0) return null
@@ -34,6 +36,7 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
       method,
       ...(field.trim() ? { field: field.trim() } : {}),
       ...(target.trim() ? { target: target.trim() } : {}),
+      ...(positive.trim() ? { positive: positive.trim() } : {}),
       fitSplit: 'dev',
       evalSplit: 'test'
     }).then(
@@ -44,7 +47,7 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
       },
       (e: Error) => {
         setBusy(false)
-        setMessage({ ok: false, text: e.message })
+        setMessage({ ok: false, text: inFormWords(e.message) })
       }
     )
   }
@@ -80,6 +83,9 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
               </label>
               <label>
                 Human label <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder="default" size={10} />
+              </label>
+              <label>
+                Counts as yes <input value={positive} onChange={(e) => setPositive(e.target.value)} placeholder="true, a category, >=k" size={12} />
               </label>
             </>
           )}

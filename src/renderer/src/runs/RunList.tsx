@@ -62,12 +62,15 @@ export function RunList({
             const total = p ? p.total : r.counts.total
             const failed = p ? p.failed : r.counts.failed
             const interrupted = r.status === 'running' && !r.active
+            const runFailed = r.status === 'failed'
+            const answered = Math.max(0, done - failed)
             return (
               <tr
                 key={r.id}
-                className={`clickable${selected === r.id ? ' selected' : ''}${r.archived || r.judgeArchived ? ' archived' : ''}`}
+                className={`clickable${selected === r.id ? ' selected' : ''}${r.archived || r.judgeArchived ? ' archived' : ''}${runFailed ? ' run-failed' : ''}`}
                 onClick={() => onSelect(r.id)}
                 data-run-id={r.id}
+                data-status={interrupted ? 'interrupted' : r.status}
                 data-archived={r.archived || r.judgeArchived ? 'true' : undefined}
               >
                 <td>{r.id}</td>
@@ -89,11 +92,22 @@ export function RunList({
                     {interrupted ? 'interrupted' : r.status}
                   </span>
                   {(r.archived || r.judgeArchived) && <span className="badge runs-archived">{r.archived ? 'archived' : 'judge archived'}</span>}
-                  {r.lastError && <div className="small muted">{r.lastError}</div>}
+                  {runFailed ? (
+                    <div className="run-failure" data-testid={`run-failure-${r.id}`}>
+                      <strong>Stopped:</strong> {r.lastError ?? 'the run could not go on'} · {failed} failed, {r.counts.pending} not sent
+                    </div>
+                  ) : (
+                    r.lastError && (
+                      <div className="run-failure" data-testid={`run-failure-${r.id}`}>
+                        {failed} failed: {r.lastError}
+                      </div>
+                    )
+                  )}
                 </td>
                 <td>
-                  <span className="runs-bar" title={`${done} of ${total}`}>
-                    <span style={{ width: `${total ? (100 * done) / total : 0}%` }} />
+                  <span className="runs-bar" title={`${answered} answered, ${failed} failed, of ${total}`}>
+                    <span style={{ width: `${total ? (100 * answered) / total : 0}%` }} />
+                    <span className="failed" style={{ width: `${total ? (100 * failed) / total : 0}%` }} />
                   </span>
                   <span className="small" data-testid={`run-progress-${r.id}`}>
                     {done}/{total}
@@ -102,7 +116,7 @@ export function RunList({
                     {r.counts.ok} ok · {r.counts.unparseable} unparseable · {r.counts.cached} cached
                   </div>
                 </td>
-                <td className="num">{failed}</td>
+                <td className={`num${failed ? ' run-failed-count' : ''}`}>{failed}</td>
                 <td className="num">{p && r.counts.unpriced === 0 ? formatUsd(p.costUsd) : costText(p ? p.costUsd : r.counts.costUsd, r.counts.unpriced)}</td>
                 <td>{r.active && p ? formatDuration(p.etaMs) : '—'}</td>
                 <td onClick={(e) => e.stopPropagation()}>

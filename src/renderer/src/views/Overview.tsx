@@ -21,11 +21,11 @@ export function Overview({ info }: { info: ProjectView }) {
         </div>
         <div>
           <dt>Annotations</dt>
-          <dd>{info.annotations ?? '—'}</dd>
+          <dd data-testid="count-annotations">{info.annotations ?? '—'}</dd>
         </div>
         <div>
           <dt>Judgements</dt>
-          <dd>{info.judgements ?? '—'}</dd>
+          <dd data-testid="count-judgements">{info.judgements ?? '—'}</dd>
         </div>
         <div>
           <dt>Exposures</dt>
