@@ -46,9 +46,14 @@ describe.skipIf(!hasChromium)(chromiumSuite('browse the demo in Chromium'), () =
   it('assigns the pairs to two annotators with overlap 2 from the annotate screen', async () => {
     await page.getByRole('button', { name: 'Annotate' }).click()
     const panel = page.getByTestId('assign-panel')
-    await panel.getByLabel('Annotator names').fill('Ada, Ben')
+    // Annotators are picked from the profiles; two new ones are added first, each as an act of its own.
+    for (const name of ['Ada', 'Ben']) {
+      await panel.getByLabel('New annotator name').fill(name)
+      await panel.getByRole('button', { name: 'Add annotator' }).click()
+      await panel.getByRole('group', { name: 'Annotators' }).getByRole('checkbox', { name }).check()
+    }
     await panel.getByLabel('Overlap').fill('2')
-    await panel.getByRole('button', { name: 'Assign' }).click()
+    await panel.getByRole('button', { name: 'Assign', exact: true }).click()
     await expect.poll(() => panel.getByTestId('assign-result').textContent()).toMatch(/^12 eligible items · 24 new assignments \(Ada 12, Ben 12\)/)
     // The demo's two demonstration experts are listed beside the two new annotators.
     await expect.poll(() => panel.locator('table.grid tbody tr').count()).toBe(4)

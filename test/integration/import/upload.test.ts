@@ -68,10 +68,10 @@ describe('import of an uploaded file', () => {
 
   it('detects the imports of the preprint check, task composition and reference comparison, and refuses XML with what to do', async () => {
     const abstract = JSON.stringify({ pmid: '1', title: 'T', journal: 'J', abstract: 'A.' })
-    expect((await call('import.previewUpload', { name: 'papers.jsonl', content: abstract })).format).toBe('abstracts')
+    expect((await call('import.previewUpload', { name: 'papers.jsonl', bytes: b64(abstract) })).format).toBe('abstracts')
     const refs = 'pair_id,finding_a,key_points_a,finding_b,key_points_b\nr1,A.,"x; y",B.,z\n'
-    expect((await call('import.previewUpload', { name: 'refs.csv', content: refs })).format).toBe('references')
-    const xml = await call('import.previewUpload', { name: 'pubmed.xml', content: '<PubmedArticleSet/>' }).catch((e: unknown) => e)
+    expect((await call('import.previewUpload', { name: 'refs.csv', bytes: b64(refs) })).format).toBe('references')
+    const xml = await call('import.previewUpload', { name: 'pubmed.xml', bytes: b64('<PubmedArticleSet/>') }).catch((e: unknown) => e)
     expect((xml as Error).message).toContain('pubmed.xml: XML files are not read (PubMed XML included)')
   })
 

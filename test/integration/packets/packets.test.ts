@@ -370,7 +370,7 @@ describe('merge refusals (nothing partial)', () => {
     // The flaw audit merged before (same id) now says something else.
     const rewritten = variant('ada-rewritten.assay', (db) => {
       db.exec(`DROP TRIGGER annotations_no_update`)
-      db.prepare(`UPDATE annotations SET judgement = '{"flaws":[]}'`).run()
+      db.prepare(`UPDATE annotations SET judgement = '{"flaws":[],"no_flaws_found":true}'`).run()
     })
     await refusedWithoutChange([rewritten], /differs from the answer with the same id in this project/)
   })

@@ -57,7 +57,7 @@ describe('ordinal agreement on a declared 0..2 scale (irrCAC two-rater table)', 
 })
 
 describe('nominal agreement, and a judge whose every call failed', () => {
-  it('gives kappa 0.3478 (scikit-learn case), Gwet AC1 by hand, and null accuracy with its reason', async () => {
+  it('gives kappa 0.3478 (scikit-learn case) and Gwet AC1 by hand, and leaves the failed judge out with its reason', async () => {
     const p = await project('olympiad')
     const human = [...Array(40).fill(false), ...Array(60).fill(true)] as boolean[]
     const judge = [...Array(20).fill(false), ...Array(20).fill(true), ...Array(10).fill(false), ...Array(50).fill(true)] as boolean[]
@@ -77,11 +77,9 @@ describe('nominal agreement, and a judge whose every call failed', () => {
     expect(row.gwet_ac1).toBeCloseTo(0.245 / 0.545, 12)
     expect(row).toMatchObject({ accuracy: 0.7, majority_baseline: 0.6, random_baseline: 0.5, below_majority_baseline: false })
 
-    const failed = comparison(report, 'correct', `run:${broken}`, 'human-majority')
-    expect(failed).toMatchObject({ n_in_scope: 100, n_failed: 100, n_judged: 0, n: 0, accuracy: null, accuracy_of_all: 0, cohen_kappa: null })
-    expect(failed.reasons.accuracy).toBe('no judged units')
-    expect(failed.reasons.cohen_kappa).toBe('no items rated by both sources')
-    expect(failed.ci.accuracy_bootstrap?.reason).toMatch(/undefined on the data/)
+    // A run whose every call failed is no judge to compare: listed with its reason, in no comparison.
+    expect(report.sources.find((s) => s.id === `run:${broken}`)?.left_out).toEqual({ status: 'failed', reason: 'every call failed (100 of 100): nothing to compare' })
+    expect(report.fields.some((f) => f.comparisons.some((c) => c.source === `run:${broken}`))).toBe(false)
   })
 })
 
