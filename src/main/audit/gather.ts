@@ -151,23 +151,29 @@ function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem
   for (const { row, payload } of scoped) {
     const label = payload.label
     if (typeof label !== 'string') continue
-    const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
-    const key = labelSource ?? ''
-    let source = bySource.get(key)
-    if (!source) {
-      source = {
-        id: labelSource ? `label:${labelSource}` : 'label',
-        kind: 'item_label',
-        name: labelSource ? `Reference label (${labelSource})` : 'Reference label',
-        detail: { label_source: labelSource },
-        calls: []
-      }
-      bySource.set(key, source)
-    }
+    const source = labelSourceOf(bySource, payload)
     const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
     source.calls.push(call)
   }
   return [...bySource.values()]
+}
+
+/** The reference-label source of an item's payload (one per `label_source`), made on first use. */
+function labelSourceOf(bySource: Map<string, AuditSourceInput>, payload: Record<string, unknown>): AuditSourceInput {
+  const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
+  const key = labelSource ?? ''
+  let source = bySource.get(key)
+  if (!source) {
+    source = {
+      id: labelSource ? `label:${labelSource}` : 'label',
+      kind: 'item_label',
+      name: labelSource ? `Reference label (${labelSource})` : 'Reference label',
+      detail: { label_source: labelSource },
+      calls: []
+    }
+    bySource.set(key, source)
+  }
+  return source
 }
 
 /**
@@ -178,19 +184,7 @@ function sameStudyLabelSources(scoped: readonly ScopedItem[]): AuditSourceInput[
   const bySource = new Map<string, AuditSourceInput>()
   for (const { row, payload } of scoped) {
     if (typeof payload.same_study !== 'boolean') continue
-    const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
-    const key = labelSource ?? ''
-    let source = bySource.get(key)
-    if (!source) {
-      source = {
-        id: labelSource ? `label:${labelSource}` : 'label',
-        kind: 'item_label',
-        name: labelSource ? `Reference label (${labelSource})` : 'Reference label',
-        detail: { label_source: labelSource },
-        calls: []
-      }
-      bySource.set(key, source)
-    }
+    const source = labelSourceOf(bySource, payload)
     source.calls.push({ itemId: row.id, trial: 0, order: 0, status: 'ok', observations: [{ unit: 'pair', values: { same_study: payload.same_study } }] })
   }
   return [...bySource.values()]

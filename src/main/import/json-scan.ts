@@ -1,3 +1,4 @@
+import { jsonKey } from './json-key'
 import { heldByDouble, unusualNumbers } from './numbers'
 
 // JSON.parse keeps the last of two equal keys without a word, turns a `__proto__` key into something spreading and
@@ -68,15 +69,7 @@ export function scanJson(text: string, firstLine = 1, maxDepth = MAX_JSON_DEPTH)
       }
       const top = stack[stack.length - 1]
       if (top && !top.array && top.expectingKey) {
-        const raw = text.slice(i + 1, j)
-        let key = raw
-        if (escaped) {
-          try {
-            key = JSON.parse(`"${raw}"`) as string
-          } catch {
-            key = raw
-          }
-        }
+        const key = jsonKey(text.slice(i + 1, j), escaped)
         const where = top.path ? `${top.path}.${key}` : key
         if (FORBIDDEN_KEYS.has(key)) return { line, field: where, message: `the key "${key}" is not accepted as data (rename it)` }
         if (top.keys!.has(key)) return { line, field: where, message: `the key "${key}" appears twice in one object` }
@@ -144,3 +137,4 @@ export function nestedDeeperThan(text: string, maxDepth: number): boolean {
   }
   return false
 }
+

@@ -1,4 +1,5 @@
 import { EXTRA_KEY } from './extra-fields'
+import { jsonKey } from './json-key'
 import type { ParsedImport, SourceRecord } from './types'
 
 // JSON.parse turns every number into a double without a word: 9007199254740993 becomes …992, 1e400 becomes Infinity
@@ -85,15 +86,7 @@ export function unusualNumbers(text: string, firstLine = 1): SourceNumber[] {
         j++
       }
       if (top && !top.array && top.expectingKey) {
-        const raw = text.slice(i + 1, j)
-        let key = raw
-        if (escaped) {
-          try {
-            key = JSON.parse(`"${raw}"`) as string
-          } catch {
-            key = raw
-          }
-        }
+        const key = jsonKey(text.slice(i + 1, j), escaped)
         top.key = key
         top.expectingKey = false
       }
