@@ -1,6 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, LOG_LOSS_EPSILON, RANDOM_GENERATOR } from '../stats'
-import { ceilingFor } from './ceiling'
+import { ceilingFor, withMajorityRows } from './ceiling'
+import { FIELD_UNIT, PAIRWISE_UNIT } from './definitions'
 import { compareField } from './compare'
 import { fatalFlawRow, fatalSides } from './fatal-flaws'
 import { judgeFlawAuditRows } from './fatal-flaw-audits'
@@ -94,6 +95,7 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
     label: field.label,
     level: field.level,
     categories: field.categories ? [...field.categories] : null,
+    unit: FIELD_UNIT,
     comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, plan, eceBins })
   }))
 
@@ -163,6 +165,9 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   if (probes) report.probes = probes
   // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
   roundResidues([report.fields, report.pairwise, report.ceiling, report.judge_vs_judge])
+  // The ceiling cites the field tables' rows against the human majority, and the cards cite the ceiling.
+  const majorityId = derived.find((s) => s.input.kind === 'human_majority')?.id ?? null
+  report.ceiling = withMajorityRows(report.ceiling, report.fields, majorityId, new Set(annotators.map((a) => a.id)))
   flagSources(report, minItems)
   report.summary = buildSummary(report)
   report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources), workedChecks: input.workedChecks ?? null })
@@ -289,6 +294,7 @@ function pairwiseSection(
   return {
     label_terms: terms,
     labels,
+    unit: PAIRWISE_UNIT,
     rows,
     position,
     systems,
