@@ -130,11 +130,18 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     const raw = resolved.sources.get(fit.spec.source)
     const rawInput = input.sources.find((s) => s.id === fit.spec.source)
     const perItem = new Map<number, OrderedVerdicts & { unit: string }>()
+    // The raw run's calls by item, read once (a scan of every call per item grows with items × calls).
+    const callsOf = new Map<number, NonNullable<typeof rawInput>['calls'][number][]>()
+    for (const c of rawInput?.calls ?? []) {
+      const list = callsOf.get(c.itemId)
+      if (list) list.push(c)
+      else callsOf.set(c.itemId, [c])
+    }
     for (const item of input.items) {
       if (item.split !== fit.spec.eval_split || !item.pair || !kept(item.id)) continue
       const verdicts = (order: number) =>
-        (rawInput?.calls ?? [])
-          .filter((c) => c.itemId === item.id && c.order === order && c.status === 'ok')
+        (callsOf.get(item.id) ?? [])
+          .filter((c) => c.order === order && c.status === 'ok')
           .flatMap((c) => c.observations.filter((o) => o.unit === item.pair?.unit).map((o) => String(o.values.verdict ?? '')))
       perItem.set(item.id, { first: verdicts(0), second: verdicts(1), unit: item.pair.unit })
     }
