@@ -10,7 +10,8 @@ export const FIELD_UNIT =
   'units: one per item and unit of the instrument; a call\'s trials and display orders are combined by vote (mean for numbers), an even split leaving no value'
 
 /** The unit of the pairwise table. */
-export const PAIRWISE_UNIT = 'calls: each display order of each pair is counted on its own against the criterion\'s winner'
+export const PAIRWISE_UNIT =
+  'calls: each display order of each pair is counted on its own against the criterion\'s winner (a source with no display order, such as a both-orders fit, one verdict per pair)'
 
 /** The rule of the human ceiling on the summary cards, and of the ceiling section's row that the cards cite. */
 export const HUMAN_CEILING_RULE = 'each annotator against the majority of the other annotators' as const
@@ -26,8 +27,12 @@ export const CEILING_DEFINITIONS = {
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
 /** A card's accuracy: correct over judged, in the units of the table it comes from. */
-export function accuracyDefinition(options: { pairwise: boolean; judged: number; items: number; criterion: string }): string {
-  const what = options.pairwise ? plural(options.judged, 'judged call') + ' (each display order of each pair)' : plural(options.judged, 'judged unit')
+export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: boolean; judged: number; items: number; criterion: string }): string {
+  const what = !options.pairwise
+    ? plural(options.judged, 'judged unit')
+    : options.bothOrders
+      ? `${plural(options.judged, 'judged call')} (each display order of each pair)`
+      : `${plural(options.judged, 'judged verdict')} (one per pair)`
   return `correct share of ${what} against ${options.criterion}, on ${plural(options.items, 'item')}`
 }
 

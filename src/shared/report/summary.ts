@@ -91,7 +91,8 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         random = pairwise.random_baseline
         nItems = pairwise.n_items
         nUnits = pairwise.n_judged
-        accuracyMeans = accuracyDefinition({ pairwise: true, judged: nUnits, items: nItems, criterion: criterionName ?? pairwise.criterion })
+        const bothOrders = (report.pairwise?.position ?? []).some((p) => p.source === judge.id && p.n_pairs > 0)
+        accuracyMeans = accuracyDefinition({ pairwise: true, bothOrders, judged: nUnits, items: nItems, criterion: criterionName ?? pairwise.criterion })
       } else if (headline && categorical) {
         accuracy = figure(headline.accuracy, accuracyInterval(headline.ci, headline.n_items, minItems), headline.reasons.accuracy)
         intervals.push(headline.ci.accuracy_bootstrap)

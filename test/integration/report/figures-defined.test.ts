@@ -114,6 +114,9 @@ describe('one judge’s figures in every section of the demo project’s report'
     const card = report.summary.find((c) => c.source === 'run:2' && c.field === 'winner')!
     expect(card.accuracy.definition).toBe('correct share of 23 judged calls (each display order of each pair) against Reference label, on 12 items')
     expect(card.agreement.definition).toBe('cohen_kappa of the judge against the human majority, on the 2 units both have a value for')
+    // An imported model gave one verdict per pair, with no display order: its denominator says so.
+    const imported = report.summary.find((c) => c.source === 'model:demo-style-judge' && c.field === 'winner')!
+    expect(imported.accuracy.definition).toBe('correct share of 12 judged verdicts (one per pair) against Reference label, on 12 items')
     const cited = report.ceiling.find((c) => c.field === 'winner')!.human_human.against_majority_of_others.cohen_kappa
     expect(cited).toEqual({ value: card.human_ceiling!.value, min: card.human_ceiling!.min, max: card.human_ceiling!.max, n_annotators: card.human_ceiling!.n_annotators })
   })
