@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/audit'
+import { calibrate } from '../../../src/main/calibrate/service'
+import { Project } from '../../../src/main/store/project'
 import { renderReportHtml, type Report, type ReportSummaryCard } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
-import { demoAfterJudgeRun } from './fixtures'
+import { addCalls, addPairs, addRun, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
 
 // Every figure of a judge that appears in more than one section: where two places show the same quantity they give
 // one value; where they show different quantities of the same name (accuracy on the judge's own calls and on the
@@ -134,5 +136,29 @@ describe('one judge’s figures in every section of the demo project’s report'
     expect(pairwise).toContain('Counts calls:')
     const card = html.slice(html.indexOf('data-source="run:2"'))
     expect(card.slice(0, 4000)).toContain('of 23 judged calls')
+  })
+
+  it('a fit’s card and its calibration row give one accuracy on the same eval units, and the raw judge’s differs with its own denominator', async () => {
+    const project = await Project.create(tmp.file('fit.assay'))
+    const side = (i: number): 'a' | 'b' => (i % 2 ? 'b' : 'a')
+    const pairs: PairSpec[] = Array.from({ length: 16 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 8 ? 'dev' : 'test' }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
+    addCalls(project, run, pairs.flatMap((p, i) => [
+      { item: ids.get(p.id) as number, order: 0, swapped: false, judgement: { verdict: verdictFor(i % 3 === 0 ? 'a' : side(i)) } },
+      { item: ids.get(p.id) as number, order: 1, swapped: true, judgement: { verdict: verdictFor(i % 4 === 0 ? 'b' : side(i)) } }
+    ]))
+    calibrate(project, { instrument: 'pairwise-preference', source: `run:${run}`, method: 'both-orders', rule: 'conservative' })
+    const fitted = projectReport(project.db, { instrument: 'pairwise-preference', seed: 4 })
+    project.close()
+    const row = fitted.calibration![0]!
+    const card = fitted.summary.find((c) => c.source === row.source && c.field === 'winner')!
+    expect(card.criterion).toBe(row.criterion)
+    expect([card.n_items, card.n_units]).toEqual([row.n_eval_items, row.decision!.n])
+    expect(card.accuracy.value).toBe(row.decision!.after_accuracy)
+    expect(card.accuracy.definition).toBe(`correct share of 8 judged verdicts (one per pair) against ${card.criterion_name}, on 8 items`)
+    const raw = fitted.summary.find((c) => c.source === `run:${run}` && c.field === 'winner')!
+    expect(raw.accuracy.definition).toBe(`correct share of 32 judged calls (each display order of each pair) against ${raw.criterion_name}, on 16 items`)
+    expect(row.eval_split).toBe('test')
   })
 })
