@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, intervalKeyOf, NONE, statisticLabel } from './format'
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NONE, statisticLabel } from './format'
 import { numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -8,7 +8,7 @@ import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
 
-type Who = (id: string) => string
+type Who = (id: string, note?: string) => string
 
 export function sourcesSection(report: Report, who: Who): string {
   const rows = report.sources.map((s) => {
@@ -169,7 +169,6 @@ export function ceilingSection(report: Report, who: Who): string {
   const blocks = report.ceiling.map((c) => {
     const d = c.definitions
     const headings = ['Who', 'Over', ...c.statistics.map(statisticLabel)]
-    const labelled = (cell: string, words: string) => cell.replace(/<\/td>$/, ` <span class="muted small">· ${esc(words)}</span></td>`)
     const human = [td('Human – human · pairs of annotators'), num(`${c.human_human.n_pairs} pairs`), ...c.statistics.map((s) => statCell(s, c.human_human.mean[s]?.value, undefined, c.human_human.mean[s]?.reason))]
     const others = c.human_human.against_majority_of_others
     const cited = Object.values(others)[0]
@@ -179,16 +178,17 @@ export function ceilingSection(report: Report, who: Who): string {
           num(`${cited.n_annotators} annotators`),
           ...c.statistics.map((s) => {
             const o = others[s]
-            const range = o && o.min !== null && o.max !== null ? `range ${fmtNumber(o.min)}–${fmtNumber(o.max)}` : ''
-            return statCell(s, o?.value, undefined, o?.reason).replace(/<\/td>$/, range ? `<span class="ci">${esc(range)}</span></td>` : '</td>')
+            if (!o || o.value === null) return statCell(s, o?.value, undefined, o?.reason)
+            const range = o.min !== null && o.max !== null ? `<span class="ci">${esc(`range ${fmtNumber(o.min)}–${fmtNumber(o.max)}`)}</span>` : ''
+            return `<td class="num" data-statistic="${esc(s)}">${esc(fmtStatistic(s, o.value))}${range}</td>`
           })
         ]
       : null
     const judges = c.judge_human.flatMap((j) => {
-      const mean = [labelled(who(j.source), 'with each annotator'), num(`${j.n_pairs} annotators`), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))]
+      const mean = [who(j.source, 'with each annotator'), num(`${j.n_pairs} annotators`), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))]
       const majority = Object.values(j.against_majority)[0]
       if (!majority) return [mean]
-      return [mean, [labelled(who(j.source), 'against the human majority'), num(`${majority.n} units`), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
+      return [mean, [who(j.source, 'against the human majority'), num(`${majority.n} units`), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
     })
     const hh = c.human_human as unknown as Record<string, number | null | undefined>
     const alphas = ['nominal', 'ordinal', 'interval', 'ratio']
