@@ -281,9 +281,16 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
           <tr>
             <td>Each annotator against the majority of the others (the cards’ human ceiling)</td>
             <td className="num">{cited.n_annotators} annotators</td>
-            {ceiling.statistics.map((s) => (
-              <Stat key={s} name={s} value={others[s]?.value} reason={others[s]?.reason} />
-            ))}
+            {ceiling.statistics.map((s) => {
+              const o = others[s]
+              if (!o || o.value === null) return <Stat key={s} name={s} value={o?.value} reason={o?.reason} />
+              return (
+                <td key={s} className="num" data-statistic={s}>
+                  {fmtStatistic(s, o.value)}
+                  {o.min !== null && o.max !== null && <span className="ci">{`range ${fmtNumber(o.min)}–${fmtNumber(o.max)}`}</span>}
+                </td>
+              )
+            })}
           </tr>
         )}
         {ceiling.judge_human.map((j) => {
