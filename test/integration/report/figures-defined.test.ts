@@ -75,6 +75,12 @@ function figuresOf(card: ReportSummaryCard): { accuracy: Figure[]; agreement: Fi
     ...field.comparisons.filter((r) => r.source === judge).map((r) => ({ where: `${field.name} table against ${r.criterion}`, value: num(r, 'accuracy'), definition: defined(fieldUnit, r.criterion) })),
     { where: 'ceiling, judge with each annotator', value: mine.mean.accuracy?.value, definition: definitions.judge_with_each_annotator },
     { where: 'ceiling, judge against the majority', value: againstMajority?.accuracy?.value ?? null, definition: definitions.judge_against_majority },
+    // Per subset of the pairwise rows: named by what the subset is.
+    ...(pairwise?.rows ?? []).filter((r) => r.source === judge).flatMap((r) => r.subsets.map((sub) => ({ where: `subset ${sub.by}=${sub.value} against ${r.criterion}`, value: sub.accuracy, definition: pairwiseUnit ? `${pairwiseUnit} | ${sub.by}=${sub.value}` : undefined }))),
+    // Agreement in the published forms: each named by its rule, its chance level stated beside it.
+    ...(pairwise?.published_agreement ?? []).filter((r) => r.source === judge).flatMap((r) =>
+      (['mt_bench_s1', 'mt_bench_s2', 'alpaca_eval_agreement', 'judgebench_accuracy'] as const).map((rule) => ({ where: `published ${rule}`, value: r[rule], definition: pairwise?.published_chance[rule] !== undefined ? `published rule ${rule}` : undefined }))
+    ),
     ...report.judge_vs_judge
       .filter((r) => r.field === card.field && (r.first === judge || r.second === judge))
       .map((r) => ({ where: `judge against judge ${r.first}–${r.second} on ${r.criterion}`, value: r.first === judge ? r.first_value : r.second_value, definition: (r as { definition?: string }).definition }))
