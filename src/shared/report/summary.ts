@@ -25,7 +25,6 @@ export function agreementStatistic(level: string): string {
   }
 }
 
-
 function figure(value: number | null | undefined, ci: ReportInterval | undefined, reason?: string): Figure {
   const v = typeof value === 'number' ? value : null
   return {
