@@ -1,6 +1,7 @@
-import { gatherAuditInput } from '../src/main/audit'
+import { computeReportInWorker, gatherAuditInput } from '../src/main/audit'
+import { calibrate } from '../src/main/calibrate/service'
 import type { Project } from '../src/main/store/project'
-import { buildReport } from '../src/shared/report'
+import { buildReport, reportSchema, type Report } from '../src/shared/report'
 import { DEFAULT_BOOTSTRAP_SEED, seededRandom } from '../src/shared/stats'
 import { median, time, type BenchFigures } from './measure'
 import { syntheticPairsProject } from '../test/integration/report/fixtures'
@@ -57,10 +58,12 @@ function resamplingDraws(items: number, resamples: number): void {
 }
 
 /**
- * A full report (gathering from the project file, then every statistic, interval, position test, strength and
- * judge-vs-judge test) over 100,000 judgements from three sources, beside a bare single pass over the same rows
- * computing plain accuracy, measured in the same run; and the same at a quarter of the size, to show how the ratio
- * scales.
+ * A full report (gathering from the project file, then every statistic, interval, position test, strength,
+ * judge-vs-judge test and the stored recalibration's section) over 100,000 judgements from three sources, beside a
+ * bare single pass over the same rows computing plain accuracy, measured in the same run; and the same at a quarter
+ * of the size, to show how the ratio scales. Beside it, what the workbench user waits for: the same report through
+ * the worker thread (its start, gathering on its own connection, building, the copy back), and the output's
+ * validation against the report schema.
  */
 export async function benchReport(dir: string, sizes: readonly number[] = [20_000, 5_000]): Promise<Record<string, BenchFigures>> {
   const out: Record<string, BenchFigures> = {}
@@ -69,8 +72,16 @@ export async function benchReport(dir: string, sizes: readonly number[] = [20_00
 }
 
 async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> {
-  const project = await syntheticPairsProject(`${dir}/report-${pairs}.assay`, pairs)
+  const path = `${dir}/report-${pairs}.assay`
+  const project = await syntheticPairsProject(path, pairs)
   const judgements = pairs * JUDGEMENTS_PER_PAIR
+  // The same report before the project has a fit, for the recalibration's share of the figures below.
+  const withoutFitMs: number[] = []
+  for (let round = 0; round < 3; round++) {
+    withoutFitMs.push(time(() => buildReport(gatherAuditInput(project.db, { instrument: 'pairwise-preference' }), { generatedAt: 'bench' })))
+  }
+  // A stored recalibration, so its section (and its source) is part of every report measured.
+  calibrate(project, { instrument: 'pairwise-preference', source: 'run:1', method: 'both-orders', rule: 'conservative' })
   try {
     const reportMs: number[] = []
     const gatherMs: number[] = []
@@ -81,6 +92,8 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
     const tablesMs: number[] = []
     const drawsMs: number[] = []
     const drawsCpuMs: number[] = []
+    const workerMs: number[] = []
+    const validateMs: number[] = []
     let bare = 0
     for (let round = 0; round < 3; round++) {
       let cpu = 0
@@ -92,7 +105,12 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       const g = time(() => (gatherCpu = cpuTime(() => (input = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })))))
       let tablesDone = 0
       const started = performance.now()
-      const b = time(() => (buildCpu = cpuTime(() => buildReport(input, { generatedAt: 'bench', onResampling: () => (tablesDone = performance.now()) }))))
+      let report!: Report
+      const b = time(() => (buildCpu = cpuTime(() => (report = buildReport(input, { generatedAt: 'bench', onResampling: () => (tablesDone = performance.now()) })))))
+      validateMs.push(time(() => reportSchema.parse(report)))
+      const workerStarted = performance.now()
+      await computeReportInWorker({ path, instrument: 'pairwise-preference', report: { generatedAt: 'bench' } })
+      workerMs.push(performance.now() - workerStarted)
       tablesMs.push(tablesDone - started)
       let drawsCpu = 0
       drawsMs.push(time(() => (drawsCpu = cpuTime(() => resamplingDraws(pairs, 2000)))))
@@ -108,6 +126,7 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       pairs,
       bootstrap_resamples: 2000,
       full_report_ms: median(reportMs),
+      full_report_without_fit_ms: median(withoutFitMs),
       gather_ms: median(gatherMs),
       build_ms: median(buildMs),
       // Of the build: the tables and their point estimates, before the bootstrap starts drawing.
@@ -121,6 +140,10 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       full_report_cpu_ms: median(reportCpuMs),
       bare_accuracy_pass_cpu_ms: median(bareCpuMs),
       report_vs_bare_cpu_ratio: median(reportCpuMs) / median(bareCpuMs),
+      // What the workbench waits for: the worker's start, gathering, building and the copy back; then validation.
+      worker_report_ms: median(workerMs),
+      worker_vs_bare_ratio: median(workerMs) / median(bareMs),
+      output_validation_ms: median(validateMs),
       target_ratio: 3,
       bare_accuracy: bare
     }

@@ -82,6 +82,18 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen in Chromium'), ()
     await expect.poll(() => page.locator('[data-plot-id]').count()).toBeGreaterThan(5)
   })
 
+  it('labels each figure of the ceiling and of judge against judge with what it counts', async () => {
+    await page.getByRole('button', { name: 'Expand all' }).click()
+    const ceiling = (await page.locator('#ceiling').textContent()) ?? ''
+    expect(ceiling).toContain('Each annotator against the majority of the others (the cards’ human ceiling)')
+    expect(ceiling).toContain('· with each annotator')
+    expect(ceiling).toContain('· against the human majority')
+    expect(ceiling).toContain(report.ceiling[0]!.definitions.judge_with_each_annotator)
+    expect(await page.locator('#judge-vs-judge').textContent()).toContain('shared units')
+    expect(await page.locator('#pairwise').textContent()).toContain(report.pairwise!.unit)
+    expect(await page.locator('#field-winner').textContent()).toContain(report.fields[0]!.unit)
+  })
+
   it('exports a plot as SVG and as PNG', async () => {
     // Sections start closed under the summary cards.
     await page.getByRole('button', { name: 'Expand all' }).click()

@@ -10,5 +10,5 @@ export { applyFit, calibratedSources, calibratedSourceId, fitLabel, CALIBRATED_S
 export { calibrationSection, type CalibrationSectionOptions } from './section'
 export { estimatesSection, ESTIMATES_METHOD } from './estimates'
 export { withCalibratedSources } from './apply'
-export { attachCalibrationSections } from './report-sections'
+export { calibrationSections } from './report-sections'
 export { chooseFewShotExamples, fewShotUserText, type FewShotCandidate, type FewShotExample } from './few-shot'

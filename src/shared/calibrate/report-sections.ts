@@ -8,13 +8,14 @@ import { estimatesSection } from './estimates'
  * `estimates` when a judge labels units the criterion does not. Absent otherwise, so reports without either are
  * unchanged.
  */
-export function attachCalibrationSections(
-  report: { calibration?: CalibrationRow[] | undefined; estimates?: EstimatesSection | undefined },
+export function calibrationSections(
   input: AuditInput,
   options: CalibrationSectionOptions
-): void {
+): { calibration?: CalibrationRow[]; estimates?: EstimatesSection } {
   const fits = input.fits ?? []
-  if (fits.length > 0) report.calibration = calibrationSection(input, fits, options)
   const estimates = estimatesSection(input, options.level)
-  if (estimates) report.estimates = estimates
+  return {
+    ...(fits.length > 0 ? { calibration: calibrationSection(input, fits, options) } : {}),
+    ...(estimates ? { estimates } : {})
+  }
 }

@@ -106,11 +106,7 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
         const t = truth.get(k) as number, b = rawValues.get(k), a = newValues.get(k)
         return typeof b === 'number' && typeof a === 'number' ? [{ itemId: itemOf(k), before: Math.abs(b - t), after: Math.abs(a - t) }] : []
       })
-      const mad = (which: 'before' | 'after') => (resample: readonly { rows: Row[] }[]): Estimate => {
-        const flat = resample.flatMap((u) => u.rows)
-        return flat.length ? { value: flat.reduce((s, r) => s + r[which], 0) / flat.length } : { value: null, reason: 'no units' }
-      }
-      const difference = pairedBootstrapDifference(groupRowsIntoUnits(rows, (r) => String(r.itemId)), mad('after'), mad('before'), bootstrap)
+      const difference = pairedBootstrapDifference(groupRowsIntoUnits(rows, (r) => String(r.itemId)), madOf<Row>('after'), madOf<Row>('before'), bootstrap)
       row.scale = { n: rows.length, before_mad: difference.second.value, after_mad: difference.first.value, mad_difference: differenceOf(difference) }
     } else {
       const same = (v: Value | undefined, t: Value) => v !== undefined && valueKey(v) === valueKey(t)
@@ -130,11 +126,18 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
     const raw = resolved.sources.get(fit.spec.source)
     const rawInput = input.sources.find((s) => s.id === fit.spec.source)
     const perItem = new Map<number, OrderedVerdicts & { unit: string }>()
+    // The raw run's calls by item, read once (a scan of every call per item grows with items × calls).
+    const callsOf = new Map<number, NonNullable<typeof rawInput>['calls'][number][]>()
+    for (const c of rawInput?.calls ?? []) {
+      const list = callsOf.get(c.itemId)
+      if (list) list.push(c)
+      else callsOf.set(c.itemId, [c])
+    }
     for (const item of input.items) {
       if (item.split !== fit.spec.eval_split || !item.pair || !kept(item.id)) continue
       const verdicts = (order: number) =>
-        (rawInput?.calls ?? [])
-          .filter((c) => c.itemId === item.id && c.order === order && c.status === 'ok')
+        (callsOf.get(item.id) ?? [])
+          .filter((c) => c.order === order && c.status === 'ok')
           .flatMap((c) => c.observations.filter((o) => o.unit === item.pair?.unit).map((o) => String(o.values.verdict ?? '')))
       perItem.set(item.id, { first: verdicts(0), second: verdicts(1), unit: item.pair.unit })
     }
@@ -219,12 +222,8 @@ function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredF
       const after = outputs[i]?.value
       return typeof u.label === 'number' && typeof after === 'number' ? [{ itemId: u.itemId, before: Math.abs(u.score - u.label), after: Math.abs(after - u.label) }] : []
     })
-    const mad = (which: 'before' | 'after') => (resample: readonly { rows: Row[] }[]): Estimate => {
-      const flat = resample.flatMap((u) => u.rows)
-      return flat.length ? { value: flat.reduce((s, r) => s + r[which], 0) / flat.length } : { value: null, reason: 'no units' }
-    }
     const grouped = groupRowsIntoUnits(rows, (r) => String(r.itemId))
-    const difference = pairedBootstrapDifference(grouped, mad('after'), mad('before'), bootstrap)
+    const difference = pairedBootstrapDifference(grouped, madOf<Row>('after'), madOf<Row>('before'), bootstrap)
     row.scale = { n: rows.length, before_mad: difference.second.value, after_mad: difference.first.value, mad_difference: differenceOf(difference) }
   }
   return row
@@ -285,10 +284,33 @@ function decisionBlock(
   }
 }
 
+/** Evaluated on each of the bootstrap's resamples: counted in place, never copying the drawn rows. */
 function accuracyOf(which: 'before' | 'after') {
   return (resample: readonly { rows: ReadonlyArray<{ before: boolean; after: boolean }> }[]): Estimate => {
-    const flat = resample.flatMap((u) => u.rows)
-    return flat.length ? { value: flat.filter((r) => r[which]).length / flat.length } : { value: null, reason: 'no units' }
+    let n = 0
+    let correct = 0
+    for (const unit of resample) {
+      for (const r of unit.rows) {
+        n++
+        if (r[which]) correct++
+      }
+    }
+    return n ? { value: correct / n } : { value: null, reason: 'no units' }
+  }
+}
+
+/** The mean absolute difference over a resample's rows, summed in row order (as a sum over the flattened rows). */
+function madOf<R extends { before: number; after: number }>(which: 'before' | 'after') {
+  return (resample: readonly { rows: readonly R[] }[]): Estimate => {
+    let n = 0
+    let sum = 0
+    for (const unit of resample) {
+      for (const r of unit.rows) {
+        n++
+        sum += r[which]
+      }
+    }
+    return n ? { value: sum / n } : { value: null, reason: 'no units' }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, LOG_LOSS_EPSILON, RANDOM_GENERATOR } from '../stats'
-import { ceilingFor } from './ceiling'
+import { ceilingFor, withMajorityRows } from './ceiling'
+import { FIELD_UNIT, PAIRWISE_UNIT } from './definitions'
 import { compareField } from './compare'
 import { fatalFlawRow, fatalSides } from './fatal-flaws'
 import { judgeFlawAuditRows } from './fatal-flaw-audits'
@@ -19,12 +20,12 @@ import { publishedAgreement } from './published'
 import { PUBLISHED_CHANCE } from './pairwise-schema'
 import { judgeVsJudge } from './judge-vs-judge'
 import { collectWarnings } from './warnings'
-import { flagSources } from './source-flags'
+import { flaggedSources } from './source-flags'
 import { roundResidues } from './residue'
 import { buildSummary } from './summary'
 import { probesSection } from './probes'
 import { leftOutOf } from './left-out'
-import { attachCalibrationSections, withCalibratedSources } from '../calibrate'
+import { calibrationSections, withCalibratedSources } from '../calibrate'
 
 export interface ReportOptions {
   /** Confidence level of every interval (default 0.95). */
@@ -94,6 +95,7 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
     label: field.label,
     level: field.level,
     categories: field.categories ? [...field.categories] : null,
+    unit: FIELD_UNIT,
     comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, plan, eceBins })
   }))
 
@@ -109,16 +111,33 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   options.onResampling?.({ resamples, items: inScope.size, statistics: plan.size })
   plan.run(bootstrap)
 
-  const sources = order([...everySource, ...derived]).map((s) => {
+  // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
+  roundResidues([fieldSections, pairwise, ceiling, judgeVsJudgeRows])
+  // The ceiling cites the field tables' rows against the human majority, and the cards cite the ceiling.
+  const majorityId = derived.find((s) => s.input.kind === 'human_majority')?.id ?? null
+  const citedCeiling = withMajorityRows(ceiling, fieldSections, majorityId, new Set(annotators.map((a) => a.id)))
+
+  const fitSections = calibrationSections(input, { level, resamples, seed: bootstrap.seed, eceBins })
+  // The fit rows keep a failed run in view (its units are missing there, and counted); the other sections compare
+  // only sources with answers.
+  const compared = leftOut.size ? { ...input, sources: input.sources.filter((s) => !leftOut.has(s.id)) } : input
+  const originality = ideaOriginalitySection(compared, { level, resamples, seed: bootstrap.seed })
+  const flawMatching = flawMatchingSection(compared, level)
+  const probes = gathered.probes?.length ? probesSection(compared, gathered.probes, { level, resamples, seed: bootstrap.seed }) : null
+
+  const listed = order([...everySource, ...derived]).map((s) => {
     const why = leftOut.get(s.id)
     return why ? { ...sourceSummary(s), left_out: why } : sourceSummary(s)
   })
+  // Each source's flags, from every table that scores it.
+  const sources = flaggedSources(listed, [...fieldSections.flatMap((f) => f.comparisons), ...(pairwise?.rows ?? [])], minItems)
   const testItems = input.items.filter((i) => i.split === 'test')
   const exposedTest = testItems.filter((i) => i.exposures.length > 0)
   const exposureKinds: Record<string, number> = {}
   for (const item of exposedTest) for (const kind of new Set(item.exposures)) exposureKinds[kind] = (exposureKinds[kind] ?? 0) + 1
 
-  const report: Report = {
+  // Every section, probes and fits included, is in place before the summary and the warnings read the report.
+  const sections: Report = {
     schema: REPORT_SCHEMA_VERSION,
     generated_at: options.generatedAt ?? new Date().toISOString(),
     project: input.project,
@@ -146,27 +165,17 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
     criteria: criteria.map((c) => c.id),
     fields: fieldSections,
     pairwise,
-    ceiling,
+    ceiling: citedCeiling,
     judge_vs_judge: judgeVsJudgeRows,
-    warnings: []
+    warnings: [],
+    ...fitSections,
+    ...(originality ? { idea_originality: originality } : {}),
+    ...(flawMatching ? { flaw_matching: flawMatching } : {}),
+    ...(probes ? { probes } : {})
   }
-  attachCalibrationSections(report, input, { level, resamples, seed: bootstrap.seed, eceBins })
-  // The fit rows keep a failed run in view (its units are missing there, and counted); the other sections compare
-  // only sources with answers.
-  const compared = leftOut.size ? { ...input, sources: input.sources.filter((s) => !leftOut.has(s.id)) } : input
-  const originality = ideaOriginalitySection(compared, { level, resamples, seed: bootstrap.seed })
-  if (originality) report.idea_originality = originality
-  const flawMatching = flawMatchingSection(compared, level)
-  if (flawMatching) report.flaw_matching = flawMatching
-  // Probes join here, with every other section, so the summary and the warnings below see them.
-  const probes = gathered.probes?.length ? probesSection(compared, gathered.probes, { level, resamples, seed: bootstrap.seed }) : null
-  if (probes) report.probes = probes
-  // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
-  roundResidues([report.fields, report.pairwise, report.ceiling, report.judge_vs_judge])
-  flagSources(report, minItems)
-  report.summary = buildSummary(report)
-  report.warnings = collectWarnings(report, { minItems, invalidStored: invalidStoredCounts(input.sources), workedChecks: input.workedChecks ?? null })
-  return report
+  const summary = buildSummary(sections)
+  const warnings = collectWarnings({ ...sections, summary }, { minItems, invalidStored: invalidStoredCounts(input.sources), workedChecks: input.workedChecks ?? null })
+  return { ...sections, summary, warnings }
 }
 
 function majorityInput(annotatorCount: number): AuditSourceInput {
@@ -289,6 +298,7 @@ function pairwiseSection(
   return {
     label_terms: terms,
     labels,
+    unit: PAIRWISE_UNIT,
     rows,
     position,
     systems,
@@ -348,7 +358,7 @@ function sourceSummary(source: ResolvedSource): ReportSource {
     n_abstained: source.counts.abstained,
     n_pending: source.counts.pending,
     n_tied_votes: source.counts.tiedVotes,
-    // Filled in by flagSources once every table is built.
+    // Filled in by flaggedSources once every table is built.
     too_few_items: false,
     unreliable_interval: false,
     undefined_resample_share: null

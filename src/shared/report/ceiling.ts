@@ -4,7 +4,8 @@ import { putAlphas } from './alpha-levels'
 import { compareField, type CompareOptions } from './compare'
 import { put } from './intervals'
 import { valueKey, type ResolvedSource, type Value } from './resolve'
-import type { ReportCeiling, ReportComparison } from './schema'
+import type { ReportCeiling, ReportComparison, ReportFieldSection } from './schema'
+import { CEILING_DEFINITIONS } from './definitions'
 
 /**
  * The human ceiling: how well people agree with each other, beside how well each judge agrees with the same people,
@@ -80,13 +81,62 @@ export function ceilingFor(
     level: field.level,
     statistics,
     n_annotators: annotators.length,
-    human_human: { n_pairs: humanPairs.length, mean: meanOverPairs(humanPairs, statistics), pairs: humanPairs, ...multiRater(field, annotators) },
-    judge_human: judgeRows
+    definitions: { ...CEILING_DEFINITIONS },
+    human_human: { n_pairs: humanPairs.length, mean: meanOverPairs(humanPairs, statistics), pairs: humanPairs, against_majority_of_others: {}, ...multiRater(field, annotators) },
+    judge_human: judgeRows.map((row) => ({ ...row, against_majority: {} }))
   }
 }
 
+function read(row: ReportComparison, name: string): number | null {
+  const v = (row as unknown as Record<string, unknown>)[name]
+  return typeof v === 'number' ? v : null
+}
+
+/**
+ * The ceiling beside the figures it is read against, cited from the field tables (never computed a second time):
+ * each annotator against the majority of the others, averaged over annotators, and each judge against the human
+ * majority. The summary cards cite these in turn.
+ */
+export function withMajorityRows(
+  ceiling: readonly ReportCeiling[],
+  fields: readonly ReportFieldSection[],
+  majority: string | null,
+  annotators: ReadonlySet<string>
+): ReportCeiling[] {
+  return ceiling.map((c) => {
+    const rows = majority ? (fields.find((f) => f.name === c.field)?.comparisons ?? []).filter((r) => r.criterion === majority) : []
+    const people = rows.filter((r) => annotators.has(r.source) && r.n > 0)
+    const againstOthers: ReportCeiling['human_human']['against_majority_of_others'] = {}
+    if (people.length >= 2) {
+      for (const name of c.statistics) {
+        const values = people.map((r) => read(r, name)).filter((v): v is number => v !== null)
+        againstOthers[name] =
+          values.length === 0
+            ? { value: null, min: null, max: null, n_annotators: people.length, reason: `${name} is undefined for every annotator` }
+            : { value: values.reduce((s, v) => s + v, 0) / values.length, min: Math.min(...values), max: Math.max(...values), n_annotators: values.length }
+      }
+    }
+    return {
+      ...c,
+      human_human: { ...c.human_human, against_majority_of_others: againstOthers },
+      judge_human: c.judge_human.map((j) => {
+        const row = rows.find((r) => r.source === j.source)
+        const against: ReportCeiling['judge_human'][number]['against_majority'] = {}
+        if (row) {
+          for (const name of c.statistics) {
+            const value = read(row, name)
+            const reason = row.reasons[name]
+            against[name] = value === null ? { value, n: row.n, reason: reason ?? `${name} does not apply to this field` } : { value, n: row.n }
+          }
+        }
+        return { ...j, against_majority: against }
+      })
+    }
+  })
+}
+
 /** Every annotator at once, missing ratings allowed. */
-function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Omit<ReportCeiling['human_human'], 'n_pairs' | 'mean' | 'pairs'> {
+function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Omit<ReportCeiling['human_human'], 'n_pairs' | 'mean' | 'pairs' | 'against_majority_of_others'> {
   const units = new Set<string>()
   for (const a of annotators) for (const key of a.values.get(field.name)?.keys() ?? []) units.add(key)
   const keys = [...units]
@@ -117,5 +167,5 @@ function multiRater(field: FieldSpec, annotators: readonly ResolvedSource[]): Om
   } else {
     putAlphas(out, reasons, rows.map((row) => row.map((v) => (typeof v === 'number' ? v : null))), field.level)
   }
-  return { ...(out as Omit<ReportCeiling['human_human'], 'n_pairs' | 'mean' | 'pairs' | 'reasons'>), reasons }
+  return { ...(out as Omit<ReportCeiling['human_human'], 'n_pairs' | 'mean' | 'pairs' | 'against_majority_of_others' | 'reasons'>), reasons }
 }

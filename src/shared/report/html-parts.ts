@@ -19,12 +19,15 @@ export const numericFrom = (headings: readonly string[], from: number) => new Se
 export const td = (text: string) => `<td>${esc(text)}</td>`
 export const num = (v: number | string) => `<td class="num">${esc(String(v))}</td>`
 
-/** A source's name with its colour swatch: the colour it has in every plot of the report. */
-export function sourceNamer(report: Report): { name: Name; who: (id: string) => string } {
+/**
+ * A source's name with its colour swatch: the colour it has in every plot of the report; `note` says what the row
+ * counts where a source has several rows.
+ */
+export function sourceNamer(report: Report): { name: Name; who: (id: string, note?: string) => string } {
   const byId = new Map(report.sources.map((s) => [s.id, s]))
   const name = (id: string) => byId.get(id)?.name ?? id
-  const who = (id: string) =>
-    `<td data-source="${esc(id)}"><span class="swatch" style="background: ${esc(sourceColour(id, byId.get(id)?.role))}"></span>${esc(name(id))}</td>`
+  const who = (id: string, note?: string) =>
+    `<td data-source="${esc(id)}"><span class="swatch" style="background: ${esc(sourceColour(id, byId.get(id)?.role))}"></span>${esc(name(id))}${note ? ` <span class="muted small">· ${esc(note)}</span>` : ''}</td>`
   return { name, who }
 }
 

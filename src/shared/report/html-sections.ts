@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, intervalKeyOf, NONE, statisticLabel } from './format'
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NONE, statisticLabel } from './format'
 import { numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -8,7 +8,7 @@ import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
 
-type Who = (id: string) => string
+type Who = (id: string, note?: string) => string
 
 export function sourcesSection(report: Report, who: Who): string {
   const rows = report.sources.map((s) => {
@@ -65,7 +65,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
     })
   ])
   const headings = ['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
-  const body = `<p class="muted small">One call per item and display order (trials voted). Accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}; baselines are counted from the labels of the judged items.</p>
+  const body = `<p class="muted small">Counts calls: ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. Accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}; baselines are counted from the labels of the judged items.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
 ${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy'))}
 <h3 id="subsets">Accuracy per subset</h3>
@@ -139,7 +139,8 @@ export function fieldSection(field: Report['fields'][number], plots: readonly Re
     ...columns.map((s) => statOf(c, s))
   ])
   const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}${sideFrameNote(field.categories)}` : ''
-  const body = `${field.comparisons.length === 0 ? '<p class="muted">No source could be scored on this field against a criterion.</p>' : table(headings, rows, numericFrom(headings, 2))}
+  const body = `<p class="muted small">Counts ${esc(field.unit)}.</p>
+${field.comparisons.length === 0 ? '<p class="muted">No source could be scored on this field against a criterion.</p>' : table(headings, rows, numericFrom(headings, 2))}
 ${plotFigures(plots.filter((p) => p.section === field.name))}
 ${reasonsList(field.comparisons.map((c) => ({ who: `${name(c.source)} vs ${name(c.criterion)}`, reasons: c.reasons })))}`
   return section(`field-${field.name}`, field.label, body, `${field.name} · ${field.level}${categories}`)
@@ -166,24 +167,54 @@ function statOf(c: ReportComparison, statistic: string): string {
 export function ceilingSection(report: Report, who: Who): string {
   if (report.ceiling.length === 0) return ''
   const blocks = report.ceiling.map((c) => {
-    const headings = ['Who', 'Rater pairs', ...c.statistics.map(statisticLabel)]
-    const human = [td('Human – human'), num(c.human_human.n_pairs), ...c.statistics.map((s) => statCell(s, c.human_human.mean[s]?.value, undefined, c.human_human.mean[s]?.reason))]
-    const judges = c.judge_human.map((j) => [who(j.source), num(j.n_pairs), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))])
+    const d = c.definitions
+    const headings = ['Who', 'Over', ...c.statistics.map(statisticLabel)]
+    const human = [td('Human – human · pairs of annotators'), num(`${c.human_human.n_pairs} pairs`), ...c.statistics.map((s) => statCell(s, c.human_human.mean[s]?.value, undefined, c.human_human.mean[s]?.reason))]
+    const others = c.human_human.against_majority_of_others
+    const cited = Object.values(others)[0]
+    const ceilingRow = cited
+      ? [
+          td('Each annotator against the majority of the others (the cards’ human ceiling)'),
+          num(`${cited.n_annotators} annotators`),
+          ...c.statistics.map((s) => {
+            const o = others[s]
+            if (!o || o.value === null) return statCell(s, o?.value, undefined, o?.reason)
+            const range = o.min !== null && o.max !== null ? `<span class="ci">${esc(`range ${fmtNumber(o.min)}–${fmtNumber(o.max)}`)}</span>` : ''
+            return `<td class="num" data-statistic="${esc(s)}">${esc(fmtStatistic(s, o.value))}${range}</td>`
+          })
+        ]
+      : null
+    const judges = c.judge_human.flatMap((j) => {
+      const mean = [who(j.source, 'with each annotator'), num(`${j.n_pairs} annotators`), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))]
+      const majority = Object.values(j.against_majority)[0]
+      if (!majority) return [mean]
+      return [mean, [who(j.source, 'against the human majority'), num(`${majority.n} units`), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
+    })
     const hh = c.human_human as unknown as Record<string, number | null | undefined>
     const alphas = ['nominal', 'ordinal', 'interval', 'ratio']
       .filter((level) => hh[`krippendorff_alpha_${level}`] !== undefined)
       .map((level) => `Krippendorff's α (${level}) ${fmtNumber(hh[`krippendorff_alpha_${level}`])}`)
     if (alphas.length === 0 && hh.krippendorff_alpha !== undefined) alphas.push(`Krippendorff's α (${c.level}) ${fmtNumber(hh.krippendorff_alpha)}`)
     const multi = [c.human_human.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(c.human_human.fleiss_kappa)}` : '', ...alphas, `${c.n_annotators} annotators, ${c.human_human.n_items} items`].filter(Boolean)
+    const legend = [
+      ['Pairs of annotators', d.annotator_pairs],
+      ['All annotators at once', d.all_annotators],
+      ['Each annotator against the majority of the others', d.against_majority_of_others],
+      ['With each annotator', d.judge_with_each_annotator],
+      ['Against the human majority', d.judge_against_majority]
+    ]
+      .map(([term, words]) => `<li><strong>${esc(term as string)}</strong>: ${esc(words as string)}</li>`)
+      .join('')
     return `<h3>${esc(c.field)} <span class="muted small">${esc(c.level)}</span></h3>
 <p class="small">All annotators at once: ${esc(multi.join(' · '))}</p>
-${table(headings, [human, ...judges], numericFrom(headings, 1))}
+${table(headings, [human, ...(ceilingRow ? [ceilingRow] : []), ...judges], numericFrom(headings, 1))}
+<ul class="muted small definitions">${legend}</ul>
 ${reasonsList([{ who: 'Human – human (all annotators)', reasons: c.human_human.reasons }])}`
   })
   return section(
     'ceiling',
     'Human ceiling',
-    `<p class="muted small">The same statistics averaged over pairs of annotators, and over each judge paired with each annotator: a judge is not expected to agree with a person more than people agree with each other.</p>
+    `<p class="muted small">The same statistics between people and between each judge and the same people, in two forms: averaged over pairs of raters, and against a majority (the form of the summary cards). The two forms are different quantities; each row says which it is and over what.</p>
 ${blocks.join('\n')}`
   )
 }
@@ -195,7 +226,7 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
     td(name(r.criterion)),
     who(r.first),
     who(r.second),
-    num(r.n),
+    `<td class="num" title="${esc(r.definition)}">${esc(String(r.n))}<span class="ci">${esc(`on the ${r.n} shared units`)}</span></td>`,
     td(r.statistic === 'accuracy' ? `${r.both_correct ?? 0} / ${r.only_first ?? 0} / ${r.only_second ?? 0} / ${r.both_wrong ?? 0}` : NONE),
     statCell(r.statistic, r.first_value, undefined, r.reasons.first_value),
     statCell(r.statistic, r.second_value, undefined, r.reasons.second_value),
@@ -205,7 +236,7 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
   return section(
     'judge-vs-judge',
     'Judge against judge',
-    `<p class="muted small">On the units both judges answered and the criterion labels. Right/wrong table: both right / only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second) with a paired cluster-bootstrap interval.</p>
+    `<p class="muted small">On the units both judges answered and the criterion labels: each judge's figure here is on the shared units only, not the accuracy on all of its own units (that is in the field's table and on its card). Right/wrong table: both right / only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second) with a paired cluster-bootstrap interval.</p>
 ${table(['Field', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p'], rows, new Set([4, 6, 7, 8, 9]))}`
   )
 }

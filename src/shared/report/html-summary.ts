@@ -118,6 +118,11 @@ function figure(label: string, main: string, sub: string, attrs = ''): string {
   return `<div class="figure"${attrs}><dt>${esc(label)}</dt><dd class="value">${main}</dd>${sub ? `<dd class="sub">${sub}</dd>` : ''}</div>`
 }
 
+/** The card's accuracy definition, shortened to its denominator: "of 23 judged calls (each display order of each pair), 12 items". */
+function accuracyWords(definition: string): string {
+  return definition.replace(/^correct share of /, 'of ').replace(/ against .*, on /, ', ')
+}
+
 function accuracyFigure(c: ReportSummaryCard): string {
   if (c.accuracy.value === null) return figure('Accuracy', NONE, esc(c.accuracy.reason ?? 'not defined for this field'))
   const ci = interval(c.accuracy, true)
@@ -126,13 +131,14 @@ function accuracyFigure(c: ReportSummaryCard): string {
   return figure(
     'Accuracy',
     `<strong class="${below ? 'below' : ''}">${esc(fmtPercent(c.accuracy.value))}</strong> <span class="ci">${esc(ci)}</span>`,
-    `majority baseline ${esc(fmtPercent(c.majority_baseline))}${esc(always)} · random ${esc(fmtPercent(c.random_baseline))}`
+    `${c.accuracy.definition ? `${esc(accuracyWords(c.accuracy.definition))}<br>` : ''}majority baseline ${esc(fmtPercent(c.majority_baseline))}${esc(always)} · random ${esc(fmtPercent(c.random_baseline))}`
   )
 }
 
 function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): string {
   const a = c.agreement
   const against = a.against ? ` with ${name(a.against)}` : ' with people'
+  const units = a.definition ? (/on the (\d+ units?)/.exec(a.definition)?.[1] ?? null) : null
   const ceiling = c.human_ceiling
   const sub = !ceiling
     ? 'no human ceiling: fewer than two annotators'
@@ -140,7 +146,7 @@ function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): st
       ? `human ceiling undefined${ceiling.reason ? `: ${ceiling.reason}` : ''}`
       : `human ceiling ${fmtNumber(ceiling.value, 2)}${ceiling.min !== null && ceiling.max !== null && ceiling.max - ceiling.min > 0.005 ? ` (${fmtNumber(ceiling.min, 2)}–${fmtNumber(ceiling.max, 2)})` : ''} · each annotator against the majority of the others, ${ceiling.n_annotators} annotators`
   const main = a.value === null ? `<span title="${esc(a.reason ?? '')}">${NONE}</span>` : `<strong>${esc(fmtNumber(a.value, 2))}</strong> <span class="ci">${esc(interval(a, false))}</span>`
-  return figure(`${agreementName(c)}${against}`, main, esc(sub))
+  return figure(`${agreementName(c)}${against}`, main, `${units ? `${esc(`on ${units}`)}<br>` : ''}${esc(sub)}`)
 }
 
 function positionFigure(c: ReportSummaryCard): string {

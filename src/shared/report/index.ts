@@ -4,6 +4,7 @@ export { buildReport, MIN_BOOTSTRAP_RESAMPLES, DEFAULT_MIN_ITEMS_FOR_INTERVAL, t
 export { PROBABILITY_OUTCOMES, outcomeRuleFor, type OutcomeRule } from './outcomes'
 export { combine, aggregationOf, type Value } from './resolve'
 export { renderReportHtml } from './html'
+export { renderReportText } from './text'
 export { generatedIdeaFacts, ideaOriginalitySection } from './idea-originality'
 export * from './idea-originality-schema'
 export { flawMatchingSection, flawRecordsOf, quoteOverlap, FLAW_MATCH_RULE } from './flaw-matching'

@@ -4,6 +4,7 @@ import type { BootstrapPlan } from './bootstrap-plan'
 import { bootstrapCi, put } from './intervals'
 import { itemOfUnitKey, sameValue, type ResolvedSource, type Value } from './resolve'
 import type { ReportJudgeVsJudge } from './schema'
+import { judgeVsJudgeDefinition } from './definitions'
 
 interface PairedUnit {
   item: number
@@ -74,7 +75,7 @@ export function judgeVsJudge(
   const firstValue: Estimate = { value: total(firstScores) / n }
   const secondValue: Estimate = { value: total(secondScores) / n }
   const reasons: Record<string, string> = {}
-  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: units.size, statistic }
+  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: units.size, statistic, definition: judgeVsJudgeDefinition(statistic, n, units.size, criterionId) }
   if (categorical) {
     Object.assign(row, { both_correct: bothCorrect, only_first: onlyFirst, only_second: onlySecond, both_wrong: bothWrong })
     const test = mcnemarExact(onlyFirst, onlySecond)

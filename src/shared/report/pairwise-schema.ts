@@ -160,6 +160,8 @@ export const pairwiseSchema = z.object({
   /** 'origin' when every labelled pair sets a human proposal against an AI one, else 'side' (a/b). */
   label_terms: z.enum(['origin', 'side']),
   labels: z.array(z.string()),
+  /** What the rows' n_in_scope, n_judged, n_ties and accuracy count (calls, beside the field tables' units). */
+  unit: z.string(),
   rows: z.array(pairwiseRowSchema),
   /** Per source, over all its calls that recorded the display order (independent of any criterion). */
   position: z.array(positionSchema),

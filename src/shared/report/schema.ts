@@ -137,16 +137,32 @@ export const pairAgreementSchema = z.object({
   reasons
 })
 
+/** Each annotator against the majority of the others, per statistic: the human ceiling the summary cards cite. */
+export const againstOthersSchema = z.object({ value: stat, min: stat, max: stat, n_annotators: count, reason: z.string().optional() })
+
+/** A judge against the human majority, per statistic: the field table's figure, cited (the summary cards' agreement). */
+export const againstMajoritySchema = z.object({ value: stat, n: count, reason: z.string().optional() })
+
 export const ceilingSchema = z.object({
   field: z.string(),
   level: z.string(),
   /** The statistics averaged over pairs, in table order. */
   statistics: z.array(z.string()),
   n_annotators: count,
+  /** What each kind of figure below counts: its definition and denominator, stated beside the numbers. */
+  definitions: z.object({
+    annotator_pairs: z.string(),
+    all_annotators: z.string(),
+    against_majority_of_others: z.string(),
+    judge_with_each_annotator: z.string(),
+    judge_against_majority: z.string()
+  }),
   human_human: z.object({
     n_pairs: count,
     mean: z.record(z.string(), meanOverPairsSchema),
     pairs: z.array(pairAgreementSchema),
+    /** Each annotator against the majority of the other annotators (the field table's rows), averaged over annotators. */
+    against_majority_of_others: z.record(z.string(), againstOthersSchema),
     /** Every annotator at once: Fleiss' kappa (missing raters allowed) and Krippendorff's alpha at the field's level and each lower one. */
     fleiss_kappa: stat.optional(),
     /** Gwet's AC1 over every annotator, with the observed and chance agreement of both coefficients (irrCAC). */
@@ -167,7 +183,9 @@ export const ceilingSchema = z.object({
       source: z.string(),
       n_pairs: count,
       mean: z.record(z.string(), meanOverPairsSchema),
-      pairs: z.array(pairAgreementSchema)
+      pairs: z.array(pairAgreementSchema),
+      /** The judge against the human majority (the field table's row), absent without a human majority on the field. */
+      against_majority: z.record(z.string(), againstMajoritySchema)
     })
   )
 })
@@ -190,6 +208,8 @@ export const judgeVsJudgeSchema = z.object({
   mcnemar_mid_p: stat.optional(),
   /** The statistic compared: accuracy (nominal, ordinal) or mean_abs_diff (interval, probability). */
   statistic: z.string(),
+  /** What first_value and second_value count: each judge on the shared units only, not on all of its own. */
+  definition: z.string(),
   first_value: stat,
   second_value: stat,
   difference: stat,
@@ -223,6 +243,8 @@ export const fieldReportSchema = z.object({
   label: z.string(),
   level: z.string(),
   categories: z.array(category).nullable(),
+  /** What the table's n_in_scope, n_judged and n count (units, beside the pairwise table's calls). */
+  unit: z.string(),
   comparisons: z.array(comparisonSchema)
 })
 

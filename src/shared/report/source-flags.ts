@@ -1,4 +1,4 @@
-import type { Report, ReportInterval, ReportSource } from './schema'
+import type { ReportInterval, ReportSource } from './schema'
 
 /** Above this share of undefined bootstrap resamples an interval is flagged as unreliable. */
 export const MAX_UNDEFINED_RESAMPLE_SHARE = 0.1
@@ -25,7 +25,11 @@ export function largestShare(intervals: Iterable<ReportInterval | undefined>): n
  * never scored against another, from the tables scored against it): a source is short of items when none of its
  * comparisons rests on `minItems` items or more.
  */
-export function flagSources(report: Report, minItems: number): void {
+export function flaggedSources(
+  sources: readonly ReportSource[],
+  rows: ReadonlyArray<{ source: string; criterion: string; n_items: number; ci: Record<string, ReportInterval> }>,
+  minItems: number
+): ReportSource[] {
   type Seen = { items: number; intervals: ReportInterval[] }
   const asSource = new Map<string, Seen>()
   const asCriterion = new Map<string, Seen>()
@@ -35,12 +39,11 @@ export function flagSources(report: Report, minItems: number): void {
     seen.intervals.push(...Object.values(ci))
     map.set(id, seen)
   }
-  const rows = [...report.fields.flatMap((f) => f.comparisons), ...(report.pairwise?.rows ?? [])]
   for (const row of rows) {
     note(asSource, row.source, row.n_items, row.ci)
     note(asCriterion, row.criterion, row.n_items, row.ci)
   }
-  report.sources = report.sources.map((source): ReportSource => {
+  return sources.map((source): ReportSource => {
     const seen = asSource.get(source.id) ?? asCriterion.get(source.id)
     const share = largestShare(seen?.intervals ?? [])
     return {

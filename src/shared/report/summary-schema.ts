@@ -44,7 +44,10 @@ export const summaryCardSchema = z.object({
   n_items: count,
   n_units: count,
   /** Nominal and ordinal fields: accuracy with the interval over items; interval fields: null with a reason. */
-  accuracy: summaryFigureSchema,
+  accuracy: summaryFigureSchema.extend({
+    /** What the accuracy counts: correct over judged units (or calls, for the pairwise table) against the criterion. */
+    definition: z.string().nullable()
+  }),
   majority_baseline: stat,
   majority_label: z.array(z.union([z.string(), z.number(), z.boolean()])),
   random_baseline: stat,
@@ -53,7 +56,9 @@ export const summaryCardSchema = z.object({
     /** The statistic, by measurement level: cohen_kappa (nominal), weighted_kappa_quadratic (ordinal), krippendorff_alpha (interval, ratio). */
     statistic: z.string(),
     /** The human majority the judge is compared with. */
-    against: z.string().nullable()
+    against: z.string().nullable(),
+    /** What the agreement counts: the statistic against the human majority and on how many units. */
+    definition: z.string().nullable()
   }),
   /**
    * The human ceiling on the same statistic: each annotator against the majority of the other annotators, averaged

@@ -1,6 +1,7 @@
 import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
 import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
 import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
+import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE } from './definitions'
 
 /**
  * The summary cards: one per judge source and field, each made of figures already in the report's tables (the
@@ -8,7 +9,7 @@ import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
  */
 
 type Verdict = (typeof SUMMARY_VERDICTS)[number]
-type Figure = ReportSummaryCard['accuracy']
+type Figure = Omit<ReportSummaryCard['accuracy'], 'definition'>
 
 /** The chance-corrected agreement statistic a card shows, by measurement level. */
 export function agreementStatistic(level: string): string {
@@ -23,8 +24,6 @@ export function agreementStatistic(level: string): string {
       return 'krippendorff_alpha_interval'
   }
 }
-
-const HUMAN_CEILING_RULE = 'each annotator against the majority of the other annotators' as const
 
 function figure(value: number | null | undefined, ci: ReportInterval | undefined, reason?: string): Figure {
   const v = typeof value === 'number' ? value : null
@@ -81,6 +80,8 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       let random: number | null = null
       let nItems = 0
       let nUnits = 0
+      let accuracyMeans: string | null = null
+      const criterionName = criterion === null ? null : (nameOf.get(criterion) ?? criterion)
       if (pairwise) {
         accuracy = figure(pairwise.accuracy, accuracyInterval(pairwise.ci, pairwise.n_items, minItems), pairwise.reasons.accuracy)
         intervals.push(pairwise.ci.accuracy_bootstrap)
@@ -89,6 +90,8 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         random = pairwise.random_baseline
         nItems = pairwise.n_items
         nUnits = pairwise.n_judged
+        const bothOrders = (report.pairwise?.position ?? []).some((p) => p.source === judge.id && p.n_pairs > 0)
+        accuracyMeans = accuracyDefinition({ pairwise: true, bothOrders, judged: nUnits, items: nItems, criterion: criterionName ?? pairwise.criterion })
       } else if (headline && categorical) {
         accuracy = figure(headline.accuracy, accuracyInterval(headline.ci, headline.n_items, minItems), headline.reasons.accuracy)
         intervals.push(headline.ci.accuracy_bootstrap)
@@ -97,6 +100,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         random = headline.random_baseline ?? null
         nItems = headline.n_items
         nUnits = headline.n_judged
+        accuracyMeans = accuracyDefinition({ pairwise: false, judged: nUnits, items: nItems, criterion: criterionName ?? headline.criterion })
       } else {
         accuracy = figure(null, undefined, categorical ? 'no criterion labels this field' : `accuracy does not apply to a field at the ${section.level} level`)
         nItems = headline?.n_items ?? 0
@@ -114,10 +118,11 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
           withPeople ? (withPeople.reasons[statistic] ?? `${statistic} does not apply to this field`) : 'no human majority on this field'
         ),
         statistic,
-        against: withPeople ? majority : null
+        against: withPeople ? majority : null,
+        definition: withPeople ? agreementDefinition(statistic, withPeople.n) : null
       }
 
-      const human_ceiling = ceilingOf(report, section.name, statistic, majority)
+      const human_ceiling = ceilingOf(report, section.name, statistic)
       const positionRow = section.name === 'winner' ? report.pairwise?.position.find((p) => p.source === judge.id) : undefined
       const position = positionRow
         ? {
@@ -154,10 +159,10 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         field: section.name,
         level: section.level,
         criterion,
-        criterion_name: criterion === null ? null : (nameOf.get(criterion) ?? criterion),
+        criterion_name: criterionName,
         n_items: nItems,
         n_units: nUnits,
-        accuracy,
+        accuracy: { ...accuracy, definition: accuracy.value === null ? null : accuracyMeans },
         majority_baseline: baseline,
         majority_label: label,
         random_baseline: random,
@@ -174,25 +179,11 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
   return cards
 }
 
-/** The human ceiling on a statistic: every annotator's row against the human majority (which leaves that annotator out). */
-function ceilingOf(report: Report, field: string, statistic: string, majority: string | null): ReportSummaryCard['human_ceiling'] {
-  const annotators = new Set(report.sources.filter((s) => s.kind === 'annotator').map((s) => s.id))
-  const rows = majority
-    ? (report.fields.find((f) => f.name === field)?.comparisons ?? []).filter((r) => r.criterion === majority && annotators.has(r.source) && r.n > 0)
-    : []
-  if (rows.length < 2) return null
-  const values = rows.map((r) => read(r, statistic)).filter((v): v is number => v !== null)
-  if (values.length === 0) {
-    return { statistic, rule: HUMAN_CEILING_RULE, value: null, min: null, max: null, n_annotators: rows.length, reason: `${statistic} is undefined for every annotator` }
-  }
-  return {
-    statistic,
-    rule: HUMAN_CEILING_RULE,
-    value: values.reduce((s, v) => s + v, 0) / values.length,
-    min: Math.min(...values),
-    max: Math.max(...values),
-    n_annotators: values.length
-  }
+/** The human ceiling on a statistic, cited from the ceiling section: each annotator against the majority of the others. */
+function ceilingOf(report: Report, field: string, statistic: string): ReportSummaryCard['human_ceiling'] {
+  const cited = report.ceiling.find((c) => c.field === field)?.human_human.against_majority_of_others[statistic]
+  if (!cited) return null
+  return { statistic, rule: HUMAN_CEILING_RULE, ...cited }
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`

@@ -3,7 +3,6 @@ import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
 import type { Report } from '../../../shared/report'
-import { fmtNumber, fmtPercent, PERCENT_STATISTICS } from '../../../shared/report/format'
 import { checkOutputPath, writeOutputFile } from '../../export/output-file'
 import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
@@ -39,7 +38,7 @@ export function registerReport(program: Command, io: CliIO): void {
     .option('--archived', 'also report archived runs and runs of archived judges')
     .action(async (file: string, opts: ReportOptions) => {
       // The statistics and report builders load only when a report is made.
-      const [{ MIN_BOOTSTRAP_RESAMPLES, renderReportHtml }, { auditableInstruments, projectReport }] = await Promise.all([
+      const [{ MIN_BOOTSTRAP_RESAMPLES, renderReportHtml, renderReportText }, { auditableInstruments, projectReport }] = await Promise.all([
         import('../../../shared/report'),
         import('../../audit')
       ])
@@ -74,7 +73,7 @@ export function registerReport(program: Command, io: CliIO): void {
         if (!opts.json) io.out(`Wrote ${path}`)
       }
       if (opts.json) io.out(JSON.stringify(report, null, 2))
-      else printSummary(report, io)
+      else io.out(renderReportText(report))
     })
 }
 
@@ -96,66 +95,4 @@ function onlyInstrument(project: Project, auditableInstruments: typeof import('.
   if (instruments.length === 1) return (instruments[0] as { id: string }).id
   if (instruments.length === 0) throw new AssayError('invalid_input', 'Nothing to report: no instrument has answers, judge calls or labelled items in this project')
   throw new AssayError('invalid_input', `Choose an instrument with --instrument: ${instruments.map((i) => i.id).join(', ')}`)
-}
-
-function printSummary(report: Report, io: CliIO): void {
-  const name = new Map(report.sources.map((s) => [s.id, s.name]))
-  io.out(`${report.instrument.title} (${report.instrument.id}) · ${report.project.name} · split ${report.scope.split} · ${report.scope.n_items} items`)
-  io.out(`criteria: ${report.criteria.map((c) => name.get(c) ?? c).join(', ') || 'none'}`)
-  if (report.settings.panel_rule) io.out(`panel: ${report.settings.panel_rule}`)
-  for (const w of report.warnings) io.out(`warning: ${w.message}`)
-  if (report.pairwise?.rows.length) {
-    io.out('')
-    io.out(
-      grid(
-        ['source', 'criterion', 'judged', 'failed', 'correct', 'accuracy', 'of all', 'majority'],
-        report.pairwise.rows.map((r) => [
-          name.get(r.source) ?? r.source,
-          name.get(r.criterion) ?? r.criterion,
-          String(r.n_judged),
-          String(r.n_failed),
-          String(r.correct),
-          fmtPercent(r.accuracy),
-          fmtPercent(r.accuracy_of_all),
-          fmtPercent(r.majority_baseline)
-        ])
-      )
-    )
-  }
-  for (const field of report.fields) {
-    if (field.comparisons.length === 0) continue
-    const columns = summaryColumns(field.level, field.comparisons.some((c) => c.brier !== undefined))
-    io.out('')
-    io.out(`${field.name} (${field.level})`)
-    io.out(
-      grid(
-        ['source', 'criterion', 'n', 'judged', ...columns],
-        field.comparisons.map((c) => {
-          const record = c as unknown as Record<string, number | null | undefined>
-          return [
-            name.get(c.source) ?? c.source,
-            name.get(c.criterion) ?? c.criterion,
-            String(c.n),
-            String(c.n_judged),
-            ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])))
-          ]
-        })
-      )
-    )
-  }
-  io.out('')
-  io.out('Full figures: --json, or --html <path> for tables and plots.')
-}
-
-function summaryColumns(level: string, calibrated: boolean): string[] {
-  if (level === 'nominal') return ['accuracy', 'majority_baseline', 'cohen_kappa']
-  if (level === 'ordinal') return ['accuracy', 'majority_baseline', 'weighted_kappa_quadratic']
-  if (level === 'probability' && calibrated) return ['brier', 'ece', 'auroc']
-  return ['mean_abs_diff', 'pearson']
-}
-
-function grid(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ')
-  return [line(head), ...rows.map(line)].join('\n')
 }

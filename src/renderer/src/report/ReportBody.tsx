@@ -47,7 +47,7 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
       body: (
         <>
           <p className="muted small">
-            Accuracy = correct / judged (an unparseable answer counts as wrong; failed calls are listed and left out); &quot;of all in scope&quot; counts them as not
+            Counts {pairwise.unit}, unlike the field tables, which count units. Accuracy = correct / judged (an unparseable answer counts as wrong; failed calls are listed and left out); &quot;of all in scope&quot; counts them as not
             correct. Labels in {pairwise.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms.
           </p>
           <PairwiseTable report={report} name={name} />

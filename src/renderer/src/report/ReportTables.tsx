@@ -1,3 +1,4 @@
+import { Fragment } from 'react'
 import {
   comparisonColumns,
   declaredAlpha,
@@ -9,6 +10,7 @@ import {
   intervalKeyOf,
   NONE,
   PERCENT_STATISTICS,
+  sourceColour,
   statisticLabel,
   type Report,
   type ReportComparison,
@@ -240,46 +242,100 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
   const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
   const columns = comparisonColumns(field.level, hasOutcome)
   return (
-    <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
-      {field.comparisons.map((c) => (
-        <tr key={`${c.source}|${c.criterion}`}>
-          <Who report={report} id={c.source} />
-          <td>{name(c.criterion)}</td>
-          <Counts of={[c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_no_value]} />
-          {columns.map((s) => comparisonCell(c, s))}
-        </tr>
-      ))}
-    </Table>
+    <>
+    <p className="muted small">Counts {field.unit}.</p>
+      <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
+        {field.comparisons.map((c) => (
+          <tr key={`${c.source}|${c.criterion}`}>
+            <Who report={report} id={c.source} />
+            <td>{name(c.criterion)}</td>
+            <Counts of={[c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_no_value]} />
+            {columns.map((s) => comparisonCell(c, s))}
+          </tr>
+        ))}
+      </Table>
+    </>
   )
 }
 
 export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Report['ceiling'][number] }) {
   const h = ceiling.human_human
+  const d = ceiling.definitions
+  const others = h.against_majority_of_others
+  const cited = Object.values(others)[0]
   return (
     <>
       <p className="small">
         All annotators at once: {h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)} · ` : ''}Krippendorff&apos;s α ({ceiling.level}) {fmtNumber(declaredAlpha(h, ceiling.level))} ·{' '}
         {ceiling.n_annotators} annotators, {h.n_items} items
       </p>
-      <Table head={['Who', 'Rater pairs', ...ceiling.statistics.map(statisticLabel)]} numericFrom={1}>
+      <Table head={['Who', 'Over', ...ceiling.statistics.map(statisticLabel)]} numericFrom={1}>
         <tr>
-          <td>Human – human</td>
-          <td className="num">{h.n_pairs}</td>
+          <td>Human – human · pairs of annotators</td>
+          <td className="num">{h.n_pairs} pairs</td>
           {ceiling.statistics.map((s) => (
             <Stat key={s} name={s} value={h.mean[s]?.value} reason={h.mean[s]?.reason} />
           ))}
         </tr>
-        {ceiling.judge_human.map((j) => (
-          <tr key={j.source}>
-            <Who report={report} id={j.source} />
-            <td className="num">{j.n_pairs}</td>
-            {ceiling.statistics.map((s) => (
-              <Stat key={s} name={s} value={j.mean[s]?.value} reason={j.mean[s]?.reason} />
-            ))}
+        {cited && (
+          <tr>
+            <td>Each annotator against the majority of the others (the cards’ human ceiling)</td>
+            <td className="num">{cited.n_annotators} annotators</td>
+            {ceiling.statistics.map((s) => {
+              const o = others[s]
+              if (!o || o.value === null) return <Stat key={s} name={s} value={o?.value} reason={o?.reason} />
+              return (
+                <td key={s} className="num" data-statistic={s}>
+                  {fmtStatistic(s, o.value)}
+                  {o.min !== null && o.max !== null && <span className="ci">{`range ${fmtNumber(o.min)}–${fmtNumber(o.max)}`}</span>}
+                </td>
+              )
+            })}
           </tr>
-        ))}
+        )}
+        {ceiling.judge_human.map((j) => {
+          const majority = Object.values(j.against_majority)[0]
+          return (
+            <Fragment key={j.source}>
+              <tr>
+                <WhoWith report={report} id={j.source} words="with each annotator" />
+                <td className="num">{j.n_pairs} annotators</td>
+                {ceiling.statistics.map((s) => (
+                  <Stat key={s} name={s} value={j.mean[s]?.value} reason={j.mean[s]?.reason} />
+                ))}
+              </tr>
+              {majority && (
+                <tr>
+                  <WhoWith report={report} id={j.source} words="against the human majority" />
+                  <td className="num">{majority.n} units</td>
+                  {ceiling.statistics.map((s) => (
+                    <Stat key={s} name={s} value={j.against_majority[s]?.value} reason={j.against_majority[s]?.reason} />
+                  ))}
+                </tr>
+              )}
+            </Fragment>
+          )
+        })}
       </Table>
+      <ul className="muted small">
+        <li>Pairs of annotators: {d.annotator_pairs}</li>
+        <li>All annotators at once: {d.all_annotators}</li>
+        <li>Each annotator against the majority of the others: {d.against_majority_of_others}</li>
+        <li>With each annotator: {d.judge_with_each_annotator}</li>
+        <li>Against the human majority: {d.judge_against_majority}</li>
+      </ul>
     </>
+  )
+}
+
+/** A source's name cell with what the row counts beside it. */
+function WhoWith({ report, id, words }: { report: Report; id: string; words: string }) {
+  const source = report.sources.find((s) => s.id === id)
+  return (
+    <td data-source={id} className="report-who">
+      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
+      {source?.name ?? id} <span className="muted small">· {words}</span>
+    </td>
   )
 }
 
@@ -293,7 +349,10 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
           <td>{name(r.criterion)}</td>
           <Who report={report} id={r.first} />
           <Who report={report} id={r.second} />
-          <td className="num">{r.n}</td>
+          <td className="num" title={r.definition}>
+            {r.n}
+            <span className="ci">on the {r.n} shared units</span>
+          </td>
           <Stat name={r.statistic} value={r.first_value} reason={r.reasons.first_value} />
           <Stat name={r.statistic} value={r.second_value} reason={r.reasons.second_value} />
           <Stat name={r.statistic === 'accuracy' ? 'accuracy' : 'difference'} value={r.difference} ci={r.ci.difference} reason={r.reasons.difference} />

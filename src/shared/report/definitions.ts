@@ -1,0 +1,47 @@
+/**
+ * What each figure of the report counts, stated beside it wherever two places show figures of the same name that
+ * are different quantities (the judge's accuracy on its own units and on the units it shares with another judge;
+ * agreement with the human majority and with each annotator in turn; the human ceiling of the cards and the mean over
+ * pairs of annotators). Where two places show the same quantity, the second cites the first's value.
+ */
+
+/** The unit of a field's table. */
+export const FIELD_UNIT =
+  'units: one per item and unit of the instrument; a call\'s trials and display orders are combined by vote (mean for numbers), an even split leaving no value'
+
+/** The unit of the pairwise table. */
+export const PAIRWISE_UNIT =
+  'calls: each display order of each pair is counted on its own against the criterion\'s winner (a source with no display order, such as a both-orders fit, one verdict per pair)'
+
+/** The rule of the human ceiling on the summary cards, and of the ceiling section's row that the cards cite. */
+export const HUMAN_CEILING_RULE = 'each annotator against the majority of the other annotators' as const
+
+export const CEILING_DEFINITIONS = {
+  annotator_pairs: 'mean over pairs of annotators of the statistic between two annotators, each pair on the units both answered',
+  all_annotators: 'every annotator at once (Fleiss\' kappa, Gwet\'s AC1, Krippendorff\'s alpha), on every item any annotator answered',
+  against_majority_of_others: `${HUMAN_CEILING_RULE}, averaged over annotators (range beside it): the human ceiling of the summary cards`,
+  judge_with_each_annotator: 'mean over annotators of the statistic between the judge and one annotator, on the units both answered (not the judge against the human majority)',
+  judge_against_majority: 'the judge against the human majority, on the units both have a value for: the agreement of the summary cards'
+} as const
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
+/** A card's accuracy: correct over judged, in the units of the table it comes from. */
+export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: boolean; judged: number; items: number; criterion: string }): string {
+  const what = !options.pairwise
+    ? plural(options.judged, 'judged unit')
+    : options.bothOrders
+      ? `${plural(options.judged, 'judged call')} (each display order of each pair)`
+      : `${plural(options.judged, 'judged verdict')} (one per pair)`
+  return `correct share of ${what} against ${options.criterion}, on ${plural(options.items, 'item')}`
+}
+
+/** A card's chance-corrected agreement with the human majority. */
+export function agreementDefinition(statistic: string, n: number): string {
+  return `${statistic} of the judge against the human majority, on the ${plural(n, 'unit')} both have a value for`
+}
+
+/** A judge-against-judge row: both judges scored on the units they share, not on all of their own. */
+export function judgeVsJudgeDefinition(statistic: string, n: number, items: number, criterion: string): string {
+  return `${statistic} of each judge on the ${plural(n, 'unit')} (${plural(items, 'item')}) both judges have a value for and ${criterion} labels; each judge's figure on all its own units is in the field's table`
+}

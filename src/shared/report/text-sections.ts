@@ -1,0 +1,100 @@
+import { fmtNumber, fmtPercent, NONE } from './format'
+import type { Report } from './schema'
+import { grid, heading, type Name } from './text-parts'
+
+/** The plain-text report's sections present only for some projects: fits, estimates, ideas, flaw audits, probes. */
+export function extraSections(report: Report, name: Name): string[] {
+  return [...calibrationText(report, name), ...estimatesText(report, name), ...originalityText(report, name), ...flawMatchingText(report, name), ...probesText(report, name)]
+}
+
+const range = (low: number | null | undefined, high: number | null | undefined, percent = false): string =>
+  low === null || low === undefined || high === null || high === undefined ? '' : ` [${percent ? fmtPercent(low) : fmtNumber(low)}, ${percent ? fmtPercent(high) : fmtNumber(high)}]`
+
+function calibrationText(report: Report, name: Name): string[] {
+  const rows = report.calibration ?? []
+  if (rows.length === 0) return []
+  const out = heading('Recalibrated judges', 'each fit learned on its fit split only, evaluated on its eval split against the raw judge on the same units')
+  for (const c of rows) {
+    out.push(`${name(c.source)} (${c.method}) of ${name(c.raw_source)} · ${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)} · fitted on ${c.fit_split}: ${c.n_fit_items} items · evaluated on ${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units${c.n_unanswered_eval_units ? ` (${c.n_unanswered_eval_units} unanswered, missing)` : ''}`)
+    if (!c.held_out) out.push(`  not held out: ${c.reasons.held_out ?? 'the split moved items it learned from'}`)
+    const d = c.decision
+    if (d) out.push(`  accuracy ${fmtPercent(d.before_accuracy)} → ${fmtPercent(d.after_accuracy)}${d.accuracy_difference ? range(d.accuracy_difference.ci_low, d.accuracy_difference.ci_high, true) : ''} on ${d.n} units; right/wrong ${d.both_correct}/${d.only_before}/${d.only_after}/${d.both_wrong}; McNemar p = ${fmtNumber(d.mcnemar_p)}`)
+    const p = c.probability
+    if (p) out.push(`  Brier ${fmtNumber(p.before.brier)} → ${fmtNumber(p.after.brier)}${range(p.brier_difference.ci_low, p.brier_difference.ci_high)}; log loss ${fmtNumber(p.before.log_loss)} → ${fmtNumber(p.after.log_loss)}; ECE ${fmtNumber(p.before.ece)} → ${fmtNumber(p.after.ece)} on ${p.n} units`)
+    const s = c.scale
+    if (s) out.push(`  mean abs. difference ${fmtNumber(s.before_mad)} → ${fmtNumber(s.after_mad)}${range(s.mad_difference.ci_low, s.mad_difference.ci_high)} on ${s.n} units`)
+    const ch = c.changes
+    if (ch) out.push(`  changed ${ch.changed_first_order} / ${ch.changed_second_order} verdicts (first / second order); ${ch.n_ties} ties of ${ch.n_pairs} pairs`)
+    for (const w of c.warnings) out.push(`  warning: ${w}`)
+  }
+  return out
+}
+
+function estimatesText(report: Report, name: Name): string[] {
+  const e = report.estimates
+  if (!e?.rows.length) return []
+  const out = heading('Estimates corrected for judge error', e.method)
+  for (const w of e.warnings) out.push(`warning: ${w}`)
+  const m = (x: { value: number | null; ci_low: number | null; ci_high: number | null } | undefined) => (x ? `${fmtNumber(x.value)}${range(x.ci_low, x.ci_high)}` : NONE)
+  out.push(
+    grid(
+      ['source', 'criterion', 'quantity', 'labelled n', 'unlabelled N', 'people only', 'judge only', 'PPI', 'PPI++', 'Rogan–Gladen'],
+      e.rows.map((r) => [name(r.source), name(r.criterion), r.quantity, String(r.n_labelled), String(r.n_unlabelled), m(r.human_only), m(r.judge_only), m(r.ppi), m(r.ppi_plus_plus), r.rogan_gladen ? m(r.rogan_gladen) : NONE])
+    )
+  )
+  for (const r of e.rows) for (const w of r.warnings) out.push(`  ${name(r.source)}: ${w}`)
+  return out
+}
+
+function originalityText(report: Report, name: Name): string[] {
+  const o = report.idea_originality
+  if (!o) return []
+  const out = heading('Originality of chosen and excluded ideas', `${o.n_generated} generated ideas; difference = chosen − excluded, cluster bootstrap over keywords`)
+  out.push(
+    grid(
+      ['source', 'scheme', 'groups', 'chosen', 'excluded', 'mean chosen', 'mean excluded', 'difference', 'interval'],
+      o.rows.map((r) => [name(r.source), r.scheme, String(r.n_groups), String(r.n_selected), String(r.n_excluded), fmtNumber(r.mean_selected), fmtNumber(r.mean_excluded), fmtNumber(r.difference), range(r.ci_low, r.ci_high).trim() || NONE])
+    )
+  )
+  return out
+}
+
+function flawMatchingText(report: Report, name: Name): string[] {
+  const f = report.flaw_matching
+  if (!f) return []
+  const out = heading('Judges’ flaw audits against the experts’', `${f.match_rule}; ${f.n_reference_items} reference items; by type and severity in --json and --html`)
+  out.push(
+    grid(
+      ['source', 'reference', 'items', 'expert flaws', 'found', 'recall', 'judge flaws', 'matched', 'precision', 'quote overlap', 'unusable'],
+      f.rows.map((r) => [name(r.source), r.reference, String(r.n_items), String(r.overall.n_expert), String(r.overall.n_expert_found), fmtPercent(r.overall.recall), String(r.overall.n_judge), String(r.overall.n_judge_matched), fmtPercent(r.overall.precision), fmtNumber(r.quote_overlap), String(r.n_unparseable_flaws)])
+    )
+  )
+  return out
+}
+
+function probesText(report: Report, name: Name): string[] {
+  const p = report.probes
+  if (!p) return []
+  const rules = Object.entries(p.rules).map(([kind, rule]) => `${kind}: ${rule}`).join(', ')
+  const out = heading('Probes', `${p.n_probes} probes in scope: ${p.n_verified} verified, ${p.n_rejected} rejected, ${p.n_unchecked} unchecked (only verified probes are counted); expected verdicts ${rules || NONE}`)
+  const interval = (i: { low: number | null; high: number | null; reason: string | null }) => (i.low === null || i.high === null ? (i.reason ? `${NONE} (${i.reason})` : NONE) : `[${fmtPercent(i.low)}, ${fmtPercent(i.high)}]`)
+  if (p.detection.length) {
+    out.push(
+      'Detection',
+      grid(
+        ['source', 'kind', 'probes', 'families', 'tied', 'detected', 'rate', 'Wilson', 'bootstrap (families)'],
+        p.detection.map((r) => [name(r.source), r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), String(r.detected), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap)])
+      )
+    )
+  }
+  if (p.framing_preference.length) {
+    out.push(
+      'Framing preference (the inflated version winning)',
+      grid(
+        ['source', 'kind', 'probes', 'families', 'tied', 'probe wins', 'rate', 'Wilson', 'bootstrap (families)'],
+        p.framing_preference.map((r) => [name(r.source), r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), String(r.probe_wins), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap)])
+      )
+    )
+  }
+  return out
+}

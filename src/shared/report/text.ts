@@ -1,0 +1,223 @@
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NONE, PERCENT_STATISTICS, statisticLabel } from './format'
+import type { Report, ReportInterval } from './schema'
+import { extraSections } from './text-sections'
+import { grid, heading, type Name } from './text-parts'
+
+/**
+ * The report as plain text (`assay report` without --json): every section the JSON has, in the order the HTML report
+ * shows them, with the same figures formatted the same way. Tables keep the key counts and statistics; each section
+ * that leaves columns out says so, and where the rest is (--json, --html).
+ */
+export function renderReportText(report: Report): string {
+  const names = new Map(report.sources.map((s) => [s.id, s.name]))
+  const name: Name = (id) => names.get(id) ?? id
+  const out: string[] = []
+  out.push(`${report.instrument.title} (${report.instrument.id}) · ${report.project.name} · split ${report.scope.split} · ${report.scope.n_items} items`)
+  out.push(`criteria: ${report.criteria.map(name).join(', ') || 'none'}`)
+  if (report.settings.panel_rule) out.push(`panel: ${report.settings.panel_rule}`)
+  const b = report.settings.bootstrap
+  out.push(`${Math.round(report.settings.level * 100)}% intervals, ${b.resamples} cluster-bootstrap resamples over items (seed ${b.seed}); ties: ${report.settings.ties_policy}`)
+  for (const w of report.warnings) out.push(`warning: ${w.message}`)
+  out.push(...summaryText(report, name))
+  out.push(...sourcesText(report))
+  out.push(...pairwiseText(report, name))
+  out.push(...fieldsText(report, name))
+  out.push(...ceilingText(report, name))
+  out.push(...judgeVsJudgeText(report, name))
+  out.push(...extraSections(report, name))
+  out.push('', 'Full figures: --json, or --html <path> for tables and plots.')
+  return out.join('\n')
+}
+
+const ci = (low: number | null, high: number | null, percent: boolean): string =>
+  low === null || high === null ? '' : ` [${percent ? fmtPercent(low) : fmtNumber(low)}, ${percent ? fmtPercent(high) : fmtNumber(high)}]`
+
+function summaryText(report: Report, name: Name): string[] {
+  if (report.summary.length === 0) return []
+  const out = heading('Summary', 'one card per judge and field; every figure is the one of the section it comes from')
+  for (const c of report.summary) {
+    out.push(`${c.source_name} · ${c.field} (${c.level}) against ${c.criterion_name ?? 'no criterion'} · ${c.n_items} items`)
+    const a = c.accuracy
+    out.push(
+      a.value === null
+        ? `  accuracy ${NONE} (${a.reason ?? 'not defined for this field'})`
+        : `  accuracy ${fmtPercent(a.value)}${ci(a.ci_low, a.ci_high, true)}${a.ci_method ? ` ${a.ci_method}` : ''} · ${a.definition ?? ''} · majority baseline ${fmtPercent(c.majority_baseline)}${c.majority_label.length ? ` (always ${c.majority_label.join('/')})` : ''} · random ${fmtPercent(c.random_baseline)}`
+    )
+    const g = c.agreement
+    out.push(`  ${g.statistic} ${g.value === null ? `${NONE} (${g.reason ?? 'no human majority'})` : `${fmtNumber(g.value)}${ci(g.ci_low, g.ci_high, false)}`}${g.against ? ` with ${name(g.against)}` : ''}${g.definition ? ` · ${g.definition}` : ''}`)
+    const h = c.human_ceiling
+    out.push(
+      !h
+        ? '  human ceiling: none (fewer than two annotators)'
+        : `  human ceiling ${fmtNumber(h.value)}${h.min !== null && h.max !== null ? ` (${fmtNumber(h.min)}–${fmtNumber(h.max)})` : ''} · ${h.rule}, ${h.n_annotators} annotators`
+    )
+    if (c.position) {
+      const p = c.position
+      out.push(`  position consistency ${fmtPercent(p.consistency)} · biased to first ${fmtPercent(p.biased_to_first)} · to second ${fmtPercent(p.biased_to_second)} · preference fairness ${fmtNumber(p.preference_fairness)} · ${p.n_pairs} pairs`)
+    }
+    if (c.fatal_flaw_recall) {
+      const f = c.fatal_flaw_recall
+      out.push(`  fatal-flaw recall ${fmtPercent(f.value)}${ci(f.ci_low, f.ci_high, true)} of ${f.n}${f.value === null && f.reason ? ` (${f.reason})` : ''}`)
+    }
+    out.push(`  ${c.verdict}`)
+  }
+  return out
+}
+
+function sourcesText(report: Report): string[] {
+  const out = heading('Sources and denominators', 'calls: answers on record; tied votes count units')
+  out.push(
+    grid(
+      ['source', 'kind', 'items', 'calls', 'answered', 'failed', 'unparseable', 'abstained', 'pending', 'tied votes (units)', 'flags'],
+      report.sources.map((s) => [
+        s.name,
+        s.left_out ? `${s.kind} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.kind,
+        ...[s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes].map(String),
+        [s.too_few_items ? 'too few items' : '', s.unreliable_interval ? `unreliable interval (${fmtPercent(s.undefined_resample_share)} undefined)` : ''].filter(Boolean).join(', ') || NONE
+      ])
+    )
+  )
+  return out
+}
+
+const interval = (i: ReportInterval | undefined, percent: boolean): string => fmtInterval(i, percent) || NONE
+
+function pairwiseText(report: Report, name: Name): string[] {
+  const pw = report.pairwise
+  if (!pw) return []
+  const out = heading('Pairwise verdicts', `counts ${pw.unit}; labels in ${pw.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms`)
+  if (pw.rows.length) {
+    out.push(
+      grid(
+        ['source', 'criterion', 'judged', 'failed', 'correct', 'accuracy', 'of all', 'majority', 'in scope', 'ties', 'items', 'Wilson', 'bootstrap'],
+        pw.rows.map((r) => [
+          name(r.source),
+          name(r.criterion),
+          String(r.n_judged),
+          String(r.n_failed),
+          String(r.correct),
+          fmtPercent(r.accuracy),
+          fmtPercent(r.accuracy_of_all),
+          `${fmtPercent(r.majority_baseline)} (always ${r.majority_label.join('/') || NONE})`,
+          String(r.n_in_scope),
+          String(r.n_ties),
+          String(r.n_items),
+          interval(r.ci.accuracy, true),
+          interval(r.ci.accuracy_bootstrap, true)
+        ])
+      )
+    )
+    const subsets = pw.rows.flatMap((r) => r.subsets.map((s) => [name(r.source), name(r.criterion), `${s.by}: ${s.value}`, String(s.n_judged), String(s.correct), fmtPercent(s.accuracy), ci(s.ci_low, s.ci_high, true).trim() || NONE]))
+    if (subsets.length) out.push('', 'Accuracy per subset (calls)', grid(['source', 'criterion', 'subset', 'judged', 'correct', 'accuracy', 'Wilson'], subsets, 3))
+  }
+  if (pw.position.length) {
+    out.push(
+      '',
+      'Position bias (runs asked in both display orders)',
+      grid(
+        ['source', 'pairs', 'consistency', 'biased to first', 'biased to second', 'error', 'preference fairness', 'incomplete', 'picked first shown'],
+        pw.position.map((p) => [name(p.source), String(p.n_pairs), fmtPercent(p.position_consistency), fmtPercent(p.biased_to_first), fmtPercent(p.biased_to_second), fmtPercent(p.error_rate), fmtNumber(p.preference_fairness), String(p.n_incomplete), fmtPercent(p.first_position_preference)])
+      )
+    )
+  }
+  const strengths = pw.systems.flatMap((s) => s.bradley_terry.map((b) => [name(s.source), b.player, fmtNumber(b.strength), ci(b.ci_low, b.ci_high, false).trim() || NONE]))
+  if (strengths.length) out.push('', 'Bradley–Terry log-strengths of ideation systems', grid(['source', 'system', 'log-strength', 'interval'], strengths))
+  const wins = pw.systems.flatMap((s) => s.win_rates.map((w) => [name(s.source), w.system, String(w.m), String(w.wins), String(w.ties), String(w.losses), String(w.missing), fmtPercent(w.win_rate), fmtPercent(w.win_rate_of_judged)]))
+  if (wins.length) out.push('', 'Win rates against human proposals', grid(['source', 'system', 'm', 'wins', 'ties', 'losses', 'missing', 'win rate (of m)', 'of judged'], wins))
+  if (pw.fatal_flaws.length) {
+    out.push(
+      '',
+      `Fatal-flaw recall (${pw.n_fatal_flaw_audits} human flaw audits)`,
+      grid(
+        ['source', 'marked fatal', 'judged', 'ruled against', 'recall', 'interval', 'both fatal (left out)'],
+        pw.fatal_flaws.map((f) => [name(f.source), String(f.n_fatal), String(f.n_judged), String(f.n_ruled_against), fmtPercent(f.fatal_flaw_recall), interval(f.ci.fatal_flaw_recall, true), String(f.n_both_fatal)])
+      )
+    )
+  }
+  if (pw.judge_flaw_audits?.length) {
+    out.push('', 'Judges’ own flaw audits on the pairs people marked fatal', grid(['source', 'marked fatal', 'named', 'recall'], pw.judge_flaw_audits.map((j) => [j.name, String(j.n_fatal), String(j.n_named), fmtPercent(j.recall)])))
+  }
+  if (pw.published_agreement.length) {
+    out.push(
+      '',
+      `Agreement in published forms (chance: MT-Bench S1 ${fmtPercent(pw.published_chance.mt_bench_s1)}, S2 ${fmtPercent(pw.published_chance.mt_bench_s2)}, AlpacaEval ${fmtPercent(pw.published_chance.alpaca_eval_agreement)}, JudgeBench ${fmtPercent(pw.published_chance.judgebench_accuracy)})`,
+      grid(
+        ['source', 'MT-Bench S1', 'n', 'MT-Bench S2', 'n', 'AlpacaEval', 'n', 'JudgeBench', 'n'],
+        pw.published_agreement.map((p) => [p.source === 'human-human' ? 'human–human' : name(p.source), fmtPercent(p.mt_bench_s1), String(p.n_mt_bench_s1), fmtPercent(p.mt_bench_s2), String(p.n_mt_bench_s2), fmtPercent(p.alpaca_eval_agreement), String(p.n_alpaca_eval), fmtPercent(p.judgebench_accuracy), p.n_judgebench === undefined ? NONE : String(p.n_judgebench)])
+      )
+    )
+  }
+  return out
+}
+
+function fieldsText(report: Report, name: Name): string[] {
+  const out: string[] = []
+  for (const field of report.fields) {
+    if (field.comparisons.length === 0) continue
+    const columns = comparisonColumns(field.level, field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none')))
+    out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`))
+    out.push(
+      grid(
+        ['source', 'criterion', 'n', 'judged', 'in scope', ...columns.map(statisticLabel)],
+        field.comparisons.map((c) => {
+          const record = c as unknown as Record<string, number | null | undefined>
+          return [name(c.source), name(c.criterion), String(c.n), String(c.n_judged), String(c.n_in_scope), ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])))]
+        })
+      )
+    )
+  }
+  return out
+}
+
+function ceilingText(report: Report, name: Name): string[] {
+  if (report.ceiling.length === 0) return []
+  const out = heading('Human ceiling', 'two forms of the same statistics: averaged over pairs of raters, and against a majority (the cards’ form)')
+  for (const c of report.ceiling) {
+    const h = c.human_human
+    const hh = h as unknown as Record<string, number | null | undefined>
+    const all = [h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)}` : '', h.gwet_ac1 !== undefined ? `Gwet's AC1 ${fmtNumber(h.gwet_ac1)}` : '', ...['nominal', 'ordinal', 'interval', 'ratio'].filter((l) => hh[`krippendorff_alpha_${l}`] !== undefined).map((l) => `Krippendorff's α (${l}) ${fmtNumber(hh[`krippendorff_alpha_${l}`])}`)].filter(Boolean)
+    out.push('', `${c.field} (${c.level}) · all annotators at once: ${all.join(' · ')} · ${c.n_annotators} annotators, ${h.n_items} items`)
+    const cells = (values: Record<string, { value: number | null } | undefined>) => c.statistics.map((s) => fmtStatistic(s, values[s]?.value))
+    const others = Object.values(h.against_majority_of_others)[0]
+    const rows = [
+      ['human – human · pairs of annotators', `${h.n_pairs} pairs`, ...cells(h.mean)],
+      ...(others ? [['each annotator against the majority of the others', `${others.n_annotators} annotators`, ...cells(h.against_majority_of_others)]] : []),
+      ...c.judge_human.flatMap((j) => {
+        const majority = Object.values(j.against_majority)[0]
+        return [[`${name(j.source)} · with each annotator`, `${j.n_pairs} annotators`, ...cells(j.mean)], ...(majority ? [[`${name(j.source)} · against the human majority`, `${majority.n} units`, ...cells(j.against_majority)]] : [])]
+      })
+    ]
+    out.push(grid(['who', 'over', ...c.statistics.map(statisticLabel)], rows))
+    const d = c.definitions
+    out.push(`  pairs of annotators: ${d.annotator_pairs}`, `  all annotators at once: ${d.all_annotators}`, `  against the majority of the others: ${d.against_majority_of_others}`, `  with each annotator: ${d.judge_with_each_annotator}`, `  against the human majority: ${d.judge_against_majority}`)
+  }
+  return out
+}
+
+function judgeVsJudgeText(report: Report, name: Name): string[] {
+  if (report.judge_vs_judge.length === 0) return []
+  const out = heading('Judge against judge', 'each judge on the units both answered and the criterion labels only; exact McNemar p, paired cluster-bootstrap interval of the difference')
+  out.push(
+    grid(
+      ['field', 'criterion', 'first', 'second', 'shared units', 'right/wrong', 'first', 'second', 'difference', 'interval', 'McNemar p'],
+      report.judge_vs_judge.map((r) => {
+        const percent = r.statistic === 'accuracy'
+        const f = (v: number | null) => (percent ? fmtPercent(v) : fmtNumber(v))
+        return [
+          r.field,
+          name(r.criterion),
+          name(r.first),
+          name(r.second),
+          String(r.n),
+          percent ? `${r.both_correct ?? 0}/${r.only_first ?? 0}/${r.only_second ?? 0}/${r.both_wrong ?? 0}` : NONE,
+          f(r.first_value),
+          f(r.second_value),
+          f(r.difference),
+          interval(r.ci.difference, percent),
+          r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p)
+        ]
+      })
+    )
+  )
+  return out
+}

@@ -1,0 +1,203 @@
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { projectReport } from '../../../src/main/audit'
+import { calibrate } from '../../../src/main/calibrate/service'
+import { listProbes } from '../../../src/main/probes/store'
+import { Project } from '../../../src/main/store/project'
+import { buildReport, fmtNumber, fmtPercent, fmtStatistic, renderReportText, type AuditInput, type Report } from '../../../src/shared/report'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
+
+// The text report (`assay report` without --json) shows every section the JSON has, with the same figures formatted
+// as the HTML report formats them.
+const tmp = tempDir('assay-text-report-')
+afterAll(() => tmp.cleanup())
+
+/** The text of one section: from its heading to the next. */
+function block(text: string, title: string): string {
+  const start = text.indexOf(`== ${title} ==`)
+  expect(start, `the text report has a section "${title}"`).toBeGreaterThanOrEqual(0)
+  const next = text.indexOf('\n== ', start + 1)
+  return text.slice(start, next < 0 ? undefined : next)
+}
+
+const lineWith = (text: string, ...parts: string[]): string | undefined => text.split('\n').find((l) => parts.every((p) => l.includes(p)))
+
+/** Every section of the JSON that is present, by the heading the text gives it. */
+function headings(report: Report): string[] {
+  const out: string[] = []
+  if (report.summary.length) out.push('Summary')
+  out.push('Sources and denominators')
+  if (report.pairwise) out.push('Pairwise verdicts')
+  for (const f of report.fields) if (f.comparisons.length) out.push(`${f.label} · ${f.name} (${f.level})`)
+  if (report.ceiling.length) out.push('Human ceiling')
+  if (report.judge_vs_judge.length) out.push('Judge against judge')
+  if (report.calibration?.length) out.push('Recalibrated judges')
+  if (report.estimates?.rows.length) out.push('Estimates corrected for judge error')
+  if (report.idea_originality) out.push('Originality of chosen and excluded ideas')
+  if (report.flaw_matching) out.push('Judges’ flaw audits against the experts’')
+  if (report.probes) out.push('Probes')
+  return out
+}
+
+function everySection(report: Report): string {
+  const text = renderReportText(report)
+  for (const title of headings(report)) block(text, title)
+  return text
+}
+
+let demo: Report
+let demoPath: string
+beforeAll(async () => {
+  demoPath = tmp.file('demo.assay')
+  const project = await demoAfterJudgeRun(demoPath)
+  demo = projectReport(project.db, { instrument: 'pairwise-preference', seed: 11 })
+  project.close()
+}, 120_000)
+
+describe('the text report of the demo project after a judge run', () => {
+  it('has every section the JSON has, with the cards, position, systems, fatal flaws and published agreement', () => {
+    const text = everySection(demo)
+    const pairwise = block(text, 'Pairwise verdicts')
+    for (const sub of ['Position bias', 'Bradley–Terry', 'Win rates against human proposals', 'Fatal-flaw recall', 'Agreement in published forms', 'Accuracy per subset']) expect(pairwise).toContain(sub)
+    expect(pairwise).toContain(demo.pairwise!.unit)
+  })
+
+  it('gives every card’s figures as the card gives them, with what they count', () => {
+    const summary = block(renderReportText(demo), 'Summary')
+    const cards = summary.split('\n').slice(2).join('\n').split(/\n(?=\S)/)
+    expect(cards).toHaveLength(demo.summary.length)
+    demo.summary.forEach((card, i) => {
+      const text = cards[i] as string
+      expect(text.startsWith(`${card.source_name} · ${card.field} (${card.level})`)).toBe(true)
+      if (card.accuracy.value !== null) expect(text).toContain(`accuracy ${fmtPercent(card.accuracy.value)} [${fmtPercent(card.accuracy.ci_low)}, ${fmtPercent(card.accuracy.ci_high)}] ${card.accuracy.ci_method} · ${card.accuracy.definition}`)
+      if (card.agreement.value !== null) expect(text).toContain(`${card.agreement.statistic} ${fmtNumber(card.agreement.value)}`)
+      if (card.human_ceiling) expect(text).toContain(`human ceiling ${fmtNumber(card.human_ceiling.value)} (${fmtNumber(card.human_ceiling.min)}–${fmtNumber(card.human_ceiling.max)})`)
+      if (card.position) expect(text).toContain(`position consistency ${fmtPercent(card.position.consistency)}`)
+      expect(text).toContain(card.verdict)
+    })
+  })
+
+  it('gives the sources’ denominators, the ceiling in both forms and judge against judge as the JSON does', () => {
+    const text = renderReportText(demo)
+    const sources = block(text, 'Sources and denominators')
+    for (const s of demo.sources) {
+      const line = lineWith(sources, s.name, s.kind)
+      expect(line, s.name).toBeDefined()
+      expect(line!.split(/\s{2,}/).slice(2, 10)).toEqual([s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes].map(String))
+    }
+    const ceiling = block(text, 'Human ceiling')
+    const name = new Map(demo.sources.map((s) => [s.id, s.name]))
+    for (const c of demo.ceiling) {
+      const start = ceiling.indexOf(`\n${c.field} (${c.level}) · all annotators at once`)
+      expect(start).toBeGreaterThan(0)
+      const end = ceiling.indexOf('\n\n', start + 1)
+      const part = ceiling.slice(start, end < 0 ? undefined : end)
+      for (const j of c.judge_human) {
+        const line = lineWith(part, `${name.get(j.source)} · with each annotator`)
+        expect(line).toBeDefined()
+        for (const s of c.statistics) expect(line).toContain(fmtStatistic(s, j.mean[s]?.value))
+      }
+      const others = lineWith(part, 'each annotator against the majority of the others')
+      for (const s of c.statistics) expect(others).toContain(fmtStatistic(s, c.human_human.against_majority_of_others[s]?.value))
+    }
+    const jvj = block(text, 'Judge against judge')
+    for (const r of demo.judge_vs_judge) {
+      const line = lineWith(jvj, `${r.both_correct}/${r.only_first}/${r.only_second}/${r.both_wrong}`, fmtPercent(r.first_value), fmtPercent(r.second_value))
+      expect(line, `${r.field} ${r.first} ${r.second}`).toBeDefined()
+    }
+  })
+
+  it('is what assay report prints without --json', async () => {
+    const printed = await runCli('report', demoPath, '--instrument', 'pairwise-preference', '--seed', '11')
+    expect(printed.code).toBe(0)
+    expect(printed.stdout.trimEnd()).toBe(renderReportText(demo).trimEnd())
+  })
+})
+
+describe('the text report’s sections present only for some projects', () => {
+  it('recalibrated judges', async () => {
+    const project = await Project.create(tmp.file('fits.assay'))
+    const side = (i: number): 'a' | 'b' => (i % 2 ? 'b' : 'a')
+    const pairs: PairSpec[] = Array.from({ length: 16 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 8 ? 'dev' : 'test' }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
+    addCalls(project, run, pairs.flatMap((p, i) => [
+      { item: ids.get(p.id) as number, order: 0, swapped: false, judgement: { verdict: verdictFor(i % 3 === 0 ? 'a' : side(i)) } },
+      { item: ids.get(p.id) as number, order: 1, swapped: true, judgement: { verdict: verdictFor(i % 4 === 0 ? 'b' : side(i)) } }
+    ]))
+    calibrate(project, { instrument: 'pairwise-preference', source: `run:${run}`, method: 'both-orders', rule: 'conservative' })
+    const report = projectReport(project.db, { instrument: 'pairwise-preference', seed: 4 })
+    project.close()
+    const section = block(everySection(report), 'Recalibrated judges')
+    const [row] = report.calibration!
+    expect(section).toContain(`accuracy ${fmtPercent(row!.decision!.before_accuracy)} → ${fmtPercent(row!.decision!.after_accuracy)}`)
+    expect(section).toContain(`${row!.changes!.n_ties} ties of ${row!.changes!.n_pairs} pairs`)
+  })
+
+  it('estimates corrected for judge error', async () => {
+    const p = await Project.create(tmp.file('estimates.assay'))
+    const byId = addItems(p, 'rediscovery-task', Array.from({ length: 60 }, (_, k) => ({ id: `t${k}`, payload: { task_id: `t${k}`, background: 'b', question: 'q', finding: 'f' } })))
+    const ids = [...byId.values()]
+    const leak = (v: boolean) => ({ leak: v, evidence: '' })
+    annotate(p, 'leak-audit', ids.slice(0, 40).map((item, k) => ({ item, judgement: leak(k % 4 === 0) })), { human: 'Expert A' })
+    const run = addRun(p, { instrument: 'leak-audit', judge: 'leak-judge' })
+    addCalls(p, run, ids.map((item, k) => ({ item, judgement: leak(k % 3 === 0) })))
+    const report = projectReport(p.db, { instrument: 'leak-audit', seed: 7 })
+    p.close()
+    const section = block(everySection(report), 'Estimates corrected for judge error')
+    const row = report.estimates!.rows[0]!
+    expect(lineWith(section, row.quantity, String(row.n_labelled), String(row.n_unlabelled), fmtNumber(row.ppi.value))).toBeDefined()
+  })
+
+  it('originality of chosen and excluded ideas, and judges’ flaw audits against the experts’', () => {
+    const idea = (id: number, keyword: string, selected: boolean) => ({ id, externalId: `i${id}`, set: 'gen', split: 'none' as const, exposures: [], generatedIdea: { selected, scheme: 'omega-point', group: `1\u0000${keyword}` } })
+    const ideas: AuditInput = {
+      project: { name: 'p', id: 'p' },
+      instrument: { id: 'idea-review', title: 'Review of an idea', itemKind: 'idea', versions: [1], fields: [{ name: 'originality', label: 'Originality', level: 'ordinal', categories: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }] },
+      split: 'all',
+      items: [idea(1, 'a', true), idea(2, 'a', false), idea(3, 'b', true), idea(4, 'b', false)],
+      sources: [{ id: 'run:1', kind: 'judge_run', name: 'reviewer', detail: {}, calls: [8, 4, 6, 5].map((v, i) => ({ itemId: i + 1, trial: 0, order: 0, status: 'ok' as const, observations: [{ unit: 'idea', values: { originality: v } }] })) }],
+      flawAudits: []
+    }
+    const originality = buildReport(ideas, { generatedAt: 'x' })
+    const section = block(everySection(originality), 'Originality of chosen and excluded ideas')
+    for (const r of originality.idea_originality!.rows) expect(lineWith(section, r.scheme, fmtNumber(r.mean_selected), fmtNumber(r.mean_excluded), fmtNumber(r.difference))).toBeDefined()
+
+    const flaw = (side: 'a' | 'b', type: string, severity: string) => ({ side, type, severity, evidence: 'the words' })
+    const audit = (id: string, kind: 'annotator' | 'judge_run', flaws: ReturnType<typeof flaw>[]) => ({ id, kind, name: id, detail: {}, calls: [{ itemId: 1, trial: 0, order: 0, status: 'ok' as const, observations: [], flaws, unparseableFlaws: 0 }] })
+    const audits: AuditInput = {
+      project: { name: 'p', id: 'p' },
+      instrument: { id: 'flaw-audit', title: 'Flaws', itemKind: 'proposal-pair', versions: [2], fields: [{ name: 'has_fatal', label: 'Has a fatal flaw', level: 'nominal', categories: [false, true] }] },
+      split: 'all',
+      items: [{ id: 1, externalId: 'p1', set: 's', split: 'none', exposures: [] }],
+      sources: [audit('annotator:x', 'annotator', [flaw('b', 'unsound_method', 'fatal')]), audit('annotator:y', 'annotator', [flaw('b', 'unsound_method', 'major')]), audit('run:1', 'judge_run', [flaw('b', 'unsound_method', 'minor'), flaw('a', 'infeasible', 'fatal')])],
+      flawAudits: []
+    }
+    const matching = buildReport(audits, { generatedAt: 'x' })
+    const flaws = block(everySection(matching), 'Judges’ flaw audits against the experts’')
+    const [row] = matching.flaw_matching!.rows
+    expect(lineWith(flaws, row!.reference, fmtPercent(row!.overall.recall), fmtPercent(row!.overall.precision))).toBeDefined()
+  })
+
+  it('probes', async () => {
+    const path = tmp.file('probes.assay')
+    expect((await runCli('new', path, '--demo')).code).toBe(0)
+    expect((await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '3', '--seed', '11')).code).toBe(0)
+    const project = await Project.open(path)
+    const probes = listProbes(project.db)
+    project.close()
+    writeFileSync(tmp.file('checks.jsonl'), `${probes.map((p) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: true, severity: 'major', note: '' } })).join('\n')}\n`)
+    expect((await runCli('import', path, 'labels', tmp.file('checks.jsonl'))).code).toBe(0)
+    const opened = await Project.open(path)
+    const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'prober' })
+    addCalls(opened, run, probes.map((p, k) => ({ item: p.itemId, judgement: { verdict: k === 0 ? 'b_better' : 'a_better' } })))
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference', seed: 2 })
+    opened.close()
+    const section = block(everySection(report), 'Probes')
+    expect(section).toContain(`${report.probes!.n_verified} verified`)
+    const row = report.probes!.detection.find((r) => r.source === `run:${run}`)!
+    expect(lineWith(section, 'prober', row.kind, String(row.n_probes), String(row.detected), fmtPercent(row.rate))).toBeDefined()
+  }, 120_000)
+})
