@@ -111,7 +111,7 @@ export const operations = {
     input: z.object({ code: z.string().min(1).max(20_000), timeoutMs: z.number().int().min(100).max(10_000).optional() }).strict(),
     output: z.object({ output: z.string(), error: z.string().nullable(), ms: z.number().int(), timedOut: z.boolean() }),
     access: 'any',
-    summary: 'Run a worked check in an isolated worker (no network or files, time-limited)'
+    summary: 'Run a worked check in QuickJS (WebAssembly) in a process of its own: no host functions, files or network; time, memory and output bounded'
   }),
   'annotations.history': op({
     input: z.object({ assignmentId: z.number().int().positive() }).strict(),
