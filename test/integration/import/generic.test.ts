@@ -175,6 +175,25 @@ describe('the generic import of pairs', () => {
   })
 })
 
+describe('the generic import of an uploaded file', () => {
+  it('reads the mapping beside the bytes, as for a path, and names items by their title in lists', async () => {
+    const ctx = contextFor(project)
+    const bytes = Buffer.from(TEXTS_CSV, 'utf8').toString('base64')
+    const mapping = { as: 'texts', columns: { id: 'paper_id', text: 'abstract', title: 'title' } }
+    const preview = await call(ctx, 'import.previewUpload', { name: 'mine.csv', bytes, format: 'generic', mapping })
+    expect(preview).toMatchObject({ items: 2, errors: [] })
+    expect(count()).toBe(0)
+    await call(ctx, 'import.runUpload', { name: 'mine.csv', bytes, format: 'generic', mapping })
+    const page = await call(ctx, 'items.list', { kind: 'idea' })
+    expect(page.rows.map((r: { external_id: string; set_name: string; title: string }) => [r.external_id, r.set_name, r.title])).toEqual([
+      ['p1', 'mine', 'Cold atoms'],
+      ['p2', 'mine', 'Warm ions']
+    ])
+    const refused = await dispatch(ctx, 'import.previewUpload', { name: 'mine.csv', bytes, mapping })
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('only by the generic format') } })
+  })
+})
+
 describe('a mapping that does not fit the file', () => {
   it('names a missing column and the header line, and lists the columns there are', async () => {
     const file = tmp.file('t.csv')
