@@ -54,7 +54,8 @@ export function parseGeneric(ctx: ImportContext, read: ReadResult): ParsedImport
     if (label) payload.label = label
     out.items.push({ kind: 'proposal-pair', externalId: id, payload, line: rec.line, extra, idField })
   }
-  out.summary = { as: mapping.as, rows: read.records.length, columns }
+  const labelled = out.items.filter((i) => i.payload.label).length
+  out.summary = { as: mapping.as, rows: read.records.length, ...(mapping.as === 'pairs' ? { labelled } : {}) }
   return out
 }
 
