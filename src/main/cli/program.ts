@@ -16,6 +16,7 @@ import { registerCalibrate } from './commands/calibrate'
 import { registerLimits } from './commands/limits'
 import { registerPrices } from './commands/prices'
 import { registerProbe } from './commands/probe'
+import { registerApi } from './commands/api'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -39,5 +40,6 @@ export function buildProgram(io: CliIO): Command {
   registerLimits(program, io)
   registerPrices(program, io)
   registerProbe(program, io)
+  registerApi(program, io)
   return program
 }

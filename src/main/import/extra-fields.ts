@@ -10,7 +10,8 @@ export const EXTRA_KEY = '$extra'
 /** Fields beyond each kind's schema that Assay reads or its importers and runs compute (hashes, derived labels). */
 const ALSO_READ: Partial<Record<ItemKind, ReadonlyArray<string>>> = {
   'proposal-pair': ['origin_label', 'literature_review', 'probe_of'],
-  idea: ['idea_hash'],
+  // A generic import's title and origin (hidden from annotators: idea-review shows only the text).
+  idea: ['idea_hash', 'title', 'origin'],
   'idea-pair': ['hash_a', 'hash_b', 'score'],
   'hypothesis-set': ['reference', 'candidates']
 }

@@ -4,7 +4,8 @@ import { zodIssuesToLocations, type ErrorLocation } from '../../shared/errors'
 import { itemTitle, parseItemPayload, type ItemKind, type Split } from '../../shared/items/kinds'
 import type { Project } from '../store/project'
 import { detectFormat } from './detect'
-import { namespaceUnknownFields } from './extra-fields'
+import { EXTRA_KEY, namespaceUnknownFields } from './extra-fields'
+import type { GenericMapping } from '../../shared/items/generic-mapping'
 import { FORMAT_ARRAY_KEYS, parseFormat } from './formats'
 import { keepWrittenNumbers } from './numbers'
 import { readRecords } from './read-records'
@@ -34,6 +35,8 @@ export interface ImportOptions {
    * instead of refusing the file; every other problem still refuses it whole.
    */
   skipExisting?: boolean
+  /** The columns of a `generic` import (refused with any other format). */
+  mapping?: GenericMapping
 }
 
 export interface ImportPreviewRow {
@@ -106,6 +109,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
     importId
   })
 
+  if (opts.mapping && format !== 'generic') return report(failed(shown, `a column mapping is read only by the generic format, not ${format}`), null)
   if (/\.xml$/i.test(fullPath)) return report(failed(shown, XML_REFUSED), null)
   opts.onProgress?.({ phase: 'reading' })
   let bytes: Buffer
@@ -125,7 +129,7 @@ export async function importFile(project: Project, format: ImportFormat, path: s
   }
   const text = decoded.text
 
-  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db, lossy: opts.lossy ?? false, replaced: { count: 0 }, selfContained: opts.selfContained ?? false }
+  const ctx: ImportContext = { path: fullPath, file: shown, db: project.db, lossy: opts.lossy ?? false, replaced: { count: 0 }, selfContained: opts.selfContained ?? false, ...(opts.mapping ? { mapping: opts.mapping } : {}) }
   const read = readRecords(shown, fullPath, text, FORMAT_ARRAY_KEYS[format])
   if (read.errors.length && read.records.length === 0) return report({ ...failed(shown, ''), errors: read.errors }, null)
   if (read.records.length === 0) return report(failed(shown, 'the file has no records'), null)
@@ -183,10 +187,11 @@ function validateItems(ctx: ImportContext, parsed: ParsedImport, skipExisting: b
       continue
     }
     item.payload = namespaceUnknownFields(item.kind, result.data as Record<string, unknown>)
+    if (item.extra && Object.keys(item.extra).length) item.payload[EXTRA_KEY] = { ...(item.payload[EXTRA_KEY] as Record<string, unknown> | undefined), ...item.extra }
     const key = `${item.kind}\u0000${item.externalId}`
     const prior = firstLine.get(key)
     if (prior !== undefined) {
-      parsed.errors.push({ file: ctx.file, line: item.line, field: ID_FIELD[item.kind] ?? 'id', message: `${item.kind} "${item.externalId}" appears twice (first on line ${prior})` })
+      parsed.errors.push({ file: ctx.file, line: item.line, field: item.idField ?? ID_FIELD[item.kind] ?? 'id', message: `${item.kind} "${item.externalId}" appears twice (first on line ${prior})` })
       continue
     }
     firstLine.set(key, item.line)
@@ -196,7 +201,7 @@ function validateItems(ctx: ImportContext, parsed: ParsedImport, skipExisting: b
         parsed.errors.push({
           file: ctx.file,
           line: item.line,
-          field: ID_FIELD[item.kind] ?? 'id',
+          field: item.idField ?? ID_FIELD[item.kind] ?? 'id',
           message: `${item.kind} "${item.externalId}" is already in the project`
         })
     }

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { readRecords } from './read-records'
 import { FORMAT_ARRAY_KEYS } from './formats'
+import { GENERIC_ROLES, type GenericMapping } from '../../shared/items/generic-mapping'
+import { headerOf } from './formats/generic'
 import type { ImportFormat } from './types'
 
 /** What each known field of a format becomes; any other field is kept unchanged under the item's `$extra`. */
@@ -86,7 +88,9 @@ const FIELD_ROLES: Record<ImportFormat, Record<string, string>> = {
     finding_b: "reader B's finding",
     key_points_b: "reader B's key points",
     abstract: 'abstract (not shown)'
-  }
+  },
+  // The generic format's columns mean what its mapping says (describeMapping).
+  generic: {}
 }
 
 export interface MappingRow {
@@ -95,9 +99,18 @@ export interface MappingRow {
 }
 
 /** The fields of the file's first record and what the importer does with each, for the import dialog. */
-export function describeMapping(format: ImportFormat, path: string): MappingRow[] {
+export function describeMapping(format: ImportFormat, path: string, generic?: GenericMapping): MappingRow[] {
   const full = resolve(path)
   const read = readRecords(path, full, readFileSync(full, 'utf8'), FORMAT_ARRAY_KEYS[format])
+  if (format === 'generic') {
+    // Every column of the file (the import screen offers them for the mapping), with its role if one names it.
+    const roleOf = new Map(Object.entries(generic?.columns ?? {}).map(([role, column]) => [column, role]))
+    const roles = generic ? new Map(GENERIC_ROLES[generic.as].map((r) => [r.role, r.to])) : new Map<string, string>()
+    return [...headerOf(read).names].map((field) => {
+      const role = roleOf.get(field)
+      return { field, to: role ? `${role}: ${roles.get(role) ?? 'not a role of this shape'}` : 'kept unchanged under $extra' }
+    })
+  }
   const first = read.records[0]?.value
   if (!first || typeof first !== 'object' || Array.isArray(first)) return []
   const roles = FIELD_ROLES[format]

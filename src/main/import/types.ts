@@ -1,6 +1,7 @@
 import type { ErrorLocation } from '../../shared/errors'
 import type { ItemKind } from '../../shared/items/kinds'
 import type { Db } from '../store/database'
+import type { GenericMapping } from '../../shared/items/generic-mapping'
 import type { SourceNumber } from './numbers'
 
 export const IMPORT_FORMATS = [
@@ -15,7 +16,8 @@ export const IMPORT_FORMATS = [
   'citation-pairs',
   'preprints',
   'abstracts',
-  'references'
+  'references',
+  'generic'
 ] as const
 export type ImportFormat = (typeof IMPORT_FORMATS)[number]
 
@@ -37,6 +39,10 @@ export interface ItemDraft {
   externalId: string
   payload: Record<string, unknown>
   line: number
+  /** The file's own fields, stored under `$extra` as written (the generic import names them by its mapping). */
+  extra?: Record<string, unknown>
+  /** The field a duplicate id is reported against, where the file names it (the generic import's id column). */
+  idField?: string
 }
 
 /** A label or judge output made elsewhere, already validated against its instrument. */
@@ -95,6 +101,8 @@ export interface ImportContext {
   replaced?: { count: number }
   /** The file may refer to no other file (an upload): every path in it is refused. */
   selfContained?: boolean
+  /** The generic import's columns. */
+  mapping?: GenericMapping
 }
 
 export function emptyParsed(): ParsedImport {

@@ -11,6 +11,8 @@ import { RENDERER_CSP } from '../../shared/security'
 import { staticFiles } from './static'
 import { firstAnswers, firstAnswersBlock, type FirstAnswersOptions } from './first-answers'
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../import/json-scan'
+import { MAX_BODY } from './limits'
+import { openApiDocument } from './openapi'
 
 export interface WebServerOptions {
   project: Project
@@ -30,7 +32,6 @@ export interface WebServer {
   close(): Promise<void>
 }
 
-const MAX_BODY = 8 * 1024 * 1024
 /** No operation's input nests this deep; the same bound as imported JSON. */
 const MAX_BODY_DEPTH = MAX_JSON_DEPTH
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
@@ -83,6 +84,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (url.pathname === '/api/events' && req.method === 'GET') return sse(req, res)
+    if (url.pathname === '/api/openapi.json' && req.method === 'GET') return send(res, 200, openApiDocument({ port, cookieName: tokenCookieName(port) }))
     if (req.method !== 'POST') return send(res, 405, { ok: false, error: { code: 'invalid_input', message: 'use POST' } })
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
       return send(res, 415, { ok: false, error: { code: 'invalid_input', message: 'send application/json' } })

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { errorLocationSchema } from '../errors'
+import { genericMappingSchema } from '../items/generic-mapping'
 import { splitSchema } from '../items/kinds'
 import { op } from './define'
 
-export const IMPORT_FORMAT_NAMES = ['pairs', 'tasks', 'hypotheses', 'frontierscience', 'questions', 'liveideabench', 'omega-point', 'labels', 'citation-pairs', 'preprints', 'abstracts', 'references'] as const
+export const IMPORT_FORMAT_NAMES = ['pairs', 'tasks', 'hypotheses', 'frontierscience', 'questions', 'liveideabench', 'omega-point', 'labels', 'citation-pairs', 'preprints', 'abstracts', 'references', 'generic'] as const
 
 const importInput = z
   .object({
@@ -15,7 +16,9 @@ const importInput = z
     /** Accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted (refused otherwise). */
     lossy: z.boolean().optional(),
     /** Leave out, counted, items whose id the project already has, instead of refusing the file. */
-    skipExisting: z.boolean().optional()
+    skipExisting: z.boolean().optional(),
+    /** The generic format's columns (only with format `generic`, which needs it). */
+    mapping: genericMappingSchema.optional()
   })
   .strict()
 
@@ -47,7 +50,9 @@ const uploadInput = z
     split: splitSchema.optional(),
     /** As for a path: accept invalid UTF-8, each invalid sequence replaced by U+FFFD and counted. */
     lossy: z.boolean().optional(),
-    skipExisting: z.boolean().optional()
+    skipExisting: z.boolean().optional(),
+    /** The generic format's columns (only with format `generic`, which needs it). */
+    mapping: genericMappingSchema.optional()
   })
   .strict()
 

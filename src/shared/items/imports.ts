@@ -6,7 +6,7 @@ export const IMPORTS_OF_KIND: Record<ItemKind, string> = {
   'hypothesis-set': 'import them with `assay import <file> hypotheses <path>` (or `omega-point`), or generate them with `assay judge <file> --instrument generation`',
   'rediscovery-task': 'import them with `assay import <file> tasks <path>`, or compose them from papers with `assay judge <file> --instrument generation --generate tasks --scheme single`',
   'fs-problem': 'import them with `assay import <file> frontierscience <path>`',
-  idea: 'import them with `assay import <file> liveideabench <path>`, or generate them with `--generate ideas`',
+  idea: 'import them with `assay import <file> liveideabench <path>` (or your own with `generic <path> --as texts --map id=…,text=…`), or generate them with `--generate ideas`',
   'idea-pair': 'import them with `assay import <file> liveideabench <path>` (similarity records)',
   'preprint-pair': 'import them with `assay import <file> preprints <path>` (papers with their candidate preprint records)',
   'reference-pair': 'import them with `assay import <file> references <path>` (two readers’ findings of each paper)',

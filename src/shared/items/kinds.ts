@@ -175,7 +175,7 @@ export function itemTitle(kind: ItemKind, externalId: string, payload: Record<st
     case 'hypothesis-set':
       return `${externalId} · task ${p.task_id}`
     case 'idea':
-      return firstLine(String(p.idea ?? externalId))
+      return typeof p.title === 'string' && p.title ? p.title : firstLine(String(p.idea ?? externalId))
     case 'paper':
       return firstLine(String(p.title ?? externalId))
     default:

@@ -5,6 +5,7 @@ import { AssayError } from '../../../shared/errors'
 import { MAX_UPLOAD_BYTES, type importOperations } from '../../../shared/contract/import-operations'
 import { detectFormat, importFile, XML_REFUSED, type ImportFormat } from '../../import'
 import { describeMapping } from '../../import/mapping'
+import type { GenericMapping } from '../../../shared/items/generic-mapping'
 import type { ApiContext } from '../context'
 import type { HandlerGroup } from './types'
 
@@ -30,6 +31,7 @@ interface ImportRequest {
   /** An uploaded file: it may refer to no other file. */
   selfContained?: boolean | undefined
   skipExisting?: boolean | undefined
+  mapping?: GenericMapping | undefined
 }
 
 async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean) {
@@ -38,6 +40,9 @@ async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean)
   if (/\.xml$/i.test(input.path)) throw new AssayError('invalid_input', `${shown}: ${XML_REFUSED}`, [{ file: shown, message: XML_REFUSED }])
   const detected = input.format === undefined
   const format = input.format ?? detectFormat(input.path, firstLines(input.path))
+  if (input.mapping && format !== 'generic') {
+    throw new AssayError('invalid_input', `A column mapping is read only by the generic format, not ${format ?? 'a detected one'}`, [{ file: shown, field: 'mapping', message: 'only for format generic' }])
+  }
   if (!format) throw new AssayError('invalid_input', `Cannot tell the format of ${shown}; choose one`, [{ file: shown, field: 'format', message: 'not detected' }])
   const report = await importFile(ctx.project, format, input.path, {
     dryRun,
@@ -46,7 +51,8 @@ async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean)
     ...(input.sourceName !== undefined ? { sourceName: input.sourceName } : {}),
     ...(input.lossy ? { lossy: true } : {}),
     ...(input.selfContained ? { selfContained: true } : {}),
-    ...(input.skipExisting ? { skipExisting: true } : {})
+    ...(input.skipExisting ? { skipExisting: true } : {}),
+    ...(input.mapping ? { mapping: input.mapping } : {})
   })
   if (!dryRun && report.errors.length === 0) ctx.events.emit('project.changed', { what: 'items' })
   return {
@@ -63,13 +69,13 @@ async function runImport(input: ImportRequest, ctx: ApiContext, dryRun: boolean)
     errors: report.errors,
     preview: report.preview,
     summary: report.summary,
-    mapping: safeMapping(format, input.path)
+    mapping: safeMapping(format, input.path, input.mapping)
   }
 }
 
-function safeMapping(format: ImportFormat, path: string) {
+function safeMapping(format: ImportFormat, path: string, generic: GenericMapping | undefined) {
   try {
-    return describeMapping(format, path)
+    return describeMapping(format, path, generic)
   } catch {
     // A file that cannot be read as records has its errors in the report already.
     return []
@@ -102,6 +108,7 @@ async function runUpload(input: Upload, ctx: ApiContext, dryRun: boolean) {
         split: input.split,
         lossy: input.lossy,
         skipExisting: input.skipExisting,
+        mapping: input.mapping,
         selfContained: true
       },
       ctx,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { AssayError, formatLocation, type ErrorLocation } from '../../../shared/errors'
+import { GENERIC_ROLE_NAMES, GENERIC_SHAPES, genericMappingSchema, type GenericMapping } from '../../../shared/items/generic-mapping'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import type { ImportReport } from '../../import'
 import { IMPORT_FORMATS, isImportFormat, type ImportFormat } from '../../import/types'
@@ -16,6 +17,8 @@ interface ImportCliOptions {
   lossy?: boolean
   skipExisting?: boolean
   json?: boolean
+  as?: string
+  map?: string
 }
 
 export function registerImport(program: Command, io: CliIO): void {
@@ -30,15 +33,19 @@ export function registerImport(program: Command, io: CliIO): void {
     .option('--dry-run', 'parse and validate, print what would be imported, write nothing')
     .option('--lossy', 'accept invalid UTF-8, replacing each invalid sequence by U+FFFD; the count is reported')
     .option('--skip-existing', 'leave out items whose id the project already has (counted) instead of refusing the file')
+    .option('--as <shape>', 'generic format: texts | pairs')
+    .option('--map <columns>', 'generic format: role=column pairs, comma-separated (texts: id, text, title, origin; pairs: id, a_text, b_text, title, a_origin, b_origin, label)')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nErrors are listed as file:line: field: message. Nothing is written when there is any error (exit 1).'
+      '\nErrors are listed as file:line: field: message. Nothing is written when there is any error (exit 1).\n' +
+        'Your own data: assay import P generic file.csv --as texts --map id=paper_id,text=abstract,title=title (columns no role names are kept under $extra).'
     )
     .action(async (file: string, formatArg: string, path: string, opts: ImportCliOptions) => {
       // The parsers load only when an import runs, so `--help` stays instant.
       const { detectFormat, importFile, XML_REFUSED } = await import('../../import')
       const format = resolveFormat(formatArg, path, detectFormat, XML_REFUSED)
+      const mapping = genericMapping(format, opts)
       const project = await Project.open(resolve(file))
       let report: ImportReport
       try {
@@ -47,7 +54,8 @@ export function registerImport(program: Command, io: CliIO): void {
           ...(opts.split ? { split: opts.split } : {}),
           dryRun: opts.dryRun ?? false,
           lossy: opts.lossy ?? false,
-          skipExisting: opts.skipExisting ?? false
+          skipExisting: opts.skipExisting ?? false,
+          ...(mapping ? { mapping } : {})
         })
       } catch (e) {
         throw namedDatabaseError(project.path, e)
@@ -58,6 +66,30 @@ export function registerImport(program: Command, io: CliIO): void {
       else printReport(io, report, path)
       if (report.errors.length) throw new ExitCode(EXIT_FAILURE)
     })
+}
+
+/** `--as` and `--map` as the generic format's mapping; refused with any other format, required with it. */
+function genericMapping(format: ImportFormat, opts: ImportCliOptions): GenericMapping | undefined {
+  if (format !== 'generic') {
+    if (opts.as || opts.map) throw new AssayError('invalid_input', `--as and --map are for the generic format, not ${format}`)
+    return undefined
+  }
+  if (!opts.as || !opts.map) throw new AssayError('invalid_input', 'the generic format needs --as texts|pairs and --map role=column,… (e.g. --map id=paper_id,text=abstract)')
+  const columns: Record<string, string> = {}
+  for (const part of opts.map.split(',')) {
+    const eq = part.indexOf('=')
+    const role = part.slice(0, eq).trim()
+    if (eq < 0 || !role || !part.slice(eq + 1).trim()) throw new AssayError('invalid_input', `--map: "${part}" is not role=column`)
+    if (!(GENERIC_ROLE_NAMES as ReadonlyArray<string>).includes(role)) throw new AssayError('invalid_input', `--map: ${role}: not a role; the roles are ${GENERIC_ROLE_NAMES.join(', ')}`)
+    if (role in columns) throw new AssayError('invalid_input', `--map: ${role} is given twice`)
+    columns[role] = part.slice(eq + 1).trim()
+  }
+  const parsed = genericMappingSchema.safeParse({ as: opts.as, columns })
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new AssayError('invalid_input', issue.path[0] === 'as' ? `--as: expected ${GENERIC_SHAPES.join(' or ')}` : `--map: ${issue.path.slice(1).join('.')}: ${issue.message}`)
+  }
+  return parsed.data
 }
 
 function parseSplit(value: string): Split {

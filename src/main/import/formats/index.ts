@@ -12,6 +12,7 @@ import { PREPRINT_ARRAY_KEYS, parsePreprints } from './preprints'
 import { parseQuestions } from './questions'
 import { parseReferences, REFERENCE_ARRAY_KEYS } from './references'
 import { parseTasks } from './tasks'
+import { parseGeneric } from './generic'
 
 /** Keys under which a JSON object may hold its rows, per format (a manifest with metadata beside the rows). */
 export const FORMAT_ARRAY_KEYS: Record<ImportFormat, ReadonlyArray<string>> = {
@@ -26,7 +27,8 @@ export const FORMAT_ARRAY_KEYS: Record<ImportFormat, ReadonlyArray<string>> = {
   'citation-pairs': ['papers', 'items', 'data'],
   preprints: PREPRINT_ARRAY_KEYS,
   abstracts: ABSTRACT_ARRAY_KEYS,
-  references: REFERENCE_ARRAY_KEYS
+  references: REFERENCE_ARRAY_KEYS,
+  generic: ['items', 'rows', 'data']
 }
 
 export async function parseFormat(format: ImportFormat, ctx: ImportContext, read: ReadResult): Promise<ParsedImport> {
@@ -55,5 +57,7 @@ export async function parseFormat(format: ImportFormat, ctx: ImportContext, read
       return parseAbstracts(ctx, read.records)
     case 'references':
       return parseReferences(ctx, read.records)
+    case 'generic':
+      return parseGeneric(ctx, read)
   }
 }

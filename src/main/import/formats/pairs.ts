@@ -80,7 +80,7 @@ function readProposal(ctx: ImportContext, raw: unknown, side: 'a' | 'b', line: n
 }
 
 /** The canonical label, null when the row has none, false when the row is in error (already reported). */
-function canonicalLabel(
+export function canonicalLabel(
   row: Record<string, unknown>,
   payload: Record<string, unknown>,
   line: number,

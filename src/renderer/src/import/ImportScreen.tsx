@@ -6,6 +6,8 @@ import { api } from '../api'
 import { Choices } from '../components/Choices'
 import { FileSource, type ChosenFile } from './FileSource'
 import { ImportReport } from './ImportReport'
+import { MappingForm } from './MappingForm'
+import type { GenericMapping } from '../../../shared/items/generic-mapping'
 
 type Format = (typeof IMPORT_FORMAT_NAMES)[number]
 
@@ -17,6 +19,8 @@ interface Settings {
   lossy: boolean
   /** Leave out, counted, items the project already has instead of refusing the file. */
   skipExisting: boolean
+  /** The generic format's columns; sent only with that format. */
+  mapping: GenericMapping
 }
 
 function request(file: ChosenFile, s: Settings) {
@@ -25,7 +29,8 @@ function request(file: ChosenFile, s: Settings) {
     ...(s.set.trim() ? { set: s.set.trim() } : {}),
     split: s.split,
     ...(s.lossy ? { lossy: true } : {}),
-    ...(s.skipExisting ? { skipExisting: true } : {})
+    ...(s.skipExisting ? { skipExisting: true } : {}),
+    ...(s.format === 'generic' ? { mapping: s.mapping } : {})
   }
   return file.kind === 'upload' ? { ...common, name: file.name, bytes: file.bytes } : { ...common, path: file.path }
 }
@@ -37,7 +42,7 @@ function request(file: ChosenFile, s: Settings) {
  */
 export function ImportScreen() {
   const [file, setFile] = useState<ChosenFile | null>(null)
-  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none', lossy: false, skipExisting: false })
+  const [settings, setSettings] = useState<Settings>({ format: '', set: '', split: 'none', lossy: false, skipExisting: false, mapping: { as: 'texts', columns: {} } })
   const [preview, setPreview] = useState<{ report: ImportReportView; of: Settings } | null>(null)
   const [done, setDone] = useState<ImportReportView | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -66,7 +71,7 @@ export function ImportScreen() {
 
   const choose = (chosen: ChosenFile) => {
     // A new file starts over: its format is detected again, not carried over from the last one.
-    const fresh: Settings = { ...settings, format: '', lossy: false }
+    const fresh: Settings = { ...settings, format: '', lossy: false, mapping: { as: settings.mapping.as, columns: {} } }
     setFile(chosen)
     setSettings(fresh)
     setPreview(null)
@@ -75,6 +80,12 @@ export function ImportScreen() {
   }
 
   const change = (patch: Partial<Settings>) => setSettings((s) => ({ ...s, ...patch }))
+  const chooseFormat = (format: Format | '') => {
+    const next = { ...settings, format }
+    setSettings(next)
+    // The mapping form offers the file's columns, which a preview in the generic format reads.
+    if (format === 'generic' && file) void run('preview', file, next)
+  }
   const current = preview !== null && JSON.stringify(preview.of) === JSON.stringify(settings)
   const report = done ?? preview?.report ?? null
 
@@ -96,10 +107,13 @@ export function ImportScreen() {
           </p>
           <label>
             Format
-            <select aria-label="Format" value={settings.format} onChange={(e) => change({ format: e.target.value as Format | '' })}>
+            <select aria-label="Format" value={settings.format} onChange={(e) => chooseFormat(e.target.value as Format | '')}>
               <Choices values={IMPORT_FORMAT_NAMES} empty={preview?.report.detected && !settings.format ? `Detect (${preview.report.format})` : 'Detect'} />
             </select>
           </label>
+          {settings.format === 'generic' && (
+            <MappingForm mapping={settings.mapping} columns={preview?.report.mapping.map((m) => m.field) ?? []} onChange={(mapping) => change({ mapping })} />
+          )}
           <label>
             Set
             <input aria-label="Set name" value={settings.set} onChange={(e) => change({ set: e.target.value })} placeholder="file name" />
