@@ -11,7 +11,7 @@ import { ACTIVE_RUN_SQL } from '../store/archive'
 import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
-import { listFits } from '../calibrate/fits-store'
+import { listFits } from '../store/calibration-fits'
 import { countCheckProvenance } from '../checks/verify'
 import { probeFacts } from '../probes/report-facts'
 

@@ -9,7 +9,7 @@ import { readTrainingExamples } from '../export/training-rows'
 import { addUserTemplate, parseRunSpec, prepareRun, resolveTemplate, runRegistry, type RunEnvironment, type RunResult } from '../runner'
 import type { RunProgress } from '../runner'
 import type { Project } from '../store/project'
-import { insertFit, listFits } from './fits-store'
+import { insertFit, listFits } from '../store/calibration-fits'
 import { defaultCriterion, resolveCriterionId, fieldsFor, resolveSourceId, type CalibrateOptions } from './service'
 
 export interface FewShotOptions extends CalibrateOptions {

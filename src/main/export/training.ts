@@ -6,8 +6,8 @@ import { logExposure } from '../store/exposures'
 import type { Project } from '../store/project'
 import { answerText, mirroredVerdict } from './answer-text'
 import { hfDatasetCard } from './hf-card'
-import { writeOutputFiles } from './output-file'
-import { toJsonl } from './table'
+import { writeOutputFiles } from '../files/output-file'
+import { toJsonl } from '../files/table'
 import { LABEL_SOURCES, readTrainingExamples, type TrainingExample, type TrainingRead } from './training-rows'
 
 export const TRAINING_EXPORTS = ['preferences', 'finetune'] as const

@@ -4,7 +4,7 @@ import type { Split } from '../../shared/items/kinds'
 import { appendAnnotation } from '../store/annotations'
 import { ensureAnnotator } from '../store/annotators'
 import { insertItems } from '../store/items'
-import { recordImportedProbes } from '../probes/import'
+import { recordImportedProbes } from './probe-rows'
 import type { Project } from '../store/project'
 import type { AdjudicationDraft, AnnotationDraft, ItemDraft } from './types'
 

@@ -2,6 +2,6 @@ export { exportPacket, type PacketExportOptions, type PacketExportResult } from 
 export { mergePackets, type PacketMergeReport } from './merge'
 export { listPackets, type PacketSummaryRow } from './store'
 export { readPacket, type PacketContent } from './read'
-export { PACKET_FORMAT, VIEW_KEY, packetViewOf } from './format'
+export { PACKET_FORMAT, VIEW_KEY, packetViewOf } from '../store/packet-format'
 export { assignmentDigest, viewDigest, stableStringify } from './digest'
-export { viewIssues, offlineCheckCoverage } from './view-checks'
+export { viewIssues, offlineCheckCoverage } from '../annotation/view-checks'

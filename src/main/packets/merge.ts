@@ -11,7 +11,7 @@ import type { Db } from '../store/database'
 import type { Project } from '../store/project'
 import { parentsFirst } from './chains'
 import { assignmentDigest, stableStringify, viewDigest, type DigestEntry } from './digest'
-import { PACKET_FORMAT } from './format'
+import { PACKET_FORMAT } from '../store/packet-format'
 import { readPacket, type PacketAssignmentRecord, type PacketContent } from './read'
 import { getPacket, markMerged, packetItems } from './store'
 

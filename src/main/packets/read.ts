@@ -6,7 +6,7 @@ import type { AnnotationRow } from '../store/annotations'
 import type { AssignmentStatus } from '../store/assignments'
 import { getMeta } from '../store/meta'
 import { Project } from '../store/project'
-import { PACKET_META, packetViewOf } from './format'
+import { PACKET_META, packetViewOf } from '../store/packet-format'
 
 export interface PacketAssignmentRecord {
   /** The assignment's id inside the packet file (meaningless in the project). */

@@ -1,8 +1,8 @@
 import type { Db } from '../store/database'
 import { EXTRA_KEY } from '../import/extra-fields'
 import { jsonWithWrittenNumbers } from '../import/numbers'
-import { writeOutputFile } from '../export/output-file'
-import { listProbes, type ProbeQuery } from './store'
+import { writeOutputFile } from '../files/output-file'
+import { listProbes, type ProbeQuery } from '../store/probes'
 
 // Probes written in the pairs format: each probe pair as the pairs importer reads it, with its provenance under
 // `probe_of`, and (unless left out) each original pair before its probes, so the file imports into another project

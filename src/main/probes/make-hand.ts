@@ -4,8 +4,8 @@ import { changedCharacters } from '../../shared/probes/diff'
 import { buildProbePair } from '../../shared/probes/pair'
 import { getItem, getItemByExternalId, insertItems } from '../store/items'
 import type { Project } from '../store/project'
-import { getProbeKind } from './kinds-store'
-import { insertProbe } from './store'
+import { getProbeKind } from '../store/probe-kinds'
+import { insertProbe } from '../store/probes'
 
 export interface HandProbeInput {
   itemId: number

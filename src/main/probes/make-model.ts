@@ -17,10 +17,10 @@ import { resolveTemplate, usedValues } from '../runner/templates'
 import { EnvKeyStore } from '../secrets/store'
 import { getItemByExternalId, insertItems } from '../store/items'
 import type { Project } from '../store/project'
-import { getProbeKind } from './kinds-store'
+import { getProbeKind } from '../store/probe-kinds'
 import { originalSides, type OriginalQuery, type OriginalSide } from './originals'
 import type { MadeProbe, MakeResult } from './make-deterministic'
-import { insertProbe } from './store'
+import { insertProbe } from '../store/probes'
 
 // Model-made probes: one request per original proposal with the kind's probe template, through the runner's parts —
 // a recorded run (resumed when the same definition is asked again), the response cache keyed by request hash, the

@@ -1,6 +1,6 @@
 import type { Db } from '../store/database'
 import type { ProbeFacts } from '../../shared/report/probes'
-import { listProbes } from './store'
+import { listProbes } from '../store/probes'
 import { probeVerifications } from './verification'
 
 /** The probes of a project as the report reads them: family, kind, sides, expected rule and check outcome. */

@@ -9,7 +9,7 @@ import { checkBudgetTarget, ideaTokenBudgets, keywordTask, selectKeywordTasks } 
 import { nextCompositionStep, paperTask, selectPaperTasks } from './task-composition'
 import { nextResponseStep, responseTask, selectResponseTasks } from './fs-responses'
 import { ASSUMED_OUTPUT_TOKENS, estimateTokens } from './estimate'
-import type { GenerationTaskRow } from './generate'
+import type { GenerationTaskRow } from './chain'
 import { canonicalJson } from './hash'
 import type { Judge } from './judges'
 import { itemsWhere } from './item-selection'

@@ -5,7 +5,7 @@ import { ProviderError } from '../providers/types'
 import { getItemByExternalId, insertItems } from '../store/items'
 import type { Project } from '../store/project'
 import { cacheLookup, RecordWriter, type CallRecord } from './calls'
-import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTarget, type GenerationTask, type Scheme, type StepKind, type StepOutcome, type StepPlan } from './chain'
+import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTarget, type GenerationTask, type GenerationTaskRow, type Scheme, type StepKind, type StepOutcome, type StepPlan } from './chain'
 import { nextIdeaStep, readIdeaStepAnswer } from './idea-chain'
 import { keywordTask, storeGeneratedIdeas } from './idea-tasks'
 import { nextCompositionStep, paperTask, readCompositionAnswer, storeComposedTask, type CompositionAnswer } from './task-composition'
@@ -21,12 +21,6 @@ import { usedValues } from './templates'
 // Generation runs: each task's sequence of requests (see chain.ts) is made one request after another, every call
 // recorded before the next is planned, so a run stopped anywhere resumes from its last recorded answer. A finished
 // sequence becomes a new hypothesis set, with its provenance, that can be annotated and judged like any other.
-
-export interface GenerationTaskRow {
-  id: number
-  external_id: string
-  payload: string
-}
 
 export interface GenerationOptions extends GatedCallOptions {
   scheme: Scheme

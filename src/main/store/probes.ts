@@ -1,4 +1,4 @@
-import type { Db } from '../store/database'
+import type { Db } from './database'
 import type { Split } from '../../shared/items/kinds'
 import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
 

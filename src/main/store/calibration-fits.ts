@@ -1,7 +1,7 @@
 import { fitParametersSchema, fitSpecSchema, type FitParameters, type FitSpec, type StoredFit } from '../../shared/calibrate'
 import { AssayError } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
-import type { Db } from '../store/database'
+import type { Db } from './database'
 
 interface FitRow {
   id: number
