@@ -5,7 +5,7 @@ import { currentAnnotations, type AnnotationRow } from '../store/annotations'
 import type { Db } from '../store/database'
 import type { AdjudicatedLabelFilter } from './labels'
 import { answersAgreeing, majorityLabel, type CountedAnswer, type MajorityOutcome, type MajorityResult, type Value } from './majority'
-import { adjudicationHeads, basedOnOf, type AdjudicationRow } from './store'
+import { adjudicationHeads, basedOnOf, type AdjudicationRow } from '../store/adjudications'
 
 // Final labels: the adjudication that stands, else the human majority.
 

@@ -1,5 +1,6 @@
 import type { Db } from '../store/database'
-import { basedOnOf, type AdjudicationRow } from './store'
+import { basedOnOf, type AdjudicationRow } from '../store/adjudications'
+import { adjudicationIsCurrent, adjudicationLatestFirst } from '../store/revisions'
 
 export interface AdjudicatedLabelFilter {
   set?: string | undefined
@@ -37,10 +38,10 @@ export function adjudicatedLabels(db: Db, filter: AdjudicatedLabelFilter = {}): 
     .prepare(
       `SELECT a.*, i.external_id, i.kind, i.set_name, i.split, i.payload FROM adjudications a
        JOIN items i ON i.id = a.item_id
-       WHERE NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
+       WHERE ${adjudicationIsCurrent('a')}
          AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
          AND (@instrument IS NULL OR a.instrument_id = @instrument)
-       ORDER BY i.id, a.instrument_id, a.created_at DESC, a.rowid DESC`
+       ORDER BY i.id, a.instrument_id, ${adjudicationLatestFirst('a')}`
     )
     .all({ set: filter.set ?? null, split: filter.split ?? null, instrument: filter.instrument ?? null }) as Array<
     AdjudicationRow & { external_id: string; kind: string; set_name: string; split: string; payload: string }

@@ -8,7 +8,7 @@ import type { Project } from '../store/project'
 import { disagreementsOf, type FieldDisagreement } from './disagreement'
 import { currentHumanAnswers, instrumentPayload, isStaleAdjudication } from './final-labels'
 import { effectiveRule } from './rules'
-import { adjudicationHead, adjudicationHeads, adjudicationHistory, appendAdjudication, basedOnOf, type AdjudicationRow } from './store'
+import { adjudicationHead, adjudicationHeads, adjudicationHistory, appendAdjudication, basedOnOf, type AdjudicationRow } from '../store/adjudications'
 
 /**
  * The viewer key of the adjudication screen: the curator sees the item blinded like any annotator (origins, labels

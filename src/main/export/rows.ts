@@ -1,5 +1,6 @@
 import { finalLabels, type FinalLabelRecord } from '../adjudication/final-labels'
 import type { Db } from '../store/database'
+import { annotationIsCurrent } from '../store/revisions'
 
 // Reading what an export writes: current human/model answers and final labels (labels), model calls (judgements).
 
@@ -97,8 +98,7 @@ export function readLabels(db: Db, filter: ExportFilter, pseudonymise: boolean):
        FROM annotations a
        JOIN items i ON i.id = a.item_id
        LEFT JOIN annotators an ON an.id = a.annotator_id
-       WHERE a.retracted = 0
-         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+       WHERE ${annotationIsCurrent('a')}
          AND ${ITEM_FILTER} AND (@instrument IS NULL OR a.instrument_id = @instrument)
        ORDER BY i.id, a.instrument_id, a.source_kind, a.source_name, a.created_at`
     )

@@ -17,7 +17,7 @@ import { Project } from '../store/project'
 import { parentsFirst } from './chains'
 import { assignmentDigest, viewDigest, type DigestEntry } from './digest'
 import { PACKET_FORMAT, PACKET_META, VIEW_KEY } from '../store/packet-format'
-import { insertPacket } from './store'
+import { insertPacket } from '../store/packets'
 
 export interface PacketExportOptions {
   annotator: string

@@ -1,6 +1,6 @@
 export { exportPacket, type PacketExportOptions, type PacketExportResult } from './export'
 export { mergePackets, type PacketMergeReport } from './merge'
-export { listPackets, type PacketSummaryRow } from './store'
+export { listPackets, type PacketSummaryRow } from '../store/packets'
 export { readPacket, type PacketContent } from './read'
 export { PACKET_FORMAT, VIEW_KEY, packetViewOf } from '../store/packet-format'
 export { assignmentDigest, viewDigest, stableStringify } from './digest'

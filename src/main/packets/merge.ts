@@ -13,7 +13,7 @@ import { parentsFirst } from './chains'
 import { assignmentDigest, stableStringify, viewDigest, type DigestEntry } from './digest'
 import { PACKET_FORMAT } from '../store/packet-format'
 import { readPacket, type PacketAssignmentRecord, type PacketContent } from './read'
-import { getPacket, markMerged, packetItems } from './store'
+import { getPacket, markMerged, packetItems } from '../store/packets'
 
 export interface PacketMergeReport {
   path: string

@@ -6,7 +6,7 @@ import { ProviderError, type JudgeConfig, type Provider } from '../providers/typ
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
 import { answerRecorder } from './answer-record'
-import { RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
+import { RecordWriter, runCounts, type CallRecord, type WorkCall } from '../store/model-calls'
 import { openCacheView } from './shared-cache'
 import type { ProviderGate, RetryPolicy } from './gate'
 import { isFatal, sendWithRetries } from './send'

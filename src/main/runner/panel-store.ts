@@ -1,7 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { companyOf, UNKNOWN_COMPANY } from '../providers/companies'
 import type { Db } from '../store/database'
-import { getRunRow } from './calls'
+import { getRunRow } from '../store/model-calls'
 import { getJudge } from './judges'
 import { matchPanel, type MatchScore, type PanelResult } from './panel'
 

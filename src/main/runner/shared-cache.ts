@@ -1,6 +1,6 @@
 import type { ModelResponse } from '../providers/types'
 import type { Db } from '../store/database'
-import type { CachedAnswer } from './calls'
+import type { CachedAnswer } from '../store/model-calls'
 
 // Which requests are paid for, as seen by the executions of this process. An execution reads the cache rows of all
 // its requests in one query when it starts; after that it asks the database per call only when another execution

@@ -62,3 +62,7 @@ export function insertAssignment(db: Db, annotatorId: number, itemId: number, in
     .run(annotatorId, itemId, instrumentId, position)
   return info.changes > 0
 }
+
+export function assignmentCount(db: Db, annotatorId: number): number {
+  return (db.prepare(`SELECT count(*) AS n FROM assignments WHERE annotator_id = ?`).get(annotatorId) as { n: number }).n
+}

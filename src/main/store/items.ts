@@ -118,3 +118,19 @@ export function setsOfItems(db: Db, ids: ReadonlyArray<number>): string[] {
   const rows = db.prepare(`SELECT DISTINCT set_name FROM items WHERE id IN (${ids.map(() => '?').join(',')}) ORDER BY set_name`).all(...ids) as Array<{ set_name: string }>
   return rows.map((r) => r.set_name)
 }
+
+/** The kinds, sets and splits the items have, each sorted. */
+export function itemFacets(db: Db): { kinds: string[]; sets: string[]; splits: string[] } {
+  const col = (c: 'kind' | 'set_name' | 'split') => (db.prepare(`SELECT DISTINCT ${c} AS v FROM items ORDER BY 1`).all() as { v: string }[]).map((r) => r.v)
+  return { kinds: col('kind'), sets: col('set_name'), splits: col('split') }
+}
+
+/** Proposal pairs that carry their own reference label. */
+export function labelledPairCount(db: Db): number {
+  return (db.prepare(`SELECT count(*) AS n FROM items WHERE kind = 'proposal-pair' AND json_extract(payload, '$.label') IS NOT NULL`).get() as { n: number }).n
+}
+
+/** The splits the items are in, sorted. */
+export function itemSplits(db: Db): string[] {
+  return (db.prepare(`SELECT DISTINCT split FROM items ORDER BY split`).all() as { split: string }[]).map((r) => r.split)
+}

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database'
+import type { Db } from './database'
 
 // The curator project's record of the packets it made: one `packets` row each, and the map of opaque ids.
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from '../store/database'
+import type { Db } from './database'
+import { adjudicationIsCurrent, adjudicationLatestFirst } from './revisions'
 
 // Adjudications are append-only like annotations: a new judgement of an item supersedes the previous one, so each
 // (item, instrument) has one chain whose head is the final label.
@@ -27,12 +28,33 @@ export interface NewAdjudication {
 }
 
 export function appendAdjudication(db: Db, a: NewAdjudication): string {
-  const id = randomUUID()
-  db.prepare(
+  return adjudicationAppender(db)(a)
+}
+
+/**
+ * Appends adjudications with one prepared statement (imports append many). An imported one keeps its id and time
+ * when it has them; otherwise it gets a new id and the present time.
+ */
+export function adjudicationAppender(db: Db): (a: NewAdjudication & { id?: string | null; createdAt?: string | null }) => string {
+  const insert = db.prepare(
     `INSERT INTO adjudications (id, item_id, instrument_id, judgement, reason, curator, based_on, supersedes, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`
-  ).run(id, a.itemId, a.instrumentId, JSON.stringify(a.judgement), a.reason, a.curator, JSON.stringify(a.basedOn), a.supersedes)
-  return id
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`
+  )
+  return (a) => {
+    const id = a.id ?? randomUUID()
+    insert.run(id, a.itemId, a.instrumentId, JSON.stringify(a.judgement), a.reason, a.curator, JSON.stringify(a.basedOn), a.supersedes, a.createdAt ?? null)
+    return id
+  }
+}
+
+/** A finder of the current adjudication of an (item, instrument), prepared once; see adjudicationHead. */
+export function adjudicationHeadFinder(db: Db): (itemId: number, instrumentId: string) => AdjudicationRow | undefined {
+  const stmt = db.prepare(
+    `SELECT a.* FROM adjudications a WHERE a.item_id = ? AND a.instrument_id = ?
+       AND ${adjudicationIsCurrent('a')}
+     ORDER BY ${adjudicationLatestFirst('a')} LIMIT 1`
+  )
+  return (itemId, instrumentId) => stmt.get(itemId, instrumentId) as AdjudicationRow | undefined
 }
 
 /** Every adjudication of an item for an instrument, oldest first. */
@@ -44,13 +66,7 @@ export function adjudicationHistory(db: Db, itemId: number, instrumentId: string
 
 /** The current adjudication: the row nothing supersedes (the newest, should a chain ever fork). */
 export function adjudicationHead(db: Db, itemId: number, instrumentId: string): AdjudicationRow | undefined {
-  return db
-    .prepare(
-      `SELECT a.* FROM adjudications a WHERE a.item_id = ? AND a.instrument_id = ?
-         AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
-       ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`
-    )
-    .get(itemId, instrumentId) as AdjudicationRow | undefined
+  return adjudicationHeadFinder(db)(itemId, instrumentId)
 }
 
 /** Heads of every chain of an instrument, by item. */
@@ -58,8 +74,8 @@ export function adjudicationHeads(db: Db, instrumentId: string): Map<number, Adj
   const rows = db
     .prepare(
       `SELECT a.* FROM adjudications a WHERE a.instrument_id = ?
-         AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
-       ORDER BY a.item_id, a.created_at DESC, a.rowid DESC`
+         AND ${adjudicationIsCurrent('a')}
+       ORDER BY a.item_id, ${adjudicationLatestFirst('a')}`
     )
     .all(instrumentId) as AdjudicationRow[]
   const out = new Map<number, AdjudicationRow>()
