@@ -134,3 +134,17 @@ export function labelledPairCount(db: Db): number {
 export function itemSplits(db: Db): string[] {
   return (db.prepare(`SELECT DISTINCT split FROM items ORDER BY split`).all() as { split: string }[]).map((r) => r.split)
 }
+
+/** The idea items a generation run created, by external id, and whether the run selected each. */
+export function ideasOfRun(db: Db, runId: number): { external_id: string; selected: number }[] {
+  return db
+    .prepare(`SELECT external_id, json_extract(payload, '$.generation.selected') AS selected FROM items WHERE kind = 'idea' AND json_extract(payload, '$.generation.run_id') = ? ORDER BY id`)
+    .all(runId) as { external_id: string; selected: number }[]
+}
+
+/** The external ids of the hypothesis sets a generation run created. */
+export function hypothesisSetsOfRun(db: Db, runId: number): string[] {
+  return (
+    db.prepare(`SELECT external_id FROM items WHERE kind = 'hypothesis-set' AND json_extract(payload, '$.provenance.run_id') = ? ORDER BY id`).all(runId) as { external_id: string }[]
+  ).map((r) => r.external_id)
+}
