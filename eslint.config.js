@@ -27,13 +27,6 @@ export const MAIN_LAYERS = [
 // from before the store owned every table; each leaves this list when its queries move to a store module, and no
 // file joins it.
 export const PREPARE_OUTSIDE_STORE = [
-  'src/main/adjudication/final-labels.ts',
-  'src/main/adjudication/labels.ts',
-  'src/main/adjudication/rules.ts',
-  'src/main/adjudication/service.ts',
-  'src/main/annotation/assign.ts',
-  'src/main/annotation/drafts.ts',
-  'src/main/annotation/layout.ts',
   'src/main/audit/gather.ts',
   'src/main/calibrate/few-shot-run.ts',
   'src/main/export/rows.ts',

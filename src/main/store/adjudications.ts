@@ -91,3 +91,25 @@ export function basedOnOf(row: AdjudicationRow): string[] {
     return []
   }
 }
+
+export interface AdjudicationFilter {
+  set?: string | undefined
+  split?: string | undefined
+  instrument?: string | undefined
+}
+
+export type AdjudicationWithItem = AdjudicationRow & { external_id: string; kind: string; set_name: string; split: string; payload: string }
+
+/** Current adjudications with their items, by item and instrument (the latest head first, should a chain fork). */
+export function currentAdjudicationsWithItems(db: Db, filter: AdjudicationFilter = {}): AdjudicationWithItem[] {
+  return db
+    .prepare(
+      `SELECT a.*, i.external_id, i.kind, i.set_name, i.split, i.payload FROM adjudications a
+       JOIN items i ON i.id = a.item_id
+       WHERE ${adjudicationIsCurrent('a')}
+         AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
+         AND (@instrument IS NULL OR a.instrument_id = @instrument)
+       ORDER BY i.id, a.instrument_id, ${adjudicationLatestFirst('a')}`
+    )
+    .all({ set: filter.set ?? null, split: filter.split ?? null, instrument: filter.instrument ?? null }) as AdjudicationWithItem[]
+}

@@ -178,3 +178,28 @@ export function getAnnotation(db: Db, id: string): AnnotationRow | undefined {
 export function currentAnswerCount(db: Db, instrumentId: string): number {
   return (db.prepare(`SELECT count(*) AS n FROM annotations a WHERE a.instrument_id = ? AND ${annotationIsCurrent('a')}`).get(instrumentId) as { n: number }).n
 }
+
+/** The latest draft set aside for an item (one entered in a layout the item no longer shows), if any. */
+export function latestSetAsideDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): { data: string; updated_at: string } | undefined {
+  return db
+    .prepare(`SELECT data, updated_at FROM drafts_set_aside WHERE annotator_id = ? AND item_id = ? AND instrument_id = ? ORDER BY id DESC LIMIT 1`)
+    .get(annotatorId, itemId, instrumentId) as { data: string; updated_at: string } | undefined
+}
+
+/** Keeps a draft that is about to be replaced, so what was written in an earlier layout is not lost. */
+export function setDraftAside(db: Db, annotatorId: number, itemId: number, instrumentId: string, draft: DraftRow): void {
+  db.prepare(`INSERT INTO drafts_set_aside (annotator_id, item_id, instrument_id, data, display, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+    annotatorId,
+    itemId,
+    instrumentId,
+    draft.data,
+    draft.display ?? null,
+    draft.active_ms,
+    draft.updated_at
+  )
+}
+
+/** The ids of every answer to an item for an instrument, current or not. */
+export function annotationIdsOf(db: Db, itemId: number, instrumentId: string): string[] {
+  return (db.prepare(`SELECT id FROM annotations WHERE item_id = ? AND instrument_id = ?`).all(itemId, instrumentId) as { id: string }[]).map((r) => r.id)
+}

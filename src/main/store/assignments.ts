@@ -66,3 +66,20 @@ export function insertAssignment(db: Db, annotatorId: number, itemId: number, in
 export function assignmentCount(db: Db, annotatorId: number): number {
   return (db.prepare(`SELECT count(*) AS n FROM assignments WHERE annotator_id = ?`).get(annotatorId) as { n: number }).n
 }
+
+/** The proposal pairs assigned to an annotator, in the order first assigned, with which side the person wrote. */
+export function assignedProposalPairs(db: Db, annotatorId: number): Array<{ item_id: number; external_id: string; a_origin: unknown }> {
+  return db
+    .prepare(
+      `SELECT i.id AS item_id, i.external_id, json_extract(i.payload, '$.a.origin') AS a_origin, MIN(a.id) AS first
+         FROM assignments a JOIN items i ON i.id = a.item_id
+        WHERE a.annotator_id = ? AND i.kind = 'proposal-pair'
+        GROUP BY i.id ORDER BY first`
+    )
+    .all(annotatorId) as Array<{ item_id: number; external_id: string; a_origin: unknown }>
+}
+
+/** How many assignments an annotator has and the newest one's id: changes whenever assignments are added. */
+export function assignmentStamp(db: Db, annotatorId: number): { n: number; last: number | null } {
+  return db.prepare(`SELECT count(*) AS n, max(id) AS last FROM assignments WHERE annotator_id = ?`).get(annotatorId) as { n: number; last: number | null }
+}

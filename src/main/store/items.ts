@@ -148,3 +148,29 @@ export function hypothesisSetsOfRun(db: Db, runId: number): string[] {
     db.prepare(`SELECT external_id FROM items WHERE kind = 'hypothesis-set' AND json_extract(payload, '$.provenance.run_id') = ? ORDER BY id`).all(runId) as { external_id: string }[]
   ).map((r) => r.external_id)
 }
+
+/** The items of a kind, within a set and a split when given (what assigning an instrument chooses from). */
+export function itemsOfKind(db: Db, kind: string, set: string | null, split: string | null): Array<{ id: number; kind: string; external_id: string; payload: string }> {
+  return db
+    .prepare(`SELECT id, kind, external_id, payload FROM items WHERE kind = ? AND (? IS NULL OR set_name = ?) AND (? IS NULL OR split = ?)`)
+    .all(kind, set, set, split, split) as Array<{ id: number; kind: string; external_id: string; payload: string }>
+}
+
+export type SelectedItem = Pick<ItemRow, 'id' | 'kind' | 'external_id' | 'set_name' | 'split' | 'payload'>
+
+/** A finder of an item by id, only if it is in the set and split given (null for any). */
+export function selectedItemFinder(db: Db): (id: number, set: string | null, split: string | null) => SelectedItem | undefined {
+  const stmt = db.prepare(
+    `SELECT id, kind, external_id, set_name, split, payload FROM items WHERE id = @id
+       AND (@set IS NULL OR set_name = @set) AND (@split IS NULL OR split = @split)`
+  )
+  return (id, set, split) => stmt.get({ id, set, split }) as SelectedItem | undefined
+}
+
+export type ItemSummary = Pick<ItemRow, 'id' | 'kind' | 'external_id' | 'title' | 'payload'>
+
+/** A finder of an item's kind, ids, title and payload. */
+export function itemSummaryFinder(db: Db): (id: number) => ItemSummary | undefined {
+  const stmt = db.prepare(`SELECT id, kind, external_id, title, payload FROM items WHERE id = ?`)
+  return (id) => stmt.get(id) as ItemSummary | undefined
+}
