@@ -5,7 +5,7 @@ import type { Db } from '../store/database'
 import type { Project } from '../store/project'
 import type { ChainSettings, GenerationTask, Scheme, StepOutcome, GenerationTaskRow } from './chain'
 import { generatedIdeas } from './idea-chain'
-import { itemsWhere, type ItemSelection } from './item-selection'
+import { itemsWhere, type ItemSelection } from '../store/item-selection'
 import type { Judge } from './judges'
 import type { OmegaAssignment } from '../../shared/protocol'
 

@@ -174,3 +174,49 @@ export function itemSummaryFinder(db: Db): (id: number) => ItemSummary | undefin
   const stmt = db.prepare(`SELECT id, kind, external_id, title, payload FROM items WHERE id = ?`)
   return (id) => stmt.get(id) as ItemSummary | undefined
 }
+
+/** The payloads of every item of a kind. */
+export function payloadsOfKind(db: Db, kind: string): string[] {
+  return (db.prepare(`SELECT payload FROM items WHERE kind = ?`).all(kind) as { payload: string }[]).map((r) => r.payload)
+}
+
+/** A finder of whether the project has an item of a kind with an external id. */
+export function itemExistsFinder(db: Db): (kind: string, externalId: string) => boolean {
+  const stmt = db.prepare(`SELECT 1 FROM items WHERE kind = ? AND external_id = ?`)
+  return (kind, externalId) => stmt.get(kind, externalId) !== undefined
+}
+
+/** A finder of an item's payload by id. */
+export function itemPayloadFinder(db: Db): (id: number) => string | undefined {
+  const stmt = db.prepare(`SELECT payload FROM items WHERE id = ?`)
+  return (id) => (stmt.get(id) as { payload: string } | undefined)?.payload
+}
+
+/** The kinds and payloads of the items with these ids (missing ids are left out). */
+export function kindsAndPayloads(db: Db, ids: readonly number[]): Array<{ id: number; kind: string; payload: string }> {
+  return db.prepare(`SELECT id, kind, payload FROM items WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Array<{ id: number; kind: string; payload: string }>
+}
+
+/** The external ids of the rediscovery tasks a composition run created. */
+export function composedTasksOfRun(db: Db, runId: number): string[] {
+  return (db.prepare(`SELECT external_id FROM items WHERE kind = 'rediscovery-task' AND json_extract(payload, '$.composition.run_id') = ? ORDER BY id`).all(runId) as { external_id: string }[]).map((r) => r.external_id)
+}
+
+/** The external ids of the responses an answering run stored. */
+export function responsesOfRun(db: Db, runId: number): string[] {
+  return (db.prepare(`SELECT external_id FROM items WHERE kind = 'fs-problem' AND json_extract(payload, '$.answering.run_id') = ? ORDER BY id`).all(runId) as { external_id: string }[]).map((r) => r.external_id)
+}
+
+/** The sets that hold proposal pairs. */
+export function proposalPairSets(db: Db): string[] {
+  return (db.prepare(`SELECT DISTINCT set_name AS s FROM items WHERE kind = 'proposal-pair'`).all() as Array<{ s: string }>).map((r) => r.s)
+}
+
+export type ExportedItem = Pick<ItemRow, 'id' | 'external_id' | 'set_name' | 'payload'> & { kind: ItemKind; split: Split }
+
+/** The items of a kind in a set and a split (either left open), in id order. */
+export function itemsForExport(db: Db, kind: string, set: string | null, split: string | null): ExportedItem[] {
+  return db
+    .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR set_name = ?) AND (? IS NULL OR split = ?) ORDER BY id`)
+    .all(kind, set, set, split, split) as ExportedItem[]
+}

@@ -386,3 +386,7 @@ export function activeCallCount(db: Db, instrumentId: string): number {
     }
   ).n
 }
+
+export function setRunOptions(db: Db, runId: number, options: RunOptions): void {
+  db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
+}
