@@ -33,10 +33,6 @@ export const PREPARE_OUTSIDE_STORE = [
   'src/main/packets/export.ts',
   'src/main/packets/merge.ts',
   'src/main/packets/read.ts',
-  'src/main/runner/judges.ts',
-  'src/main/runner/prices.ts',
-  'src/main/runner/shared-cache.ts',
-  'src/main/runner/templates.ts',
   'src/main/runner/views.ts',
   'src/main/splits/stratified-split.ts'
 ]

@@ -390,3 +390,12 @@ export function activeCallCount(db: Db, instrumentId: string): number {
 export function setRunOptions(db: Db, runId: number, options: RunOptions): void {
   db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
 }
+
+export type CacheRowWithHash = CacheRow & { request_hash: string }
+
+/** The cached answers of these request hashes (hashes with none are left out). */
+export function cachedAnswersOf(db: Db, hashes: readonly string[]): CacheRowWithHash[] {
+  return db
+    .prepare(`SELECT request_hash, raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(hashes)) as CacheRowWithHash[]
+}
