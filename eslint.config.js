@@ -32,9 +32,7 @@ export const PREPARE_OUTSIDE_STORE = [
   'src/main/import/formats/label-finals.ts',
   'src/main/packets/export.ts',
   'src/main/packets/merge.ts',
-  'src/main/packets/read.ts',
-  'src/main/runner/views.ts',
-  'src/main/splits/stratified-split.ts'
+  'src/main/packets/read.ts'
 ]
 
 const restrict = (patterns, message, allowTypeImports = false) => ({

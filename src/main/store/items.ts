@@ -220,3 +220,48 @@ export function itemsForExport(db: Db, kind: string, set: string | null, split: 
     .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR set_name = ?) AND (? IS NULL OR split = ?) ORDER BY id`)
     .all(kind, set, set, split, split) as ExportedItem[]
 }
+
+/** Which items a split is drawn over: a set and a kind, either left open (null). */
+export interface SplitSelection {
+  set: string | null
+  kind: string | null
+}
+
+const SPLIT_WHERE = `(? IS NULL OR set_name = ?) AND (? IS NULL OR kind = ?)`
+const splitParams = (s: SplitSelection) => [s.set, s.set, s.kind, s.kind]
+
+/** Items of the selection already in a split that have answers or judge calls (a split of them is frozen). */
+export function answeredSplitItemCount(db: Db, s: SplitSelection): number {
+  return (
+    db
+      .prepare(
+        `SELECT count(*) AS n FROM items i WHERE ${SPLIT_WHERE} AND i.split != 'none'
+           AND (EXISTS (SELECT 1 FROM annotations a WHERE a.item_id = i.id) OR EXISTS (SELECT 1 FROM model_calls c WHERE c.item_id = i.id))`
+      )
+      .get(...splitParams(s)) as { n: number }
+  ).n
+}
+
+export function itemsToSplit(db: Db, s: SplitSelection): Array<{ id: number; kind: string; external_id: string; set_name: string; payload: string }> {
+  return db.prepare(`SELECT id, kind, external_id, set_name, payload FROM items WHERE ${SPLIT_WHERE}`).all(...splitParams(s)) as Array<{
+    id: number
+    kind: string
+    external_id: string
+    set_name: string
+    payload: string
+  }>
+}
+
+/** Items of the selection that have a judge's answer. */
+export function judgedItemCount(db: Db, s: SplitSelection): number {
+  return (
+    db
+      .prepare(`SELECT count(*) AS n FROM items i WHERE ${SPLIT_WHERE} AND EXISTS (SELECT 1 FROM model_calls c WHERE c.item_id = i.id AND c.status IN ('ok', 'unparseable'))`)
+      .get(...splitParams(s)) as { n: number }
+  ).n
+}
+
+export function assignSplits(db: Db, assignment: ReadonlyArray<{ id: number; split: Split }>): void {
+  const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
+  for (const a of assignment) stmt.run(a.split, a.id)
+}
