@@ -30,9 +30,7 @@ export const PREPARE_OUTSIDE_STORE = [
   'src/main/audit/gather.ts',
   'src/main/export/rows.ts',
   'src/main/import/formats/label-finals.ts',
-  'src/main/packets/export.ts',
-  'src/main/packets/merge.ts',
-  'src/main/packets/read.ts'
+  'src/main/packets/export.ts'
 ]
 
 const restrict = (patterns, message, allowTypeImports = false) => ({

@@ -203,3 +203,14 @@ export function setDraftAside(db: Db, annotatorId: number, itemId: number, instr
 export function annotationIdsOf(db: Db, itemId: number, instrumentId: string): string[] {
   return (db.prepare(`SELECT id FROM annotations WHERE item_id = ? AND instrument_id = ?`).all(itemId, instrumentId) as { id: string }[]).map((r) => r.id)
 }
+
+/** A finder of whether the project has an answer with this id. */
+export function annotationExistsFinder(db: Db): (id: string) => boolean {
+  const stmt = db.prepare(`SELECT 1 FROM annotations WHERE id = ?`)
+  return (id) => stmt.get(id) !== undefined
+}
+
+/** Every answer of the file, in the order written. */
+export function allAnnotations(db: Db): AnnotationRow[] {
+  return db.prepare(`SELECT * FROM annotations ORDER BY rowid`).all() as AnnotationRow[]
+}

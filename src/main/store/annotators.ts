@@ -54,3 +54,11 @@ export function findAnnotator(project: Project, name: string): AnnotatorRow | un
 export function annotatorNames(db: Db): Map<number, { name: string; pseudonym: string }> {
   return new Map((db.prepare(`SELECT id, name, pseudonym FROM annotators`).all() as Array<{ id: number; name: string; pseudonym: string }>).map((r) => [r.id, r]))
 }
+
+export function annotatorRef(db: Db, id: number): { id: number; name: string } | undefined {
+  return db.prepare(`SELECT id, name FROM annotators WHERE id = ?`).get(id) as { id: number; name: string } | undefined
+}
+
+export function annotatorIdByName(db: Db, name: string): number | undefined {
+  return (db.prepare(`SELECT id FROM annotators WHERE name = ?`).get(name) as { id: number } | undefined)?.id
+}

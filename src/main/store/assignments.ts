@@ -83,3 +83,24 @@ export function assignedProposalPairs(db: Db, annotatorId: number): Array<{ item
 export function assignmentStamp(db: Db, annotatorId: number): { n: number; last: number | null } {
   return db.prepare(`SELECT count(*) AS n, max(id) AS last FROM assignments WHERE annotator_id = ?`).get(annotatorId) as { n: number; last: number | null }
 }
+
+export interface AssignmentWithItem {
+  id: number
+  annotator_id: number
+  item_id: number
+  instrument_id: string
+  status: AssignmentStatus
+  status_reason: string | null
+  external_id: string
+  payload: string
+}
+
+/** Every assignment of the file with its item's external id and payload, in the order made. */
+export function assignmentsWithItems(db: Db): AssignmentWithItem[] {
+  return db
+    .prepare(
+      `SELECT s.id, s.annotator_id, s.item_id, s.instrument_id, s.status, s.status_reason, i.external_id, i.payload
+       FROM assignments s JOIN items i ON i.id = s.item_id ORDER BY s.id`
+    )
+    .all() as AssignmentWithItem[]
+}
