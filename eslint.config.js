@@ -28,7 +28,6 @@ export const MAIN_LAYERS = [
 // file joins it.
 export const PREPARE_OUTSIDE_STORE = [
   'src/main/audit/gather.ts',
-  'src/main/export/rows.ts',
   'src/main/import/formats/label-finals.ts',
   'src/main/packets/export.ts'
 ]
