@@ -113,3 +113,9 @@ export function currentAdjudicationsWithItems(db: Db, filter: AdjudicationFilter
     )
     .all({ set: filter.set ?? null, split: filter.split ?? null, instrument: filter.instrument ?? null }) as AdjudicationWithItem[]
 }
+
+/** A finder of an adjudication by its id. */
+export function adjudicationByIdFinder(db: Db): (id: string) => AdjudicationRow | undefined {
+  const stmt = db.prepare(`SELECT * FROM adjudications WHERE id = ?`)
+  return (id) => stmt.get(id) as AdjudicationRow | undefined
+}

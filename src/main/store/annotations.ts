@@ -214,3 +214,9 @@ export function annotationExistsFinder(db: Db): (id: string) => boolean {
 export function allAnnotations(db: Db): AnnotationRow[] {
   return db.prepare(`SELECT * FROM annotations ORDER BY rowid`).all() as AnnotationRow[]
 }
+
+/** A finder of whether an answer with this id answers this item for this instrument. */
+export function answerOfFinder(db: Db): (id: string, itemId: number, instrumentId: string) => boolean {
+  const stmt = db.prepare(`SELECT 1 FROM annotations WHERE id = ? AND item_id = ? AND instrument_id = ?`)
+  return (id, itemId, instrumentId) => stmt.get(id, itemId, instrumentId) !== undefined
+}

@@ -62,3 +62,8 @@ export function annotatorRef(db: Db, id: number): { id: number; name: string } |
 export function annotatorIdByName(db: Db, name: string): number | undefined {
   return (db.prepare(`SELECT id FROM annotators WHERE name = ?`).get(name) as { id: number } | undefined)?.id
 }
+
+/** Every annotator's name, by id. */
+export function annotatorNamesById(db: Db): Map<number, string> {
+  return new Map((db.prepare(`SELECT id, name FROM annotators`).all() as { id: number; name: string }[]).map((r) => [r.id, r.name]))
+}

@@ -104,3 +104,15 @@ export function assignmentsWithItems(db: Db): AssignmentWithItem[] {
     )
     .all() as AssignmentWithItem[]
 }
+
+/** An annotator's assignments, of one instrument, set and split when given, queue by queue in order. */
+export function annotatorAssignments(db: Db, annotatorId: number, f: { instrument: string | null; set: string | null; split: string | null }): AssignmentRow[] {
+  return db
+    .prepare(
+      `SELECT s.* FROM assignments s JOIN items i ON i.id = s.item_id
+       WHERE s.annotator_id = @annotator AND (@instrument IS NULL OR s.instrument_id = @instrument)
+         AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
+       ORDER BY s.instrument_id, s.position, s.id`
+    )
+    .all({ annotator: annotatorId, instrument: f.instrument, set: f.set, split: f.split }) as AssignmentRow[]
+}
