@@ -1,12 +1,34 @@
 // Layer rules: who may import electron, node: modules and DOM APIs (see the architecture map in README.md).
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import mainLayers from './scripts/eslint/main-layers.mjs'
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'worker_threads', 'vm', 'events', 'stream', 'util']
 const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'HTMLElement', 'EventSource'].map((name) => ({
   name,
   message: 'src/shared is pure: no DOM APIs (it also runs in main and the CLI).'
 }))
+
+// The layers of src/main, lowest first: a room (a folder of src/main, or a file at its top) imports only rooms of its
+// own layer or of a layer below. The store holds the SQL and knows nothing else of main; the base is what every room
+// may use; the domain rooms do the work; the front doors (the contract's handlers, the command line, the HTTP bridge,
+// the Electron shell) call them. A new folder is a domain room until it is named here.
+export const MAIN_LAYERS = [
+  { name: 'store', rooms: ['store'] },
+  { name: 'base', rooms: ['files', 'paths.ts', 'events.ts', 'session.ts'] },
+  {
+    name: 'domain',
+    rooms: ['adjudication', 'annotation', 'audit', 'calibrate', 'checks', 'demo', 'export', 'import', 'packets', 'probes', 'providers', 'runner', 'secrets', 'splits']
+  },
+  { name: 'front doors', rooms: ['api', 'cli', 'web', 'shell'] }
+]
+
+// SQL lives in src/main/store: only its modules prepare statements. The files listed here still hold SQL of their
+// own, from before the store owned every table (the audit's gathering of sources: its queries of answers, calls and
+// adjudications for the report); each leaves the list when its queries move to a store module, and no file joins it.
+export const PREPARE_OUTSIDE_STORE = [
+  'src/main/audit/gather.ts'
+]
 
 const restrict = (patterns, message, allowTypeImports = false) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: patterns, message, allowTypeImports }] }]
@@ -34,6 +56,24 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/shell/**'],
     rules: restrict(['electron', '**/renderer/**', '**/preload/**'], 'Only src/main/shell may import electron; main never imports the renderer.', true)
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    plugins: { assay: { rules: { 'main-layers': mainLayers } } },
+    rules: { 'assay/main-layers': ['error', { root: 'src/main', layers: MAIN_LAYERS, rest: 'domain' }] }
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/store/**', ...PREPARE_OUTSIDE_STORE],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='prepare']",
+          message: 'SQL lives in src/main/store: call a store module here, or add the query to one (one module per table).'
+        }
+      ]
+    }
   },
   {
     files: ['src/main/shell/**/*.ts'],

@@ -1,6 +1,10 @@
 import { EventEmitter } from 'node:events'
 import type { EventName, EventPayload } from '../shared/contract/operations'
-import type { EventSink } from './api/context'
+
+/** Where main pushes an event to the clients. */
+export interface EventSink {
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void
+}
 
 /** Fan-out of pushed events to every connected client (windows, SSE streams). */
 export class EventHub implements EventSink {

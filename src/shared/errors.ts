@@ -41,6 +41,13 @@ export const errorPayloadSchema = z.object({
 })
 export type ErrorPayload = z.infer<typeof errorPayloadSchema>
 
+/**
+ * Thrown where stored or imported data lacks what an operation needs or does not parse (a bad row, not a bug).
+ * The code that finds the problem stays where it is; the boundary that turns errors into `AssayError`s
+ * recognises this one class and calls it `bad_data`, without knowing every module that can throw it.
+ */
+export class BadDataError extends Error {}
+
 /** The one error type that crosses process boundaries: serialisable, with a stable code. */
 export class AssayError extends Error {
   readonly code: ErrorCode

@@ -6,7 +6,7 @@ import { runCli } from '../support/cli'
 import { serveProject, type ServedProject } from '../support/serve'
 import { tempDir } from '../support/tmp'
 import { Project } from '../../src/main/store/project'
-import { listProbes } from '../../src/main/probes/store'
+import { listProbes } from '../../src/main/store/probes'
 import { KEYS } from '../integration/runner/helpers'
 
 // Probes end to end from the demo: deterministic formula-error probes and model-made inflated-framing probes (the

@@ -3,9 +3,10 @@ import { parseItemPayload, type ItemKind } from '../../shared/items/kinds'
 import { payloadWithContext } from '../annotation/item-context'
 import { currentAnnotations, type AnnotationRow } from '../store/annotations'
 import type { Db } from '../store/database'
+import { selectedItemFinder } from '../store/items'
 import type { AdjudicatedLabelFilter } from './labels'
 import { answersAgreeing, majorityLabel, type CountedAnswer, type MajorityOutcome, type MajorityResult, type Value } from './majority'
-import { adjudicationHeads, basedOnOf, type AdjudicationRow } from './store'
+import { adjudicationHeads, basedOnOf, type AdjudicationRow } from '../store/adjudications'
 
 // Final labels: the adjudication that stands, else the human majority.
 
@@ -95,17 +96,14 @@ interface ItemJoin {
  */
 export function finalLabels(db: Db, filter: AdjudicatedLabelFilter = {}): FinalLabel[] {
   const ids: ReadonlyArray<InstrumentId> = filter.instrument ? INSTRUMENT_IDS.filter((i) => i === filter.instrument) : INSTRUMENT_IDS
-  const itemStmt = db.prepare(
-    `SELECT id, kind, external_id, set_name, split, payload FROM items WHERE id = @id
-       AND (@set IS NULL OR set_name = @set) AND (@split IS NULL OR split = @split)`
-  )
+  const itemOf = selectedItemFinder(db)
   const out: FinalLabel[] = []
   for (const id of ids) {
     const instrument = getInstrument(id)
     const answersByItem = currentHumanAnswers(db, id)
     const heads = adjudicationHeads(db, id)
     for (const itemId of new Set([...answersByItem.keys(), ...heads.keys()])) {
-      const item = itemStmt.get({ id: itemId, set: filter.set ?? null, split: filter.split ?? null }) as ItemJoin | undefined
+      const item = itemOf(itemId, filter.set ?? null, filter.split ?? null)
       if (!item || item.kind !== instrument.itemKind) continue
       const rows = answersByItem.get(itemId) ?? []
       const head = heads.get(itemId)

@@ -2,4 +2,4 @@ export { listDisagreements, adjudicationItem, recordAdjudication, adjudicationVi
 export { effectiveRule, setRule, defaultFieldRule, DEFAULT_THRESHOLDS } from './rules'
 export { disagreementsOf, type FieldDisagreement } from './disagreement'
 export { adjudicatedLabels, type AdjudicatedLabelRecord, type AdjudicatedLabelFilter } from './labels'
-export { adjudicationHead, adjudicationHistory, type AdjudicationRow } from './store'
+export { adjudicationHead, adjudicationHistory, type AdjudicationRow } from '../store/adjudications'

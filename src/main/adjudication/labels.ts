@@ -1,5 +1,5 @@
 import type { Db } from '../store/database'
-import { basedOnOf, type AdjudicationRow } from './store'
+import { basedOnOf, currentAdjudicationsWithItems } from '../store/adjudications'
 
 export interface AdjudicatedLabelFilter {
   set?: string | undefined
@@ -33,18 +33,7 @@ export interface AdjudicatedLabelRecord {
 
 /** Every adjudication head, stale or not (`finalLabels` decides which ones stand). */
 export function adjudicatedLabels(db: Db, filter: AdjudicatedLabelFilter = {}): AdjudicatedLabelRecord[] {
-  const rows = db
-    .prepare(
-      `SELECT a.*, i.external_id, i.kind, i.set_name, i.split, i.payload FROM adjudications a
-       JOIN items i ON i.id = a.item_id
-       WHERE NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
-         AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
-         AND (@instrument IS NULL OR a.instrument_id = @instrument)
-       ORDER BY i.id, a.instrument_id, a.created_at DESC, a.rowid DESC`
-    )
-    .all({ set: filter.set ?? null, split: filter.split ?? null, instrument: filter.instrument ?? null }) as Array<
-    AdjudicationRow & { external_id: string; kind: string; set_name: string; split: string; payload: string }
-  >
+  const rows = currentAdjudicationsWithItems(db, filter)
   const seen = new Set<string>()
   const out: AdjudicatedLabelRecord[] = []
   for (const r of rows) {

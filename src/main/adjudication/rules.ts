@@ -2,7 +2,7 @@ import type { FieldRule, DisagreementRuleView } from '../../shared/contract/pack
 import { AssayError } from '../../shared/errors'
 import type { AnyInstrument, FieldSpec, InstrumentId, MeasurementLevel } from '../../shared/instruments'
 import type { Db } from '../store/database'
-import { getMeta, setMeta } from '../store/meta'
+import { deleteMeta, getMeta, setMeta } from '../store/meta'
 
 /**
  * Default disagreement rules, by measurement level. One step on a scale is ordinary rater noise; a crossing of a
@@ -60,7 +60,7 @@ export function effectiveRule(db: Db, instrument: AnyInstrument): DisagreementRu
 /** Stores per-field rules (null: back to the defaults). A `difference` needs a field with magnitudes. */
 export function setRule(db: Db, instrument: AnyInstrument, fields: Record<string, FieldRule> | null): void {
   if (fields === null) {
-    db.prepare(`DELETE FROM meta WHERE key = ?`).run(ruleKey(instrument.id))
+    deleteMeta(db, ruleKey(instrument.id))
     return
   }
   const problems: Array<{ field: string; message: string }> = []

@@ -1,14 +1,15 @@
 import type { AdjudicationItem, DisagreementRow, DisagreementRuleView } from '../../shared/contract/packet-operations'
 import { AssayError, zodIssuesToLocations } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument, type BlindView, type Observation } from '../../shared/instruments'
-import { historyForAssignment, type AnnotationRow } from '../store/annotations'
+import { annotationIdsOf, historyForAssignment, type AnnotationRow } from '../store/annotations'
+import { annotatorNames } from '../store/annotators'
 import type { Db } from '../store/database'
-import { getItem, type ItemRow } from '../store/items'
+import { getItem, itemSummaryFinder, type ItemRow } from '../store/items'
 import type { Project } from '../store/project'
 import { disagreementsOf, type FieldDisagreement } from './disagreement'
 import { currentHumanAnswers, instrumentPayload, isStaleAdjudication } from './final-labels'
 import { effectiveRule } from './rules'
-import { adjudicationHead, adjudicationHeads, adjudicationHistory, appendAdjudication, basedOnOf, type AdjudicationRow } from './store'
+import { adjudicationHead, adjudicationHeads, adjudicationHistory, appendAdjudication, basedOnOf, type AdjudicationRow } from '../store/adjudications'
 
 /**
  * The viewer key of the adjudication screen: the curator sees the item blinded like any annotator (origins, labels
@@ -46,12 +47,6 @@ function humanAnswersTo(db: Db, instrument: AnyInstrument, itemId: number): Anno
   return currentHumanAnswers(db, instrument.id).get(itemId) ?? []
 }
 
-function annotatorNames(db: Db): Map<number, { name: string; pseudonym: string }> {
-  return new Map(
-    (db.prepare(`SELECT id, name, pseudonym FROM annotators`).all() as Array<{ id: number; name: string; pseudonym: string }>).map((r) => [r.id, r])
-  )
-}
-
 function compared(db: Db, instrument: AnyInstrument, rows: ReadonlyArray<AnnotationRow>, payload: Record<string, unknown>): ComparedAnswer[] {
   const names = annotatorNames(db)
   return rows.map((row) => {
@@ -82,10 +77,10 @@ export function listDisagreements(db: Db, instrumentId: string, opts: ListOption
   const heads = adjudicationHeads(db, instrument.id)
   const rows: DisagreementRow[] = []
   const counts = { compared: 0, disagreements: 0, adjudicated: 0, open: 0 }
-  const itemStmt = db.prepare(`SELECT id, kind, external_id, title, payload FROM items WHERE id = ?`)
+  const itemOf = itemSummaryFinder(db)
   for (const [itemId, answers] of currentHumanAnswers(db, instrument.id)) {
     if (answers.length < 2) continue
-    const item = itemStmt.get(itemId) as Pick<ItemRow, 'id' | 'kind' | 'external_id' | 'title' | 'payload'> | undefined
+    const item = itemOf(itemId)
     if (!item) continue
     const shown = compared(db, instrument, answers, instrumentPayload(db, item))
     const fields = disagreementsOf(instrument, rule, shown.map((a) => a.observations))
@@ -235,9 +230,7 @@ export function recordAdjudication(project: Project, input: RecordInput): { id: 
   return project.write(() => {
     const current = humanAnswersTo(db, instrument, input.itemId)
     const basedOn = input.basedOn ?? current.map((a) => a.id)
-    const known = new Set(
-      (db.prepare(`SELECT id FROM annotations WHERE item_id = ? AND instrument_id = ?`).all(input.itemId, instrument.id) as { id: string }[]).map((r) => r.id)
-    )
+    const known = new Set(annotationIdsOf(db, input.itemId, instrument.id))
     const unknown = basedOn.filter((id) => !known.has(id))
     if (unknown.length) {
       throw new AssayError('invalid_input', `The judgement rests on answers that are not answers to this item: ${unknown.join(', ')}`, [

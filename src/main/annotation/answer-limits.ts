@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { AssayError, type ErrorLocation } from '../../shared/errors'
 import { getMeta, setMeta } from '../store/meta'
 import type { Db } from '../store/database'
-import type { SessionState } from '../api/context'
+import type { SessionState } from '../session'
 
 /**
  * Bounds on what one session can append. Answers are append-only, so without a cap one client could grow the

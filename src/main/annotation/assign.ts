@@ -4,7 +4,7 @@ import { seededUnit } from '../../shared/protocol'
 import type { Split } from '../../shared/items/kinds'
 import { ensureAnnotator, findAnnotator } from '../store/annotators'
 import { insertAssignment } from '../store/assignments'
-import { setsOfItems } from '../store/items'
+import { itemsOfKind, setsOfItems } from '../store/items'
 import type { Project } from '../store/project'
 import { payloadWithContext } from './item-context'
 
@@ -80,16 +80,7 @@ export function assignItems(project: Project, opts: AssignOptions): AssignResult
   }
   const seed = opts.seed ?? project.seed
   const db = project.db
-  const rows = db
-    .prepare(
-      `SELECT id, kind, external_id, payload FROM items WHERE kind = ? AND (? IS NULL OR set_name = ?) AND (? IS NULL OR split = ?)`
-    )
-    .all(instrument.itemKind, opts.set ?? null, opts.set ?? null, opts.split ?? null, opts.split ?? null) as Array<{
-    id: number
-    kind: string
-    external_id: string
-    payload: string
-  }>
+  const rows = itemsOfKind(db, instrument.itemKind, opts.set ?? null, opts.split ?? null)
   const payloads = new Map(rows.map((r) => [r.id, payloadWithContext(db, r as never)]))
   const eligible = rows.filter((r) => !instrument.accepts || instrument.accepts(payloads.get(r.id) as never))
   refuseUngraded(instrument.id, instrument.grades, eligible, payloads, db)

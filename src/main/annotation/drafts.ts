@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { AssayError } from '../../shared/errors'
 import type { AnyInstrument } from '../../shared/instruments'
 import { writtenTexts, type WrittenText } from '../../shared/instruments/written-texts'
-import { getDraft, saveDraft, type DraftRow } from '../store/annotations'
+import { getDraft, latestSetAsideDraft, saveDraft, setDraftAside, type DraftRow } from '../store/annotations'
 import type { Project } from '../store/project'
 import type { AnnotatorRef, AssignmentContext } from './blinded'
 
@@ -79,11 +79,7 @@ function inCurrentLayout(c: AssignmentContext, row: DraftRow): { data: unknown }
 }
 
 function latestSetAside(project: Project, me: AnnotatorRef, c: AssignmentContext): RestoredDraft['setAside'] {
-  const row = project.db
-    .prepare(
-      `SELECT data, updated_at FROM drafts_set_aside WHERE annotator_id = ? AND item_id = ? AND instrument_id = ? ORDER BY id DESC LIMIT 1`
-    )
-    .get(me.id, c.assignment.item_id, c.instrument.id) as { data: string; updated_at: string } | undefined
+  const row = latestSetAsideDraft(project.db, me.id, c.assignment.item_id, c.instrument.id)
   return row ? setAsideOf(c, row) : null
 }
 
@@ -113,9 +109,7 @@ export function saveLayoutDraft(project: Project, me: AnnotatorRef, c: Assignmen
   const db = project.db
   const row = getDraft(db, me.id, c.assignment.item_id, c.instrument.id)
   if (row && !inCurrentLayout(c, row)) {
-    db.prepare(
-      `INSERT INTO drafts_set_aside (annotator_id, item_id, instrument_id, data, display, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`
-    ).run(me.id, c.assignment.item_id, c.instrument.id, row.data, row.display ?? null, row.active_ms, row.updated_at)
+    setDraftAside(db, me.id, c.assignment.item_id, c.instrument.id, row)
   }
   saveDraft(db, me.id, c.assignment.item_id, c.instrument.id, data, activeMs, c.blind.display)
 }

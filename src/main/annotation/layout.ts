@@ -1,5 +1,6 @@
 import { balancedSwaps, type LayoutPair } from '../../shared/protocol/display'
 import type { Project } from '../store/project'
+import { assignedProposalPairs, assignmentStamp } from '../store/assignments'
 
 // Which proposal of a pair an annotator sees on the left. Each person's pairs are balanced (see balancedSwaps):
 // the human-written side is on the left in half of them, within one, and a pair keeps one layout across the
@@ -19,14 +20,7 @@ export function layoutViewer(annotatorId: number): string {
 
 /** The annotator's pairs in the order they were first assigned, with the stratum the balance keeps. */
 function assignedPairs(db: Project['db'], annotatorId: number): Array<LayoutPair & { itemId: number }> {
-  const rows = db
-    .prepare(
-      `SELECT i.id AS item_id, i.external_id, json_extract(i.payload, '$.a.origin') AS a_origin, MIN(a.id) AS first
-         FROM assignments a JOIN items i ON i.id = a.item_id
-        WHERE a.annotator_id = ? AND i.kind = 'proposal-pair'
-        GROUP BY i.id ORDER BY first`
-    )
-    .all(annotatorId) as Array<{ item_id: number; external_id: string; a_origin: unknown }>
+  const rows = assignedProposalPairs(db, annotatorId)
   return rows.map((r) => ({ itemId: r.item_id, pairId: r.external_id, humanIsA: r.a_origin === 'human' }))
 }
 
@@ -36,10 +30,7 @@ function assignedPairs(db: Project['db'], annotatorId: number): Array<LayoutPair
  */
 export function annotatorSwap(project: Project, annotatorId: number, itemId: number): boolean | undefined {
   const db = project.db
-  const { n, last } = db.prepare(`SELECT count(*) AS n, max(id) AS last FROM assignments WHERE annotator_id = ?`).get(annotatorId) as {
-    n: number
-    last: number | null
-  }
+  const { n, last } = assignmentStamp(db, annotatorId)
   const stamp = `${project.seed}:${n}:${last ?? 0}`
   let byAnnotator = cache.get(db)
   if (!byAnnotator) cache.set(db, (byAnnotator = new Map()))

@@ -1,13 +1,9 @@
 import { z } from 'zod'
-import { AssayError, zodIssuesToLocations } from '../../shared/errors'
+import { AssayError, BadDataError, zodIssuesToLocations } from '../../shared/errors'
 import { isOperationName, operations, type OperationName } from '../../shared/contract/operations'
 import type { Envelope } from '../../shared/contract/client'
 import type { ApiContext } from './context'
 import { handlers } from './handlers'
-import { MissingContextError } from '../../shared/instruments/common'
-import { TemplateRenderError } from '../../shared/templates/render'
-import { TemplateManifestError } from '../../shared/templates/manifest'
-import { PythonLiteralError } from '../import/python-literal'
 
 /**
  * The single entry for every transport: unknown operations and invalid input become typed errors,
@@ -60,13 +56,7 @@ export function toAssayError(e: unknown): AssayError {
   if (sqlite?.startsWith('SQLITE_CONSTRAINT')) return new AssayError('conflict', message)
   if (sqlite === 'SQLITE_CORRUPT' || sqlite === 'SQLITE_NOTADB') return new AssayError('not_a_project', message)
   if (sqlite === 'SQLITE_FULL' || sqlite === 'SQLITE_READONLY' || sqlite?.startsWith('SQLITE_READONLY_')) return new AssayError('conflict', message)
-  if (
-    e instanceof MissingContextError ||
-    e instanceof TemplateRenderError ||
-    e instanceof TemplateManifestError ||
-    e instanceof PythonLiteralError ||
-    e instanceof SyntaxError
-  ) {
+  if (e instanceof BadDataError || e instanceof SyntaxError) {
     // SyntaxError here is JSON.parse over a stored value: the row is malformed, the code reading it is not.
     return new AssayError('bad_data', message)
   }

@@ -11,9 +11,10 @@ import { ACTIVE_RUN_SQL } from '../store/archive'
 import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
-import { listFits } from '../calibrate/fits-store'
+import { listFits } from '../store/calibration-fits'
 import { countCheckProvenance } from '../checks/verify'
 import { probeFacts } from '../probes/report-facts'
+import { adjudicationIsCurrent, adjudicationLatestFirst } from '../store/revisions'
 
 export interface GatherOptions {
   instrument: string
@@ -233,8 +234,8 @@ function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: Readonl
   const rows = db
     .prepare(
       `SELECT a.item_id, a.judgement, a.curator FROM adjudications a
-       WHERE a.instrument_id = ? AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
-       ORDER BY a.item_id, a.created_at DESC, a.rowid DESC`
+       WHERE a.instrument_id = ? AND ${adjudicationIsCurrent('a')}
+       ORDER BY a.item_id, ${adjudicationLatestFirst('a')}`
     )
     .all(instrument.id) as { item_id: number; judgement: string; curator: string }[]
   const source: AuditSourceInput = { id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {}, calls: [] }

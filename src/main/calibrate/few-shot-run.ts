@@ -9,8 +9,9 @@ import { readTrainingExamples } from '../export/training-rows'
 import { addUserTemplate, parseRunSpec, prepareRun, resolveTemplate, runRegistry, type RunEnvironment, type RunResult } from '../runner'
 import type { RunProgress } from '../runner'
 import type { Project } from '../store/project'
-import { insertFit, listFits } from './fits-store'
+import { insertFit, listFits } from '../store/calibration-fits'
 import { defaultCriterion, resolveCriterionId, fieldsFor, resolveSourceId, type CalibrateOptions } from './service'
+import { getRunRow } from '../store/model-calls'
 
 export interface FewShotOptions extends CalibrateOptions {
   /** Examples shown (default 4). */
@@ -45,9 +46,7 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
   const source = resolveSourceId(input, options.source)
   const runMatch = /^run:(\d+)$/.exec(source)
   if (!runMatch) throw new AssayError('invalid_input', `few-shot asks the judge again, so --source must be a judge run (not ${source})`, [{ field: '--source', message: 'not a run' }])
-  const run = db.prepare(`SELECT judge_id, template_id, template_version, both_orders, trials, seed FROM runs WHERE id = ?`).get(Number(runMatch[1])) as
-    | { judge_id: number; template_id: string; template_version: number; both_orders: number; trials: number; seed: string }
-    | undefined
+  const run = getRunRow(db, Number(runMatch[1]))
   if (!run) throw new AssayError('not_found', `No run ${source}`)
   const { target } = fieldsFor(input, { ...options, method: options.instrument === 'pairwise-preference' ? 'both-orders' : 'threshold' })
   const targetSpec = options.targetField ? { field: options.targetField, positive: null } : target

@@ -18,7 +18,7 @@ import type { AuditInput } from '../../shared/report'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
 import { gatherAuditInput } from '../audit/gather'
 import type { Project } from '../store/project'
-import { insertFit, listFits } from './fits-store'
+import { insertFit, listFits } from '../store/calibration-fits'
 
 export interface CalibrateOptions {
   instrument: string

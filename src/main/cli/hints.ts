@@ -1,6 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { findAnnotator, type AnnotatorRow } from '../store/annotators'
 import type { Project } from '../store/project'
+import { assignmentCount } from '../store/assignments'
 
 // Errors for things a command needs that do not exist yet, each saying which command creates them.
 
@@ -24,8 +25,7 @@ export function requireAnnotators(project: Project, file: string, names: readonl
 
 /** An error when the annotator has no assignments at all, naming the `assay assign` line that gives them some. */
 export function requireAssignments(project: Project, file: string, annotator: AnnotatorRow): void {
-  const { n } = project.db.prepare(`SELECT count(*) AS n FROM assignments WHERE annotator_id = ?`).get(annotator.id) as { n: number }
-  if (n === 0) {
+  if (assignmentCount(project.db, annotator.id) === 0) {
     throw new AssayError(
       'not_found',
       `${annotator.name} has no assignments yet; assign items with: assay assign ${shellWord(file)} --instrument <id> --annotators ${shellWord(annotator.name)} --overlap 1`

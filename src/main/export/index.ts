@@ -19,8 +19,8 @@ import {
   type JudgementRecord,
   type LabelRecord
 } from './rows'
-import { checkOutputPath, writeOutputFiles } from './output-file'
-import { cardPathFor, flattenForCsv, toCsv, toJsonl, type ExportFormat } from './table'
+import { checkOutputPath, writeOutputFiles } from '../files/output-file'
+import { cardPathFor, flattenForCsv, toCsv, toJsonl, type ExportFormat } from '../files/table'
 
 export type { ExportFormat, ExportFilter, LabelRecord, JudgementRecord, FinalLabelRecord }
 import { EXPORT_KINDS, type ExportKind } from './kinds'

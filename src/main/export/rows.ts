@@ -1,5 +1,16 @@
 import { finalLabels, type FinalLabelRecord } from '../adjudication/final-labels'
 import type { Db } from '../store/database'
+import {
+  allExposures,
+  currentAnswersWithItems,
+  finishedCallsWithItems,
+  pseudonymSources,
+  revisionParents,
+  type AnnotationJoin,
+  type CallJoin,
+  type ExportSelection,
+  type StoredCallColumns
+} from '../store/export-reads'
 
 // Reading what an export writes: current human/model answers and final labels (labels), model calls (judgements).
 
@@ -50,25 +61,6 @@ export interface LabelRecord {
   probe_of?: unknown
 }
 
-interface AnnotationJoin {
-  id: string
-  item_id: number
-  instrument_id: string
-  instrument_version: number
-  source_kind: string
-  source_name: string
-  judgement: string
-  display: string
-  active_ms: number | null
-  origin: string
-  created_at: string
-  pseudonym: string | null
-  external_id: string
-  kind: string
-  set_name: string
-  split: string
-  payload: string
-}
 
 /** The card columns an answer and a model call both take from their item. */
 function cardItem(
@@ -83,26 +75,12 @@ function referenceLabel(payload: Record<string, unknown>): string | null {
   return typeof payload.label === 'string' ? payload.label : null
 }
 
-const ITEM_FILTER = `(@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)`
-
 /**
  * Current answers (heads of revision chains, retractions left out) with their item, in item order. Human sources
  * are replaced by the annotator's pseudonym when asked.
  */
 export function readLabels(db: Db, filter: ExportFilter, pseudonymise: boolean): { records: LabelRecord[]; card: CardRow[] } {
-  const rows = db
-    .prepare(
-      `SELECT a.id, a.item_id, a.instrument_id, a.instrument_version, a.source_kind, a.source_name, a.judgement, a.display,
-              a.active_ms, a.origin, a.created_at, an.pseudonym, i.external_id, i.kind, i.set_name, i.split, i.payload
-       FROM annotations a
-       JOIN items i ON i.id = a.item_id
-       LEFT JOIN annotators an ON an.id = a.annotator_id
-       WHERE a.retracted = 0
-         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-         AND ${ITEM_FILTER} AND (@instrument IS NULL OR a.instrument_id = @instrument)
-       ORDER BY i.id, a.instrument_id, a.source_kind, a.source_name, a.created_at`
-    )
-    .all(params(filter)) as AnnotationJoin[]
+  const rows = currentAnswersWithItems(db, params(filter))
   const revisions = revisionNumbers(db)
   const records: LabelRecord[] = []
   const card: CardRow[] = []
@@ -145,7 +123,7 @@ export function readLabels(db: Db, filter: ExportFilter, pseudonymise: boolean):
 /** 1 for a first answer, 2 for its first revision… (walks each chain once). */
 function revisionNumbers(db: Db): Map<string, number> {
   const parent = new Map<string, string | null>()
-  for (const r of db.prepare(`SELECT id, supersedes FROM annotations`).all() as { id: string; supersedes: string | null }[]) parent.set(r.id, r.supersedes)
+  for (const r of revisionParents(db)) parent.set(r.id, r.supersedes)
   const depth = new Map<string, number>()
   const resolve = (id: string): number => {
     const known = depth.get(id)
@@ -164,21 +142,6 @@ function revisionNumbers(db: Db): Map<string, number> {
   return depth
 }
 
-/** The columns of a model call that are exported as they are stored. */
-interface StoredCallColumns {
-  trial: number
-  order_index: number
-  status: string
-  raw_answer: string | null
-  error: string | null
-  input_tokens: number | null
-  output_tokens: number | null
-  cost_usd: number | null
-  latency_ms: number | null
-  attempts: number
-  created_at: string
-  finished_at: string | null
-}
 
 /** One exported model call; the columns are written in the order `readJudgements` sets them. */
 export interface JudgementRecord extends StoredCallColumns {
@@ -199,42 +162,10 @@ export interface JudgementRecord extends StoredCallColumns {
   canonical_label: string | null
 }
 
-interface CallJoin extends StoredCallColumns {
-  run_id: number
-  item_id: number
-  judgement: string | null
-  display: string
-  cached: number
-  instrument_id: string
-  template_id: string
-  template_version: number
-  judge_name: string
-  provider: string
-  model: string
-  company: string | null
-  external_id: string
-  kind: string
-  set_name: string
-  split: string
-  payload: string
-}
 
 /** Finished model calls (pending ones are not results yet) with their run, judge and item. */
 export function readJudgements(db: Db, filter: ExportFilter): { records: JudgementRecord[]; card: CardRow[] } {
-  const rows = db
-    .prepare(
-      `SELECT mc.run_id, mc.item_id, mc.trial, mc.order_index, mc.status, mc.judgement, mc.display, mc.raw_answer, mc.error,
-              mc.input_tokens, mc.output_tokens, mc.cost_usd, mc.latency_ms, mc.attempts, mc.cached, mc.created_at, mc.finished_at,
-              r.instrument_id, r.template_id, r.template_version, j.name AS judge_name, j.provider, j.model, j.company,
-              i.external_id, i.kind, i.set_name, i.split, i.payload
-       FROM model_calls mc
-       JOIN runs r ON r.id = mc.run_id
-       JOIN judges j ON j.id = r.judge_id
-       JOIN items i ON i.id = mc.item_id
-       WHERE mc.status != 'pending' AND ${ITEM_FILTER} AND (@instrument IS NULL OR r.instrument_id = @instrument)
-       ORDER BY r.id, i.id, mc.trial, mc.order_index`
-    )
-    .all(params(filter)) as CallJoin[]
+  const rows = finishedCallsWithItems(db, params(filter))
   const records: JudgementRecord[] = []
   const card: CardRow[] = []
   for (const r of rows) {
@@ -326,22 +257,23 @@ export function readFinals(db: Db, filter: ExportFilter, pseudonymise: boolean):
  * the order of their first adjudication in the project, so a pseudonym is the same in every export of it.
  */
 function curatorPseudonyms(db: Db): (name: string) => string {
-  const annotators = new Map((db.prepare(`SELECT name, pseudonym FROM annotators`).all() as { name: string; pseudonym: string }[]).map((r) => [r.name, r.pseudonym]))
+  const sources = pseudonymSources(db)
+  const annotators = new Map(sources.annotators.map((r) => [r.name, r.pseudonym]))
   const others = new Map<string, string>()
-  for (const { curator } of db.prepare(`SELECT curator FROM adjudications ORDER BY created_at, rowid`).all() as { curator: string }[]) {
+  for (const curator of sources.curators) {
     if (!annotators.has(curator) && !others.has(curator)) others.set(curator, `C${String(others.size + 1).padStart(2, '0')}`)
   }
   return (name) => annotators.get(name) ?? others.get(name) ?? 'curator'
 }
 
-function params(f: ExportFilter): Record<string, string | null> {
+function params(f: ExportFilter): ExportSelection {
   return { set: f.set ?? null, split: f.split ?? null, instrument: f.instrument ?? null }
 }
 
 /** Exposure kinds per item, for the items of an export. */
 export function exposuresOf(db: Db, itemIds: ReadonlySet<number>): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>()
-  for (const r of db.prepare(`SELECT item_id, kind FROM exposures`).all() as { item_id: number; kind: string }[]) {
+  for (const r of allExposures(db)) {
     if (!itemIds.has(r.item_id)) continue
     const kinds = out.get(r.item_id) ?? new Set<string>()
     kinds.add(r.kind)

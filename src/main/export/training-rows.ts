@@ -7,6 +7,8 @@ import { payloadWithContext } from '../annotation/item-context'
 import { requestUnits, SkipItem } from '../runner/requests'
 import { resolveTemplate, usedValues } from '../runner/templates'
 import type { Project } from '../store/project'
+import { answerByIdFinder } from '../store/annotations'
+import { itemsForExport } from '../store/items'
 
 /** Where an example's label comes from, most authoritative first. */
 export const LABEL_SOURCES = ['adjudicated', 'majority', 'single annotator', 'reference'] as const
@@ -61,7 +63,7 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
   const { template } = resolveTemplate(project.db, templateId, filter.template?.version)
   const ref = `${template.entry.id}@${template.entry.version}`
   const excluded = { ties: 0, abstentions: 0, unrenderable: 0, noWholeAnswer: 0 }
-  const answerOf = project.db.prepare(`SELECT judgement FROM annotations WHERE id = ?`)
+  const answerOf = answerByIdFinder(project.db)
   const labelled = new Map<number, { judgement: Record<string, unknown>; source: LabelSource; reference: string | null }>()
   // People who split evenly or all abstained leave the item out, even where a reference label exists: the experts
   // did not settle it.
@@ -77,7 +79,7 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
       labelled.set(final.itemId, { judgement: r.judgement, source: r.n_answers - r.n_abstained >= 2 ? 'majority' : 'single annotator', reference: null })
     } else if (r.majority === 'decided' && r.based_on.length === 1) {
       // Instruments answered per unit have a majority per unit, not a whole answer; one answer is its own label.
-      const row = answerOf.get(r.based_on[0]) as { judgement: string } | undefined
+      const row = answerOf(r.based_on[0]!)
       if (row) labelled.set(final.itemId, { judgement: JSON.parse(row.judgement) as Record<string, unknown>, source: 'single annotator', reference: null })
     } else if (r.majority === 'decided') {
       // Several people answered per unit: their per-unit majority is no answer a model could give whole.
@@ -91,9 +93,7 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
       unsettled.add(final.itemId)
     }
   }
-  const rows = project.db
-    .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR set_name = ?) AND (? IS NULL OR split = ?) ORDER BY id`)
-    .all(instrument.itemKind, filter.set ?? null, filter.set ?? null, filter.split ?? null, filter.split ?? null) as Array<{
+  const rows = itemsForExport(project.db, instrument.itemKind, filter.set ?? null, filter.split ?? null) as Array<{
     id: number
     kind: ItemKind
     external_id: string

@@ -6,9 +6,10 @@ import { logExposure } from '../store/exposures'
 import type { Project } from '../store/project'
 import { answerText, mirroredVerdict } from './answer-text'
 import { hfDatasetCard } from './hf-card'
-import { writeOutputFiles } from './output-file'
-import { toJsonl } from './table'
+import { writeOutputFiles } from '../files/output-file'
+import { toJsonl } from '../files/table'
 import { LABEL_SOURCES, readTrainingExamples, type TrainingExample, type TrainingRead } from './training-rows'
+import { exposureFinder } from '../store/exposures'
 
 export const TRAINING_EXPORTS = ['preferences', 'finetune'] as const
 export type TrainingExport = (typeof TRAINING_EXPORTS)[number]
@@ -119,8 +120,8 @@ export function exportTraining(project: Project, what: TrainingExport, opts: Tra
 }
 
 function exposedCount(project: Project, examples: readonly TrainingExample[]): number {
-  const stmt = project.db.prepare(`SELECT 1 FROM exposures WHERE item_id = ? LIMIT 1`)
-  return examples.filter((e) => e.split === 'test' && stmt.get(e.itemId)).length
+  const exposed = exposureFinder(project.db)
+  return examples.filter((e) => e.split === 'test' && exposed(e.itemId)).length
 }
 
 /** Counts recomputed from the rows written: splits, label sources, label balance and its majority baseline, exclusions. */

@@ -12,6 +12,7 @@ import { readRecords } from './read-records'
 import { decodeUtf8 } from './utf8'
 import { IMPORT_FORMATS, isImportFormat, type ImportContext, type ImportFormat, type ItemDraft, type ParsedImport } from './types'
 import { writeImport, type ImportProgress } from './write'
+import { itemExistsFinder } from '../store/items'
 
 export { detectFormat, IMPORT_FORMATS, isImportFormat }
 export type { ImportFormat, ImportProgress }
@@ -178,7 +179,7 @@ function failed(file: string, message: string): ParsedImport {
  */
 function validateItems(ctx: ImportContext, parsed: ParsedImport, skipExisting: boolean): void {
   const firstLine = new Map<string, number>()
-  const exists = ctx.db.prepare(`SELECT 1 FROM items WHERE kind = ? AND external_id = ?`)
+  const exists = itemExistsFinder(ctx.db)
   const present: ItemDraft[] = []
   for (const item of parsed.items) {
     const result = parseItemPayload(item.kind, item.payload)
@@ -195,7 +196,7 @@ function validateItems(ctx: ImportContext, parsed: ParsedImport, skipExisting: b
       continue
     }
     firstLine.set(key, item.line)
-    if (exists.get(item.kind, item.externalId)) {
+    if (exists(item.kind, item.externalId)) {
       if (skipExisting) present.push(item)
       else
         parsed.errors.push({

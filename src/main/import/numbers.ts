@@ -1,6 +1,8 @@
 import { EXTRA_KEY } from './extra-fields'
 import { jsonKey } from './json-key'
-import type { ParsedImport, SourceRecord } from './types'
+import type { ParsedImport, SourceNumber, SourceRecord } from './types'
+
+export type { SourceNumber } from './types'
 
 // JSON.parse turns every number into a double without a word: 9007199254740993 becomes …992, 1e400 becomes Infinity
 // (written back as null), 1.10 is written back as 1.1. An import finds each number whose text a double would not give
@@ -40,14 +42,6 @@ export function heldByDouble(token: string): boolean {
   // Every spelling of zero is zero (`-0` included: a double holds it).
   if (n === 0) return true
   return decimal(token) === decimal(String(n))
-}
-
-/** A number of a source file whose text a double does not give back, with where it is. */
-export interface SourceNumber {
-  /** Keys and indices from the record's root. */
-  path: Array<string | number>
-  token: string
-  line: number
 }
 
 interface Frame {

@@ -1,3 +1,4 @@
+import { BadDataError } from '../../shared/errors'
 import { FORBIDDEN_KEYS, MAX_JSON_DEPTH } from './json-scan'
 import { numberCell } from './numbers'
 
@@ -8,7 +9,7 @@ import { numberCell } from './numbers'
  * Written out rather than done by replacing quotes, which breaks on apostrophes inside strings.
  */
 
-export class PythonLiteralError extends Error {
+export class PythonLiteralError extends BadDataError {
   constructor(
     message: string,
     readonly position: number

@@ -2,7 +2,14 @@ import type { ErrorLocation } from '../../shared/errors'
 import type { ItemKind } from '../../shared/items/kinds'
 import type { Db } from '../store/database'
 import type { GenericMapping } from '../../shared/items/generic-mapping'
-import type { SourceNumber } from './numbers'
+
+/** A number of a source file whose text a double does not give back, with where it is. */
+export interface SourceNumber {
+  /** Keys and indices from the record's root. */
+  path: Array<string | number>
+  token: string
+  line: number
+}
 
 export const IMPORT_FORMATS = [
   'pairs',

@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto'
 import type { ErrorLocation } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
-import { appendAnnotation } from '../store/annotations'
+import { adjudicationAppender, adjudicationHeadFinder } from '../store/adjudications'
+import { appendAnnotation, sourceHeadFinder } from '../store/annotations'
+import { insertImport } from '../store/imports'
 import { ensureAnnotator } from '../store/annotators'
 import { insertItems } from '../store/items'
-import { recordImportedProbes } from '../probes/import'
+import { recordImportedProbes } from './probe-rows'
 import type { Project } from '../store/project'
 import type { AdjudicationDraft, AnnotationDraft, ItemDraft } from './types'
 
@@ -43,10 +44,7 @@ const BATCH = 1000
 export function writeImport(project: Project, plan: WritePlan): number {
   const db = project.db
   return project.write(() => {
-    const info = db
-      .prepare(`INSERT INTO imports (format, source, set_name, item_count, label_count, warnings) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(plan.format, plan.source, plan.set, plan.items.length, plan.annotations.length, JSON.stringify(plan.warnings))
-    const importId = Number(info.lastInsertRowid)
+    const importId = insertImport(db, { format: plan.format, source: plan.source, set: plan.set, itemCount: plan.items.length, labelCount: plan.annotations.length, warnings: plan.warnings })
     const total = plan.items.length + plan.annotations.length
     let done = 0
     plan.onProgress?.({ phase: 'writing', done, total })
@@ -80,12 +78,7 @@ export function writeImport(project: Project, plan: WritePlan): number {
  */
 function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraft>, importId: number): void {
   const db = project.db
-  const head = db.prepare(
-    `SELECT id FROM annotations a
-     WHERE item_id = ? AND instrument_id = ? AND source_kind = ? AND source_name = ?
-       AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-     ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`
-  )
+  const head = sourceHeadFinder(db)
   const annotators = new Map<string, number>()
   for (const d of drafts) {
     let annotatorId: number | null = null
@@ -93,7 +86,7 @@ function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraf
       annotatorId = annotators.get(d.sourceName) ?? ensureAnnotator(project, d.sourceName).id
       annotators.set(d.sourceName, annotatorId)
     }
-    const prior = head.get(d.itemId, d.instrumentId, d.sourceKind, d.sourceName) as { id: string } | undefined
+    const prior = head(d.itemId, d.instrumentId, d.sourceKind, d.sourceName)
     appendAnnotation(db, {
       itemId: d.itemId,
       instrumentId: d.instrumentId,
@@ -120,17 +113,10 @@ function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraf
 function writeAdjudications(project: Project, drafts: ReadonlyArray<AdjudicationDraft>): void {
   if (!drafts.length) return
   const db = project.db
-  const head = db.prepare(
-    `SELECT id FROM adjudications a WHERE item_id = ? AND instrument_id = ?
-       AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
-     ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`
-  )
-  const insert = db.prepare(
-    `INSERT INTO adjudications (id, item_id, instrument_id, judgement, reason, curator, based_on, supersedes, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`
-  )
+  const head = adjudicationHeadFinder(db)
+  const append = adjudicationAppender(db)
   for (const d of drafts) {
-    const prior = head.get(d.itemId, d.instrumentId) as { id: string } | undefined
-    insert.run(d.id ?? randomUUID(), d.itemId, d.instrumentId, JSON.stringify(d.judgement), d.reason, d.curator, JSON.stringify(d.basedOn), prior?.id ?? null, d.createdAt)
+    const prior = head(d.itemId, d.instrumentId)
+    append({ id: d.id, itemId: d.itemId, instrumentId: d.instrumentId, judgement: d.judgement, reason: d.reason, curator: d.curator, basedOn: d.basedOn, supersedes: prior?.id ?? null, createdAt: d.createdAt })
   }
 }

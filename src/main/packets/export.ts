@@ -7,17 +7,17 @@ import type { Split } from '../../shared/items/kinds'
 import { readAnswerLimits, writeAnswerLimits, type AnswerLimits } from '../annotation/answer-limits'
 import { assignmentContext } from '../annotation/blinded'
 import { restoreDraft } from '../annotation/drafts'
-import { checkOutputPath, tempPathFor } from '../export/output-file'
+import { checkOutputPath, tempPathFor } from '../files/output-file'
 import { appendAnnotation, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
-import type { AnnotatorRow } from '../store/annotators'
-import type { AssignmentRow } from '../store/assignments'
+import { findAnnotator, type AnnotatorRow } from '../store/annotators'
+import { annotatorAssignments, type AssignmentRow } from '../store/assignments'
 import { peekMeta, type Db } from '../store/database'
 import { setMeta } from '../store/meta'
 import { Project } from '../store/project'
 import { parentsFirst } from './chains'
 import { assignmentDigest, viewDigest, type DigestEntry } from './digest'
-import { PACKET_FORMAT, PACKET_META, VIEW_KEY } from './format'
-import { insertPacket } from './store'
+import { PACKET_FORMAT, PACKET_META, VIEW_KEY } from '../store/packet-format'
+import { insertPacket, packetFileWriter, type PacketFileWriter } from '../store/packets'
 
 export interface PacketExportOptions {
   annotator: string
@@ -70,7 +70,7 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
   const guard = { force: opts.overwrite ?? false, protect: [project.path], replaceableDatabase: (path: string) => isPacketOf(path, project.id) }
   checkOutputPath(out, guard)
   const db = project.db
-  const annotator = db.prepare(`SELECT * FROM annotators WHERE name = ?`).get(opts.annotator.trim()) as AnnotatorRow | undefined
+  const annotator = findAnnotator(project, opts.annotator.trim())
   if (!annotator) throw new AssayError('not_found', `No annotator named "${opts.annotator}" in this project`)
 
   // One read transaction: the assignments, views and revisions come from one state of the project.
@@ -138,14 +138,7 @@ function describeFilter(opts: PacketExportOptions): string {
 
 function collect(project: Project, annotator: AnnotatorRow, opts: PacketExportOptions): PacketAssignment[] {
   const db = project.db
-  const assignments = db
-    .prepare(
-      `SELECT s.* FROM assignments s JOIN items i ON i.id = s.item_id
-       WHERE s.annotator_id = @annotator AND (@instrument IS NULL OR s.instrument_id = @instrument)
-         AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
-       ORDER BY s.instrument_id, s.position, s.id`
-    )
-    .all({ annotator: annotator.id, instrument: opts.instrument ?? null, set: opts.set ?? null, split: opts.split ?? null }) as AssignmentRow[]
+  const assignments = annotatorAssignments(db, annotator.id, { instrument: opts.instrument ?? null, set: opts.set ?? null, split: opts.split ?? null })
   const used = new Set<string>()
   const ref = { id: annotator.id, name: annotator.name }
   return assignments.map((assignment) => {
@@ -206,11 +199,9 @@ async function writePacketFile(path: string, c: PacketFileContent): Promise<void
       setMeta(db, PACKET_META.format, String(PACKET_FORMAT))
       setMeta(db, PACKET_META.digest, c.digest)
       writeAnswerLimits(db, c.limits)
-      const annotatorId = Number(
-        db.prepare(`INSERT INTO annotators (name, expertise, pseudonym) VALUES (?, ?, ?)`).run(c.annotator.name, c.annotator.expertise, c.annotator.pseudonym)
-          .lastInsertRowid
-      )
-      writeAssignments(db, annotatorId, c.annotator.name, c.content)
+      const writer = packetFileWriter(db)
+      const annotatorId = writer.annotator({ name: c.annotator.name, expertise: c.annotator.expertise, pseudonym: c.annotator.pseudonym })
+      writeAssignments(db, writer, annotatorId, c.annotator.name, c.content)
     })
     // Rewrites the file from its live pages: nothing of overwritten meta values survives in free space.
     db.exec('VACUUM')
@@ -219,25 +210,15 @@ async function writePacketFile(path: string, c: PacketFileContent): Promise<void
   }
 }
 
-function writeAssignments(db: Db, annotatorId: number, annotatorName: string, content: ReadonlyArray<PacketAssignment>): void {
-  const insertItem = db.prepare(
-    `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, created_at)
-     VALUES (?, ?, 'packet', 'none', ?, '', ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`
-  )
-  const insertAssignment = db.prepare(
-    `INSERT INTO assignments (annotator_id, item_id, instrument_id, position, status, status_reason) VALUES (?, ?, ?, ?, ?, ?)`
-  )
-  const insertDraft = db.prepare(`INSERT INTO drafts (annotator_id, item_id, instrument_id, data, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+function writeAssignments(db: Db, writer: PacketFileWriter, annotatorId: number, annotatorName: string, content: ReadonlyArray<PacketAssignment>): void {
   const positions = new Map<string, number>()
   for (const c of content) {
     const instrumentId = c.assignment.instrument_id
-    const itemId = Number(insertItem.run(c.kind, c.opaqueId, c.opaqueId, JSON.stringify({ [VIEW_KEY]: c.view })).lastInsertRowid)
+    const itemId = writer.item(c.kind, c.opaqueId, JSON.stringify({ [VIEW_KEY]: c.view }))
     // Positions restart at 0 per queue: the project's seeded positions are not needed to keep the order.
     const position = positions.get(instrumentId) ?? 0
     positions.set(instrumentId, position + 1)
-    const assignmentId = Number(
-      insertAssignment.run(annotatorId, itemId, instrumentId, position, c.assignment.status, c.assignment.status_reason).lastInsertRowid
-    )
+    const assignmentId = writer.assignment(annotatorId, itemId, instrumentId, position, c.assignment.status, c.assignment.status_reason)
     const carried = new Set(c.revisions.map((r) => r.id))
     for (const r of c.revisions) {
       appendAnnotation(db, {
@@ -258,6 +239,6 @@ function writeAssignments(db: Db, annotatorId: number, annotatorName: string, co
         createdAt: r.created_at
       })
     }
-    if (c.draft) insertDraft.run(annotatorId, itemId, instrumentId, c.draft.data, c.draft.active_ms, c.draft.updated_at)
+    if (c.draft) writer.draft(annotatorId, itemId, instrumentId, c.draft.data, c.draft.active_ms, c.draft.updated_at)
   }
 }

@@ -5,15 +5,16 @@ import { checkAnswerSize, readAnswerLimits, type AnswerLimits } from '../annotat
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../annotation/blinded'
 import { verifyChecks } from '../checks/verify'
 import { isCalendarTime } from '../import/timestamps'
-import { appendAnnotation, headForAssignment, type AnnotationRow } from '../store/annotations'
+import { annotationExistsFinder, appendAnnotation, getAnnotation, headForAssignment, type AnnotationRow } from '../store/annotations'
+import { annotatorRef } from '../store/annotators'
 import { getAssignment, setAssignmentStatus, type AssignmentStatus } from '../store/assignments'
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
 import { parentsFirst } from './chains'
 import { assignmentDigest, stableStringify, viewDigest, type DigestEntry } from './digest'
-import { PACKET_FORMAT } from './format'
+import { PACKET_FORMAT } from '../store/packet-format'
 import { readPacket, type PacketAssignmentRecord, type PacketContent } from './read'
-import { getPacket, markMerged, packetItems } from './store'
+import { getPacket, markMerged, packetItems } from '../store/packets'
 
 export interface PacketMergeReport {
   path: string
@@ -116,7 +117,7 @@ function planMerge(project: Project, packet: PacketContent, limits: AnswerLimits
   if (!record) {
     refuse(packet, 'conflict', `packet ${packet.packetId || '(no id)'} was not made from this project file (it may come from a copy of it).`)
   }
-  const annotatorRow = db.prepare(`SELECT id, name FROM annotators WHERE id = ?`).get(record.annotator_id) as AnnotatorRef | undefined
+  const annotatorRow = annotatorRef(db, record.annotator_id)
   if (!annotatorRow || annotatorRow.name !== packet.annotator || packet.annotatorId === null) {
     refuse(packet, 'conflict', `the packet names annotator "${packet.annotator}" but was made for "${annotatorRow?.name ?? '?'}"; it was altered.`)
   }
@@ -161,7 +162,8 @@ function planMerge(project: Project, packet: PacketContent, limits: AnswerLimits
   if (problems.length) refuse(packet, 'conflict', 'items changed since the packet was made, so its answers cannot be mapped back.', problems)
 
   const planned = planRevisions(db, packet, byLocal, contexts, limits)
-  const forged = packet.annotations.flatMap((row) => (db.prepare(`SELECT 1 FROM annotations WHERE id = ?`).get(row.id) ? [] : revisionTimeProblems(row, record.created_at, Date.now())))
+  const inProject = annotationExistsFinder(db)
+  const forged = packet.annotations.flatMap((row) => (inProject(row.id) ? [] : revisionTimeProblems(row, record.created_at, Date.now())))
   if (forged.length) refuse(packet, 'invalid_answer', 'some answers carry impossible times.', forged)
   return { packet, annotator, assignments: planned }
 }
@@ -201,7 +203,7 @@ function planRevisions(
   const problems: string[] = []
   const answerProblems: string[] = []
   const over: string[] = []
-  const known = db.prepare(`SELECT 1 FROM annotations WHERE id = ?`)
+  const known = annotationExistsFinder(db)
   const packetIds = new Set(packet.annotations.map((r) => r.id))
   const rowsByAssignment = new Map<number, AnnotationRow[]>()
   for (const row of packet.annotations) {
@@ -226,7 +228,7 @@ function planRevisions(
     for (const r of unreachable) problems.push(`answer ${r.id} is part of a revision loop`)
     const revisions: PlannedRevision[] = []
     for (const row of ordered) {
-      const isNew = known.get(row.id) === undefined
+      const isNew = !known(row.id)
       try {
         const sent = JSON.parse(row.judgement) as unknown
         // As on submit: the answer as given is held to the project's caps before anything else is done with it.
@@ -250,8 +252,7 @@ function planRevisions(
 }
 
 function existsInProject(db: Db, id: string, ctx: AssignmentContext): boolean {
-  const row = db.prepare(`SELECT assignment_id FROM annotations WHERE id = ?`).get(id) as { assignment_id: number | null } | undefined
-  return row?.assignment_id === ctx.assignment.id
+  return getAnnotation(db, id)?.assignment_id === ctx.assignment.id
 }
 
 /** Runs inside the merge transaction: appends what is missing, then brings assignment statuses up to date. */
@@ -269,7 +270,7 @@ function applyPlan(db: Db, plan: MergePlan): PacketMergeReport {
   }
   for (const { ctx, revisions, status, statusReason } of plan.assignments) {
     for (const { row, canonical } of revisions) {
-      const existing = db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(row.id) as AnnotationRow | undefined
+      const existing = getAnnotation(db, row.id)
       if (existing) {
         if (!sameRevision(ctx.instrument, existing, ctx.assignment.id, row, canonical)) {
           refuse(packet, 'conflict', `answer ${row.id} differs from the answer with the same id in this project; the packet was altered.`)

@@ -2,11 +2,12 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AssayError } from '../../shared/errors'
-import type { AnnotationRow } from '../store/annotations'
-import type { AssignmentStatus } from '../store/assignments'
+import { allAnnotations, type AnnotationRow } from '../store/annotations'
+import { annotatorIdByName } from '../store/annotators'
+import { assignmentsWithItems, type AssignmentStatus } from '../store/assignments'
 import { getMeta } from '../store/meta'
 import { Project } from '../store/project'
-import { PACKET_META, packetViewOf } from './format'
+import { PACKET_META, packetViewOf } from '../store/packet-format'
 
 export interface PacketAssignmentRecord {
   /** The assignment's id inside the packet file (meaningless in the project). */
@@ -73,24 +74,8 @@ export async function readPacket(path: string): Promise<PacketContent> {
     const mode = getMeta(db, 'mode')
     if (mode !== 'packet') throw new AssayError('conflict', `${path} is not an annotator packet (it is a ${mode ?? 'project'} file). Nothing was merged.`)
     const annotator = meta('packet_annotator')
-    const annotatorRow = db.prepare(`SELECT id FROM annotators WHERE name = ?`).get(annotator) as { id: number } | undefined
-    const assignments = (
-      db
-        .prepare(
-          `SELECT s.id, s.annotator_id, s.item_id, s.instrument_id, s.status, s.status_reason, i.external_id, i.payload
-           FROM assignments s JOIN items i ON i.id = s.item_id ORDER BY s.id`
-        )
-        .all() as Array<{
-        id: number
-        annotator_id: number
-        item_id: number
-        instrument_id: string
-        status: AssignmentStatus
-        status_reason: string | null
-        external_id: string
-        payload: string
-      }>
-    ).map((r) => ({
+    const annotatorId = annotatorIdByName(db, annotator)
+    const assignments = assignmentsWithItems(db).map((r) => ({
       localId: r.id,
       localItemId: r.item_id,
       annotatorId: r.annotator_id,
@@ -108,9 +93,9 @@ export async function readPacket(path: string): Promise<PacketContent> {
       projectId: meta('project_id'),
       annotator,
       digest: meta(PACKET_META.digest),
-      annotatorId: annotatorRow?.id ?? null,
+      annotatorId: annotatorId ?? null,
       assignments,
-      annotations: db.prepare(`SELECT * FROM annotations ORDER BY rowid`).all() as AnnotationRow[]
+      annotations: allAnnotations(db)
     }
   } finally {
     packet.close()

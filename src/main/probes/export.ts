@@ -1,8 +1,9 @@
 import type { Db } from '../store/database'
 import { EXTRA_KEY } from '../import/extra-fields'
 import { jsonWithWrittenNumbers } from '../import/numbers'
-import { writeOutputFile } from '../export/output-file'
-import { listProbes, type ProbeQuery } from './store'
+import { writeOutputFile } from '../files/output-file'
+import { listProbes, type ProbeQuery } from '../store/probes'
+import { itemPayloadFinder } from '../store/items'
 
 // Probes written in the pairs format: each probe pair as the pairs importer reads it, with its provenance under
 // `probe_of`, and (unless left out) each original pair before its probes, so the file imports into another project
@@ -24,7 +25,7 @@ function row(payload: Record<string, unknown>): Record<string, unknown> {
 
 export function exportProbes(db: Db, o: ProbeExportOptions): { path: string; probes: number; originals: number } {
   const probes = listProbes(db, o)
-  const payloadOf = db.prepare(`SELECT payload FROM items WHERE id = ?`)
+  const payloadOf = itemPayloadFinder(db)
   const lines: string[] = []
   const written = new Set<number>()
   let originals = 0
@@ -32,9 +33,9 @@ export function exportProbes(db: Db, o: ProbeExportOptions): { path: string; pro
     if (o.withOriginals !== false && !written.has(p.originalItemId)) {
       written.add(p.originalItemId)
       originals++
-      lines.push(jsonWithWrittenNumbers(row(JSON.parse((payloadOf.get(p.originalItemId) as { payload: string }).payload) as Record<string, unknown>)))
+      lines.push(jsonWithWrittenNumbers(row(JSON.parse(payloadOf(p.originalItemId)!) as Record<string, unknown>)))
     }
-    lines.push(jsonWithWrittenNumbers(row(JSON.parse((payloadOf.get(p.itemId) as { payload: string }).payload) as Record<string, unknown>)))
+    lines.push(jsonWithWrittenNumbers(row(JSON.parse(payloadOf(p.itemId)!) as Record<string, unknown>)))
   }
   const path = writeOutputFile(o.out, lines.length ? `${lines.join('\n')}\n` : '', { force: o.force ?? false, protect: o.protect })
   return { path, probes: probes.length, originals }

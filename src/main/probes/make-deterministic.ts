@@ -4,9 +4,9 @@ import { getItemByExternalId } from '../store/items'
 import { applyFormulaEdit, type FormulaEditOp } from '../../shared/probes/formula-edit'
 import { buildProbePair } from '../../shared/probes/pair'
 import { AssayError } from '../../shared/errors'
-import { getProbeKind } from './kinds-store'
+import { getProbeKind } from '../store/probe-kinds'
 import { originalSides, type OriginalQuery } from './originals'
-import { insertProbe } from './store'
+import { insertProbe } from '../store/probes'
 
 export interface MakeOptions extends OriginalQuery {
   kind: string

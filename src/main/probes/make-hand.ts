@@ -4,8 +4,8 @@ import { changedCharacters } from '../../shared/probes/diff'
 import { buildProbePair } from '../../shared/probes/pair'
 import { getItem, getItemByExternalId, insertItems } from '../store/items'
 import type { Project } from '../store/project'
-import { getProbeKind } from './kinds-store'
-import { insertProbe } from './store'
+import { getProbeKind } from '../store/probe-kinds'
+import { insertProbe, isProbe } from '../store/probes'
 
 export interface HandProbeInput {
   itemId: number
@@ -22,7 +22,7 @@ export function makeHandProbe(project: Project, input: HandProbeInput): { itemId
   const db = project.db
   const row = getItem(db, input.itemId)
   if (!row || row.kind !== 'proposal-pair') throw new AssayError('not_found', `No proposal pair with id ${input.itemId}`)
-  if (db.prepare(`SELECT 1 FROM probes WHERE item_id = ?`).get(row.id)) {
+  if (isProbe(db, row.id)) {
     throw new AssayError('invalid_input', `${row.external_id} is a probe itself; make probes from originals`, [{ field: 'itemId', message: 'a probe' }])
   }
   const pair = proposalPairSchema.parse(JSON.parse(row.payload))

@@ -5,7 +5,7 @@ import { buildProbePair } from '../../shared/probes/pair'
 import { finishForModel, renderRequest, templateRef } from '../../shared/templates'
 import { redact } from '../providers/errors'
 import { ProviderError, PROVIDER_KINDS, type ProviderKind } from '../providers/types'
-import { cacheLookup, discardUnansweredRun, insertRun, markRunRunning, RecordWriter, runWithDefinition, setRunStatus, type RunOptions } from '../runner/calls'
+import { cacheLookup, discardUnansweredRun, insertRun, markRunRunning, RecordWriter, runWithDefinition, setRunStatus, type RunOptions } from '../store/model-calls'
 import { estimateTokens } from '../runner/estimate'
 import { DEFAULT_RETRY_POLICY, gateFor } from '../runner/gate'
 import { requestHash } from '../runner/hash'
@@ -17,10 +17,11 @@ import { resolveTemplate, usedValues } from '../runner/templates'
 import { EnvKeyStore } from '../secrets/store'
 import { getItemByExternalId, insertItems } from '../store/items'
 import type { Project } from '../store/project'
-import { getProbeKind } from './kinds-store'
+import { getProbeKind } from '../store/probe-kinds'
 import { originalSides, type OriginalQuery, type OriginalSide } from './originals'
 import type { MadeProbe, MakeResult } from './make-deterministic'
-import { insertProbe } from './store'
+import { insertProbe } from '../store/probes'
+import { probeCalls } from '../store/step-calls'
 
 // Model-made probes: one request per original proposal with the kind's probe template, through the runner's parts —
 // a recorded run (resumed when the same definition is asked again), the response cache keyed by request hash, the
@@ -158,19 +159,17 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
     fatal = `the project file could not be written: ${e.message}`
     stop.abort()
   })
-  const findCall = db.prepare(`SELECT id, request_hash, status, raw_answer, attempts FROM model_calls WHERE run_id = ? AND item_id = ? AND order_index = ?`)
-  const insertCall = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, 0, ?, ?, ?, ?)`)
-  const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, prompt = ?, status = 'pending' WHERE id = ?`)
+  const calls = probeCalls(db)
   project.write(() => markRunRunning(db, runId))
 
   const one = async (p: (typeof pending)[number]): Promise<void> => {
     const orderIndex = p.o.side === 'a' ? 0 : 1
     const prompt = { ...(p.system !== undefined ? { system: p.system } : {}), user: p.user, template: templateRef(template.entry), format: template.entry.answerFormat ?? 'json' }
-    let row = findCall.get(runId, p.o.itemId, orderIndex) as { id: number; request_hash: string; status: string; raw_answer: string | null; attempts: number } | undefined
+    let row = calls.find(runId, p.o.itemId, orderIndex)
     let text: string | null = row && row.request_hash === p.hash && row.status !== 'failed' && row.status !== 'pending' ? row.raw_answer : null
-    if (row && text === null && row.request_hash !== p.hash) project.write(() => replan.run(p.hash, JSON.stringify(prompt), row!.id))
+    if (row && text === null && row.request_hash !== p.hash) project.write(() => calls.replan(row!.id, p.hash, JSON.stringify(prompt)))
     if (!row) {
-      const id = Number(project.write(() => insertCall.run(runId, p.o.itemId, orderIndex, p.hash, JSON.stringify({ side: p.o.side, probe_kind: kind.name }), JSON.stringify(prompt))).lastInsertRowid)
+      const id = project.write(() => calls.insert(runId, p.o.itemId, orderIndex, p.hash, JSON.stringify({ side: p.o.side, probe_kind: kind.name }), JSON.stringify(prompt)))
       row = { id, request_hash: p.hash, status: 'pending', raw_answer: null, attempts: 0 }
     }
     if (text === null) {

@@ -2,6 +2,8 @@ import type { Db } from '../store/database'
 import { AssayError } from '../../shared/errors'
 import { proposalPairSchema, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { seededShuffle } from '../../shared/protocol'
+import { proposalPairSets } from '../store/items'
+import { unprobedPairs } from '../store/probes'
 
 /** One proposal of an original pair that a probe can be derived from. */
 export interface OriginalSide {
@@ -25,14 +27,9 @@ export interface OriginalQuery {
  * order, so `--n N` takes the same N for the same seed.
  */
 export function originalSides(db: Db, q: OriginalQuery): OriginalSide[] {
-  const rows = db
-    .prepare(
-      `SELECT id, external_id, split, payload FROM items i
-       WHERE kind = 'proposal-pair' AND set_name = ? AND NOT EXISTS (SELECT 1 FROM probes p WHERE p.item_id = i.id) ORDER BY id`
-    )
-    .all(q.set) as Array<{ id: number; external_id: string; split: Split; payload: string }>
+  const rows = unprobedPairs(db, q.set)
   if (!rows.length) {
-    const sets = (db.prepare(`SELECT DISTINCT set_name AS s FROM items WHERE kind = 'proposal-pair'`).all() as Array<{ s: string }>).map((r) => r.s)
+    const sets = proposalPairSets(db)
     throw new AssayError('not_found', `No proposal pairs in set "${q.set}" (sets with proposal pairs: ${sets.join(', ') || 'none'}); import pairs first`)
   }
   const out: OriginalSide[] = []

@@ -1,12 +1,11 @@
-import type { Db } from '../store/database'
+import { hasTable, type Db } from '../store/database'
 import type { ProbeFacts } from '../../shared/report/probes'
-import { listProbes } from './store'
+import { listProbes } from '../store/probes'
 import { probeVerifications } from './verification'
 
 /** The probes of a project as the report reads them: family, kind, sides, expected rule and check outcome. */
 export function probeFacts(db: Db): ProbeFacts[] {
-  const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'probes'`).get()
-  if (!hasTable) return []
+  if (!hasTable(db, 'probes')) return []
   const checks = probeVerifications(db)
   return listProbes(db).map((p) => ({
     itemId: p.itemId,

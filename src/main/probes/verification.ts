@@ -1,4 +1,5 @@
 import type { Db } from '../store/database'
+import { probeChecks } from '../store/probes'
 
 // Whether a probe passed its check, from the current human answers of the probe-check instrument (and a curator's
 // adjudication, which decides where there is one). A probe passes when the intended flaw is present and is the only
@@ -21,20 +22,7 @@ interface CheckRow {
 }
 
 export function probeVerifications(db: Db): Map<number, ProbeVerification> {
-  const answers = db
-    .prepare(
-      `SELECT a.item_id, a.source_name, a.judgement FROM annotations a
-       WHERE a.instrument_id = 'probe-check' AND a.source_kind = 'human' AND a.retracted = 0
-         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-       ORDER BY a.created_at`
-    )
-    .all() as CheckRow[]
-  const adjudicated = db
-    .prepare(
-      `SELECT d.item_id, d.curator AS source_name, d.judgement FROM adjudications d
-       WHERE d.instrument_id = 'probe-check' AND NOT EXISTS (SELECT 1 FROM adjudications e WHERE e.supersedes = d.id)`
-    )
-    .all() as CheckRow[]
+  const { answers, adjudicated } = probeChecks(db)
   const out = new Map<number, ProbeVerification>()
   const passes = (j: { flaw_present?: boolean; only_change?: boolean }) => j.flaw_present === true && j.only_change === true
   const byItem = new Map<number, CheckRow[]>()

@@ -1,5 +1,5 @@
 import type { AnyInstrument } from '../../shared/instruments'
-import type { CallRecord, WorkCall } from './calls'
+import type { CallRecord, WorkCall } from '../store/model-calls'
 import { interpretAnswer } from './interpret'
 import { costOf, type Price } from './prices'
 

@@ -3,7 +3,8 @@ import { redact } from '../providers/errors'
 import { ProviderError, type BatchApi, type BatchResult } from '../providers/types'
 import type { Project } from '../store/project'
 import { answerRecorder } from './answer-record'
-import { cacheLookup, getRunRow, RecordWriter, runCounts, setRunBatch, type WorkCall } from './calls'
+import { cacheLookup, getRunRow, RecordWriter, runCounts, setRunBatch, type WorkCall } from '../store/model-calls'
+import { batchCall } from '../store/step-calls'
 import { backoffMs, sleep } from './gate'
 import { judgementJsonSchema } from './plan'
 import { payloadLoader, type ExecuteResult, type RunCallOptions } from './execute'
@@ -170,9 +171,7 @@ export async function executeBatch(o: BatchOptions, work: readonly WorkCall[]): 
   }
 
   function workCallFromDb(id: number): WorkCall | undefined {
-    const r = db.prepare(`SELECT id, item_id, trial, order_index, request_hash, display, prompt, attempts, status FROM model_calls WHERE id = ? AND run_id = ?`).get(id, o.runId) as
-      | { id: number; item_id: number; trial: number; order_index: number; request_hash: string; display: string; prompt: string; attempts: number; status: string }
-      | undefined
+    const r = batchCall(db, o.runId, id)
     if (!r || (r.status !== 'pending' && r.status !== 'failed')) return undefined
     return { id: r.id, itemId: r.item_id, trial: r.trial, orderIndex: r.order_index, hash: r.request_hash, display: JSON.parse(r.display), prompt: JSON.parse(r.prompt), attempts: r.attempts }
   }

@@ -45,6 +45,13 @@ export interface GenerationTask {
 }
 
 /** What a generation run produces: hypotheses for rediscovery tasks, ideas for keywords (idea-chain.ts), or tasks from papers (task-composition.ts). */
+/** A task's item as generation reads it from the store. */
+export interface GenerationTaskRow {
+  id: number
+  external_id: string
+  payload: string
+}
+
 export type GenerationTarget = 'hypotheses' | 'ideas' | 'tasks' | 'responses'
 
 export type StepKind = 'single' | 'stage' | 'further' | 'selection'

@@ -1,7 +1,7 @@
 import type { AnswerFormat } from '../../shared/templates'
 import type { ReasoningEffort } from '../providers/types'
 import type { Db } from '../store/database'
-import { cacheLookup } from './calls'
+import { cacheLookup } from '../store/model-calls'
 import type { Judge } from './judges'
 import type { Plan } from './plan'
 import { priceFor, type PriceMatch } from './prices'

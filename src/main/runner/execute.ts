@@ -6,12 +6,13 @@ import { ProviderError, type JudgeConfig, type Provider } from '../providers/typ
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
 import { answerRecorder } from './answer-record'
-import { RecordWriter, runCounts, type CallRecord, type WorkCall } from './calls'
+import { RecordWriter, runCounts, type CallRecord, type WorkCall } from '../store/model-calls'
 import { openCacheView } from './shared-cache'
 import type { ProviderGate, RetryPolicy } from './gate'
 import { isFatal, sendWithRetries } from './send'
 import { judgementJsonSchema } from './plan'
 import type { Price } from './prices'
+import { kindsAndPayloads } from '../store/items'
 
 export interface RunProgress {
   runId: number
@@ -219,8 +220,7 @@ export async function executeCalls(o: ExecuteOptions, work: readonly WorkCall[])
 export function payloadLoader(db: Db, work: readonly WorkCall[]): (itemId: number) => Record<string, unknown> {
   const ids = [...new Set(work.map((c) => c.itemId))]
   const rows = new Map<number, { kind: string; payload: string }>()
-  const select = db.prepare(`SELECT id, kind, payload FROM items WHERE id IN (SELECT value FROM json_each(?))`)
-  for (const r of select.all(JSON.stringify(ids)) as { id: number; kind: string; payload: string }[]) rows.set(r.id, r)
+  for (const r of kindsAndPayloads(db, ids)) rows.set(r.id, r)
   const parsed = new Map<number, Record<string, unknown>>()
   return (itemId) => {
     let p = parsed.get(itemId)

@@ -1,10 +1,9 @@
 import { getTemplate, type AnswerFormat } from '../../shared/templates'
-import { getItemByExternalId, insertItems } from '../store/items'
+import { getItemByExternalId, insertItems, itemPayloadFinder, responsesOfRun } from '../store/items'
 import type { Project } from '../store/project'
 import type { Db } from '../store/database'
-import type { ChainSettings, GenerationTask, StepKind, StepOutcome, StepPlan } from './chain'
-import type { GenerationTaskRow } from './generate'
-import { itemsWhere, type ItemSelection } from './item-selection'
+import type { ChainSettings, GenerationTask, StepKind, StepOutcome, StepPlan, GenerationTaskRow } from './chain'
+import { itemsWhere, type ItemSelection } from '../store/item-selection'
 import type { Judge } from './judges'
 
 // The answering step of FrontierScience: a model answers each selected problem (fs-answer: the problem alone, as the
@@ -64,8 +63,8 @@ export function storeResponse(f: { project: Project; runId: number; judge: Judge
   const t = f.task as ResponseTask
   const externalId = `${t.taskId}.${slug(f.judge.model)}.run${f.runId}.t${t.trial + 1}`
   if (getItemByExternalId(db, 'fs-problem', externalId)) return
-  const source = db.prepare(`SELECT payload FROM items WHERE id = ?`).get(f.row.id) as { payload: string } | undefined
-  const problem = source ? (JSON.parse(source.payload) as Record<string, unknown>) : {}
+  const source = itemPayloadFinder(db)(f.row.id)
+  const problem = source !== undefined ? (JSON.parse(source) as Record<string, unknown>) : {}
   const payload = {
     ...problem,
     response: f.response,
@@ -77,5 +76,5 @@ export function storeResponse(f: { project: Project; runId: number; judge: Judge
 
 /** The responses an answering run has stored, by external id. */
 export function responsesOf(db: Db, runId: number): string[] {
-  return (db.prepare(`SELECT external_id FROM items WHERE kind = 'fs-problem' AND json_extract(payload, '$.answering.run_id') = ? ORDER BY id`).all(runId) as { external_id: string }[]).map((r) => r.external_id)
+  return responsesOfRun(db, runId)
 }

@@ -2,17 +2,18 @@ import { AssayError } from '../../shared/errors'
 import { finishForModel, renderRequest } from '../../shared/templates'
 import { sha256Hex } from '../../shared/protocol'
 import type { Db } from '../store/database'
-import { getRunRow, runOptions } from './calls'
+import { getRunRow, runOptions } from '../store/model-calls'
+import { outputTokensByTask } from '../store/step-calls'
 import { nextStep, type ChainSettings, type GeneratedHypothesis, type GenerationTarget, type Scheme, type StepOutcome } from './chain'
 import { nextIdeaStep } from './idea-chain'
 import { checkBudgetTarget, ideaTokenBudgets, keywordTask, selectKeywordTasks } from './idea-tasks'
 import { nextCompositionStep, paperTask, selectPaperTasks } from './task-composition'
 import { nextResponseStep, responseTask, selectResponseTasks } from './fs-responses'
 import { ASSUMED_OUTPUT_TOKENS, estimateTokens } from './estimate'
-import type { GenerationTaskRow } from './generate'
+import type { GenerationTaskRow } from './chain'
 import { canonicalJson } from './hash'
 import type { Judge } from './judges'
-import { itemsWhere } from './item-selection'
+import { itemsWhere } from '../store/item-selection'
 import { leakDecisions, leakReason } from './leak-gate'
 import { selectedItemsOfKind, type SkippedItem } from './plan'
 import { priceFor } from './prices'
@@ -84,12 +85,7 @@ export function tokenBudgetsOf(db: Db, runId: number, target: GenerationTarget =
   }
   checkBudgetTarget(target, options.generate ?? 'hypotheses', runId)
   if (target === 'ideas') return ideaTokenBudgets(db, runId)
-  const rows = db
-    .prepare(
-      `SELECT json_extract(i.payload, '$.task_id') AS task_id, coalesce(sum(c.output_tokens), 0) AS tokens
-       FROM model_calls c JOIN items i ON i.id = c.item_id WHERE c.run_id = ? GROUP BY c.item_id`
-    )
-    .all(runId) as { task_id: string | null; tokens: number }[]
+  const rows = outputTokensByTask(db, runId)
   return new Map(rows.filter((r) => r.task_id !== null).map((r) => [r.task_id!, r.tokens]))
 }
 

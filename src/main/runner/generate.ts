@@ -2,10 +2,11 @@ import { setMaxListeners } from 'node:events'
 import { finishForModel, renderRequest, type TemplateSet } from '../../shared/templates'
 import { redact } from '../providers/errors'
 import { ProviderError } from '../providers/types'
-import { getItemByExternalId, insertItems } from '../store/items'
+import { getItemByExternalId, hypothesisSetsOfRun, insertItems } from '../store/items'
 import type { Project } from '../store/project'
-import { cacheLookup, RecordWriter, type CallRecord } from './calls'
-import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTarget, type GenerationTask, type Scheme, type StepKind, type StepOutcome, type StepPlan } from './chain'
+import { cacheLookup, RecordWriter, type CallRecord } from '../store/model-calls'
+import { generationCalls } from '../store/step-calls'
+import { generatedSet, nextStep, omegaOf, readStepAnswer, type ChainSettings, type GenerationTarget, type GenerationTask, type GenerationTaskRow, type Scheme, type StepKind, type StepOutcome, type StepPlan } from './chain'
 import { nextIdeaStep, readIdeaStepAnswer } from './idea-chain'
 import { keywordTask, storeGeneratedIdeas } from './idea-tasks'
 import { nextCompositionStep, paperTask, readCompositionAnswer, storeComposedTask, type CompositionAnswer } from './task-composition'
@@ -21,12 +22,6 @@ import { usedValues } from './templates'
 // Generation runs: each task's sequence of requests (see chain.ts) is made one request after another, every call
 // recorded before the next is planned, so a run stopped anywhere resumes from its last recorded answer. A finished
 // sequence becomes a new hypothesis set, with its provenance, that can be annotated and judged like any other.
-
-export interface GenerationTaskRow {
-  id: number
-  external_id: string
-  payload: string
-}
 
 export interface GenerationOptions extends GatedCallOptions {
   scheme: Scheme
@@ -57,17 +52,6 @@ function readAnswer(target: GenerationTarget, kind: StepKind, format: StepPlan['
   }
   const r = readStepAnswer(kind, format, text)
   return r.ok ? { ...r, ideas: null } : r
-}
-
-interface CallRowLite {
-  id: number
-  order_index: number
-  request_hash: string
-  status: string
-  raw_answer: string | null
-  output_tokens: number | null
-  attempts: number
-  prompt: string
 }
 
 function slug(text: string): string {
@@ -104,9 +88,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
     fatal = `the project file could not be written: ${e.message}`
     stop.abort()
   })
-  const callsOf = db.prepare(`SELECT id, order_index, request_hash, status, raw_answer, output_tokens, attempts, prompt FROM model_calls WHERE run_id = ? AND item_id = ? AND trial = ? ORDER BY order_index`)
-  const insertCall = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-  const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, display = ?, prompt = ? WHERE id = ?`)
+  const calls = generationCalls(db)
 
   const runTask = async (row: GenerationTaskRow): Promise<'done' | 'failed' | 'stopped'> => {
     const target = o.target ?? 'hypotheses'
@@ -116,7 +98,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
     // The trials of an answering run are separate samples: each its own request, never the cached answer of another.
     const trial = target === 'responses' ? (task as ResponseTask).trial : 0
     const omega = omegaOf(settings, task)
-    const rows = new Map((callsOf.all(o.runId, row.id, trial) as CallRowLite[]).map((r) => [r.order_index, r]))
+    const rows = new Map(calls.callsOf(o.runId, row.id, trial).map((r) => [r.order_index, r]))
     const outcomes: StepOutcome[] = []
     const callIds: number[] = []
     const templatesUsed = new Set<string>()
@@ -139,9 +121,9 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
         outcomes.push(outcome(step, existing.raw_answer, read, existing.output_tokens ?? 0))
         continue
       }
-      if (existing) o.project.write(() => replan.run(hash, JSON.stringify(display), JSON.stringify(prompt), existing!.id))
+      if (existing) o.project.write(() => calls.replan(existing!.id, hash, JSON.stringify(display), JSON.stringify(prompt)))
       else {
-        const id = Number(o.project.write(() => insertCall.run(o.runId, row.id, trial, step.index, hash, JSON.stringify(display), JSON.stringify(prompt))).lastInsertRowid)
+        const id = o.project.write(() => calls.insert(o.runId, row.id, trial, step.index, hash, JSON.stringify(display), JSON.stringify(prompt)))
         existing = { id, order_index: step.index, request_hash: hash, status: 'pending', raw_answer: null, output_tokens: null, attempts: 0, prompt: '' }
       }
       const callId = existing.id
@@ -265,9 +247,5 @@ function outcome(step: StepPlan, text: string, read: { hypotheses: StepOutcome['
 
 /** The hypothesis sets a generation run has created, by external id. */
 export function generatedSetsOf(db: Project['db'], runId: number): string[] {
-  return (
-    db.prepare(`SELECT external_id FROM items WHERE kind = 'hypothesis-set' AND json_extract(payload, '$.provenance.run_id') = ? ORDER BY id`).all(runId) as {
-      external_id: string
-    }[]
-  ).map((r) => r.external_id)
+  return hypothesisSetsOfRun(db, runId)
 }

@@ -1,11 +1,11 @@
 import { AssayError } from '../../shared/errors'
-import { getItemByExternalId, insertItems } from '../store/items'
+import { getItemByExternalId, ideasOfRun, insertItems } from '../store/items'
+import { outputTokensByItem } from '../store/step-calls'
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
-import type { ChainSettings, GenerationTask, Scheme, StepOutcome } from './chain'
-import type { GenerationTaskRow } from './generate'
+import type { ChainSettings, GenerationTask, Scheme, StepOutcome, GenerationTaskRow } from './chain'
 import { generatedIdeas } from './idea-chain'
-import { itemsWhere, type ItemSelection } from './item-selection'
+import { itemsWhere, type ItemSelection } from '../store/item-selection'
 import type { Judge } from './judges'
 import type { OmegaAssignment } from '../../shared/protocol'
 
@@ -49,9 +49,7 @@ export function keywordTask(row: GenerationTaskRow): GenerationTask {
 
 /** Generated tokens per keyword of an Omega Point idea run. */
 export function ideaTokenBudgets(db: Db, runId: number): Map<string, number> {
-  const rows = db
-    .prepare(`SELECT i.payload AS payload, coalesce(sum(c.output_tokens), 0) AS tokens FROM model_calls c JOIN items i ON i.id = c.item_id WHERE c.run_id = ? GROUP BY c.item_id`)
-    .all(runId) as { payload: string; tokens: number }[]
+  const rows = outputTokensByItem(db, runId)
   const out = new Map<string, number>()
   for (const r of rows) {
     const keyword = keywordOf(JSON.parse(r.payload) as Record<string, unknown>)
@@ -129,12 +127,7 @@ export function storeGeneratedIdeas(f: IdeaFinish): void {
 
 /** The idea items a generation run has created, by external id. */
 export function generatedIdeasOf(db: Db, runId: number): { externalId: string; selected: boolean }[] {
-  return (
-    db.prepare(`SELECT external_id, json_extract(payload, '$.generation.selected') AS selected FROM items WHERE kind = 'idea' AND json_extract(payload, '$.generation.run_id') = ? ORDER BY id`).all(runId) as {
-      external_id: string
-      selected: number
-    }[]
-  ).map((r) => ({ externalId: r.external_id, selected: r.selected === 1 }))
+  return ideasOfRun(db, runId).map((r) => ({ externalId: r.external_id, selected: r.selected === 1 }))
 }
 
 /** Refuses a token-budget run that did not generate the same thing. */

@@ -6,7 +6,7 @@ export { requestUnits, claimId, VALUE_NAMES, ORDERABLE, SkipItem, type RequestUn
 export { interpretAnswer, type Interpretation } from './interpret'
 export { planRun, definitionKey, judgementJsonSchema, type Plan, type PlannedCall, type RunDefinition, type StoredPrompt } from './plan'
 export { estimatePlan, estimateTokens, ASSUMED_OUTPUT_TOKENS, CHARS_PER_TOKEN, type Estimate } from './estimate'
-export { cachedAnswer, cacheLookup, discardUnansweredRun, runCounts, workOf, RecordWriter, type CallRecord, type RunCounts, type RunStatus, type CallStatus } from './calls'
+export { cachedAnswer, cacheLookup, discardUnansweredRun, runCounts, workOf, RecordWriter, type CallRecord, type RunCounts, type RunStatus, type CallStatus } from '../store/model-calls'
 export { DEFAULT_RETRY_POLICY, ProviderGate, gateFor, backoffMs, type RetryPolicy } from './gate'
 export { executeCalls, type RunProgress, type ExecuteResult } from './execute'
 export { executeBatch, type RunBatchState } from './batch'

@@ -4,6 +4,7 @@ import { AssayError } from '../../shared/errors'
 import { companyOf } from '../providers/companies'
 import type { JudgeConfig, ProviderKind } from '../providers/types'
 import type { Db } from '../store/database'
+import { insertJudge, judgeRow, judgeRowByName, judgeRows, type JudgeRow } from '../store/judges'
 
 export type { JudgeInput, JudgeOptions }
 
@@ -19,17 +20,6 @@ export interface Judge {
   effectiveCompany: string
   options: JudgeOptions
   createdAt: string
-}
-
-interface JudgeRow {
-  id: number
-  name: string
-  provider: string
-  model: string
-  base_url: string | null
-  company: string | null
-  options: string
-  created_at: string
 }
 
 function fromRow(r: JudgeRow): Judge {
@@ -64,17 +54,17 @@ export function judgeConfig(j: Judge): JudgeConfig {
 }
 
 export function listJudges(db: Db): Judge[] {
-  return (db.prepare(`SELECT * FROM judges ORDER BY id`).all() as JudgeRow[]).map(fromRow)
+  return judgeRows(db).map(fromRow)
 }
 
 export function getJudge(db: Db, id: number): Judge {
-  const row = db.prepare(`SELECT * FROM judges WHERE id = ?`).get(id) as JudgeRow | undefined
+  const row = judgeRow(db, id)
   if (!row) throw new AssayError('not_found', `No judge with id ${id}`)
   return fromRow(row)
 }
 
 export function findJudgeByName(db: Db, name: string): Judge | undefined {
-  const row = db.prepare(`SELECT * FROM judges WHERE name = ?`).get(name) as JudgeRow | undefined
+  const row = judgeRowByName(db, name)
   return row ? fromRow(row) : undefined
 }
 
@@ -108,10 +98,8 @@ export function createJudge(db: Db, input: JudgeInput): Judge {
   const c = validated(input)
   const name = c.name ?? uniqueName(db, c.model)
   if (findJudgeByName(db, name)) throw new AssayError('conflict', `A judge named "${name}" exists already`)
-  const info = db
-    .prepare(`INSERT INTO judges (name, provider, model, base_url, company, options) VALUES (?, ?, ?, ?, ?, ?)`)
-    .run(name, c.provider, c.model, c.baseUrl ?? null, c.company ?? null, JSON.stringify(c.options))
-  return getJudge(db, Number(info.lastInsertRowid))
+  const id = insertJudge(db, { name, provider: c.provider, model: c.model, baseUrl: c.baseUrl ?? null, company: c.company ?? null, options: c.options })
+  return getJudge(db, id)
 }
 
 /**

@@ -1,7 +1,8 @@
 import { AssayError } from '../../shared/errors'
 import { companyOf, UNKNOWN_COMPANY } from '../providers/companies'
 import type { Db } from '../store/database'
-import { getRunRow } from './calls'
+import { getRunRow } from '../store/model-calls'
+import { callsWithPayloads } from '../store/step-calls'
 import { getJudge } from './judges'
 import { matchPanel, type MatchScore, type PanelResult } from './panel'
 
@@ -20,9 +21,7 @@ export function matchScoresOfRuns(db: Db, runIds: readonly number[]): MatchScore
     if (!run) throw new AssayError('not_found', `No run ${runId}`)
     if (run.instrument_id !== 'hypothesis-match') throw new AssayError('invalid_input', `Run ${runId} asks ${run.instrument_id}, not hypothesis-match`)
     const judge = getJudge(db, run.judge_id)
-    const calls = db
-      .prepare(`SELECT c.status, c.judgement, i.payload FROM model_calls c JOIN items i ON i.id = c.item_id WHERE c.run_id = ? ORDER BY c.id`)
-      .all(runId) as { status: string; judgement: string | null; payload: string }[]
+    const calls = callsWithPayloads(db, runId)
     for (const c of calls) {
       if (c.status === 'pending') continue
       const payload = JSON.parse(c.payload) as { set_id?: string; hypotheses?: { id: string }[] } & Record<string, unknown>

@@ -5,8 +5,9 @@ import type { Split } from '../../shared/items/kinds'
 import { finishForModel, renderRequest, templateRef, type AnswerFormat, type Template } from '../../shared/templates'
 import { payloadWithContext } from '../annotation/item-context'
 import type { Db } from '../store/database'
+import type { PlannedCall, StoredPrompt } from '../store/model-calls'
 import { canonicalJson, requestHash } from './hash'
-import { itemsWhere, type ItemSelection } from './item-selection'
+import { itemsWhere, type ItemSelection } from '../store/item-selection'
 import { judgeConfig, type Judge } from './judges'
 import { requestUnits, SkipItem, VALUE_NAMES } from './requests'
 import { usedValues } from './templates'
@@ -25,24 +26,7 @@ export interface RunDefinition {
   trials: number
 }
 
-/** The stored prompt of a call: the messages as sent and how to read the answer. */
-export interface StoredPrompt {
-  system?: string
-  user: string
-  template: string
-  format: AnswerFormat
-}
-
-export interface PlannedCall {
-  itemId: number
-  externalId: string
-  trial: number
-  orderIndex: number
-  display: Record<string, unknown>
-  prompt: StoredPrompt
-  jsonSchema?: Record<string, unknown>
-  hash: string
-}
+export type { PlannedCall, StoredPrompt } from '../store/model-calls'
 
 export interface SkippedItem {
   itemId: number

@@ -1,5 +1,6 @@
 import type { Db } from '../store/database'
 import type { ProviderKind } from '../providers/types'
+import { insertMissingPrices, priceRows, priceRowsOf, upsertPrice, type PriceRow } from '../store/prices'
 
 /** US dollars per million tokens. */
 export interface Price {
@@ -49,14 +50,6 @@ function p(provider: ProviderKind, model: string, inputPerMtok: number, outputPe
   return { provider, model, inputPerMtok, outputPerMtok, batchDiscount: 0.5 }
 }
 
-interface PriceRow {
-  provider: string
-  model: string
-  input_per_mtok: number
-  output_per_mtok: number
-  batch_discount: number
-}
-
 function fromRow(r: PriceRow): Price {
   return { provider: r.provider, model: r.model, inputPerMtok: r.input_per_mtok, outputPerMtok: r.output_per_mtok, batchDiscount: r.batch_discount }
 }
@@ -76,7 +69,7 @@ export function bestPrice<T extends { provider: string; model: string }>(list: r
 
 /** The price of a model: the project's table first, then the defaults; undefined when neither lists it. */
 export function priceFor(db: Db, provider: string, model: string): PriceMatch | undefined {
-  const rows = (db.prepare(`SELECT * FROM prices WHERE provider = ?`).all(provider) as PriceRow[]).map(fromRow)
+  const rows = priceRowsOf(db, provider).map(fromRow)
   const own = bestPrice(rows, provider, model)
   if (own) return { ...own, source: 'project' }
   const fallback = bestPrice(DEFAULT_PRICES, provider, model)
@@ -85,22 +78,15 @@ export function priceFor(db: Db, provider: string, model: string): PriceMatch | 
 
 /** Writes the default list into the project's table, keeping every row the curator has set. */
 export function seedDefaultPrices(db: Db): void {
-  const insert = db.prepare(
-    `INSERT OR IGNORE INTO prices (provider, model, input_per_mtok, output_per_mtok, batch_discount) VALUES (?, ?, ?, ?, ?)`
-  )
-  for (const price of DEFAULT_PRICES) insert.run(price.provider, price.model, price.inputPerMtok, price.outputPerMtok, price.batchDiscount)
+  insertMissingPrices(db, DEFAULT_PRICES)
 }
 
 export function listPrices(db: Db): Price[] {
-  return (db.prepare(`SELECT * FROM prices ORDER BY provider, model`).all() as PriceRow[]).map(fromRow)
+  return priceRows(db).map(fromRow)
 }
 
 export function setPrice(db: Db, price: Price): void {
-  db.prepare(
-    `INSERT INTO prices (provider, model, input_per_mtok, output_per_mtok, batch_discount) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (provider, model) DO UPDATE SET input_per_mtok = excluded.input_per_mtok,
-       output_per_mtok = excluded.output_per_mtok, batch_discount = excluded.batch_discount`
-  ).run(price.provider, price.model, price.inputPerMtok, price.outputPerMtok, price.batchDiscount)
+  upsertPrice(db, price)
 }
 
 /** Dollars for a call's tokens; null when the price or a token count is unknown. */

@@ -8,7 +8,7 @@ import { envVarFor, keyRefFor } from '../secrets/refs'
 import type { KeyStore } from '../secrets/store'
 import type { Project } from '../store/project'
 import { executeBatch } from './batch'
-import { getRunRow, insertPlannedCalls, insertRun, markRunRunning, runCounts, runOptions, runWithDefinition, setRunStatus, workOf, type RunCounts, type RunOptions } from './calls'
+import { getRunRow, insertPlannedCalls, insertRun, markRunRunning, runCounts, runOptions, runWithDefinition, setRunOptions, setRunStatus, workOf, type RunCounts, type RunOptions } from '../store/model-calls'
 import { estimatePlan } from './estimate'
 import { executeCalls, type ExecuteOutcome, type RunCallOptions, type RunProgress } from './execute'
 import { DEFAULT_RETRY_POLICY, gateFor, type RetryPolicy } from './gate'
@@ -163,7 +163,7 @@ export function prepareRun(project: Project, spec: ParsedRunSpec): PreparedRun {
     seedDefaultPrices(db)
     const existing = runWithDefinition(db, key)
     if (existing) {
-      db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), existing.id)
+      setRunOptions(db, existing.id, options)
       insertPlannedCalls(db, existing.id, plan.calls)
       return { runId: existing.id, resumed: true, plan, definition }
     }
@@ -224,7 +224,7 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
       tokenBudgetRun: spec.tokenBudgetRun ?? null,
       ...(target !== 'hypotheses' ? { generate: target } : {})
     }
-    db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
+    setRunOptions(db, runId, options)
     return { runId, resumed: !!existing, plan: { items: new Set(tasks.map((t) => t.id)).size, calls: [], skipped }, definition: null }
   })
 }

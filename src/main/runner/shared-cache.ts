@@ -1,6 +1,6 @@
 import type { ModelResponse } from '../providers/types'
 import type { Db } from '../store/database'
-import type { CachedAnswer } from './calls'
+import { cacheLookup, cachedAnswersOf, type CachedAnswer } from '../store/model-calls'
 
 // Which requests are paid for, as seen by the executions of this process. An execution reads the cache rows of all
 // its requests in one query when it starts; after that it asks the database per call only when another execution
@@ -31,15 +31,13 @@ export function openCacheView(db: Db, hashes: readonly string[]): CacheView {
   executions.add(state)
   const counts = new Map<string, number>()
   for (const h of hashes) counts.set(h, (counts.get(h) ?? 0) + 1)
-  const one = db.prepare(`SELECT raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash = ?`)
+  const one = cacheLookup(db)
   const known = new Map<string, CachedAnswer>()
-  const all = db.prepare(`SELECT request_hash, raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash IN (SELECT value FROM json_each(?))`)
-  for (const r of all.all(JSON.stringify([...counts.keys()])) as (CacheRowWithHash & { request_hash: string })[]) known.set(r.request_hash, fromRow(r))
+  for (const r of cachedAnswersOf(db, [...counts.keys()])) known.set(r.request_hash, fromRow(r))
   return {
     lookup(hash) {
       if (!state.shared && (counts.get(hash) ?? 0) < 2) return known.get(hash)
-      const r = one.get(hash) as CacheRowWithHash | undefined
-      return r ? fromRow(r) : undefined
+      return one(hash)
     },
     waitFor: (hash) => pending.get(hash),
     claim(hash) {

@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { parseJsonObject } from '../../shared/parse'
 import { getTemplate, type AnswerFormat } from '../../shared/templates'
-import { getItemByExternalId, insertItems } from '../store/items'
+import { composedTasksOfRun, getItemByExternalId, insertItems } from '../store/items'
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
-import type { ChainSettings, GenerationTask, StepKind, StepOutcome, StepPlan } from './chain'
-import type { GenerationTaskRow } from './generate'
-import { itemsWhere, type ItemSelection } from './item-selection'
+import type { ChainSettings, GenerationTask, StepKind, StepOutcome, StepPlan, GenerationTaskRow } from './chain'
+import { itemsWhere, type ItemSelection } from '../store/item-selection'
 import type { Judge } from './judges'
 
 // Composing hypothesis-rediscovery tasks from papers (001, "Composing a task from an abstract"): one request per
@@ -99,5 +98,5 @@ export function storeComposedTask(f: { project: Project; runId: number; judge: J
 
 /** The rediscovery tasks a composition run has created. */
 export function composedTasksOf(db: Db, runId: number): string[] {
-  return (db.prepare(`SELECT external_id FROM items WHERE kind = 'rediscovery-task' AND json_extract(payload, '$.composition.run_id') = ? ORDER BY id`).all(runId) as { external_id: string }[]).map((r) => r.external_id)
+  return composedTasksOfRun(db, runId)
 }

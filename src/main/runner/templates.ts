@@ -16,6 +16,7 @@ import {
 import { resourcePath } from '../paths'
 import type { Db } from '../store/database'
 import { VALUE_NAMES } from './requests'
+import { allTemplateRows, hasTemplateVersion, insertTemplate, latestTemplateVersion, templateRows, type UserTemplateRow } from '../store/templates'
 
 let builtIns: TemplateSet | undefined
 
@@ -32,17 +33,6 @@ export function builtInTemplates(): TemplateSet {
 export interface ResolvedTemplate {
   template: Template
   builtIn: boolean
-}
-
-interface UserTemplateRow {
-  template_id: string
-  version: number
-  instrument_id: string
-  system_text: string | null
-  user_text: string
-  answer_format: string
-  note: string | null
-  created_at: string
 }
 
 const USER_TOKEN = /\{\{([a-z][a-z0-9_]*)\}\}/g
@@ -80,9 +70,7 @@ export function parseTemplateRef(ref: string): { id: string; version?: number } 
 /** A template by id, at a version or else the highest: built-in templates first, then the project's own. */
 export function resolveTemplate(db: Db, id: string, version?: number): ResolvedTemplate {
   const builtIn = findTemplate(builtInTemplates(), id, version)
-  const rows = db
-    .prepare(`SELECT * FROM templates WHERE template_id = ? ${version === undefined ? '' : 'AND version = ?'} ORDER BY version DESC`)
-    .all(...(version === undefined ? [id] : [id, version])) as UserTemplateRow[]
+  const rows = templateRows(db, id, version)
   const user = rows[0] ? userTemplate(rows[0]) : undefined
   if (builtIn && (!user || builtIn.entry.version >= user.entry.version)) return { template: builtIn, builtIn: true }
   if (user) return { template: user, builtIn: false }
@@ -108,7 +96,7 @@ function summary(t: Template, builtIn: boolean): TemplateSummary {
 
 /** Every request template that asks an instrument (built-in and the project's own). */
 export function listTemplates(db: Db, instrument?: string): TemplateSummary[] {
-  const own = (db.prepare(`SELECT * FROM templates ORDER BY template_id, version`).all() as UserTemplateRow[]).map((r) => summary(userTemplate(r), false))
+  const own = allTemplateRows(db).map((r) => summary(userTemplate(r), false))
   const built = builtInTemplates()
     .templates.filter((t) => t.entry.kind === 'request' && isInstrumentId(t.entry.instrument))
     .map((t) => summary(t, true))
@@ -134,18 +122,16 @@ export function addUserTemplate(db: Db, input: UserTemplateInput): TemplateSumma
     }
   }
   if (problems.length) throw new AssayError('invalid_input', 'The template uses unknown placeholders', problems)
-  const latestOwn = (db.prepare(`SELECT max(version) AS v FROM templates WHERE template_id = ?`).get(c.id) as { v: number | null }).v ?? 0
+  const latestOwn = latestTemplateVersion(db, c.id)
   const latestBuiltIn = findTemplate(builtInTemplates(), c.id)?.entry.version ?? 0
   const version = c.version ?? Math.max(latestOwn, latestBuiltIn) + 1
   if (findTemplate(builtInTemplates(), c.id, version)) {
     throw new AssayError('conflict', `${c.id}@${version} is a built-in template and cannot be replaced; add version ${latestBuiltIn + 1} or later`)
   }
-  if (version <= latestOwn && db.prepare(`SELECT 1 FROM templates WHERE template_id = ? AND version = ?`).get(c.id, version)) {
+  if (version <= latestOwn && hasTemplateVersion(db, c.id, version)) {
     throw new AssayError('conflict', `${c.id}@${version} exists; a published version is never edited, add a new one`)
   }
-  db.prepare(
-    `INSERT INTO templates (template_id, version, instrument_id, system_text, user_text, answer_format, note) VALUES (?, ?, ?, ?, ?, ?, ?)`
-  ).run(c.id, version, instrument, c.system ?? null, c.user, c.answerFormat, c.note ?? null)
+  insertTemplate(db, { id: c.id, version, instrument, system: c.system ?? null, user: c.user, answerFormat: c.answerFormat, note: c.note ?? null })
   return summary(resolveTemplate(db, c.id, version).template, false)
 }
 

@@ -1,12 +1,12 @@
 import type { CallDetail, CallRow, RunSummary } from '../../shared/contract/run-operations'
 import { AssayError } from '../../shared/errors'
 import { getInstrument } from '../../shared/instruments'
-import type { Split } from '../../shared/items/kinds'
 import { payloadWithContext } from '../annotation/item-context'
 import { logExposure } from '../store/exposures'
 import { getItem } from '../store/items'
+import { allRunRows, callPage, callWithItem, commonestError, type CallJoinRow } from '../store/call-views'
 import type { Db } from '../store/database'
-import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow, runningElsewhere } from './calls'
+import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow, runningElsewhere } from '../store/model-calls'
 import { interpretAnswer } from './interpret'
 import { readStepAnswer, type StepKind } from './chain'
 import { readIdeaStepAnswer } from './idea-chain'
@@ -21,9 +21,6 @@ import type { StoredPrompt } from './plan'
 export function runSummary(db: Db, row: RunRow, active: boolean): RunSummary {
   const judge = getJudge(db, row.judge_id)
   const options = runOptions(row)
-  const topError = db
-    .prepare(`SELECT error, count(*) AS n FROM model_calls WHERE run_id = ? AND status = 'failed' GROUP BY error ORDER BY n DESC LIMIT 1`)
-    .get(row.id) as { error: string | null } | undefined
   return {
     id: row.id,
     instrument: row.instrument_id,
@@ -42,7 +39,7 @@ export function runSummary(db: Db, row: RunRow, active: boolean): RunSummary {
     finishedAt: row.finished_at,
     counts: runCounts(db, row.id),
     skipped: options.skippedCount ?? 0,
-    lastError: topError?.error ?? null
+    lastError: commonestError(db, row.id)
   }
 }
 
@@ -53,30 +50,7 @@ export function getRunSummary(db: Db, runId: number, isActive: (id: number) => b
 }
 
 export function listRunSummaries(db: Db, isActive: (id: number) => boolean): RunSummary[] {
-  return (db.prepare(`SELECT * FROM runs ORDER BY id DESC`).all() as RunRow[]).map((r) => runSummary(db, r, isActive(r.id)))
-}
-
-interface CallJoinRow {
-  id: number
-  run_id: number
-  item_id: number
-  external_id: string
-  split: Split
-  trial: number
-  order_index: number
-  request_hash: string
-  display: string
-  prompt: string
-  raw_answer: string | null
-  judgement: string | null
-  status: CallStatus
-  input_tokens: number | null
-  output_tokens: number | null
-  cost_usd: number | null
-  latency_ms: number | null
-  attempts: number
-  error: string | null
-  cached: number
+  return allRunRows(db).map((r) => runSummary(db, r, isActive(r.id)))
 }
 
 function callRow(r: CallJoinRow): CallRow {
@@ -99,24 +73,13 @@ function callRow(r: CallJoinRow): CallRow {
 }
 
 export function callsPage(db: Db, runId: number, status: CallStatus | undefined, offset: number, limit: number): { total: number; rows: CallRow[] } {
-  const where = `c.run_id = ?${status ? ' AND c.status = ?' : ''}`
-  const params: unknown[] = status ? [runId, status] : [runId]
-  const total = (db.prepare(`SELECT count(*) AS n FROM model_calls c WHERE ${where}`).get(...params) as { n: number }).n
-  const rows = db
-    .prepare(
-      `SELECT c.id, c.run_id, c.item_id, i.external_id, i.split, c.trial, c.order_index, c.status, c.input_tokens, c.output_tokens,
-              c.cost_usd, c.latency_ms, c.attempts, c.error, c.cached
-       FROM model_calls c JOIN items i ON i.id = c.item_id WHERE ${where} ORDER BY c.id LIMIT ? OFFSET ?`
-    )
-    .all(...params, limit, offset) as CallJoinRow[]
+  const { total, rows } = callPage(db, runId, status, offset, limit)
   return { total, rows: rows.map(callRow) }
 }
 
 /** One call with its prompt and answer. Viewing the output of a test-split item is logged as an exposure. */
 export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn: () => T) => T): CallDetail {
-  const r = db
-    .prepare(`SELECT c.*, i.external_id, i.split FROM model_calls c JOIN items i ON i.id = c.item_id WHERE c.id = ?`)
-    .get(callId) as CallJoinRow | undefined
+  const r = callWithItem(db, callId)
   if (!r) throw new AssayError('not_found', `No call ${callId}`)
   const run = getRunRow(db, r.run_id)!
   const prompt = JSON.parse(r.prompt) as StoredPrompt

@@ -3,6 +3,8 @@ import { seededUnit } from '../../shared/protocol'
 import type { ItemKind } from '../../shared/items/kinds'
 import { getMeta, setMeta } from '../store/meta'
 import type { Project } from '../store/project'
+import { answeredSplitItemCount, assignSplits, itemsToSplit, judgedItemCount } from '../store/items'
+import { fitItemRows } from '../store/calibration-fits'
 
 export interface SplitOptions {
   /** Share of each stratum that goes to the test split (0 < f < 1). */
@@ -41,27 +43,15 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
     throw new AssayError('invalid_input', 'The test fraction must be between 0 and 1', [{ field: 'testFraction', message: String(opts.testFraction) }])
   }
   const db = project.db
-  const where = `(? IS NULL OR set_name = ?) AND (? IS NULL OR kind = ?)`
-  const params = [opts.set ?? null, opts.set ?? null, opts.kind ?? null, opts.kind ?? null]
-  const used = db
-    .prepare(
-      `SELECT count(*) AS n FROM items i WHERE ${where} AND i.split != 'none'
-         AND (EXISTS (SELECT 1 FROM annotations a WHERE a.item_id = i.id) OR EXISTS (SELECT 1 FROM model_calls c WHERE c.item_id = i.id))`
-    )
-    .get(...params) as { n: number }
-  if (used.n > 0) {
+  const selection = { set: opts.set ?? null, kind: opts.kind ?? null }
+  const used = answeredSplitItemCount(db, selection)
+  if (used > 0) {
     throw new AssayError(
       'conflict',
-      `The split is frozen: ${used.n} item(s) already in a split have answers or judgements. Re-splitting them would leak test items into development.`
+      `The split is frozen: ${used} item(s) already in a split have answers or judgements. Re-splitting them would leak test items into development.`
     )
   }
-  const rows = db.prepare(`SELECT id, kind, external_id, set_name, payload FROM items WHERE ${where}`).all(...params) as Array<{
-    id: number
-    kind: string
-    external_id: string
-    set_name: string
-    payload: string
-  }>
+  const rows = itemsToSplit(db, selection)
   if (rows.length === 0) throw new AssayError('not_found', 'No items match this selection')
   const strata = new Map<string, typeof rows>()
   for (const r of rows) {
@@ -80,11 +70,7 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
     ordered.forEach((r, i) => assignment.push({ id: r.id, split: i < nTest ? 'test' : 'dev' }))
     summary.push({ stratum, items: ordered.length, test: nTest })
   })
-  const judged = (
-    db
-      .prepare(`SELECT count(*) AS n FROM items i WHERE ${where} AND EXISTS (SELECT 1 FROM model_calls c WHERE c.item_id = i.id AND c.status IN ('ok', 'unparseable'))`)
-      .get(...params) as { n: number }
-  ).n
+  const judged = judgedItemCount(db, selection)
   const warnings = judged
     ? [`${judged} of these items already have judge answers: if a judge prompt was revised on them, the test items among them are no longer held out (those answers stay; report them by split)`]
     : []
@@ -99,8 +85,7 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
     warnings
   }
   project.write(() => {
-    const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
-    for (const a of assignment) stmt.run(a.split, a.id)
+    assignSplits(db, assignment)
     const history = JSON.parse(getMeta(db, 'split_plans') ?? '[]') as unknown[]
     history.push({ ...plan, set: opts.set ?? null, kind: opts.kind ?? null })
     setMeta(db, 'split_plans', JSON.stringify(history))
@@ -114,14 +99,7 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
  */
 function fitsMovedBy(project: Project, assignment: ReadonlyArray<{ id: number; split: 'dev' | 'test' }>): SplitPlan['fitsNoLongerHeldOut'] {
   const db = project.db
-  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'calibration_fits'`).get()) return []
-  const rows = db.prepare(`SELECT f.id, f.instrument_id, f.method, f.spec, i.item_id FROM calibration_fits f JOIN calibration_fit_items i ON i.fit_id = f.id ORDER BY f.id`).all() as Array<{
-    id: number
-    instrument_id: string
-    method: string
-    spec: string
-    item_id: number
-  }>
+  const rows = fitItemRows(db)
   const newSplit = new Map(assignment.map((a) => [a.id, a.split]))
   const out = new Map<number, SplitPlan['fitsNoLongerHeldOut'][number]>()
   for (const r of rows) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Db } from './database'
+import { annotationIsCurrent, annotationIsHead, annotationLatestFirst } from './revisions'
 
 export interface AnnotationRow {
   id: string
@@ -72,10 +73,34 @@ export function headForAssignment(db: Db, assignmentId: number): AnnotationRow |
   return db
     .prepare(
       `SELECT a.* FROM annotations a WHERE a.assignment_id = ?
-         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-       ORDER BY a.created_at DESC LIMIT 1`
+         AND ${annotationIsHead('a')}
+       ORDER BY ${annotationLatestFirst('a')} LIMIT 1`
     )
     .get(assignmentId) as AnnotationRow | undefined
+}
+
+export type SourceHead = Pick<AnnotationRow, 'id' | 'judgement' | 'retracted'>
+
+/**
+ * A finder of one source's head for an (item, instrument): the answer an imported answer of that source is appended
+ * after, and what it is compared with. Prepared once, for imports that ask for every row of a file.
+ */
+export function sourceHeadFinder(db: Db): (itemId: number, instrumentId: string, sourceKind: string, sourceName: string) => SourceHead | undefined {
+  const stmt = db.prepare(
+    `SELECT a.id, a.judgement, a.retracted FROM annotations a
+     WHERE a.item_id = ? AND a.instrument_id = ? AND a.source_kind = ? AND a.source_name = ?
+       AND ${annotationIsHead('a')}
+     ORDER BY ${annotationLatestFirst('a')} LIMIT 1`
+  )
+  return (itemId, instrumentId, sourceKind, sourceName) => stmt.get(itemId, instrumentId, sourceKind, sourceName) as SourceHead | undefined
+}
+
+export type StoredAnswerKey = Pick<AnnotationRow, 'item_id' | 'instrument_id' | 'source_kind' | 'source_name' | 'judgement'>
+
+/** A finder of an answer by its id: what it answers, and its judgement. */
+export function answerByIdFinder(db: Db): (id: string) => StoredAnswerKey | undefined {
+  const stmt = db.prepare(`SELECT item_id, instrument_id, source_kind, source_name, judgement FROM annotations WHERE id = ?`)
+  return (id) => stmt.get(id) as StoredAnswerKey | undefined
 }
 
 /** Every revision of an assignment, oldest first. */
@@ -106,8 +131,7 @@ export function currentAnswers(db: Db, instrumentId: string): AnswerRow[] {
 
 function currentSql(columns: string): string {
   return `SELECT ${columns} FROM annotations a
-       WHERE a.retracted = 0 AND (? IS NULL OR a.instrument_id = ?)
-         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+       WHERE ${annotationIsCurrent('a')} AND (? IS NULL OR a.instrument_id = ?)
        ORDER BY a.item_id, a.created_at`
 }
 
@@ -143,4 +167,56 @@ export function getDraft(db: Db, annotatorId: number, itemId: number, instrument
 
 export function deleteDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): void {
   db.prepare(`DELETE FROM drafts WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).run(annotatorId, itemId, instrumentId)
+}
+
+/** One answer by its id, current or not. */
+export function getAnnotation(db: Db, id: string): AnnotationRow | undefined {
+  return db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(id) as AnnotationRow | undefined
+}
+
+/** How many current answers an instrument has. */
+export function currentAnswerCount(db: Db, instrumentId: string): number {
+  return (db.prepare(`SELECT count(*) AS n FROM annotations a WHERE a.instrument_id = ? AND ${annotationIsCurrent('a')}`).get(instrumentId) as { n: number }).n
+}
+
+/** The latest draft set aside for an item (one entered in a layout the item no longer shows), if any. */
+export function latestSetAsideDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): { data: string; updated_at: string } | undefined {
+  return db
+    .prepare(`SELECT data, updated_at FROM drafts_set_aside WHERE annotator_id = ? AND item_id = ? AND instrument_id = ? ORDER BY id DESC LIMIT 1`)
+    .get(annotatorId, itemId, instrumentId) as { data: string; updated_at: string } | undefined
+}
+
+/** Keeps a draft that is about to be replaced, so what was written in an earlier layout is not lost. */
+export function setDraftAside(db: Db, annotatorId: number, itemId: number, instrumentId: string, draft: DraftRow): void {
+  db.prepare(`INSERT INTO drafts_set_aside (annotator_id, item_id, instrument_id, data, display, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+    annotatorId,
+    itemId,
+    instrumentId,
+    draft.data,
+    draft.display ?? null,
+    draft.active_ms,
+    draft.updated_at
+  )
+}
+
+/** The ids of every answer to an item for an instrument, current or not. */
+export function annotationIdsOf(db: Db, itemId: number, instrumentId: string): string[] {
+  return (db.prepare(`SELECT id FROM annotations WHERE item_id = ? AND instrument_id = ?`).all(itemId, instrumentId) as { id: string }[]).map((r) => r.id)
+}
+
+/** A finder of whether the project has an answer with this id. */
+export function annotationExistsFinder(db: Db): (id: string) => boolean {
+  const stmt = db.prepare(`SELECT 1 FROM annotations WHERE id = ?`)
+  return (id) => stmt.get(id) !== undefined
+}
+
+/** Every answer of the file, in the order written. */
+export function allAnnotations(db: Db): AnnotationRow[] {
+  return db.prepare(`SELECT * FROM annotations ORDER BY rowid`).all() as AnnotationRow[]
+}
+
+/** A finder of whether an answer with this id answers this item for this instrument. */
+export function answerOfFinder(db: Db): (id: string, itemId: number, instrumentId: string) => boolean {
+  const stmt = db.prepare(`SELECT 1 FROM annotations WHERE id = ? AND item_id = ? AND instrument_id = ?`)
+  return (id, itemId, instrumentId) => stmt.get(id, itemId, instrumentId) !== undefined
 }

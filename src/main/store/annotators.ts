@@ -1,3 +1,4 @@
+import type { Db } from './database'
 import type { Project } from './project'
 
 export interface AnnotatorRow {
@@ -47,4 +48,22 @@ export function annotatorSummaries(project: Project): AnnotatorSummary[] {
 /** An annotator by exact name, if there is one. */
 export function findAnnotator(project: Project, name: string): AnnotatorRow | undefined {
   return project.db.prepare(`SELECT * FROM annotators WHERE name = ?`).get(name) as AnnotatorRow | undefined
+}
+
+/** Every annotator's name and pseudonym, by id. */
+export function annotatorNames(db: Db): Map<number, { name: string; pseudonym: string }> {
+  return new Map((db.prepare(`SELECT id, name, pseudonym FROM annotators`).all() as Array<{ id: number; name: string; pseudonym: string }>).map((r) => [r.id, r]))
+}
+
+export function annotatorRef(db: Db, id: number): { id: number; name: string } | undefined {
+  return db.prepare(`SELECT id, name FROM annotators WHERE id = ?`).get(id) as { id: number; name: string } | undefined
+}
+
+export function annotatorIdByName(db: Db, name: string): number | undefined {
+  return (db.prepare(`SELECT id FROM annotators WHERE name = ?`).get(name) as { id: number } | undefined)?.id
+}
+
+/** Every annotator's name, by id. */
+export function annotatorNamesById(db: Db): Map<number, string> {
+  return new Map((db.prepare(`SELECT id, name FROM annotators`).all() as { id: number; name: string }[]).map((r) => [r.id, r.name]))
 }

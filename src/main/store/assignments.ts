@@ -62,3 +62,57 @@ export function insertAssignment(db: Db, annotatorId: number, itemId: number, in
     .run(annotatorId, itemId, instrumentId, position)
   return info.changes > 0
 }
+
+export function assignmentCount(db: Db, annotatorId: number): number {
+  return (db.prepare(`SELECT count(*) AS n FROM assignments WHERE annotator_id = ?`).get(annotatorId) as { n: number }).n
+}
+
+/** The proposal pairs assigned to an annotator, in the order first assigned, with which side the person wrote. */
+export function assignedProposalPairs(db: Db, annotatorId: number): Array<{ item_id: number; external_id: string; a_origin: unknown }> {
+  return db
+    .prepare(
+      `SELECT i.id AS item_id, i.external_id, json_extract(i.payload, '$.a.origin') AS a_origin, MIN(a.id) AS first
+         FROM assignments a JOIN items i ON i.id = a.item_id
+        WHERE a.annotator_id = ? AND i.kind = 'proposal-pair'
+        GROUP BY i.id ORDER BY first`
+    )
+    .all(annotatorId) as Array<{ item_id: number; external_id: string; a_origin: unknown }>
+}
+
+/** How many assignments an annotator has and the newest one's id: changes whenever assignments are added. */
+export function assignmentStamp(db: Db, annotatorId: number): { n: number; last: number | null } {
+  return db.prepare(`SELECT count(*) AS n, max(id) AS last FROM assignments WHERE annotator_id = ?`).get(annotatorId) as { n: number; last: number | null }
+}
+
+export interface AssignmentWithItem {
+  id: number
+  annotator_id: number
+  item_id: number
+  instrument_id: string
+  status: AssignmentStatus
+  status_reason: string | null
+  external_id: string
+  payload: string
+}
+
+/** Every assignment of the file with its item's external id and payload, in the order made. */
+export function assignmentsWithItems(db: Db): AssignmentWithItem[] {
+  return db
+    .prepare(
+      `SELECT s.id, s.annotator_id, s.item_id, s.instrument_id, s.status, s.status_reason, i.external_id, i.payload
+       FROM assignments s JOIN items i ON i.id = s.item_id ORDER BY s.id`
+    )
+    .all() as AssignmentWithItem[]
+}
+
+/** An annotator's assignments, of one instrument, set and split when given, queue by queue in order. */
+export function annotatorAssignments(db: Db, annotatorId: number, f: { instrument: string | null; set: string | null; split: string | null }): AssignmentRow[] {
+  return db
+    .prepare(
+      `SELECT s.* FROM assignments s JOIN items i ON i.id = s.item_id
+       WHERE s.annotator_id = @annotator AND (@instrument IS NULL OR s.instrument_id = @instrument)
+         AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
+       ORDER BY s.instrument_id, s.position, s.id`
+    )
+    .all({ annotator: annotatorId, instrument: f.instrument, set: f.set, split: f.split }) as AssignmentRow[]
+}

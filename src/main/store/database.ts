@@ -202,3 +202,8 @@ export function migrate(db: Db, from: number, migrations: ReadonlyArray<Migratio
   })
   apply.exclusive()
 }
+
+/** Whether the file has a table of this name (a file opened read-only may predate it). */
+export function hasTable(db: Db, name: string): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined
+}

@@ -25,3 +25,9 @@ export function markPromptRevision(db: Db, itemKind: string, templateRef: string
     .run(actor, `revised ${templateRef}`, itemKind, `revised ${templateRef}`)
   return info.changes
 }
+
+/** A finder of whether anything of an item has been exposed. */
+export function exposureFinder(db: Db): (itemId: number) => boolean {
+  const stmt = db.prepare(`SELECT 1 FROM exposures WHERE item_id = ? LIMIT 1`)
+  return (itemId) => stmt.get(itemId) !== undefined
+}

@@ -1,6 +1,7 @@
 import { currentAnswers } from './annotations'
 import { ACTIVE_RUN_SQL } from './archive'
 import type { Db } from './database'
+import { adjudicationIsCurrent, adjudicationLatestFirst } from './revisions'
 
 /** One leak-audit answer about a task: who gave it and whether it found a leak. */
 export interface LeakAnswer {
@@ -29,8 +30,8 @@ export function leakAuditAnswers(db: Db): LeakAnswer[] {
   const finals = db
     .prepare(
       `SELECT a.item_id, a.judgement FROM adjudications a
-       WHERE a.instrument_id = 'leak-audit' AND NOT EXISTS (SELECT 1 FROM adjudications b WHERE b.supersedes = a.id)
-       ORDER BY a.item_id, a.created_at DESC, a.rowid DESC`
+       WHERE a.instrument_id = 'leak-audit' AND ${adjudicationIsCurrent('a')}
+       ORDER BY a.item_id, ${adjudicationLatestFirst('a')}`
     )
     .all() as { item_id: number; judgement: string }[]
   const seen = new Set<number>()

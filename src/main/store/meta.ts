@@ -21,3 +21,7 @@ export function ensureProjectIdentity(db: Db, name: string): void {
   })
   tx()
 }
+
+export function deleteMeta(db: Db, key: string): void {
+  db.prepare(`DELETE FROM meta WHERE key = ?`).run(key)
+}

@@ -5,6 +5,7 @@ import { ensureProjectIdentity, getMeta } from './meta'
 import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
 import type { ProjectInfo } from '../../shared/contract/schemas'
+import { annotationIsCurrent } from './revisions'
 
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
@@ -59,7 +60,7 @@ export class Project {
   }
 
   info(): ProjectInfo {
-    const CURRENT = `a.retracted = 0 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)`
+    const CURRENT = annotationIsCurrent('a')
     const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n
     const counts = countItems(this.db)
     return {

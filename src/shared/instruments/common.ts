@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { BlindingContext, JudgementIssue, Widget } from './types'
+import { BadDataError } from '../errors'
 
 // Shared pieces of the built-in instruments: quote checks, labelled display orders, uniform keys.
 
@@ -137,7 +138,7 @@ export interface AttachedTask {
   reference: { finding: string; key_points: string[] } | null
 }
 
-export class MissingContextError extends Error {}
+export class MissingContextError extends BadDataError {}
 
 export function attachedTask(payload: Record<string, unknown>, requirement: 'task' | 'task+reference' | 'optional'): AttachedTask {
   const task = attachedTaskSchema.safeParse(payload.task ?? {})

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { INSTRUMENT_IDS } from '../instruments/types'
+import { BadDataError } from '../errors'
 
 // The manifest of the built-in prompt templates (resources/templates/index.json). A placeholder is declared with the
 // exact token that stands for it in the text: the sources' own tokens ("[BACKGROUND]", "{problem}", or a whole
@@ -129,7 +130,7 @@ export function templateRef(t: { id: string; version: number }): string {
   return `${t.id}@${t.version}`
 }
 
-export class TemplateManifestError extends Error {
+export class TemplateManifestError extends BadDataError {
   readonly problems: readonly string[]
   constructor(problems: readonly string[]) {
     super(`invalid template manifest:\n  ${problems.join('\n  ')}`)

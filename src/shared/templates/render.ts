@@ -1,4 +1,5 @@
 import { templateRef, type Placeholder, type TemplateEntry } from './manifest'
+import { BadDataError } from '../errors'
 
 // Rendering replaces each declared token with its value in one pass over the template text, so a value that happens
 // to contain a token (a hypothesis quoting "[BACKGROUND]") is never expanded again, and "$&" in a value stays literal.
@@ -17,7 +18,7 @@ export interface RenderedRequest {
   user: string
 }
 
-export class TemplateRenderError extends Error {
+export class TemplateRenderError extends BadDataError {
   readonly template: string
   readonly problems: readonly string[]
   constructor(template: string, problems: readonly string[]) {

@@ -111,7 +111,7 @@ describe('probes made from the items a fit learned from', () => {
     // A fit learned from the first probe's original (dev); the probe itself sits in test.
     db.prepare(`UPDATE items SET split = 'dev' WHERE id = ?`).run(first.original_item_id)
     db.prepare(`UPDATE items SET split = 'test' WHERE id IN (?, ?)`).run(first.item_id, second.item_id)
-    const { insertFit, listFits } = await import('../../../src/main/calibrate/fits-store')
+    const { insertFit, listFits } = await import('../../../src/main/store/calibration-fits')
     const spec = {
       method: 'threshold' as const,
       instrument: 'pairwise-preference',

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { loadDemo } from '../../../src/main/demo/load-demo'
-import { listProbes } from '../../../src/main/probes/store'
+import { listProbes } from '../../../src/main/store/probes'
 import { getItemByExternalId } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import { contextFor } from '../../support/project'

@@ -4,7 +4,7 @@ import { startFakeProviders, type FakeProviders, type Prompt } from '../../fakes
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { Project } from '../../../src/main/store/project'
-import { listProbes, type ProbeRecord } from '../../../src/main/probes/store'
+import { listProbes, type ProbeRecord } from '../../../src/main/store/probes'
 import { KEYS } from '../runner/helpers'
 
 // Probes from the demo through the command line: deterministic formula-error probes, model-made inflated-framing

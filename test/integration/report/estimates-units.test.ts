@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { appendAdjudication } from '../../../src/main/adjudication/store'
+import { appendAdjudication } from '../../../src/main/store/adjudications'
 import { projectReport } from '../../../src/main/audit'
 import { Project } from '../../../src/main/store/project'
 import { renderReportHtml, type Report } from '../../../src/shared/report'

@@ -97,3 +97,32 @@ describe('stratified splits', () => {
     project = await Project.open(path)
   })
 })
+
+describe('fits a new split moves', () => {
+  it('names each fit whose items leave the split it was fitted on, with how many left', () => {
+    const ids = (project.db.prepare(`SELECT id FROM items ORDER BY id`).all() as { id: number }[]).map((r) => r.id)
+    const fit = (split: string, items: number[]) =>
+      project.write(() => {
+        const id = Number(
+          project.db
+            .prepare(`INSERT INTO calibration_fits (instrument_id, method, source, spec, parameters, n_fit_units) VALUES ('pairwise-preference', 'threshold', 'run:1', ?, '{}', ?)`)
+            .run(JSON.stringify({ fit_split: split }), items.length).lastInsertRowid
+        )
+        for (const item of items) project.db.prepare(`INSERT INTO calibration_fit_items (fit_id, item_id) VALUES (?, ?)`).run(id, item)
+        return id
+      })
+    const onDev = fit('dev', ids)
+    const onTest = fit('test', ids.slice(0, 4))
+    const plan = createSplit(project, { testFraction: 0.25, seed: 's1' })
+    const split = splitOf(project)
+    const externalOf = new Map((project.db.prepare(`SELECT id, external_id FROM items`).all() as { id: number; external_id: string }[]).map((r) => [r.id, r.external_id]))
+    const leaving = (fitSplit: string, items: number[]) => items.filter((id) => split[externalOf.get(id)!] !== fitSplit).length
+    expect(plan.fitsNoLongerHeldOut).toEqual(
+      [
+        { id: onDev, instrument: 'pairwise-preference', method: 'threshold', movedItems: leaving('dev', ids) },
+        { id: onTest, instrument: 'pairwise-preference', method: 'threshold', movedItems: leaving('test', ids.slice(0, 4)) }
+      ].filter((f) => f.movedItems > 0)
+    )
+    expect(plan.fitsNoLongerHeldOut[0]).toMatchObject({ id: onDev, movedItems: 15 })
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { offlineCheckCoverage, viewIssues } from '../../../src/main/packets/view-checks'
+import { offlineCheckCoverage, viewIssues } from '../../../src/main/annotation/view-checks'
 import { getInstrument, INSTRUMENT_IDS, type InstrumentId } from '../../../src/shared/instruments'
 import {
   BACKGROUND,

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { defineProbeKind, getProbeKind, listProbeKinds } from '../../../src/main/probes/kinds-store'
+import { defineProbeKind, getProbeKind, listProbeKinds } from '../../../src/main/store/probe-kinds'
 import { insertItems } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import { tempDir } from '../../support/tmp'

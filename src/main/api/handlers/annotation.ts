@@ -6,6 +6,7 @@ import { annotatorSummaries, ensureAnnotator } from '../../store/annotators'
 import {
   appendAnnotation,
   deleteDraft,
+  getAnnotation,
   headForAssignment,
   historyForAssignment,
   saveDraft
@@ -164,9 +165,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
   'annotations.undo': (input, ctx) => {
     const me = annotatorOf(ctx)
     const db = ctx.project.db
-    const row = db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(input.annotationId) as
-      | { id: string; assignment_id: number | null; annotator_id: number | null; judgement: string; retracted: number; active_ms: number | null }
-      | undefined
+    const row = getAnnotation(db, input.annotationId)
     if (!row || row.annotator_id !== me.id || row.assignment_id === null) throw new AssayError('not_found', 'No such answer of yours')
     const c = assignmentContext(ctx.project, me, row.assignment_id)
     const head = headForAssignment(db, c.assignment.id)

@@ -1,15 +1,13 @@
 import { AssayError } from '../../../shared/errors'
 import { withheldLabelPaths } from '../../../shared/items/withheld'
 import type { ItemKind, Split } from '../../../shared/items/kinds'
-import { getItem, listItems } from '../../store/items'
+import { getItem, itemFacets, listItems } from '../../store/items'
 import { logExposure } from '../../store/exposures'
 import type { HandlerGroup } from './types'
 
 export const itemHandlers: HandlerGroup<'items.facets' | 'items.list' | 'items.get' | 'items.reveal'> = {
   'items.facets': (_input, ctx) => {
-    const db = ctx.project.db
-    const col = (c: string) => (db.prepare(`SELECT DISTINCT ${c} AS v FROM items ORDER BY 1`).all() as { v: string }[]).map((r) => r.v)
-    return { kinds: col('kind'), sets: col('set_name'), splits: col('split') }
+    return itemFacets(ctx.project.db)
   },
   'items.list': (input, ctx) => {
     const page = listItems(ctx.project.db, input)

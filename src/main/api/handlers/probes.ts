@@ -1,4 +1,4 @@
-import { listProbeKinds } from '../../probes/kinds-store'
+import { listProbeKinds } from '../../store/probe-kinds'
 import { makeHandProbe } from '../../probes/make-hand'
 import type { HandlerGroup } from './types'
 

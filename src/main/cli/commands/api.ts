@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
-import { writeOutputFile } from '../../export/output-file'
+import { writeOutputFile } from '../../files/output-file'
 import type { CliIO } from '../run'
 
 interface OpenApiCliOptions {

@@ -121,7 +121,7 @@ export function registerProbe(program: Command, io: CliIO): void {
     .action(async (file: string, opts: { kind?: string; set?: string; json?: boolean }) => {
       const { project } = await Project.openForReading(resolve(file))
       try {
-        const { listProbes } = await import('../../probes/store')
+        const { listProbes } = await import('../../store/probes')
         const { probeVerifications } = await import('../../probes/verification')
         const probes = listProbes(project.db, { kind: opts.kind, set: opts.set })
         const checks = probeVerifications(project.db)
@@ -166,7 +166,7 @@ export function registerProbe(program: Command, io: CliIO): void {
     .action(async (file: string, opts: { json?: boolean }) => {
       const { project } = await Project.openForReading(resolve(file))
       try {
-        const { listProbeKinds } = await import('../../probes/kinds-store')
+        const { listProbeKinds } = await import('../../store/probe-kinds')
         const kinds = listProbeKinds(project.db)
         if (opts.json) return io.out(JSON.stringify(kinds, null, 2))
         for (const k of kinds) io.out(`${k.name}@${k.version}\t${k.pairwise}\t${k.flaw ? `${k.flaw.type}/${k.flaw.severity}` : 'no flaw'}\t${k.builtin ? 'built-in' : 'defined'}`)
@@ -197,7 +197,7 @@ export function registerProbe(program: Command, io: CliIO): void {
       if (!parsed.success) throw new AssayError('invalid_input', `Probe kind "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
       const project = await Project.open(resolve(file))
       try {
-        const { defineProbeKind } = await import('../../probes/kinds-store')
+        const { defineProbeKind } = await import('../../store/probe-kinds')
         const r = project.write(() => defineProbeKind(project.db, parsed.data))
         io.out(r.added ? `Defined ${r.kind.name}@${r.kind.version}` : `${r.kind.name}@${r.kind.version} is unchanged`)
       } finally {

@@ -2,7 +2,9 @@ import type { z } from 'zod'
 import type { AnyInstrument } from '../../../shared/instruments'
 import { currentHumanAnswers, instrumentPayload, majorityFieldsOf } from '../../adjudication/final-labels'
 import { majorityLabel, type CountedAnswer } from '../../adjudication/majority'
-import type { AdjudicationRow } from '../../adjudication/store'
+import { adjudicationByIdFinder } from '../../store/adjudications'
+import { answerOfFinder } from '../../store/annotations'
+import { annotatorNamesById } from '../../store/annotators'
 import type { Problems } from '../fields'
 import type { AdjudicationDraft, ImportContext } from '../types'
 import type { ImportedAnnotationDraft } from '../write'
@@ -32,7 +34,7 @@ export function readFinals(
   const result: FinalsRead = { adjudications: [], adjudicationsUnchanged: 0, majoritiesChecked: 0, majoritiesDiffering: 0 }
   if (!finals.length) return result
   const prospective = new ProspectiveAnswers(ctx, drafts)
-  const storedAdjudication = ctx.db.prepare(`SELECT * FROM adjudications WHERE id = ?`)
+  const storedAdjudication = adjudicationByIdFinder(ctx.db)
   const seenIds = new Set<string>()
   for (const { group, item } of finals) {
     const first = group[0]!
@@ -59,7 +61,7 @@ export function readFinals(
         continue
       }
       seenIds.add(id)
-      const prior = storedAdjudication.get(id) as AdjudicationRow | undefined
+      const prior = storedAdjudication(id)
       if (prior) {
         if (prior.item_id === item.id && prior.instrument_id === inst.id && stableJson(JSON.parse(prior.judgement)) === stableJson(judgement)) {
           result.adjudicationsUnchanged++
@@ -147,8 +149,8 @@ class ProspectiveAnswers {
     private readonly ctx: ImportContext,
     private readonly drafts: ReadonlyArray<ImportedAnnotationDraft>
   ) {
-    this.names = new Map((ctx.db.prepare(`SELECT id, name FROM annotators`).all() as { id: number; name: string }[]).map((r) => [r.id, r.name]))
-    this.answerOf = ctx.db.prepare(`SELECT 1 FROM annotations WHERE id = ? AND item_id = ? AND instrument_id = ?`)
+    this.names = annotatorNamesById(ctx.db)
+    this.answerOf = answerOfFinder(ctx.db)
   }
 
   of(itemId: number, instrumentId: string): CountedAnswer[] {
@@ -176,6 +178,6 @@ class ProspectiveAnswers {
 
   isAnswerOf(id: string, itemId: number, instrumentId: string): boolean {
     if (this.drafts.some((d) => d.annotationId === id && d.itemId === itemId && d.instrumentId === instrumentId)) return true
-    return this.answerOf.get(id, itemId, instrumentId) !== undefined
+    return this.answerOf(id, itemId, instrumentId)
   }
 }

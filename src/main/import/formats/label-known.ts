@@ -1,3 +1,4 @@
+import { answerByIdFinder, sourceHeadFinder } from '../../store/annotations'
 import type { Problems } from '../fields'
 import type { ImportContext } from '../types'
 import { stableJson } from './label-judgement'
@@ -17,14 +18,9 @@ export class KnownAnswers {
   private readonly inFile = new Map<string, string>()
 
   constructor(ctx: ImportContext) {
-    this.stored = ctx.db.prepare(`SELECT item_id, instrument_id, source_kind, source_name, judgement FROM annotations WHERE id = ?`)
+    this.stored = answerByIdFinder(ctx.db)
     // The same head the import appends after (write.ts).
-    this.head = ctx.db.prepare(
-      `SELECT judgement, retracted FROM annotations a
-       WHERE item_id = ? AND instrument_id = ? AND source_kind = ? AND source_name = ?
-         AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-       ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`
-    )
+    this.head = sourceHeadFinder(ctx.db)
   }
 
   idFor(row: LabelRow, itemId: number, judgement: unknown, problems: Problems): string | 'unchanged' | null {
@@ -39,7 +35,7 @@ export class KnownAnswers {
   }
 
   private currentOf(itemId: number, row: LabelRow): string | undefined {
-    const head = this.head.get(itemId, row.instrument.id, row.sourceKind, row.source) as { judgement: string; retracted: number } | undefined
+    const head = this.head(itemId, row.instrument.id, row.sourceKind, row.source)
     return head && !head.retracted ? stableJson(JSON.parse(head.judgement)) : undefined
   }
 
@@ -51,7 +47,7 @@ export class KnownAnswers {
       return null
     }
     this.used.add(id)
-    const prior = this.stored.get(id) as { item_id: number; instrument_id: string; source_kind: string; source_name: string; judgement: string } | undefined
+    const prior = this.stored(id)
     if (!prior) return id
     const same =
       prior.item_id === itemId &&

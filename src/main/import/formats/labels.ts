@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../../shared/items/kinds'
-import { unescapeFormulaCell } from '../../export/table'
+import { unescapeFormulaCell } from '../../files/table'
 import { getItemByExternalId } from '../../store/items'
 import { asObject, Problems } from '../fields'
 import type { SourceKind } from '../label-columns'

@@ -3,6 +3,7 @@ import { asObject, cellNumber, dropEmptyCells, firstText, KeyDeduper, Problems, 
 import { parsePythonLiteral, PythonLiteralError } from '../python-literal'
 import { isRecord } from '../read-records'
 import { emptyParsed, type ImportContext, type ParsedImport, type SourceRecord } from '../types'
+import { payloadsOfKind } from '../../store/items'
 
 /**
  * LiveIdeaBench files, record by record:
@@ -167,9 +168,8 @@ function addPairs(
 
 function ideasInProject(ctx: ImportContext): Map<string, IdeaRef> {
   const map = new Map<string, IdeaRef>()
-  const rows = ctx.db.prepare(`SELECT payload FROM items WHERE kind = 'idea'`).all() as { payload: string }[]
-  for (const r of rows) {
-    const p = JSON.parse(r.payload) as Record<string, unknown>
+  for (const payload of payloadsOfKind(ctx.db, 'idea')) {
+    const p = JSON.parse(payload) as Record<string, unknown>
     if (typeof p.idea !== 'string') continue
     map.set(md5(p.idea), { idea: p.idea, keywords: p.keywords })
   }

@@ -10,7 +10,7 @@ import { asObject, Problems, text } from '../fields'
 import { isRecord } from '../read-records'
 import { readReferencedText } from '../referenced-file'
 import { emptyParsed, type ImportContext, type ParsedImport, type SourceRecord } from '../types'
-import { checkProbeRow } from '../../probes/import'
+import { checkProbeRow } from '../probe-rows'
 
 /**
  * Proposal pairs (IdeaEval): JSON array, JSONL, or a manifest object `{ "pairs": [...], ... }`. Each side holds its

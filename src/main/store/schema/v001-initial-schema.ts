@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations'
+import type { Migration } from './migration'
 
 export const v001: Migration = {
   version: 1,

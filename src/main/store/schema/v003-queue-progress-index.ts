@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations'
+import type { Migration } from './migration'
 
 export const v003: Migration = {
   version: 3,

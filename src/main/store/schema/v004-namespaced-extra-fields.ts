@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations'
+import type { Migration } from './migration'
 
 // Fields an import kept from its file used to sit beside the fields Assay reads, where one of the file's own (a
 // hypothesis set's `task`) could hide one Assay attaches. They move under `$extra`, unchanged; imports write them

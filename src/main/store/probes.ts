@@ -1,6 +1,7 @@
-import type { Db } from '../store/database'
+import type { Db } from './database'
 import type { Split } from '../../shared/items/kinds'
 import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
+import { adjudicationIsCurrent, annotationIsCurrent } from './revisions'
 
 export interface NewProbeRow {
   itemId: number
@@ -103,4 +104,42 @@ export function listProbes(db: Db, q: ProbeQuery = {}): ProbeRecord[] {
 
 export function isProbeItem(db: Db, itemId: number): boolean {
   return db.prepare(`SELECT 1 FROM probes WHERE item_id = ?`).get(itemId) !== undefined
+}
+
+export function isProbe(db: Db, itemId: number): boolean {
+  return db.prepare(`SELECT 1 FROM probes WHERE item_id = ?`).get(itemId) !== undefined
+}
+
+/** The proposal pairs of a set that are not probes themselves, in id order. */
+export function unprobedPairs(db: Db, set: string): Array<{ id: number; external_id: string; split: Split; payload: string }> {
+  return db
+    .prepare(
+      `SELECT id, external_id, split, payload FROM items i
+       WHERE kind = 'proposal-pair' AND set_name = ? AND NOT EXISTS (SELECT 1 FROM probes p WHERE p.item_id = i.id) ORDER BY id`
+    )
+    .all(set) as Array<{ id: number; external_id: string; split: Split; payload: string }>
+}
+
+export interface ProbeCheckRow {
+  item_id: number
+  source_name: string
+  judgement: string
+}
+
+/** The current answers of people to the probe check, oldest first, and its current adjudications. */
+export function probeChecks(db: Db): { answers: ProbeCheckRow[]; adjudicated: ProbeCheckRow[] } {
+  const answers = db
+    .prepare(
+      `SELECT a.item_id, a.source_name, a.judgement FROM annotations a
+       WHERE a.instrument_id = 'probe-check' AND a.source_kind = 'human' AND ${annotationIsCurrent('a')}
+       ORDER BY a.created_at`
+    )
+    .all() as ProbeCheckRow[]
+  const adjudicated = db
+    .prepare(
+      `SELECT d.item_id, d.curator AS source_name, d.judgement FROM adjudications d
+       WHERE d.instrument_id = 'probe-check' AND ${adjudicationIsCurrent('d')}`
+    )
+    .all() as ProbeCheckRow[]
+  return { answers, adjudicated }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database'
+import type { Db } from './database'
 
 /** Which items a run works on: a set and a split (either left open), and at most `limit` of them. */
 export interface ItemSelection {

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database'
+import type { Db } from './database'
 import { AssayError } from '../../shared/errors'
 import { BUILTIN_PROBE_KINDS, builtinProbeKind, type ProbeKind, type UserProbeKind } from '../../shared/probes/kinds'
 

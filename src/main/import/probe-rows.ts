@@ -1,12 +1,12 @@
 import type { Db } from '../store/database'
 import { getItemByExternalId } from '../store/items'
 import { sideOf, textDiff } from '../../shared/probes/diff'
-import { isRecord } from '../import/read-records'
-import { getProbeKind } from './kinds-store'
+import { isRecord } from './read-records'
+import { getProbeKind } from '../store/probe-kinds'
 import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
-import type { Problems } from '../import/fields'
-import type { ItemDraft } from '../import/types'
-import { insertProbe } from './store'
+import type { Problems } from './fields'
+import type { ItemDraft } from './types'
+import { insertProbe } from '../store/probes'
 
 // Probes travel in the pairs format as ordinary pairs with their provenance under `probe_of`, as `assay export`
 // writes them. On import the provenance is validated (schema, its original present in the project or the file, its

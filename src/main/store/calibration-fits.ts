@@ -1,7 +1,7 @@
 import { fitParametersSchema, fitSpecSchema, type FitParameters, type FitSpec, type StoredFit } from '../../shared/calibrate'
 import { AssayError } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
-import type { Db } from '../store/database'
+import { hasTable, type Db } from './database'
 
 interface FitRow {
   id: number
@@ -64,4 +64,16 @@ function relatedItemsQuery(db: Db) {
        UNION SELECT q.item_id FROM probes q JOIN fit_probes p ON q.probe_family = p.probe_family OR q.original_item_id = p.original_item_id
      ) WHERE id NOT IN (SELECT item_id FROM fit) ORDER BY id`
   )
+}
+
+/** Every fit with each item it learned from, by fit; none in a file from before fits were stored. */
+export function fitItemRows(db: Db): Array<{ id: number; instrument_id: string; method: string; spec: string; item_id: number }> {
+  if (!hasTable(db, 'calibration_fits')) return []
+  return db.prepare(`SELECT f.id, f.instrument_id, f.method, f.spec, i.item_id FROM calibration_fits f JOIN calibration_fit_items i ON i.fit_id = f.id ORDER BY f.id`).all() as Array<{
+    id: number
+    instrument_id: string
+    method: string
+    spec: string
+    item_id: number
+  }>
 }

@@ -3,7 +3,7 @@ import {
   type AnyInstrument,
   type InstrumentId,
   type JudgementIssue
-} from '../../shared/instruments'
+} from '../../shared/instruments/index'
 import { containsSpan } from '../../shared/instruments/common'
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database'
+import type { Db } from './database'
 
 // The curator project's record of the packets it made: one `packets` row each, and the map of opaque ids.
 
@@ -55,4 +55,30 @@ export function listPackets(db: Db): PacketSummaryRow[] {
        ORDER BY p.created_at DESC, p.rowid DESC`
     )
     .all() as PacketSummaryRow[]
+}
+
+/** Writes into a new packet file: its annotator, and for each assignment the item as a view, the assignment, a draft. */
+export interface PacketFileWriter {
+  annotator(a: { name: string; expertise: string | null; pseudonym: string }): number
+  item(kind: string, opaqueId: string, payload: string): number
+  assignment(annotatorId: number, itemId: number, instrumentId: string, position: number, status: string, statusReason: string | null): number
+  draft(annotatorId: number, itemId: number, instrumentId: string, data: string, activeMs: number, updatedAt: string): void
+}
+
+export function packetFileWriter(db: Db): PacketFileWriter {
+  const insertItem = db.prepare(
+    `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, created_at)
+     VALUES (?, ?, 'packet', 'none', ?, '', ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`
+  )
+  const insertAssignment = db.prepare(`INSERT INTO assignments (annotator_id, item_id, instrument_id, position, status, status_reason) VALUES (?, ?, ?, ?, ?, ?)`)
+  const insertDraft = db.prepare(`INSERT INTO drafts (annotator_id, item_id, instrument_id, data, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+  return {
+    annotator: (a) => Number(db.prepare(`INSERT INTO annotators (name, expertise, pseudonym) VALUES (?, ?, ?)`).run(a.name, a.expertise, a.pseudonym).lastInsertRowid),
+    item: (kind, opaqueId, payload) => Number(insertItem.run(kind, opaqueId, opaqueId, payload).lastInsertRowid),
+    assignment: (annotatorId, itemId, instrumentId, position, status, statusReason) =>
+      Number(insertAssignment.run(annotatorId, itemId, instrumentId, position, status, statusReason).lastInsertRowid),
+    draft: (annotatorId, itemId, instrumentId, data, activeMs, updatedAt) => {
+      insertDraft.run(annotatorId, itemId, instrumentId, data, activeMs, updatedAt)
+    }
+  }
 }

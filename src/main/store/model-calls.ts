@@ -1,10 +1,31 @@
-import type { Db } from '../store/database'
-import type { Project } from '../store/project'
-import type { PlannedCall, StoredPrompt } from './plan'
+import type { Db } from './database'
+import type { Project } from './project'
+import type { AnswerFormat } from '../../shared/templates'
+import { ACTIVE_RUN_SQL } from './archive'
 
 // The records of runs and calls. Every answer is written with its cache row in one transaction as soon as it arrives
 // (answers arriving close together share one commit, see RecordWriter); a call is never sent again once its row says
 // so, and a request whose hash is in the cache is never sent at all.
+
+/** The stored prompt of a call: the messages as sent and how to read the answer. */
+export interface StoredPrompt {
+  system?: string
+  user: string
+  template: string
+  format: AnswerFormat
+}
+
+/** A call as planned, before it is sent: what the run records for it. */
+export interface PlannedCall {
+  itemId: number
+  externalId: string
+  trial: number
+  orderIndex: number
+  display: Record<string, unknown>
+  prompt: StoredPrompt
+  jsonSchema?: Record<string, unknown>
+  hash: string
+}
 
 export type CallStatus = 'pending' | 'ok' | 'failed' | 'unparseable'
 export type RunStatus = 'created' | 'running' | 'done' | 'cancelled' | 'failed'
@@ -355,4 +376,26 @@ export class RecordWriter {
     this.onCommit(batch)
     for (const w of waiters) w.resolve()
   }
+}
+
+/** How many calls the runs of an instrument hold, leaving out archived runs and judges. */
+export function activeCallCount(db: Db, instrumentId: string): number {
+  return (
+    db.prepare(`SELECT count(*) AS n FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id WHERE r.instrument_id = ? AND ${ACTIVE_RUN_SQL}`).get(instrumentId) as {
+      n: number
+    }
+  ).n
+}
+
+export function setRunOptions(db: Db, runId: number, options: RunOptions): void {
+  db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
+}
+
+export type CacheRowWithHash = CacheRow & { request_hash: string }
+
+/** The cached answers of these request hashes (hashes with none are left out). */
+export function cachedAnswersOf(db: Db, hashes: readonly string[]): CacheRowWithHash[] {
+  return db
+    .prepare(`SELECT request_hash, raw_answer, input_tokens, output_tokens, model_version FROM response_cache WHERE request_hash IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(hashes)) as CacheRowWithHash[]
 }
