@@ -3,6 +3,7 @@ import type { ErrorLocation } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
 import { appendAnnotation } from '../store/annotations'
 import { ensureAnnotator } from '../store/annotators'
+import { markAnsweredAssignmentsDone } from '../store/assignments'
 import { insertItems } from '../store/items'
 import { recordImportedProbes } from '../probes/import'
 import type { Project } from '../store/project'
@@ -65,6 +66,8 @@ export function writeImport(project: Project, plan: WritePlan): number {
     recordImportedProbes(db, plan.items, itemIds)
     if (plan.annotations.length) {
       writeAnnotations(project, plan.annotations, importId)
+      // An annotator's answers given elsewhere count in their queue as answers given here.
+      markAnsweredAssignmentsDone(db)
       done += plan.annotations.length
       plan.onProgress?.({ phase: 'writing', done, total })
     }

@@ -5,7 +5,7 @@ import { checkAnswerSize, readAnswerLimits, type AnswerLimits } from '../annotat
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../annotation/blinded'
 import { verifyChecks } from '../checks/verify'
 import { isCalendarTime } from '../import/timestamps'
-import { appendAnnotation, headForAssignment, type AnnotationRow } from '../store/annotations'
+import { appendAnnotation, headForAssignment, isAnswerOfAssignment, type AnnotationRow } from '../store/annotations'
 import { getAssignment, setAssignmentStatus, type AssignmentStatus } from '../store/assignments'
 import type { Db } from '../store/database'
 import type { Project } from '../store/project'
@@ -250,8 +250,7 @@ function planRevisions(
 }
 
 function existsInProject(db: Db, id: string, ctx: AssignmentContext): boolean {
-  const row = db.prepare(`SELECT assignment_id FROM annotations WHERE id = ?`).get(id) as { assignment_id: number | null } | undefined
-  return row?.assignment_id === ctx.assignment.id
+  return isAnswerOfAssignment(db, id, ctx.assignment.id)
 }
 
 /** Runs inside the merge transaction: appends what is missing, then brings assignment statuses up to date. */
@@ -271,7 +270,7 @@ function applyPlan(db: Db, plan: MergePlan): PacketMergeReport {
     for (const { row, canonical } of revisions) {
       const existing = db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(row.id) as AnnotationRow | undefined
       if (existing) {
-        if (!sameRevision(ctx.instrument, existing, ctx.assignment.id, row, canonical)) {
+        if (!sameRevision(ctx.instrument, existing, isAnswerOfAssignment(db, existing.id, ctx.assignment.id), row, canonical)) {
           refuse(packet, 'conflict', `answer ${row.id} differs from the answer with the same id in this project; the packet was altered.`)
         }
         report.alreadyPresent++
@@ -322,8 +321,8 @@ function nextStatus(db: Db, ctx: AssignmentContext, status: AssignmentStatus, re
   return null
 }
 
-function sameRevision(instrument: AnyInstrument, existing: AnnotationRow, assignmentId: number, row: AnnotationRow, canonical: unknown): boolean {
-  if (existing.assignment_id !== assignmentId || existing.retracted !== row.retracted) return false
+function sameRevision(instrument: AnyInstrument, existing: AnnotationRow, ofAssignment: boolean, row: AnnotationRow, canonical: unknown): boolean {
+  if (!ofAssignment || existing.retracted !== row.retracted) return false
   const stored = JSON.parse(existing.judgement) as unknown
   const parsed = instrument.judgement.safeParse(stored)
   const inProject = parsed.success ? parsed.data : stored

@@ -5,10 +5,12 @@ import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentC
 import { annotatorSummaries, ensureAnnotator } from '../../store/annotators'
 import {
   appendAnnotation,
+  assignmentOfAnswer,
   deleteDraft,
   headForAssignment,
   historyForAssignment,
-  saveDraft
+  saveDraft,
+  type AnnotationRow
 } from '../../store/annotations'
 import { queueFor, queuePosition, queueSummaries, setAssignmentStatus } from '../../store/assignments'
 import type { ApiContext } from '../context'
@@ -164,11 +166,11 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
   'annotations.undo': (input, ctx) => {
     const me = annotatorOf(ctx)
     const db = ctx.project.db
-    const row = db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(input.annotationId) as
-      | { id: string; assignment_id: number | null; annotator_id: number | null; judgement: string; retracted: number; active_ms: number | null }
-      | undefined
-    if (!row || row.annotator_id !== me.id || row.assignment_id === null) throw new AssayError('not_found', 'No such answer of yours')
-    const c = assignmentContext(ctx.project, me, row.assignment_id)
+    const row = db.prepare(`SELECT * FROM annotations WHERE id = ?`).get(input.annotationId) as AnnotationRow | undefined
+    // An answer of theirs imported from elsewhere belongs to their assignment for that item.
+    const assignmentId = row && row.annotator_id === me.id ? assignmentOfAnswer(db, row) : null
+    if (!row || assignmentId === null) throw new AssayError('not_found', 'No such answer of yours')
+    const c = assignmentContext(ctx.project, me, assignmentId)
     const head = headForAssignment(db, c.assignment.id)
     if (!head || head.id !== row.id || row.retracted) throw new AssayError('conflict', 'Only your latest answer to an item can be undone')
     ctx.project.write(() => {
