@@ -45,9 +45,15 @@ export function AssignPanel() {
       return next
     })
 
-  async function assign() {
+  // One outcome at a time: each act replaces what the last one said, so a success never stands beside a refusal.
+  const clearOutcome = () => {
     setError(null)
     setAdded(null)
+    setResult(null)
+  }
+
+  async function assign() {
+    clearOutcome()
     try {
       const r = await api['assignments.create']({ instrument, annotators: list, overlap, existingOnly: true, ...(set ? { set } : {}), ...(split ? { split } : {}) })
       setResult(r)
@@ -58,7 +64,7 @@ export function AssignPanel() {
   }
 
   async function addAnnotator() {
-    setError(null)
+    clearOutcome()
     const name = newName.trim()
     if (!name) return setError('Enter the new annotator’s name.')
     if (annotators.some((a) => a.name === name)) return setError(`${name} already has a profile.`)
