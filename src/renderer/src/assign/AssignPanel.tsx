@@ -5,6 +5,7 @@ import { INSTRUMENTS } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
+import { TableScroll } from '../components/TableScroll'
 
 type Annotator = OperationOutput<'annotators.list'>['annotators'][number]
 type AssignResult = OperationOutput<'assignments.create'>
@@ -169,7 +170,7 @@ export function AssignPanel() {
         </p>
       )}
       {annotators.length > 0 && (
-        <table className="grid" data-testid="annotator-table">
+        <TableScroll label="Annotators and their progress"><table className="grid" data-testid="annotator-table">
           <thead>
             <tr>
               <th>Annotator</th>
@@ -190,7 +191,7 @@ export function AssignPanel() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></TableScroll>
       )}
     </section>
   )

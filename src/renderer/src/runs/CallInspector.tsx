@@ -3,6 +3,7 @@ import type { CallDetail, CallRow } from '../../../shared/contract/run-operation
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import { formatUsd } from './format'
+import { TableScroll } from '../components/TableScroll'
 
 const STATUSES = ['', 'ok', 'unparseable', 'failed', 'pending'] as const
 const PAGE = 200
@@ -65,7 +66,7 @@ export function CallInspector({ runId, version }: { runId: number; version: numb
             {total > rows.length ? ` (first ${rows.length})` : ''}
           </span>
           <div className="call-list">
-            <table className="grid" data-testid="call-list">
+            <TableScroll label="Calls of the run"><table className="grid" data-testid="call-list">
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id} className={chosen?.id === r.id ? 'clickable selected' : 'clickable'} onClick={() => open(r)} data-call-id={r.id}>
@@ -84,7 +85,7 @@ export function CallInspector({ runId, version }: { runId: number; version: numb
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </table></TableScroll>
           </div>
         </div>
         <div className="call-detail" data-testid="call-detail">

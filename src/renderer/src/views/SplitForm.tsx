@@ -5,6 +5,7 @@ import { ITEM_KINDS, type ItemKind } from '../../../shared/items/kinds'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
 import { Modal } from '../components/Modal'
+import { TableScroll } from '../components/TableScroll'
 
 type SplitPlan = z.infer<typeof splitPlanSchema>
 
@@ -124,7 +125,7 @@ function SplitPlanView({ plan }: { plan: SplitPlan }) {
           </ul>
         </div>
       )}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Strata of the split">
+      <TableScroll label="Strata of the split">
         <table>
           <thead>
             <tr>
@@ -145,7 +146,7 @@ function SplitPlanView({ plan }: { plan: SplitPlan }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   )
 }
