@@ -164,7 +164,7 @@ export function ItemBrowser() {
           </div>
         </div>
       </aside>
-      <section className="browser-detail" tabIndex={0} aria-label="Item">{selectedItemId ? <ItemView id={selectedItemId} /> : <p className="muted">Select an item.</p>}</section>
+      <section className="browser-detail" tabIndex={0} aria-label="Item">{selectedItemId ? <ItemView id={selectedItemId} /> : <><h1 className="visually-hidden">Items</h1><p className="muted">Select an item.</p></>}</section>
     </div>
   )
 }
