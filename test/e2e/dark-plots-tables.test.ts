@@ -34,7 +34,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('dark plots and tables in their own 
         count: svgs.length,
         backgrounds: [...new Set(svgs.map((svg) => getComputedStyle(svg.querySelector(':scope > rect')!).fill))],
         texts: [...new Set(svgs.flatMap((svg) => [...svg.querySelectorAll('text')].map((t) => getComputedStyle(t).fill)))],
-        strokes: [...new Set(svgs.flatMap((svg) => [...svg.querySelectorAll('line')].map((l) => getComputedStyle(l).stroke)))]
+        strokes: [...new Set(svgs.flatMap((svg) => [...svg.querySelectorAll('line')].map((l) => getComputedStyle(l).stroke)))],
+        // The human majority's swatch beside it in the tables, in the same colour as its bars.
+        majoritySwatch: getComputedStyle(document.querySelector('.report-table .swatch[data-colour="#3b3f43"]')!).backgroundColor,
+        majorityBar: getComputedStyle(document.querySelector('.report-plot-svg [fill="#3b3f43"]')!).fill
       }
     })
     await setTheme(page, 'light')
@@ -43,6 +46,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('dark plots and tables in their own 
     // The light theme's ink, muted ink and grid: unreadable or glaring on the dark panel.
     for (const light of ['rgb(29, 31, 33)', 'rgb(107, 111, 115)']) expect(drawn.texts).not.toContain(light)
     for (const light of ['rgb(29, 31, 33)', 'rgb(228, 226, 220)']) expect(drawn.strokes).not.toContain(light)
+    expect(drawn.majorityBar).not.toBe('rgb(59, 63, 67)')
+    expect(drawn.majoritySwatch).toBe(drawn.majorityBar)
     await page.close()
   }, 120_000)
 

@@ -32,7 +32,7 @@ export function Who({ report, id, fallback }: { report: Report; id: string; fall
   const source = report.sources.find((s) => s.id === id)
   return (
     <td data-source={id} className="report-who">
-      {(source || fallback === undefined) && <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />}
+      {(source || fallback === undefined) && <span className="swatch" data-colour={sourceColour(id, source?.role)} style={{ background: sourceColour(id, source?.role) }} />}
       {source?.name ?? fallback ?? id}
     </td>
   )
