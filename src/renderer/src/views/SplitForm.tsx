@@ -130,18 +130,18 @@ function SplitPlanView({ plan }: { plan: SplitPlan }) {
           <thead>
             <tr>
               <th scope="col">Stratum</th>
-              <th scope="col">Items</th>
-              <th scope="col">Dev</th>
-              <th scope="col">Test</th>
+              <th scope="col" className="num">Items</th>
+              <th scope="col" className="num">Dev</th>
+              <th scope="col" className="num">Test</th>
             </tr>
           </thead>
           <tbody>
             {plan.strata.map((s) => (
               <tr key={s.stratum}>
                 <td>{s.stratum}</td>
-                <td>{s.items}</td>
-                <td>{s.items - s.test}</td>
-                <td>{s.test}</td>
+                <td className="num">{s.items}</td>
+                <td className="num">{s.items - s.test}</td>
+                <td className="num">{s.test}</td>
               </tr>
             ))}
           </tbody>
