@@ -4,7 +4,7 @@ import { watchPageProblems } from '../support/page-problems'
 import { hasChromium, chromiumSuite } from '../support/browser'
 import { demoSceneSuite, SCENE_WALKS } from '../support/browser-suite'
 import { layoutProblems } from '../support/layout-check'
-import { ANNOTATOR_SCREENS, type ScreenVisit } from '../support/screens'
+import { ANNOTATOR_SCREENS, CURATOR_SCREENS, type ScreenVisit } from '../support/screens'
 
 // Every screen of the demo, as a curator and as an annotator, at the two window sizes people work in (and with the
 // largest text size in the smaller one): no overlapping controls, no page-level scrolling, no dead strips, a legend
@@ -118,4 +118,32 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
     expect(wrapped).toEqual([])
     await page.close()
   })
+
+  for (const size of SIZES) {
+    it(`the report with every section expanded, and the split form, at ${size.width}×${size.height}, in both themes`, async () => {
+      const page = await scene.workbench('curator', { viewport: size })
+      const found: string[] = []
+      for (const theme of ['light', 'dark'] as const) {
+        await page.getByTestId('display-settings').click()
+        await page.getByTestId(`theme-${theme}`).click()
+        await page.keyboard.press('Escape')
+        await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme)
+        await CURATOR_SCREENS.find((s) => s.name === 'report')!.open(page)
+        await page.getByRole('button', { name: 'Expand all' }).click()
+        await page.waitForFunction(() => [...document.querySelectorAll('details.report-section')].every((d) => (d as HTMLDetailsElement).open))
+        for (const p of await layoutProblems(page, { maxLineChars: MAX_LINE_CHARS })) found.push(`${theme} report expanded: ${p.check}: ${p.detail}`)
+        await page.getByRole('button', { name: 'Collapse all' }).click()
+      }
+      await CURATOR_SCREENS.find((s) => s.name === 'items')!.open(page)
+      await page.getByRole('button', { name: 'Make a dev/test split…' }).click()
+      await page.getByTestId('split-form').waitFor()
+      for (const p of await layoutProblems(page, { maxLineChars: MAX_LINE_CHARS })) found.push(`split form: ${p.check}: ${p.detail}`)
+      await page.keyboard.press('Escape')
+      await page.getByTestId('display-settings').click()
+      await page.getByTestId('theme-light').click()
+      await page.keyboard.press('Escape')
+      expect(found).toEqual([])
+      await page.close()
+    }, 120_000)
+  }
 })

@@ -3,7 +3,7 @@ import { getInstrument } from '../../shared/instruments'
 import { seededUnit } from '../../shared/protocol'
 import type { Split } from '../../shared/items/kinds'
 import { ensureAnnotator, findAnnotator } from '../store/annotators'
-import { insertAssignment } from '../store/assignments'
+import { insertAssignment, markAnsweredAssignmentsDone } from '../store/assignments'
 import { itemsOfKind, setsOfItems } from '../store/items'
 import type { Project } from '../store/project'
 import { payloadWithContext } from './item-context'
@@ -100,6 +100,8 @@ export function assignItems(project: Project, opts: AssignOptions): AssignResult
         }
       }
     })
+    // An annotator's answers imported before the assignment make it done.
+    markAnsweredAssignmentsDone(db)
   })
   return { items: eligible.length, created, perAnnotator, seed }
 }

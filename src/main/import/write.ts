@@ -4,6 +4,7 @@ import { adjudicationAppender, adjudicationHeadFinder } from '../store/adjudicat
 import { appendAnnotation, sourceHeadFinder } from '../store/annotations'
 import { insertImport } from '../store/imports'
 import { ensureAnnotator } from '../store/annotators'
+import { markAnsweredAssignmentsDone } from '../store/assignments'
 import { insertItems } from '../store/items'
 import { recordImportedProbes } from './probe-rows'
 import type { Project } from '../store/project'
@@ -63,6 +64,8 @@ export function writeImport(project: Project, plan: WritePlan): number {
     recordImportedProbes(db, plan.items, itemIds)
     if (plan.annotations.length) {
       writeAnnotations(project, plan.annotations, importId)
+      // An annotator's answers given elsewhere count in their queue as answers given here.
+      markAnsweredAssignmentsDone(db)
       done += plan.annotations.length
       plan.onProgress?.({ phase: 'writing', done, total })
     }

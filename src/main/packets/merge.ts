@@ -5,7 +5,7 @@ import { checkAnswerSize, readAnswerLimits, type AnswerLimits } from '../annotat
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../annotation/blinded'
 import { verifyChecks } from '../checks/verify'
 import { isCalendarTime } from '../import/timestamps'
-import { annotationExistsFinder, appendAnnotation, getAnnotation, headForAssignment, type AnnotationRow } from '../store/annotations'
+import { annotationExistsFinder, appendAnnotation, getAnnotation, headForAssignment, isAnswerOfAssignment, type AnnotationRow } from '../store/annotations'
 import { annotatorRef } from '../store/annotators'
 import { getAssignment, setAssignmentStatus, type AssignmentStatus } from '../store/assignments'
 import type { Db } from '../store/database'
@@ -252,7 +252,7 @@ function planRevisions(
 }
 
 function existsInProject(db: Db, id: string, ctx: AssignmentContext): boolean {
-  return getAnnotation(db, id)?.assignment_id === ctx.assignment.id
+  return isAnswerOfAssignment(db, id, ctx.assignment.id)
 }
 
 /** Runs inside the merge transaction: appends what is missing, then brings assignment statuses up to date. */
@@ -272,7 +272,7 @@ function applyPlan(db: Db, plan: MergePlan): PacketMergeReport {
     for (const { row, canonical } of revisions) {
       const existing = getAnnotation(db, row.id)
       if (existing) {
-        if (!sameRevision(ctx.instrument, existing, ctx.assignment.id, row, canonical)) {
+        if (!sameRevision(ctx.instrument, existing, isAnswerOfAssignment(db, existing.id, ctx.assignment.id), row, canonical)) {
           refuse(packet, 'conflict', `answer ${row.id} differs from the answer with the same id in this project; the packet was altered.`)
         }
         report.alreadyPresent++
@@ -323,8 +323,8 @@ function nextStatus(db: Db, ctx: AssignmentContext, status: AssignmentStatus, re
   return null
 }
 
-function sameRevision(instrument: AnyInstrument, existing: AnnotationRow, assignmentId: number, row: AnnotationRow, canonical: unknown): boolean {
-  if (existing.assignment_id !== assignmentId || existing.retracted !== row.retracted) return false
+function sameRevision(instrument: AnyInstrument, existing: AnnotationRow, ofAssignment: boolean, row: AnnotationRow, canonical: unknown): boolean {
+  if (!ofAssignment || existing.retracted !== row.retracted) return false
   const stored = JSON.parse(existing.judgement) as unknown
   const parsed = instrument.judgement.safeParse(stored)
   const inProject = parsed.success ? parsed.data : stored

@@ -68,11 +68,18 @@ export function appendAnnotation(db: Db, a: NewAnnotation): string {
   return id
 }
 
+/**
+ * The answers of an assignment: those given on it (workbench, packets), and the annotator's own answers to the same
+ * item and instrument given elsewhere and imported (`assay import labels`), which carry no assignment.
+ */
+const OF_ASSIGNMENT = `(a.assignment_id = s.id OR (a.assignment_id IS NULL AND a.source_kind = 'human' AND a.annotator_id = s.annotator_id
+    AND a.item_id = s.item_id AND a.instrument_id = s.instrument_id))`
+
 /** The head of an assignment's revision chain (the row nothing supersedes), if any. */
 export function headForAssignment(db: Db, assignmentId: number): AnnotationRow | undefined {
   return db
     .prepare(
-      `SELECT a.* FROM annotations a WHERE a.assignment_id = ?
+      `SELECT a.* FROM annotations a JOIN assignments s ON s.id = ? WHERE ${OF_ASSIGNMENT}
          AND ${annotationIsHead('a')}
        ORDER BY ${annotationLatestFirst('a')} LIMIT 1`
     )
@@ -105,7 +112,22 @@ export function answerByIdFinder(db: Db): (id: string) => StoredAnswerKey | unde
 
 /** Every revision of an assignment, oldest first. */
 export function historyForAssignment(db: Db, assignmentId: number): AnnotationRow[] {
-  return db.prepare(`SELECT * FROM annotations WHERE assignment_id = ? ORDER BY created_at, rowid`).all(assignmentId) as AnnotationRow[]
+  return db.prepare(`SELECT a.* FROM annotations a JOIN assignments s ON s.id = ? WHERE ${OF_ASSIGNMENT} ORDER BY a.created_at, a.rowid`).all(assignmentId) as AnnotationRow[]
+}
+
+/** Whether annotation `id` is one of the assignment's answers (given on it, or the annotator's own, imported). */
+export function isAnswerOfAssignment(db: Db, id: string, assignmentId: number): boolean {
+  return db.prepare(`SELECT 1 FROM annotations a JOIN assignments s ON s.id = ? WHERE a.id = ? AND ${OF_ASSIGNMENT}`).get(assignmentId, id) !== undefined
+}
+
+/** The assignment an answer belongs to: its own, or for an imported answer of an annotator, theirs for that item. */
+export function assignmentOfAnswer(db: Db, row: Pick<AnnotationRow, 'assignment_id' | 'annotator_id' | 'source_kind' | 'item_id' | 'instrument_id'>): number | null {
+  if (row.assignment_id !== null) return row.assignment_id
+  if (row.source_kind !== 'human' || row.annotator_id === null) return null
+  const s = db.prepare(`SELECT id FROM assignments WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).get(row.annotator_id, row.item_id, row.instrument_id) as
+    | { id: number }
+    | undefined
+  return s?.id ?? null
 }
 
 /**

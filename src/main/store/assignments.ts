@@ -56,6 +56,24 @@ export function setAssignmentStatus(db: Db, id: number, status: AssignmentStatus
   db.prepare(`UPDATE assignments SET status = ?, status_reason = ? WHERE id = ?`).run(status, reason, id)
 }
 
+/**
+ * Marks done every assignment not yet done whose annotator has a current answer to its item and instrument (an
+ * answer imported from elsewhere counts as theirs), so imported answers count in queues as answers given here do.
+ */
+export function markAnsweredAssignmentsDone(db: Db): number {
+  return db
+    .prepare(
+      `UPDATE assignments SET status = 'done', status_reason = NULL
+       WHERE status != 'done' AND EXISTS (
+         SELECT 1 FROM annotations a
+         WHERE a.annotator_id = assignments.annotator_id AND a.item_id = assignments.item_id AND a.instrument_id = assignments.instrument_id
+           AND a.source_kind = 'human' AND a.retracted = 0
+           AND (a.assignment_id IS NULL OR a.assignment_id = assignments.id)
+           AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id))`
+    )
+    .run().changes
+}
+
 export function insertAssignment(db: Db, annotatorId: number, itemId: number, instrumentId: string, position: number): boolean {
   const info = db
     .prepare(`INSERT OR IGNORE INTO assignments (annotator_id, item_id, instrument_id, position) VALUES (?, ?, ?, ?)`)

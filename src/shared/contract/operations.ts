@@ -26,6 +26,7 @@ import { auditOperations, auditProgressSchema } from './audit-operations'
 import { importOperations } from './import-operations'
 import { settingsOperations } from './settings-operations'
 import { probeOperations } from './probe-operations'
+import { splitInputSchema, splitPlanSchema } from './split-schemas'
 
 const empty = z.object({}).strict()
 const idInput = z.object({ id: z.number().int().positive() }).strict()
@@ -51,6 +52,13 @@ export const operations = {
     output: z.object({ labels: z.record(z.string(), z.unknown()) }),
     access: 'curator',
     summary: 'Reveal withheld labels of a test item (logged as an exposure)'
+  }),
+
+  'items.split': op({
+    input: splitInputSchema,
+    output: splitPlanSchema,
+    access: 'curator',
+    summary: 'A seeded dev/test split, stratified by set and label (as assay split; refused once the items are in use)'
   }),
 
   'annotators.list': op({ input: empty, output: z.object({ annotators: z.array(annotatorSummarySchema) }), access: 'curator', summary: 'Annotator profiles and progress' }),

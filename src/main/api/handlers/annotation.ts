@@ -5,6 +5,7 @@ import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentC
 import { annotatorSummaries, ensureAnnotator } from '../../store/annotators'
 import {
   appendAnnotation,
+  assignmentOfAnswer,
   deleteDraft,
   getAnnotation,
   headForAssignment,
@@ -166,8 +167,10 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     const me = annotatorOf(ctx)
     const db = ctx.project.db
     const row = getAnnotation(db, input.annotationId)
-    if (!row || row.annotator_id !== me.id || row.assignment_id === null) throw new AssayError('not_found', 'No such answer of yours')
-    const c = assignmentContext(ctx.project, me, row.assignment_id)
+    // An answer of theirs imported from elsewhere belongs to their assignment for that item.
+    const assignmentId = row && row.annotator_id === me.id ? assignmentOfAnswer(db, row) : null
+    if (!row || assignmentId === null) throw new AssayError('not_found', 'No such answer of yours')
+    const c = assignmentContext(ctx.project, me, assignmentId)
     const head = headForAssignment(db, c.assignment.id)
     if (!head || head.id !== row.id || row.retracted) throw new AssayError('conflict', 'Only your latest answer to an item can be undone')
     ctx.project.write(() => {

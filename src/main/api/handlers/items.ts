@@ -3,9 +3,16 @@ import { withheldLabelPaths } from '../../../shared/items/withheld'
 import type { ItemKind, Split } from '../../../shared/items/kinds'
 import { getItem, itemFacets, listItems } from '../../store/items'
 import { logExposure } from '../../store/exposures'
+import { createSplit } from '../../splits/stratified-split'
 import type { HandlerGroup } from './types'
 
-export const itemHandlers: HandlerGroup<'items.facets' | 'items.list' | 'items.get' | 'items.reveal'> = {
+export const itemHandlers: HandlerGroup<'items.facets' | 'items.list' | 'items.get' | 'items.reveal' | 'items.split'> = {
+  // The same split as `assay split`, by the same code.
+  'items.split': (input, ctx) => {
+    const plan = createSplit(ctx.project, { testFraction: input.testFraction, seed: input.seed ?? ctx.project.seed, set: input.set, kind: input.kind })
+    ctx.events.emit('project.changed', { what: 'items' })
+    return plan
+  },
   'items.facets': (_input, ctx) => {
     return itemFacets(ctx.project.db)
   },

@@ -56,6 +56,7 @@ export function AdjudicationScreen() {
 
   return (
     <div className="adjudicate" data-testid="adjudication">
+      <h1 className="visually-hidden">Adjudicate and packets</h1>
       <div className="adjudicate-bar">
         <nav className="tabs" aria-label="Adjudication">
           <button className={tab === 'disagreements' ? 'tab active' : 'tab'} onClick={() => setTab('disagreements')}>

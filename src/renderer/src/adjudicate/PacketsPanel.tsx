@@ -4,6 +4,7 @@ import type { PacketSummary } from '../../../shared/contract/packet-operations'
 import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
+import { TableScroll } from '../components/TableScroll'
 
 type Annotator = OperationOutput<'annotators.list'>['annotators'][number]
 
@@ -141,7 +142,7 @@ export function PacketsPanel() {
         {packets.length === 0 ? (
           <p className="muted">None yet.</p>
         ) : (
-          <table className="grid">
+          <TableScroll label="Packets"><table className="grid">
             <thead>
               <tr>
                 <th>Annotator</th>
@@ -162,7 +163,7 @@ export function PacketsPanel() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></TableScroll>
         )}
       </section>
     </div>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { DisagreementRuleView, FieldRule } from '../../../shared/contract/packet-operations'
 import type { InstrumentId } from '../../../shared/instruments'
 import { api } from '../api'
+import { TableScroll } from '../components/TableScroll'
 
 /** The disagreement rule of one instrument, per field: any difference, a difference of at least N, or ignored. */
 export function RuleEditor({ instrument, onChanged }: { instrument: InstrumentId; onChanged: () => void }) {
@@ -30,7 +31,7 @@ export function RuleEditor({ instrument, onChanged }: { instrument: InstrumentId
   return (
     <details className="rule-editor" data-testid="rule-editor">
       <summary>When answers disagree</summary>
-      <table className="rule-table">
+      <TableScroll label="Adjudication rule"><table className="rule-table">
         <thead>
           <tr>
             <th>Field</th>
@@ -78,7 +79,7 @@ export function RuleEditor({ instrument, onChanged }: { instrument: InstrumentId
             )
           })}
         </tbody>
-      </table>
+      </table></TableScroll>
       <button type="button" onClick={() => void save(Object.fromEntries(rule.fields.map((f) => [f.name, ruleOf(f.name)])))}>
         Save rule
       </button>{' '}

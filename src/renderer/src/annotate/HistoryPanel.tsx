@@ -1,12 +1,15 @@
 import { useEffect, useState } from 'react'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import { api } from '../api'
+import type { Widget } from '../../../shared/instruments/types'
+import { AnswerView } from './AnswerView'
 import { formatDuration } from './clock'
 
 type Revision = OperationOutput<'annotations.history'>['revisions'][number]
 
-/** Every revision of this item's answer, newest first, in the annotator's display order. */
-export function HistoryPanel({ assignmentId, version }: { assignmentId: number; version: number }) {
+/** Every revision of this item's answer, newest first, each shown read-only as its form, in the annotator's display order. */
+export function HistoryPanel(props: { assignmentId: number; version: number; widgets: ReadonlyArray<Widget>; view: Record<string, unknown> }) {
+  const { assignmentId, version } = props
   const [revisions, setRevisions] = useState<Revision[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
@@ -32,7 +35,7 @@ export function HistoryPanel({ assignmentId, version }: { assignmentId: number; 
               <b>{r.retracted ? 'Withdrawn' : 'Submitted'}</b> {new Date(r.createdAt).toLocaleString()}
               {r.activeMs !== null && r.activeMs > 0 && <span className="muted"> · {formatDuration(r.activeMs)} active</span>}
             </div>
-            {!r.retracted && <code className="revision-json">{summarise(r.judgement)}</code>}
+            {!r.retracted && <AnswerView widgets={props.widgets} data={r.judgement} view={props.view} />}
           </li>
         ))}
       </ol>
@@ -40,7 +43,3 @@ export function HistoryPanel({ assignmentId, version }: { assignmentId: number; 
   )
 }
 
-function summarise(judgement: unknown): string {
-  const text = JSON.stringify(judgement)
-  return text.length > 400 ? `${text.slice(0, 397)}…` : text
-}

@@ -28,7 +28,7 @@ export function ItemBar(props: ItemBarProps) {
       <button type="button" tabIndex={-1} className="link" onClick={props.onExit}>
         ← Queues <kbd>q</kbd>
       </button>
-      <strong>{props.queueTitle}</strong>
+      <h1 className="annotate-title">{props.queueTitle}</h1>
       <span data-testid="item-position">
         Item {item.index + 1} of {item.total}
       </span>

@@ -254,7 +254,7 @@ export const ItemWorkspace = memo(function ItemWorkspace(props: ItemWorkspacePro
               <FormRenderer widgets={widgets} />
             </form>
           </FormContext.Provider>
-          {showHistory && live && <HistoryPanel assignmentId={item.assignmentId} version={historyVersion} />}
+          {showHistory && live && <HistoryPanel assignmentId={item.assignmentId} version={historyVersion} widgets={widgets} view={view} />}
           {showHistory && live && (
             <button type="button" tabIndex={-1} className="link" onClick={() => setHistoryVersion((v) => v + 1)}>
               Refresh history

@@ -312,6 +312,8 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
     try {
       await api['annotations.undo']({ annotationId: last.annotationId })
       cache.forget(last.assignmentId)
+      // "Saved" would now contradict the withdrawal beside it.
+      setCommitStatus((c) => (c?.assignmentId === last.assignmentId ? null : c))
       notify('Your last submission was withdrawn; its answer is back as a draft.')
       if (last.instrument !== instrument) return openQueue(last.instrument, last.assignmentId)
       setRowStatus(last.assignmentId, 'pending')

@@ -5,6 +5,7 @@ import { INSTRUMENTS } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
+import { TableScroll } from '../components/TableScroll'
 
 type Annotator = OperationOutput<'annotators.list'>['annotators'][number]
 type AssignResult = OperationOutput<'assignments.create'>
@@ -45,9 +46,15 @@ export function AssignPanel() {
       return next
     })
 
-  async function assign() {
+  // One outcome at a time: each act replaces what the last one said, so a success never stands beside a refusal.
+  const clearOutcome = () => {
     setError(null)
     setAdded(null)
+    setResult(null)
+  }
+
+  async function assign() {
+    clearOutcome()
     try {
       const r = await api['assignments.create']({ instrument, annotators: list, overlap, existingOnly: true, ...(set ? { set } : {}), ...(split ? { split } : {}) })
       setResult(r)
@@ -58,7 +65,7 @@ export function AssignPanel() {
   }
 
   async function addAnnotator() {
-    setError(null)
+    clearOutcome()
     const name = newName.trim()
     if (!name) return setError('Enter the new annotator’s name.')
     if (annotators.some((a) => a.name === name)) return setError(`${name} already has a profile.`)
@@ -163,7 +170,7 @@ export function AssignPanel() {
         </p>
       )}
       {annotators.length > 0 && (
-        <table className="grid" data-testid="annotator-table">
+        <TableScroll label="Annotators and their progress"><table className="grid" data-testid="annotator-table">
           <thead>
             <tr>
               <th>Annotator</th>
@@ -184,7 +191,7 @@ export function AssignPanel() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></TableScroll>
       )}
     </section>
   )

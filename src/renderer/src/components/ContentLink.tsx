@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react'
+import type { ComponentProps, ReactNode } from 'react'
 import { externalContentHref } from '../../../shared/content-links'
+import { TableScroll } from './TableScroll'
 
 /**
  * A link inside rendered content. Web links open outside the app (a new tab in browser mode; the system browser in
@@ -22,4 +23,12 @@ export function ContentLink({ href, children }: { href?: string | undefined; chi
   )
 }
 
-export const markdownComponents = { a: ({ href, children }: { href?: string | undefined; children?: ReactNode }) => <ContentLink href={href}>{children}</ContentLink> }
+export const markdownComponents = {
+  a: ({ href, children }: { href?: string | undefined; children?: ReactNode }) => <ContentLink href={href}>{children}</ContentLink>,
+  // A table in the text scrolls in its own box, which the keyboard reaches, rather than widening its pane.
+  table: ({ node: _node, ...props }: ComponentProps<'table'> & { node?: unknown }) => (
+    <TableScroll label="Table in the text">
+      <table {...props} />
+    </TableScroll>
+  )
+}

@@ -1,5 +1,6 @@
 import type { ImportReportView } from '../../../shared/contract/import-operations'
 import type { ErrorLocation } from '../../../shared/errors'
+import { TableScroll } from '../components/TableScroll'
 
 /** At most this many errors and warnings are listed; the count says how many there are. */
 export const LISTED_PROBLEMS = 100
@@ -23,7 +24,7 @@ function Problems({ title, list, testId, className }: { title: string; list: Rea
       <h2>
         {title} <span className="muted small">({list.length})</span>
       </h2>
-      <table className={`grid problems ${className}`} data-testid={testId}>
+      <TableScroll label={`${title} table`}><table className={`grid problems ${className}`} data-testid={testId}>
         <thead>
           <tr>
             <th className="num">Line</th>
@@ -40,7 +41,7 @@ function Problems({ title, list, testId, className }: { title: string; list: Rea
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></TableScroll>
       {list.length > shown.length && (
         <p className="muted small">
           The first {shown.length} of {list.length} are listed; fix these and preview again, or run <code>assay import --dry-run --json</code> for all.
@@ -74,7 +75,7 @@ export function ImportReport({ report, done, fileName }: { report: ImportReportV
       <Problems title="Warnings" list={report.warnings} testId="import-warnings" className="" />
       <section aria-label="Counts from the rows">
         <h2>Counts from the rows</h2>
-        <table className="grid counts-table" data-testid="import-counts">
+        <TableScroll label="Counts from the rows table"><table className="grid counts-table" data-testid="import-counts">
           <thead>
             <tr>
               <th>What</th>
@@ -89,12 +90,12 @@ export function ImportReport({ report, done, fileName }: { report: ImportReportV
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></TableScroll>
       </section>
       {report.mapping.length > 0 && (
         <section aria-label="Mapping">
           <h2>Mapping</h2>
-          <table className="grid" data-testid="import-mapping">
+          <TableScroll label="Mapping table"><table className="grid" data-testid="import-mapping">
             <thead>
               <tr>
                 <th>Field in the file</th>
@@ -111,13 +112,13 @@ export function ImportReport({ report, done, fileName }: { report: ImportReportV
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></TableScroll>
         </section>
       )}
       {report.preview.length > 0 && (
         <section aria-label="First rows">
           <h2>First rows</h2>
-          <table className="grid">
+          <TableScroll label="First rows table"><table className="grid">
             <thead>
               <tr>
                 <th>Kind</th>
@@ -134,7 +135,7 @@ export function ImportReport({ report, done, fileName }: { report: ImportReportV
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></TableScroll>
         </section>
       )}
     </div>

@@ -39,7 +39,7 @@ export function SourceFilter({
         {options.map((o) => (
           <label key={o.id} className="report-source-option">
             <input type="checkbox" checked={isOn(o.id)} onChange={() => toggle(o.id)} data-source={o.id} />
-            <span className="swatch" style={{ background: o.colour }} />
+            <span className="swatch" data-colour={o.colour} style={{ background: o.colour }} />
             {o.name}
           </label>
         ))}

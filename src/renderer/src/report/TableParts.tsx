@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react'
 import { sourceColour, type Report } from '../../../shared/report'
+import { TableScroll } from '../components/TableScroll'
 
 // The pieces every report table on screen is made of, so all sections look and read alike.
 
 /** A report table: a header row, numeric columns from `numericFrom` on right-aligned, scrolling in its own box. */
 export function Table({ head, numericFrom, label, children }: { head: string[]; numericFrom: number; label?: string; children: ReactNode }) {
   return (
-    <div className="report-table-wrap">
+    <TableScroll className="report-table-wrap" label={label ?? head.join(', ')}>
       <table className="grid report-table" aria-label={label}>
         <thead>
           <tr>
@@ -19,7 +20,7 @@ export function Table({ head, numericFrom, label, children }: { head: string[]; 
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </TableScroll>
   )
 }
 
@@ -31,7 +32,7 @@ export function Who({ report, id, fallback }: { report: Report; id: string; fall
   const source = report.sources.find((s) => s.id === id)
   return (
     <td data-source={id} className="report-who">
-      {(source || fallback === undefined) && <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />}
+      {(source || fallback === undefined) && <span className="swatch" data-colour={sourceColour(id, source?.role)} style={{ background: sourceColour(id, source?.role) }} />}
       {source?.name ?? fallback ?? id}
     </td>
   )

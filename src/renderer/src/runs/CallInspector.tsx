@@ -3,6 +3,7 @@ import type { CallDetail, CallRow } from '../../../shared/contract/run-operation
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import { formatUsd } from './format'
+import { TableScroll } from '../components/TableScroll'
 
 const STATUSES = ['', 'ok', 'unparseable', 'failed', 'pending'] as const
 const PAGE = 200
@@ -65,7 +66,7 @@ export function CallInspector({ runId, version }: { runId: number; version: numb
             {total > rows.length ? ` (first ${rows.length})` : ''}
           </span>
           <div className="call-list">
-            <table className="grid" data-testid="call-list">
+            <TableScroll label="Calls of the run"><table className="grid" data-testid="call-list">
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id} className={chosen?.id === r.id ? 'clickable selected' : 'clickable'} onClick={() => open(r)} data-call-id={r.id}>
@@ -84,7 +85,7 @@ export function CallInspector({ runId, version }: { runId: number; version: numb
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </table></TableScroll>
           </div>
         </div>
         <div className="call-detail" data-testid="call-detail">
@@ -116,21 +117,21 @@ function CallView({ call }: { call: CallDetail }) {
       </p>
       {call.error && <p className="form-error">{call.error}</p>}
       <h3>Display order</h3>
-      <pre>{JSON.stringify(call.display)}</pre>
+      <pre tabIndex={0} role="region" aria-label="Display order">{JSON.stringify(call.display)}</pre>
       {call.prompt.system !== null && (
         <>
           <h3>System instruction</h3>
-          <pre data-testid="prompt-system">{call.prompt.system}</pre>
+          <pre data-testid="prompt-system" tabIndex={0} role="region" aria-label="System instruction">{call.prompt.system}</pre>
         </>
       )}
       <h3>User message</h3>
-      <pre data-testid="prompt-user">{call.prompt.user}</pre>
+      <pre data-testid="prompt-user" tabIndex={0} role="region" aria-label="User message">{call.prompt.user}</pre>
       <h3>Raw answer</h3>
-      <pre data-testid="raw-answer">{call.rawAnswer ?? '(none)'}</pre>
+      <pre data-testid="raw-answer" tabIndex={0} role="region" aria-label="Raw answer">{call.rawAnswer ?? '(none)'}</pre>
       <h3>Parse result</h3>
       <p data-testid="parse-result">{call.parse ? `${call.parse.status}${call.parse.error ? `: ${call.parse.error}` : ''}` : 'no answer to parse'}</p>
       <h3>Judgement (canonical order)</h3>
-      <pre data-testid="judgement">{call.judgement === null ? '(none)' : JSON.stringify(call.judgement, null, 2)}</pre>
+      <pre data-testid="judgement" tabIndex={0} role="region" aria-label="Judgement (canonical order)">{call.judgement === null ? '(none)' : JSON.stringify(call.judgement, null, 2)}</pre>
     </div>
   )
 }

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { JudgeListEntry } from '../../../shared/contract/run-operations'
 import { api } from '../api'
 import { useWorkbench } from '../store'
+import { TableScroll } from '../components/TableScroll'
 
 const PROVIDERS = ['openai', 'anthropic', 'google', 'openai-compatible'] as const
 const EFFORTS = ['', 'minimal', 'low', 'medium', 'high'] as const
@@ -47,7 +48,7 @@ export function JudgesPanel({ judges, onChange }: { judges: JudgeListEntry[]; on
   return (
     <section className="runs-panel" aria-label="Judges">
       <h2>Judges</h2>
-      <table className="grid" data-testid="judge-list">
+      <TableScroll label="Judges"><table className="grid" data-testid="judge-list">
         <thead>
           <tr>
             <th>Name</th>
@@ -86,7 +87,7 @@ export function JudgesPanel({ judges, onChange }: { judges: JudgeListEntry[]; on
             </tr>
           )}
         </tbody>
-      </table>
+      </table></TableScroll>
       <h3>Add a judge</h3>
       <form
         className="runs-form"

@@ -3,6 +3,7 @@ import { costText } from '../../../shared/cost-text'
 import { api } from '../api'
 import { useWorkbench } from '../store'
 import { formatDuration, formatUsd } from './format'
+import { TableScroll } from '../components/TableScroll'
 
 export interface LiveProgress {
   done: number
@@ -41,7 +42,7 @@ export function RunList({
           <input type="checkbox" checked={showArchived} onChange={(e) => onShowArchived(e.target.checked)} /> Show archived
         </label>
       </div>
-      <table className="grid" data-testid="run-list">
+      <TableScroll label="Runs"><table className="grid" data-testid="run-list">
         <thead>
           <tr>
             <th>#</th>
@@ -145,7 +146,7 @@ export function RunList({
             </tr>
           )}
         </tbody>
-      </table>
+      </table></TableScroll>
     </section>
   )
 }

@@ -54,6 +54,7 @@ export function RunsScreen() {
 
   return (
     <div className="runs-screen" data-testid="runs-screen">
+      <h1 className="visually-hidden">Judges and runs</h1>
       <RunLauncher
         judges={judges.filter((j) => !j.archived)}
         onStarted={(id) => {

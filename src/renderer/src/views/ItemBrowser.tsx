@@ -6,12 +6,16 @@ import { api } from '../api'
 import { useWorkbench } from '../store'
 import { ItemView } from './ItemView'
 import { Choices } from '../components/Choices'
+import { SplitForm } from './SplitForm'
 
 const PAGE = 200
 
 /** Filterable, virtualized list of every item (pages fetched as they scroll into view), with the item beside it. */
 export function ItemBrowser() {
-  const { filters, setFilters, selectedItemId, selectItem, setError } = useWorkbench()
+  const { filters, setFilters, selectedItemId, selectItem, setError, info } = useWorkbench()
+  const [splitting, setSplitting] = useState(false)
+  // Bumped after a split, so the rows show their new splits.
+  const [reloads, setReloads] = useState(0)
   const [sets, setSets] = useState<string[]>([])
   const [total, setTotal] = useState(0)
   const [pages, setPages] = useState<Map<number, ItemSummary[]>>(new Map())
@@ -66,7 +70,7 @@ export function ItemBrowser() {
     setPages(new Map())
     setTotal(0)
     loadPage(0)
-  }, [loadPage])
+  }, [loadPage, reloads])
 
   const parentRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parentRef.current, estimateSize: () => 52, overscan: 12 })
@@ -110,6 +114,10 @@ export function ItemBrowser() {
             <Choices values={SPLITS} empty="All splits" />
           </select>
         </div>
+        <button type="button" className="split-open" onClick={() => setSplitting(true)}>
+          Make a dev/test split…
+        </button>
+        {splitting && <SplitForm sets={sets} projectSeed={info?.seed} onSplit={() => setReloads((n) => n + 1)} onClose={() => setSplitting(false)} />}
         <div className="result-count" data-testid="result-count">
           {total} item{total === 1 ? '' : 's'}
         </div>
@@ -156,7 +164,7 @@ export function ItemBrowser() {
           </div>
         </div>
       </aside>
-      <section className="browser-detail" tabIndex={0} aria-label="Item">{selectedItemId ? <ItemView id={selectedItemId} /> : <p className="muted">Select an item.</p>}</section>
+      <section className="browser-detail" tabIndex={0} aria-label="Item">{selectedItemId ? <ItemView id={selectedItemId} /> : <><h1 className="visually-hidden">Items</h1><p className="muted">Select an item.</p></>}</section>
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { FieldsView } from '../components/FieldsView'
 import { Markdown } from '../components/Markdown'
 import type { FsProblem, HypothesisSet, ProposalPair, RediscoveryTask } from '../../../shared/items/kinds'
 import { ProbeEditor } from '../probes/ProbeEditor'
+import { TableScroll } from '../components/TableScroll'
 
 /** The curator's view of one item: content rendered, metadata listed, test labels withheld until revealed. */
 export function ItemView({ id }: { id: number }) {
@@ -156,7 +157,7 @@ function FsBody({ problem }: { problem: FsProblem }) {
       <Markdown text={problem.problem} />
       <h2>{problem.track === 'research' ? 'Rubric' : 'Reference answer'}</h2>
       {problem.rubric?.length ? (
-        <table className="grid">
+        <TableScroll label="Item fields table"><table className="grid">
           <thead>
             <tr>
               <th className="num">Points</th>
@@ -173,7 +174,7 @@ function FsBody({ problem }: { problem: FsProblem }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></TableScroll>
       ) : (
         <Markdown text={problem.answer} />
       )}

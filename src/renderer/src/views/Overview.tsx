@@ -1,6 +1,7 @@
 import type { ProjectView } from '../../../shared/contract/schemas'
 import { useWorkbench } from '../store'
 import type { ItemKind, Split } from '../../../shared/items/kinds'
+import { TableScroll } from '../components/TableScroll'
 
 /** Counts by kind, set and split; each row opens the item browser filtered to it. */
 export function Overview({ info }: { info: ProjectView }) {
@@ -50,7 +51,7 @@ export function Overview({ info }: { info: ProjectView }) {
         ))}
       </ul>
       <h2>By kind, set and split</h2>
-      <table className="grid">
+      <TableScroll label="Items by kind, set and split"><table className="grid">
         <thead>
           <tr>
             <th>Kind</th>
@@ -76,7 +77,7 @@ export function Overview({ info }: { info: ProjectView }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></TableScroll>
       <p className="muted small">
         Schema {info.schemaVersion} · project {info.projectId}
         {info.path && ` · ${info.path}`}
