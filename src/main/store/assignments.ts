@@ -1,4 +1,5 @@
 import type { Db } from './database'
+import { annotationIsCurrent } from './revisions'
 
 export type AssignmentStatus = 'pending' | 'done' | 'skipped' | 'flagged'
 
@@ -67,9 +68,9 @@ export function markAnsweredAssignmentsDone(db: Db): number {
        WHERE status != 'done' AND EXISTS (
          SELECT 1 FROM annotations a
          WHERE a.annotator_id = assignments.annotator_id AND a.item_id = assignments.item_id AND a.instrument_id = assignments.instrument_id
-           AND a.source_kind = 'human' AND a.retracted = 0
+           AND a.source_kind = 'human'
            AND (a.assignment_id IS NULL OR a.assignment_id = assignments.id)
-           AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id))`
+           AND ${annotationIsCurrent('a')})`
     )
     .run().changes
 }
