@@ -1,7 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import type { AuditInput } from '../report/input'
 import { valueKey, type ItemStatus, type Value } from '../report/resolve'
-import { brierScore, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate } from '../stats'
+import { brierScore, clusterBootstrapDrawn, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate, type PairedBootstrapDifference } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
 import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
@@ -280,23 +280,52 @@ function decisionBlock(
     both_wrong: count(false, false),
     mcnemar_p: n && !noBefore ? mcnemarExact(onlyBefore, onlyAfter).value : null,
     // after − before, resampling items (units of one item stay together), so the test has its interval.
-    accuracy_difference: n && !noBefore ? differenceOf(pairedBootstrapDifference(groupRowsIntoUnits([...rows], (r) => String(r.itemId)), accuracyOf('after'), accuracyOf('before'), bootstrap)) : null
+    accuracy_difference: n && !noBefore ? differenceOf(accuracyDifference(rows, bootstrap)) : null
   }
 }
 
-/** Evaluated on each of the bootstrap's resamples: counted in place, never copying the drawn rows. */
-function accuracyOf(which: 'before' | 'after') {
-  return (resample: readonly { rows: ReadonlyArray<{ before: boolean; after: boolean }> }[]): Estimate => {
-    let n = 0
-    let correct = 0
-    for (const unit of resample) {
-      for (const r of unit.rows) {
-        n++
-        if (r[which]) correct++
-      }
+/**
+ * after − before accuracy, by a paired bootstrap over items (an item's rows stay together), held in columns: each
+ * item's rows and correct rows are counted once, and each resample sums them over its drawn items. The sums are of
+ * integers, so they are the same in any order: the same figures as evaluating both accuracies on resampled rows.
+ */
+function accuracyDifference(rows: ReadonlyArray<{ itemId: number; before: boolean; after: boolean }>, bootstrap: BootstrapOptions): PairedBootstrapDifference {
+  const units = groupRowsIntoUnits([...rows], (r) => String(r.itemId))
+  const size = new Int32Array(units.length)
+  const before = new Int32Array(units.length)
+  const after = new Int32Array(units.length)
+  units.forEach((unit, u) => {
+    size[u] = unit.rows.length
+    for (const r of unit.rows) {
+      if (r.before) before[u] = (before[u] as number) + 1
+      if (r.after) after[u] = (after[u] as number) + 1
     }
-    return n ? { value: correct / n } : { value: null, reason: 'no units' }
+  })
+  const accuracies = (drawn: Int32Array | null): { n: number; after: number; before: number } => {
+    let n = 0
+    let a = 0
+    let b = 0
+    const count = drawn === null ? units.length : drawn.length
+    for (let i = 0; i < count; i++) {
+      const u = drawn === null ? i : (drawn[i] as number)
+      n += size[u] as number
+      a += after[u] as number
+      b += before[u] as number
+    }
+    return { n, after: a, before: b }
   }
+  const estimate = (correct: number, n: number): Estimate => (n ? { value: correct / n } : { value: null, reason: 'no units' })
+  const given = accuracies(null)
+  const difference = clusterBootstrapDrawn(
+    units.length,
+    (drawn) => {
+      const c = accuracies(drawn)
+      if (c.n === 0) return { statistic: { value: null, reason: 'first source: no units' } }
+      return { statistic: { value: c.after / c.n - c.before / c.n } }
+    },
+    bootstrap
+  ).statistic
+  return { ...difference, first: estimate(given.after, given.n), second: estimate(given.before, given.n) }
 }
 
 /** The mean absolute difference over a resample's rows, summed in row order (as a sum over the flattened rows). */

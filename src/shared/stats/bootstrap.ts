@@ -66,6 +66,29 @@ export function clusterBootstrapMany<U, K extends string>(
   statistics: (resample: readonly U[]) => Record<K, Estimate>,
   options: BootstrapOptions = {}
 ): Record<K, BootstrapInterval> {
+  // One resample, filled anew from each draw of indices (a statistic reads its resample and keeps nothing of it).
+  const resample = new Array<U>(units.length)
+  return clusterBootstrapDrawn(
+    units.length,
+    (drawn) => {
+      if (drawn === null) return statistics(units)
+      for (let i = 0; i < drawn.length; i++) resample[i] = units[drawn[i] as number] as U
+      return statistics(resample)
+    },
+    options
+  )
+}
+
+/**
+ * The same cluster bootstrap over `count` units told only by their indices: `statistics` gets each resample's drawn
+ * unit indices (null for the units as given, in order), so a statistic held in columns sums them without a resample
+ * of objects. The draws are those of clusterBootstrapMany, in the same order.
+ */
+export function clusterBootstrapDrawn<K extends string>(
+  count: number,
+  statistics: (drawn: Int32Array | null) => Record<K, Estimate>,
+  options: BootstrapOptions = {}
+): Record<K, BootstrapInterval> {
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES
   const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED
   const level = options.level ?? 0.95
@@ -73,13 +96,15 @@ export function clusterBootstrapMany<U, K extends string>(
   assertSeed(seed)
   assertLevel(level)
 
-  const points = statistics(units)
+  const points = statistics(null)
   const keys = Object.keys(points) as K[]
   const replicates = new Map<K, number[]>(keys.map((key) => [key, []]))
   const random = seededRandom(seed)
+  // One array of drawn indices, filled anew for each resample: the same draws in the same order as a call per unit.
+  const drawn = new Int32Array(count)
   for (let r = 0; r < resamples; r++) {
-    const resample = Array.from({ length: units.length }, () => units[random.integerBelow(units.length)] as U)
-    const estimates = statistics(resample)
+    if (count > 0) random.fillBelow(drawn, count)
+    const estimates = statistics(drawn)
     for (const key of keys) {
       const value = estimates[key]?.value
       if (value !== null && value !== undefined) replicates.get(key)?.push(value)

@@ -16,6 +16,11 @@ export type SeededRandom = {
    * a resample's totals per group of units without a pass over the units.
    */
   addDrawsToBins(counts: Int32Array, draws: number, binOf: Int32Array): void
+  /**
+   * Fills `out` with `out.length` integers in [0, bound): the same stream, value for value and in order, as that many
+   * `integerBelow(bound)` calls, without a call per draw (a cluster bootstrap's drawn unit indices).
+   */
+  fillBelow(out: Int32Array, bound: number): void
 }
 
 /** The state of pure-rand's xoroshiro128plus (four 32-bit words), read and written back around a fast loop. */
@@ -40,6 +45,10 @@ export function seededRandom(seed: number): SeededRandom {
       const bound = binOf.length
       if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
       drawInto(state, bound, draws, counts, binOf)
+    },
+    fillBelow(out, bound) {
+      if (!(Number.isInteger(bound) && bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      fillInto(state, bound, out)
     }
   }
 }
@@ -76,6 +85,37 @@ function drawInto(state: XoroState, bound: number, draws: number, counts: Int32A
     else if (unit >= bound) unit -= bound
     const at = binOf === null ? unit : (binOf[unit] as number)
     counts[at] = (counts[at] as number) + 1
+  }
+  state.s01 = s01
+  state.s00 = s00
+  state.s11 = s11
+  state.s10 = s10
+}
+
+/** drawInto's loop, each drawn integer written in turn to `out` (kept apart so the tallying loop stays as it is). */
+function fillInto(state: XoroState, bound: number, out: Int32Array): void {
+  const maxAllowed = bound > 2 ? Math.floor(0x100000000 / bound) * bound : 0x100000000
+  const reciprocal = 1 / bound
+  let { s01, s00, s11, s10 } = state
+  const draws = out.length
+  for (let d = 0; d < draws; d++) {
+    let delta: number
+    do {
+      const value = (s00 + s10) | 0
+      const a0 = s10 ^ s00
+      const a1 = s11 ^ s01
+      const t00 = s00
+      const t01 = s01
+      s00 = (t00 << 24) ^ (t01 >>> 8) ^ a0 ^ (a0 << 16)
+      s01 = (t01 << 24) ^ (t00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16))
+      s10 = (a1 << 5) ^ (a0 >>> 27)
+      s11 = (a0 << 5) ^ (a1 >>> 27)
+      delta = (value ^ 0x80000000) >>> 0
+    } while (delta >= maxAllowed)
+    let unit = delta - Math.floor(delta * reciprocal) * bound
+    if (unit < 0) unit += bound
+    else if (unit >= bound) unit -= bound
+    out[d] = unit
   }
   state.s01 = s01
   state.s00 = s00

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   clusterBootstrap,
   clusterBootstrapMany,
+  clusterBootstrapDrawn,
   DEFAULT_BOOTSTRAP_RESAMPLES,
   groupRowsIntoUnits,
   pairedBootstrapDifference,
@@ -185,6 +186,36 @@ describe('drawing a whole resample at once', () => {
         expect(many.integerBelow(bound)).toBe(one.integerBelow(bound))
       }
     }
+  })
+
+  it('fills indices in the order of one integerBelow call per draw, state carried over', () => {
+    for (const bound of [1, 2, 3, 7, 20_000, 1_000_003]) {
+      const one = seededRandom(20240917)
+      const many = seededRandom(20240917)
+      for (let round = 0; round < 3; round++) {
+        const expected = Array.from({ length: 500 }, () => one.integerBelow(bound))
+        const got = new Int32Array(500)
+        many.fillBelow(got, bound)
+        expect([...got]).toEqual(expected)
+      }
+      expect(many.integerBelow(bound)).toBe(one.integerBelow(bound))
+    }
+  })
+
+  it('gives the same intervals drawn by index as on resampled units', () => {
+    const units = Array.from({ length: 57 }, (_, i) => ({ n: 1 + (i % 3), correct: i % 4 === 0 ? 0 : 1 + (i % 2) }))
+    const share = (list: readonly { n: number; correct: number }[]): Estimate => {
+      let n = 0
+      let c = 0
+      for (const u of list) {
+        n += u.n
+        c += u.correct
+      }
+      return { value: c / n }
+    }
+    const onUnits = clusterBootstrap(units, share, { resamples: 300, seed: 11 })
+    const drawn = clusterBootstrapDrawn(units.length, (d) => ({ s: share(d === null ? units : [...d].map((u) => units[u]!)) }), { resamples: 300, seed: 11 }).s
+    expect(drawn).toEqual(onUnits)
   })
 
   it('totals the same draws by bin when each unit is given a bin, state carried over', () => {
