@@ -1,20 +1,19 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import { generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type CallStatus, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
+import { generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { callOf, JudgementReader } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
 import { currentAnswers, type AnswerRow } from '../store/annotations'
-import { ACTIVE_RUN_SQL } from '../store/archive'
+import { annotatorPseudonyms, auditCallRows, auditRunRows, currentAdjudicationRows, exposureRows, itemRowsOfKind, type AuditRunRow } from '../store/audit-reads'
 import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
 import { listFits } from '../store/calibration-fits'
 import { countCheckProvenance } from '../checks/verify'
 import { probeFacts } from '../probes/report-facts'
-import { adjudicationIsCurrent, adjudicationLatestFirst } from '../store/revisions'
 
 export interface GatherOptions {
   instrument: string
@@ -97,9 +96,7 @@ function workedCheckCounts(db: Db, payloads: ReadonlyMap<number, unknown>): Work
 }
 
 function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined): ScopedItem[] {
-  const rows = db
-    .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR split = ?) ORDER BY id`)
-    .all(instrument.itemKind, split ?? null, split ?? null) as (ScopedItem['row'] & { payload: string })[]
+  const rows = itemRowsOfKind(db, instrument.itemKind, split)
   const out: ScopedItem[] = []
   for (const row of rows) {
     const raw = payloadWithContext(db, row)
@@ -114,7 +111,7 @@ function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined
 
 function exposuresByItem(db: Db): Map<number, string[]> {
   const out = new Map<number, string[]>()
-  for (const r of db.prepare(`SELECT item_id, kind FROM exposures ORDER BY id`).all() as { item_id: number; kind: string }[]) {
+  for (const r of exposureRows(db)) {
     const list = out.get(r.item_id)
     if (list) list.push(r.kind)
     else out.set(r.item_id, [r.kind])
@@ -192,9 +189,7 @@ function sameStudyLabelSources(scoped: readonly ScopedItem[]): AuditSourceInput[
 }
 
 function annotationSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): AuditSourceInput[] {
-  const pseudonyms = new Map(
-    (db.prepare(`SELECT id, pseudonym FROM annotators`).all() as { id: number; pseudonym: string }[]).map((r) => [r.id, r.pseudonym])
-  )
+  const pseudonyms = annotatorPseudonyms(db)
   const bySource = new Map<string, AuditSourceInput & { invalid: number }>()
   const trials = new Map<string, number>()
   const reader = new JudgementReader(instrument)
@@ -231,13 +226,7 @@ function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string
 
 /** The latest adjudication of each item: the head of its revision chain. */
 function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): AuditSourceInput | null {
-  const rows = db
-    .prepare(
-      `SELECT a.item_id, a.judgement, a.curator FROM adjudications a
-       WHERE a.instrument_id = ? AND ${adjudicationIsCurrent('a')}
-       ORDER BY a.item_id, ${adjudicationLatestFirst('a')}`
-    )
-    .all(instrument.id) as { item_id: number; judgement: string; curator: string }[]
+  const rows = currentAdjudicationRows(db, instrument.id)
   const source: AuditSourceInput = { id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {}, calls: [] }
   const seen = new Set<number>()
   let invalid = 0
@@ -253,23 +242,7 @@ function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: Readonl
   return source.calls.length ? source : null
 }
 
-interface RunRow {
-  run_id: number
-  template_id: string
-  template_version: number
-  trials: number
-  both_orders: number
-  run_status: string
-  archived: number
-  judge: string
-  provider: string
-  model: string
-  company: string | null
-  base_url: string | null
-}
 
-/** A call as read for the report, in column order (raw rows: this runs over every call of every run). */
-type CallRow = [run_id: number, item_id: number, trial: number, order_index: number, status: CallStatus, display: string, judgement: string | null]
 
 /**
  * The source filter: judges not listed are dropped, people and criteria stay (they are what a judge is scored
@@ -291,28 +264,9 @@ function keepJudges(sources: AuditSourceInput[], keep: readonly string[]): void 
 
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */
 function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): AuditSourceInput[] {
-  const runs = new Map(
-    (
-      db
-        .prepare(
-          `SELECT r.id AS run_id, r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
-                  NOT ${ACTIVE_RUN_SQL} AS archived,
-                  j.name AS judge, j.provider, j.model, j.company, j.base_url
-           FROM runs r JOIN judges j ON j.id = r.judge_id
-           WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL})`
-        )
-        .all(instrument.id, includeArchived ? 1 : 0) as RunRow[]
-    ).map((r) => [r.run_id, r])
-  )
+  const runs = new Map(auditRunRows(db, instrument.id, includeArchived).map((r) => [r.run_id, r]))
   // The run's facts are read once above; the calls carry only what differs per call.
-  const rows = db
-    .prepare(
-      `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement
-       FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id
-       WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL}) ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
-    )
-    .raw(true)
-    .iterate(instrument.id, includeArchived ? 1 : 0) as IterableIterator<CallRow>
+  const rows = auditCallRows(db, instrument.id, includeArchived)
   const byRun = new Map<number, AuditSourceInput & { invalid: number }>()
   const reader = new JudgementReader(instrument)
   for (const row of rows) {
@@ -322,7 +276,7 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
     if (!payload) continue
     let source = byRun.get(runId)
     if (!source) {
-      const r = runs.get(runId) as RunRow
+      const r = runs.get(runId) as AuditRunRow
       const company = companyOf({ provider: r.provider as ProviderKind, model: r.model, ...(r.company ? { company: r.company } : {}), ...(r.base_url ? { baseUrl: r.base_url } : {}) })
       source = {
         id: `run:${r.run_id}`,
