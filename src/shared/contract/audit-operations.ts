@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { splitSchema } from '../items/kinds'
 import { reportSchema } from '../report/schema'
+import { MAX_BOOTSTRAP_RESAMPLES, MIN_BOOTSTRAP_RESAMPLES } from '../report/limits'
 import { calibrationRowSchema } from '../calibrate/schema'
 import { op } from './define'
 
@@ -28,7 +29,7 @@ export const auditOperations = {
         instrument: z.string().min(1).max(100),
         split: splitSchema.optional(),
         seed: z.number().int().min(0).max(0xffffffff).optional(),
-        resamples: z.number().int().min(2000).max(100_000).optional(),
+        resamples: z.number().int().min(MIN_BOOTSTRAP_RESAMPLES).max(MAX_BOOTSTRAP_RESAMPLES).optional(),
         /** Keep only these judges (source ids); people and criteria always stay. */
         sources: z.array(z.string().min(1).max(300)).min(1).max(500).optional(),
         /** hypothesis-match: the cross-company panel's members (judge names, `run:<id>`, `model:<name>`); default: the newest judge of each company. */

@@ -26,6 +26,7 @@ import { buildSummary } from './summary'
 import { probesSection } from './probes'
 import { leftOutOf } from './left-out'
 import { calibrationSections, withCalibratedSources } from '../calibrate'
+import { MIN_BOOTSTRAP_RESAMPLES } from './limits'
 
 export interface ReportOptions {
   /** Confidence level of every interval (default 0.95). */
@@ -49,7 +50,7 @@ export interface ResamplingDetail {
   statistics: number
 }
 
-export const MIN_BOOTSTRAP_RESAMPLES = 2000
+export { MIN_BOOTSTRAP_RESAMPLES }
 export const DEFAULT_MIN_ITEMS_FOR_INTERVAL = 30
 
 const AGGREGATION =

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { Project } from '../../../src/main/store/project'
-import { reportSchema, type Report } from '../../../src/shared/report'
+import { MAX_BOOTSTRAP_RESAMPLES, reportSchema, type Report } from '../../../src/shared/report'
+import { operations } from '../../../src/shared/contract/operations'
 import { runCli } from '../../support/cli'
 import { contextFor } from '../../support/project'
 import { tempDir } from '../../support/tmp'
@@ -62,6 +63,13 @@ describe('assay report', () => {
     const resamples = await runCli('report', path, '--instrument', 'pairwise-preference', '--resamples', '500')
     expect(resamples.code).toBe(2)
     expect(resamples.stderr).toContain('--resamples must be an integer from 2000')
+    // The command line takes the range the contract takes: the workbench and scripts over HTTP get the same refusal.
+    const many = await runCli('report', path, '--instrument', 'pairwise-preference', '--resamples', '1000000')
+    expect(many.code).toBe(2)
+    expect(many.stderr).toContain(`--resamples must be an integer from 2000 to ${MAX_BOOTSTRAP_RESAMPLES}`)
+    const schema = operations['audit.report'].input
+    expect(schema.safeParse({ instrument: 'pairwise-preference', resamples: MAX_BOOTSTRAP_RESAMPLES }).success).toBe(true)
+    expect(schema.safeParse({ instrument: 'pairwise-preference', resamples: MAX_BOOTSTRAP_RESAMPLES + 1 }).success).toBe(false)
     const unknown = await runCli('report', path, '--instrument', 'no-such-thing')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('Unknown instrument "no-such-thing"')

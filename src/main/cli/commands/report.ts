@@ -38,13 +38,13 @@ export function registerReport(program: Command, io: CliIO): void {
     .option('--archived', 'also report archived runs and runs of archived judges')
     .action(async (file: string, opts: ReportOptions) => {
       // The statistics and report builders load only when a report is made.
-      const [{ MIN_BOOTSTRAP_RESAMPLES, renderReportHtml, renderReportText }, { auditableInstruments, projectReport }] = await Promise.all([
+      const [{ MAX_BOOTSTRAP_RESAMPLES, MIN_BOOTSTRAP_RESAMPLES, renderReportHtml, renderReportText }, { auditableInstruments, projectReport }] = await Promise.all([
         import('../../../shared/report'),
         import('../../audit')
       ])
       const split = parseSplit(opts.split)
       const seed = opts.seed === undefined ? undefined : integer(opts.seed, '--seed', 0, 0xffffffff)
-      const resamples = opts.resamples === undefined ? undefined : integer(opts.resamples, '--resamples', MIN_BOOTSTRAP_RESAMPLES, 1_000_000)
+      const resamples = opts.resamples === undefined ? undefined : integer(opts.resamples, '--resamples', MIN_BOOTSTRAP_RESAMPLES, MAX_BOOTSTRAP_RESAMPLES)
       const projectPath = resolve(file)
       const guard = { force: opts.force ?? false, protect: [projectPath] }
       // Refused before the report is computed, so a wrong path costs nothing.
