@@ -1,5 +1,8 @@
 // Entry of the desktop app's check process (an Electron utility process: the packaged app cannot run as Node). It
 // receives one payload over parentPort, runs the same program as the Node child, answers and exits.
+// `runInThisContext` only turns CHECK_PROGRAM, Assay's own host program as source text, into a function, exactly as the
+// Node child's `node -e` does; it is no boundary and needs none. The annotator's snippet never reaches it: the program
+// hands the snippet to QuickJS inside WebAssembly, which has no host function to call.
 import { createRequire } from 'node:module'
 import { runInThisContext } from 'node:vm'
 import { CHECK_PROGRAM, type CheckPayload } from './check-program'
