@@ -78,23 +78,13 @@ function probesText(report: Report, name: Name): string[] {
   const rules = Object.entries(p.rules).map(([kind, rule]) => `${kind}: ${rule}`).join(', ')
   const out = heading('Probes', `${p.n_probes} probes in scope: ${p.n_verified} verified, ${p.n_rejected} rejected, ${p.n_unchecked} unchecked (only verified probes are counted); expected verdicts ${rules || NONE}`)
   const interval = (i: { low: number | null; high: number | null; reason: string | null }) => (i.low === null || i.high === null ? (i.reason ? `${NONE} (${i.reason})` : NONE) : `[${fmtPercent(i.low)}, ${fmtPercent(i.high)}]`)
-  if (p.detection.length) {
-    out.push(
-      'Detection',
-      grid(
-        ['source', 'kind', 'probes', 'families', 'tied', 'detected', 'rate', 'Wilson', 'bootstrap (families)'],
-        p.detection.map((r) => [name(r.source), r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), String(r.detected), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap)])
-      )
-    )
+  // Detection and framing preference are one kind of table: a rate per source with its two intervals.
+  const rates = <R extends (typeof p.detection)[number] | (typeof p.framing_preference)[number]>(title: string, counted: string, rows: readonly R[], count: (r: R) => number) => {
+    if (!rows.length) return
+    const header = ['source', 'kind', 'probes', 'families', 'tied', counted, 'rate', 'Wilson', 'bootstrap (families)']
+    out.push(title, grid(header, rows.map((r) => [name(r.source), r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), String(count(r)), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap)])))
   }
-  if (p.framing_preference.length) {
-    out.push(
-      'Framing preference (the inflated version winning)',
-      grid(
-        ['source', 'kind', 'probes', 'families', 'tied', 'probe wins', 'rate', 'Wilson', 'bootstrap (families)'],
-        p.framing_preference.map((r) => [name(r.source), r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), String(r.probe_wins), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap)])
-      )
-    )
-  }
+  rates('Detection', 'detected', p.detection, (r) => r.detected)
+  rates('Framing preference (the inflated version winning)', 'probe wins', p.framing_preference, (r) => r.probe_wins)
   return out
 }
