@@ -51,7 +51,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('imported answers and the history pa
       await page.keyboard.press(to > from ? 'Alt+ArrowRight' : 'Alt+ArrowLeft')
       await expect.poll(() => item.getAttribute('data-assignment')).not.toBe(at)
     }
-    expect(await item.textContent()).toContain('Idea 0:')
+    // The text is drawn once the Markdown parser has arrived, which may come after the item.
+    await expect.poll(() => item.textContent()).toContain('Idea 0:')
     expect(await item.getByTestId('item-status').innerText()).toBe('done')
     await page.keyboard.press('h')
     const revision = item.getByTestId('revision')

@@ -123,13 +123,22 @@ describe.skipIf(!hasChromium)(chromiumSuite('opening the workbench'), () => {
         const shown = document.querySelector('[data-testid=item]')?.getAttribute('data-assignment')
         if (shown && shown !== from) {
           observer.disconnect()
+          // What leaving the page at this moment would keep, read before the reload: no frame of the new item has
+          // been painted, so only what is recorded when it is put in the document counts.
+          window.dispatchEvent(new Event('pagehide'))
+          const kept = Object.keys(sessionStorage)
+            .filter((k) => k.startsWith('assay:last-item:'))
+            .map((k) => String((JSON.parse(sessionStorage.getItem(k) ?? '{}') as { assignmentId?: number }).assignmentId))
+          sessionStorage.setItem('probe:kept', JSON.stringify({ shown, kept }))
           location.reload()
         }
       }).observe(document.body, { childList: true, subtree: true, attributes: true })
     }, first)
     await Promise.all([page.waitForEvent('load'), page.keyboard.press('Alt+ArrowRight')])
     await item.waitFor()
-    expect(await item.getAttribute('data-assignment')).not.toBe(first)
+    const probe = JSON.parse((await page.evaluate(() => sessionStorage.getItem('probe:kept'))) ?? '{}') as { shown: string; kept: string[] }
+    expect(probe.kept).toEqual([probe.shown])
+    expect(await item.getAttribute('data-assignment')).toBe(probe.shown)
     await page.close()
   })
 })

@@ -20,6 +20,8 @@ import { afterPaint, nextPaint, whenIdle } from './after-paint'
 import { viewTexts } from '../../../shared/markdown/view-texts'
 import { markdownTree } from '../components/markdown-tree'
 import { loadMarkdownParser } from '../components/markdown-parser'
+import { useWorkbench } from '../store'
+import { lastItemKey, writeLastItemAfterPaint } from './last-item'
 
 type Row = OperationOutput<'queue.list'>['rows'][number]
 
@@ -27,6 +29,12 @@ type Row = OperationOutput<'queue.list'>['rows'][number]
 function prerender(item: BlindedItem): void {
   const form = getInstrument(item.instrument).form
   for (const t of viewTexts(item.view, form.widgets, form.rubric)) markdownTree(t.text, t.sourceOffset)
+}
+
+/** Records the item shown as the one a reload of this tab returns to (see last-item). */
+function noteShown(item: BlindedItem): void {
+  const { info, session } = useWorkbench.getState()
+  writeLastItemAfterPaint(lastItemKey(info?.projectId ?? 'project', session?.annotator?.id ?? 0), { instrument: item.instrument, assignmentId: item.assignmentId })
 }
 
 /** How many pending items ahead of the current one are kept fetched (their blinded views). */
@@ -176,6 +184,8 @@ export function QueueRunner({ instrument, startAt }: { instrument: InstrumentId;
           // Drawn now, on the page; React follows once this frame is painted (settleSwap).
           drawSlot(from, false)
           drawSlot(to, true)
+          // The page now shows it: a reload from here on returns to it, though React has not followed yet.
+          noteShown(held.item)
           slotsRef.current = slotsRef.current.map((s) => (s === held ? { ...s, shown: true } : s === drawn ? { ...s, shown: false } : s))
           swapping.current = true
           afterPaint(settleSwap, { idle: false })
