@@ -6,6 +6,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // A page's work under a loaded two-core machine may take seconds; vitest's 1 s default for expect.poll fails a
+    // correct screen that is merely slow (a wrong one still fails, after the longer wait).
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // One fork runs file after file without importing the modules again for each: that import was over a third of
     // the suite's time on two cores (565 s → 337 s). Each file keeps its state to itself (its temporary directories,
