@@ -39,26 +39,26 @@ type Status = Row['status']
 type Later = { type: 'recount'; was: Status; now: Status } | { type: 'effect'; effect: QueueEffect }
 
 export interface QueueState {
-  rows: Rows
+  readonly rows: Rows
   /** The position last looked up: a submission finds its row beside it. */
-  at: number
-  counts: Counts | null
-  slots: ReadonlyArray<Slot>
-  lastKey: number
+  readonly at: number
+  readonly counts: Counts | null
+  readonly slots: ReadonlyArray<Slot>
+  readonly lastKey: number
   /** The slots React has committed to the page. */
-  onPage: ReadonlyArray<number>
+  readonly onPage: ReadonlyArray<number>
   /** The item being opened or shown. */
-  wanted: number | null
+  readonly wanted: number | null
   /** A swap drawn on the page that React has not followed yet (slot keys). */
-  swap: { from: number; to: number } | null
-  onceLive: ReadonlyArray<Later>
-  loading: boolean
-  finished: boolean
-  failure: QueueView['failure']
+  readonly swap: { from: number; to: number } | null
+  readonly onceLive: ReadonlyArray<Later>
+  readonly loading: boolean
+  readonly finished: boolean
+  readonly failure: QueueView['failure']
   /** The answers handed to main and not yet acknowledged, in the order they are committed. */
-  committing: ReadonlyArray<number>
+  readonly committing: ReadonlyArray<number>
   /** The view last handed to React. */
-  view: QueueView
+  readonly view: QueueView
 }
 
 export type QueueEvent =
@@ -114,6 +114,10 @@ export function initialQueue(): QueueState {
 
 type Draft = { -readonly [K in keyof QueueState]: QueueState[K] }
 
+/**
+ * One step of the queue. The state given is never changed: the step works on a shallow copy whose fields it replaces,
+ * and hands React the view at the end if it has changed.
+ */
 export function reduceQueue(state: QueueState, event: QueueEvent): { state: QueueState; effects: QueueEffect[] } {
   const d: Draft = { ...state }
   const fx: QueueEffect[] = []
