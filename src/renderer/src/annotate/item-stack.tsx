@@ -2,25 +2,10 @@ import { memo, useLayoutEffect, useMemo, useRef, type FocusEvent } from 'react'
 import type { BlindedItem } from '../../../shared/contract/annotation-schemas'
 import { focusFirstStop, holdOutOfTabOrder, restoreTabOrder } from './dom'
 import { ItemWorkspace } from './ItemWorkspace'
+import type { Slot } from './queue-machine'
 import type { Submission, SubmitFailure } from './submission'
 
-// The queue's stack of items in one cell: the one on screen and the next one, built behind it (QueueRunner).
-
-/**
- * An item on the runner's stack: the one on screen, the next pending one built and painted behind it (held), or the
- * one just left, removed once its successor is painted. Submitting onto a held item shows it in two steps: on the
- * key, only which one is drawn changes (`shown`), on the page itself (drawSlot), with no render; then, once that
- * frame is painted or at the next key, click or typed text if sooner, the focus moves into the item shown and React
- * follows: that item becomes `live` (its keys, clock and drafts), the one left stops, and the counts and the commit
- * mark move on.
- */
-export interface Slot {
-  key: number
-  item: BlindedItem
-  shown: boolean
-  live: boolean
-  left?: true
-}
+// The queue's stack of items in one cell: the one on screen and the next one, built behind it (queue-machine's Slot).
 
 /** What an item's workspace calls back; one object for the runner's life, so held items are not rendered again. */
 export interface SlotActions {
@@ -48,7 +33,7 @@ function workspaceOf(root: Element | null | undefined): HTMLElement | null {
 /**
  * Draws a slot as shown or not, on the page itself, ahead of React (see Slot): which layer is opaque and on top, its
  * visibility to assistive technology, and its workspace's test id. Nothing that repaints an item changes here: the
- * focus (and its ring) and the tab order follow when React does (see QueueRunner's settleSwap), and a key pressed
+ * focus (and its ring) and the tab order follow when React does (see queue-machine's settle), and a key pressed
  * before then goes where the focus is then (use-swap-input).
  */
 export function drawSlot(root: HTMLElement, shown: boolean): void {

@@ -1,5 +1,4 @@
 import { createContext } from 'react'
-import type { OperationOutput } from '../../../shared/contract/operations'
 
 /**
  * How far the open queue is. Read where it is shown (the item's bar) rather than passed down, so a submission
@@ -7,16 +6,4 @@ import type { OperationOutput } from '../../../shared/contract/operations'
  */
 export const QueueProgress = createContext<{ done: number; total: number }>({ done: 0, total: 0 })
 
-/** A queue's counts by status. */
-export interface Counts {
-  total: number
-  done: number
-  skipped: number
-  flagged: number
-}
-
-export function countRows(rows: ReadonlyArray<OperationOutput<'queue.list'>['rows'][number]>): Counts {
-  const c: Counts = { total: rows.length, done: 0, skipped: 0, flagged: 0 }
-  for (const r of rows) if (r.status !== 'pending') c[r.status]++
-  return c
-}
+export type { Counts } from './queue-rows'

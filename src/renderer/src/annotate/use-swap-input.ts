@@ -1,6 +1,6 @@
-import { useLayoutEffect, type RefObject } from 'react'
+import { useLayoutEffect } from 'react'
 
-// Input that comes between a swap drawn on the page and React following it (see item-stack's Slot).
+// Input that comes between a swap drawn on the page and React following it (see queue-machine's Slot).
 
 /** A key press as it was, to send again. */
 const keyInit = (e: KeyboardEvent): KeyboardEventInit => ({
@@ -24,10 +24,10 @@ const keyInit = (e: KeyboardEvent): KeyboardEventInit => ({
  * again where the focus is now (a character it types lands there too, as the browser enters it where the focus is
  * after the keydown), and is cancelled if that copy is. Text typed into the item left by other means is refused.
  */
-export function useSwapInput(swapping: RefObject<boolean>, settle: () => void): void {
+export function useSwapInput(swapping: () => boolean, settle: () => void): void {
   useLayoutEffect(() => {
     const now = (e: Event) => {
-      if (!swapping.current) return
+      if (!swapping()) return
       const aimed = e.target
       settle()
       if (e.type === 'pointerdown' || aimed === document.activeElement) return

@@ -19,7 +19,7 @@ const displaySettings = loadDisplaySettings().catch(() => undefined)
 export const firstScreenReady: Promise<void> = loaded.then(async () => {
   const { session } = useWorkbench.getState()
   if (session?.role === 'annotator') {
-    // An annotator's first item: in browser mode it came parsed, and the parser follows it (see QueueRunner; fetched
+    // An annotator's first item: in browser mode it came parsed, and the parser follows it (see use-queue; fetched
     // earlier, in an idle moment while the page waits for a font, it would delay that item). Otherwise (the desktop
     // app, a queue too long for the page) that item needs the parser, which is fetched beside the screen's code.
     if (!pageBroughtParsedTexts) void loadMarkdownParser()
