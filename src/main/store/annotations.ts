@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Db } from './database'
-import { annotationIsCurrent, annotationIsHead, annotationLatestFirst } from './revisions'
+import { annotationLatestFirst } from './revisions'
 
 export interface AnnotationRow {
   id: string
@@ -79,8 +79,7 @@ const OF_ASSIGNMENT = `(a.assignment_id = s.id OR (a.assignment_id IS NULL AND a
 export function headForAssignment(db: Db, assignmentId: number): AnnotationRow | undefined {
   return db
     .prepare(
-      `SELECT a.* FROM annotations a JOIN assignments s ON s.id = ? WHERE ${OF_ASSIGNMENT}
-         AND ${annotationIsHead('a')}
+      `SELECT a.* FROM annotation_heads a JOIN assignments s ON s.id = ? WHERE ${OF_ASSIGNMENT}
        ORDER BY ${annotationLatestFirst('a')} LIMIT 1`
     )
     .get(assignmentId) as AnnotationRow | undefined
@@ -94,9 +93,8 @@ export type SourceHead = Pick<AnnotationRow, 'id' | 'judgement' | 'retracted'>
  */
 export function sourceHeadFinder(db: Db): (itemId: number, instrumentId: string, sourceKind: string, sourceName: string) => SourceHead | undefined {
   const stmt = db.prepare(
-    `SELECT a.id, a.judgement, a.retracted FROM annotations a
+    `SELECT a.id, a.judgement, a.retracted FROM annotation_heads a
      WHERE a.item_id = ? AND a.instrument_id = ? AND a.source_kind = ? AND a.source_name = ?
-       AND ${annotationIsHead('a')}
      ORDER BY ${annotationLatestFirst('a')} LIMIT 1`
   )
   return (itemId, instrumentId, sourceKind, sourceName) => stmt.get(itemId, instrumentId, sourceKind, sourceName) as SourceHead | undefined
@@ -152,8 +150,8 @@ export function currentAnswers(db: Db, instrumentId: string): AnswerRow[] {
 }
 
 function currentSql(columns: string): string {
-  return `SELECT ${columns} FROM annotations a
-       WHERE ${annotationIsCurrent('a')} AND (? IS NULL OR a.instrument_id = ?)
+  return `SELECT ${columns} FROM current_annotations a
+       WHERE (? IS NULL OR a.instrument_id = ?)
        ORDER BY a.item_id, a.created_at`
 }
 
@@ -198,7 +196,7 @@ export function getAnnotation(db: Db, id: string): AnnotationRow | undefined {
 
 /** How many current answers an instrument has. */
 export function currentAnswerCount(db: Db, instrumentId: string): number {
-  return (db.prepare(`SELECT count(*) AS n FROM annotations a WHERE a.instrument_id = ? AND ${annotationIsCurrent('a')}`).get(instrumentId) as { n: number }).n
+  return (db.prepare(`SELECT count(*) AS n FROM current_annotations a WHERE a.instrument_id = ?`).get(instrumentId) as { n: number }).n
 }
 
 /** The latest draft set aside for an item (one entered in a layout the item no longer shows), if any. */

@@ -1,5 +1,4 @@
 import type { Db } from './database'
-import { annotationIsCurrent } from './revisions'
 
 export type AssignmentStatus = 'pending' | 'done' | 'skipped' | 'flagged'
 
@@ -66,11 +65,10 @@ export function markAnsweredAssignmentsDone(db: Db): number {
     .prepare(
       `UPDATE assignments SET status = 'done', status_reason = NULL
        WHERE status != 'done' AND EXISTS (
-         SELECT 1 FROM annotations a
+         SELECT 1 FROM current_annotations a
          WHERE a.annotator_id = assignments.annotator_id AND a.item_id = assignments.item_id AND a.instrument_id = assignments.instrument_id
            AND a.source_kind = 'human'
-           AND (a.assignment_id IS NULL OR a.assignment_id = assignments.id)
-           AND ${annotationIsCurrent('a')})`
+           AND (a.assignment_id IS NULL OR a.assignment_id = assignments.id))`
     )
     .run().changes
 }

@@ -1,7 +1,6 @@
 import type { Db } from './database'
 import type { Split } from '../../shared/items/kinds'
 import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
-import { adjudicationIsCurrent, annotationIsCurrent } from './revisions'
 
 export interface NewProbeRow {
   itemId: number
@@ -130,15 +129,15 @@ export interface ProbeCheckRow {
 export function probeChecks(db: Db): { answers: ProbeCheckRow[]; adjudicated: ProbeCheckRow[] } {
   const answers = db
     .prepare(
-      `SELECT a.item_id, a.source_name, a.judgement FROM annotations a
-       WHERE a.instrument_id = 'probe-check' AND a.source_kind = 'human' AND ${annotationIsCurrent('a')}
+      `SELECT a.item_id, a.source_name, a.judgement FROM current_annotations a
+       WHERE a.instrument_id = 'probe-check' AND a.source_kind = 'human'
        ORDER BY a.created_at`
     )
     .all() as ProbeCheckRow[]
   const adjudicated = db
     .prepare(
-      `SELECT d.item_id, d.curator AS source_name, d.judgement FROM adjudications d
-       WHERE d.instrument_id = 'probe-check' AND ${adjudicationIsCurrent('d')}`
+      `SELECT d.item_id, d.curator AS source_name, d.judgement FROM current_adjudications d
+       WHERE d.instrument_id = 'probe-check'`
     )
     .all() as ProbeCheckRow[]
   return { answers, adjudicated }

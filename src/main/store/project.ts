@@ -5,7 +5,6 @@ import { ensureProjectIdentity, getMeta } from './meta'
 import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
 import type { ProjectInfo } from '../../shared/contract/schemas'
-import { annotationIsCurrent } from './revisions'
 
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
@@ -60,7 +59,6 @@ export class Project {
   }
 
   info(): ProjectInfo {
-    const CURRENT = annotationIsCurrent('a')
     const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n
     const counts = countItems(this.db)
     return {
@@ -74,9 +72,9 @@ export class Project {
       counts,
       annotators: count(`SELECT count(*) AS n FROM annotators`),
       // People's current answers are annotations; a judge's (asked here, or imported as judge outputs) are judgements.
-      annotations: count(`SELECT count(*) AS n FROM annotations a WHERE a.source_kind = 'human' AND ${CURRENT}`),
+      annotations: count(`SELECT count(*) AS n FROM current_annotations a WHERE a.source_kind = 'human'`),
       judgements:
-        count(`SELECT count(*) AS n FROM model_calls WHERE status = 'ok'`) + count(`SELECT count(*) AS n FROM annotations a WHERE a.source_kind = 'model' AND ${CURRENT}`),
+        count(`SELECT count(*) AS n FROM model_calls WHERE status = 'ok'`) + count(`SELECT count(*) AS n FROM current_annotations a WHERE a.source_kind = 'model'`),
       runs: count(`SELECT count(*) AS n FROM runs`),
       exposures: count(`SELECT count(*) AS n FROM exposures`)
     }
