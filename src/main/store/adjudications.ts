@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 // Adjudications are append-only like annotations: a new judgement of an item supersedes the previous one, so each
 // (item, instrument) has one chain whose head is the final label.
@@ -26,7 +26,7 @@ export interface NewAdjudication {
   supersedes: string | null
 }
 
-export function appendAdjudication(db: Db, a: NewAdjudication): string {
+export function appendAdjudication(db: WritableDB, a: NewAdjudication): string {
   return adjudicationAppender(db)(a)
 }
 
@@ -34,7 +34,7 @@ export function appendAdjudication(db: Db, a: NewAdjudication): string {
  * Appends adjudications with one prepared statement (imports append many). An imported one keeps its id and time
  * when it has them; otherwise it gets a new id and the present time.
  */
-export function adjudicationAppender(db: Db): (a: NewAdjudication & { id?: string | null; createdAt?: string | null }) => string {
+export function adjudicationAppender(db: WritableDB): (a: NewAdjudication & { id?: string | null; createdAt?: string | null }) => string {
   const insert = db.prepare(
     `INSERT INTO adjudications (id, item_id, instrument_id, judgement, reason, curator, based_on, supersedes, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`

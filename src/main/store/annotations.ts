@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 import { annotationLatestFirst } from './revisions'
 
 export interface AnnotationRow {
@@ -41,7 +41,7 @@ export interface NewAnnotation {
 }
 
 /** Appends one annotation row; ids are UUIDs so answers from packets merge without conflicts. */
-export function appendAnnotation(db: Db, a: NewAnnotation): string {
+export function appendAnnotation(db: WritableDB, a: NewAnnotation): string {
   const id = a.id ?? randomUUID()
   db.prepare(
     `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, annotator_id, source_kind, source_name, judgement, display,
@@ -164,7 +164,7 @@ export interface DraftRow {
 }
 
 export function saveDraft(
-  db: Db,
+  db: WritableDB,
   annotatorId: number,
   itemId: number,
   instrumentId: string,
@@ -185,7 +185,7 @@ export function getDraft(db: Db, annotatorId: number, itemId: number, instrument
     | undefined
 }
 
-export function deleteDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): void {
+export function deleteDraft(db: WritableDB, annotatorId: number, itemId: number, instrumentId: string): void {
   db.prepare(`DELETE FROM drafts WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).run(annotatorId, itemId, instrumentId)
 }
 
@@ -207,7 +207,7 @@ export function latestSetAsideDraft(db: Db, annotatorId: number, itemId: number,
 }
 
 /** Keeps a draft that is about to be replaced, so what was written in an earlier layout is not lost. */
-export function setDraftAside(db: Db, annotatorId: number, itemId: number, instrumentId: string, draft: DraftRow): void {
+export function setDraftAside(db: WritableDB, annotatorId: number, itemId: number, instrumentId: string, draft: DraftRow): void {
   db.prepare(`INSERT INTO drafts_set_aside (annotator_id, item_id, instrument_id, data, display, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
     annotatorId,
     itemId,

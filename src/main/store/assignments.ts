@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 export type AssignmentStatus = 'pending' | 'done' | 'skipped' | 'flagged'
 
@@ -52,7 +52,7 @@ export function queueSummaries(db: Db, annotatorId: number): QueueSummary[] {
     .all(annotatorId) as QueueSummary[]
 }
 
-export function setAssignmentStatus(db: Db, id: number, status: AssignmentStatus, reason: string | null): void {
+export function setAssignmentStatus(db: WritableDB, id: number, status: AssignmentStatus, reason: string | null): void {
   db.prepare(`UPDATE assignments SET status = ?, status_reason = ? WHERE id = ?`).run(status, reason, id)
 }
 
@@ -60,7 +60,7 @@ export function setAssignmentStatus(db: Db, id: number, status: AssignmentStatus
  * Marks done every assignment not yet done whose annotator has a current answer to its item and instrument (an
  * answer imported from elsewhere counts as theirs), so imported answers count in queues as answers given here do.
  */
-export function markAnsweredAssignmentsDone(db: Db): number {
+export function markAnsweredAssignmentsDone(db: WritableDB): number {
   return db
     .prepare(
       `UPDATE assignments SET status = 'done', status_reason = NULL
@@ -73,7 +73,7 @@ export function markAnsweredAssignmentsDone(db: Db): number {
     .run().changes
 }
 
-export function insertAssignment(db: Db, annotatorId: number, itemId: number, instrumentId: string, position: number): boolean {
+export function insertAssignment(db: WritableDB, annotatorId: number, itemId: number, instrumentId: string, position: number): boolean {
   const info = db
     .prepare(`INSERT OR IGNORE INTO assignments (annotator_id, item_id, instrument_id, position) VALUES (?, ?, ?, ?)`)
     .run(annotatorId, itemId, instrumentId, position)

@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 import type { Split } from '../../shared/items/kinds'
 import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
 
@@ -11,7 +11,7 @@ export interface NewProbeRow {
 }
 
 /** Records a probe item's provenance; the caller owns the transaction (the item is inserted in the same one). */
-export function insertProbe(db: Db, p: NewProbeRow): void {
+export function insertProbe(db: WritableDB, p: NewProbeRow): void {
   const v = p.provenance
   db.prepare(
     `INSERT INTO probes (item_id, original_item_id, original_side, probe_family, kind, kind_version, method, template_id,

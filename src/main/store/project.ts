@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import { AssayError } from '../../shared/errors'
-import { isWritable, openDatabase, type Db, type OpenOptions } from './database'
+import { isWritable, openDatabase, type OpenOptions, type ReadableDB, type WritableDB } from './database'
 import { ensureProjectIdentity, getMeta } from './meta'
 import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
@@ -8,12 +8,17 @@ import type { ProjectInfo } from '../../shared/contract/schemas'
 
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
+  /** The connection, to read through; writes go through `write`, which hands out the writable handle. */
+  readonly db: ReadableDB
+
   private constructor(
-    readonly db: Db,
+    private readonly writable: WritableDB,
     readonly path: string,
     /** Opened read-only: nothing can be written through this connection. */
     readonly readonly: boolean
-  ) {}
+  ) {
+    this.db = writable
+  }
 
   static async open(path: string, opts: OpenOptions = {}): Promise<Project> {
     const db = await openDatabase(path, opts)
@@ -80,9 +85,12 @@ export class Project {
     }
   }
 
-  /** Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no mid-way busy errors). */
-  write<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate()
+  /**
+   * Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no mid-way busy errors), with the
+   * connection as a writable handle: the only way to one for functions that write.
+   */
+  write<T>(fn: (db: WritableDB) => T): T {
+    return this.writable.transaction(() => fn(this.writable)).immediate()
   }
 
   close(): void {
