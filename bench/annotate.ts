@@ -48,10 +48,10 @@ async function runQueue(dir: string, items: number, submissions: number): Promis
     split: 'none',
     payload: { idea: `Idea ${i}: measure whether a cheap proxy predicts the expensive assay, with a preregistered threshold.`, keywords: ['ageing'] }
   }))
-  project.write(() => insertItems(project.db, rows))
+  project.write((db) => insertItems(db, rows))
   assignItems(project, { instrumentId: 'idea-review', annotators: ['Bench'], overlap: 1 })
   // A scripted annotator submits far faster than a person: lift the per-session rate limit for this project.
-  project.write(() => writeAnswerLimits(project.db, { submissions_burst: submissions + pacedSubmissions(items, submissions) + 10, submissions_per_minute: 60_000 }))
+  project.write((db) => writeAnswerLimits(db, { submissions_burst: submissions + pacedSubmissions(items, submissions) + 10, submissions_per_minute: 60_000 }))
   project.close()
 
   const served = await serveProject(path, ['--annotator', 'Bench'])

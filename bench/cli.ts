@@ -29,7 +29,7 @@ async function projectOf(path: string, items: number): Promise<void> {
       split: i % 5 ? ('dev' as const) : ('test' as const),
       payload: { idea: `An idea about topic ${i % 97} with a measurable prediction number ${i}.` }
     }))
-    project.write(() => insertItems(project.db, rows))
+    project.write((db) => insertItems(db, rows))
   }
   project.close()
 }

@@ -62,8 +62,8 @@ export async function benchRunner(dir: string, calls = 10_000, concurrency = 64,
     const results: { bareBeforeMs: number; runMs: number; bareAfterMs: number; planMs: number }[] = []
     for (let round = 0; round < rounds; round++) {
       const project = await Project.create(`${dir}/runner-${round}.assay`)
-      project.write(() => insertItems(project.db, tasks(calls)))
-      const judge = project.write(() => createJudge(project.db, { provider: 'openai', model: 'gpt-4.1-mini', baseUrl: fake.url('openai') }))
+      project.write((db) => insertItems(db, tasks(calls)))
+      const judge = project.write((db) => createJudge(db, { provider: 'openai', model: 'gpt-4.1-mini', baseUrl: fake.url('openai') }))
       const planStarted = performance.now()
       const prepared = prepareRun(project, parseRunSpec({ instrument: 'leak-audit', judgeId: judge.id, concurrency }))
       const planMs = performance.now() - planStarted

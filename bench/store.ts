@@ -24,7 +24,7 @@ export async function benchStore(dir: string, n = 100_000): Promise<BenchFigures
   const floorMs: number[] = []
   for (let round = 0; round < 3; round++) {
     const project = await Project.create(`${dir}/store-${round}.assay`)
-    storeMs.push(time(() => project.write(() => insertItems(project.db, items))))
+    storeMs.push(time(() => project.write((db) => insertItems(db, items))))
     project.close()
 
     // Baseline 1: a bare prepared-insert loop into the same table (same schema, same row values).

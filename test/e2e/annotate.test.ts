@@ -215,7 +215,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
   beforeAll(async () => {
     const project = await Project.create(path)
     await loadDemo(project)
-    project.write(() => insertItems(project.db, plantedItems()))
+    project.write((db) => insertItems(db, plantedItems()))
     const ctx = contextFor(project)
     const assign = async (instrument: string, set: string, annotators: string[]) => {
       const res = await dispatch(ctx, 'assignments.create', { instrument, annotators, overlap: 1, set })
@@ -233,7 +233,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('blind annotation in the browser, ke
     const ada = project.db.prepare(`SELECT id, name FROM annotators WHERE name = ?`).get(ANNOTATOR) as { id: number; name: string }
     const pairwise = project.db.prepare(`SELECT id FROM assignments WHERE annotator_id = ? AND instrument_id = 'pairwise-preference'`).all(ada.id) as Array<{ id: number }>
     for (let n = 0; n < 100; n++) {
-      setMeta(project.db, 'seed', `annotate-e2e-${n}`)
+      project.write((db) => setMeta(db, 'seed', `annotate-e2e-${n}`))
       const swaps = pairwise.map((a) => assignmentContext(project, ada, a.id).blind.display.swapped === true)
       if (swaps.includes(true) && swaps.includes(false)) {
         pairwise.forEach((a, i) => swappedOf.set(a.id, swaps[i]!))

@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('imported answers and the history pa
     const path = suite.file('p.assay')
     const project = await Project.create(path)
     const ideas = [0, 1, 2].map((i) => ({ kind: 'idea' as const, externalId: `idea-${i}`, set: 'ideas', split: 'none' as const, payload: { idea: `Idea ${i}: a cheap proxy for an expensive assay.` } }))
-    project.write(() => insertItems(project.db, ideas))
+    project.write((db) => insertItems(db, ideas))
     const res = await dispatch(contextFor(project), 'assignments.create', { instrument: 'idea-review', annotators: ['Ada'], overlap: 1 })
     expect(res.ok).toBe(true)
     const judgement = { originality: 7, feasibility: 4, clarity: 1, analysis: 'Reviewed on paper, typed in later.' }

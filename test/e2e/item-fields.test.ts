@@ -17,8 +17,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('items shown as fields'), () => {
   beforeAll(async () => {
     const path = suite.file('fields.assay')
     const project = await Project.create(path)
-    project.write(() =>
-      insertItems(project.db, [
+    project.write((db) =>
+      insertItems(db, [
         {
           kind: 'research-question',
           externalId: 'rq-1',

@@ -51,9 +51,9 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
   beforeAll(async () => {
     const project = await Project.create(main)
     const pairs = markedPairs(6).map((p, n) => ({ ...p, set: n < 4 ? 'shared' : 'solo' }))
-    project.write(() => {
-      setMeta(project.db, 'seed', SEED)
-      insertItems(project.db, pairs)
+    project.write((db) => {
+      setMeta(db, 'seed', SEED)
+      insertItems(db, pairs)
     })
     const curator = ctxFor(project)
     await call(curator, 'assignments.create', { instrument: 'pairwise-preference', annotators: ['Ada', 'Ben'], overlap: 2, set: 'shared' })
@@ -64,8 +64,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
     for (const row of (await call(cy, 'queue.list', { instrument: 'flaw-audit' })).rows as Array<{ assignmentId: number }>) {
       await call(cy, 'annotations.submit', { assignmentId: row.assignmentId, judgement: { flaws: [], no_flaws_found: true, comment: `${MARK}-other-annotator` }, activeMs: 1 })
     }
-    project.write(() => {
-      const db = project.db
+    project.write((db) => {
       const judge = Number(db.prepare(`INSERT INTO judges (name, provider, model) VALUES (?, 'openai', 'm')`).run(`${MARK}-judge`).lastInsertRowid)
       const run = Number(
         db.prepare(`INSERT INTO runs (instrument_id, judge_id, template_id, template_version, seed) VALUES ('pairwise-preference', ?, 'pairwise-ranker', 1, 's')`).run(judge).lastInsertRowid
@@ -79,7 +78,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
     // directions of the mapping back are exercised.
     const assigned = project.db.prepare(`SELECT s.id, a.id AS annotator_id, a.name FROM assignments s JOIN annotators a ON a.id = s.annotator_id WHERE s.instrument_id = 'pairwise-preference'`).all() as Array<{ id: number; annotator_id: number; name: string }>
     for (let n = 0; n < 100; n++) {
-      setMeta(project.db, 'seed', `${SEED}x${n}`)
+      project.write((db) => setMeta(db, 'seed', `${SEED}x${n}`))
       const swaps = assigned.map((s) => assignmentContext(project, { id: s.annotator_id, name: s.name }, s.id).blind.display.swapped === true)
       if (swaps.includes(true) && swaps.includes(false)) break
     }

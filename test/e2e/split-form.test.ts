@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('making a dev/test split from the it
       fit_split: 'none' as const,
       eval_split: 'test' as const
     }
-    project.write(() => insertFit(project.db, spec, { kind: 'threshold', threshold: 0.5, metric: 'accuracy', fit_value: 1, candidates: 1 }, sets, sets.length))
+    project.write((db) => insertFit(db, spec, { kind: 'threshold', threshold: 0.5, metric: 'accuracy', fit_value: 1, candidates: 1 }, sets, sets.length))
     project.close()
     const served = await suite.serve(path)
     page = await suite.page({ viewport: { width: 1024, height: 700 } }, served.url)

@@ -59,7 +59,7 @@ export async function annotatorWorkbench(
   beforeOpen?: (page: Page) => void
 ): Promise<Page> {
   const project = await Project.create(path)
-  project.write(() => insertItems(project.db, items))
+  project.write((db) => insertItems(db, items))
   const ctx = contextFor(project)
   for (const instrument of instruments) {
     const res = await dispatch(ctx, 'assignments.create', { instrument, annotators: [annotator], overlap: 1 })

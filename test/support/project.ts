@@ -25,7 +25,7 @@ export async function smallProject(path: string): Promise<Project> {
     { kind: 'idea', externalId: 'idea-1', set: 'ideas', split: 'dev', payload: { idea: 'Measure enzyme drift with a cheap assay' } },
     { kind: 'idea', externalId: 'idea-2', set: 'ideas', split: 'none', payload: { idea: 'Rank hypotheses by testability' } }
   ]
-  project.write(() => insertItems(project.db, items))
+  project.write((db) => insertItems(db, items))
   return project
 }
 

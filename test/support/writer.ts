@@ -7,8 +7,8 @@ const [path, prefix, countArg] = process.argv.slice(2)
 const count = Number(countArg ?? '1000000')
 const project = await Project.open(path!)
 for (let i = 0; i < count; i++) {
-  const [id] = project.write(() =>
-    insertItems(project.db, [{ kind: 'idea', externalId: `${prefix}-${i}`, set: prefix!, split: 'none', payload: { idea: `idea ${i} `.repeat(20) } }])
+  const [id] = project.write((db) =>
+    insertItems(db, [{ kind: 'idea', externalId: `${prefix}-${i}`, set: prefix!, split: 'none', payload: { idea: `idea ${i} `.repeat(20) } }])
   )
   process.stdout.write(`ack ${prefix}-${i} ${id}\n`)
 }

@@ -1,7 +1,7 @@
 import type { FieldRule, DisagreementRuleView } from '../../shared/contract/packet-operations'
 import { AssayError } from '../../shared/errors'
 import type { AnyInstrument, FieldSpec, InstrumentId, MeasurementLevel } from '../../shared/instruments'
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import { deleteMeta, getMeta, setMeta } from '../store/meta'
 
 /**
@@ -58,7 +58,7 @@ export function effectiveRule(db: Db, instrument: AnyInstrument): DisagreementRu
 }
 
 /** Stores per-field rules (null: back to the defaults). A `difference` needs a field with magnitudes. */
-export function setRule(db: Db, instrument: AnyInstrument, fields: Record<string, FieldRule> | null): void {
+export function setRule(db: WritableDB, instrument: AnyInstrument, fields: Record<string, FieldRule> | null): void {
   if (fields === null) {
     deleteMeta(db, ruleKey(instrument.id))
     return

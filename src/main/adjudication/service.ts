@@ -227,7 +227,7 @@ export function recordAdjudication(project: Project, input: RecordInput): { id: 
   if (issues.length) {
     throw new AssayError('invalid_answer', issues.map((i) => i.message).join('; '), issues.map((i) => ({ field: i.path, message: i.message })))
   }
-  return project.write(() => {
+  return project.write((db) => {
     const current = humanAnswersTo(db, instrument, input.itemId)
     const basedOn = input.basedOn ?? current.map((a) => a.id)
     const known = new Set(annotationIdsOf(db, input.itemId, instrument.id))

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { AssayError, type ErrorLocation } from '../../shared/errors'
 import { getMeta, setMeta } from '../store/meta'
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import type { SessionState } from '../session'
 
 /**
@@ -46,7 +46,7 @@ export function readAnswerLimits(db: Db): AnswerLimits {
 }
 
 /** Stores limits for the project (missing keys take their defaults); the caller holds the write transaction. */
-export function writeAnswerLimits(db: Db, limits: Partial<AnswerLimits>): AnswerLimits {
+export function writeAnswerLimits(db: WritableDB, limits: Partial<AnswerLimits>): AnswerLimits {
   const full = answerLimitsSchema.parse(limits)
   setMeta(db, ANSWER_LIMITS_META_KEY, JSON.stringify(full))
   return full

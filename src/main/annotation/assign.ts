@@ -88,7 +88,7 @@ export function assignItems(project: Project, opts: AssignOptions): AssignResult
   const ordered = [...eligible].sort((x, y) => seededUnit(seed, `assign:${x.external_id}`) - seededUnit(seed, `assign:${y.external_id}`))
   const perAnnotator: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
   let created = 0
-  project.write(() => {
+  project.write((db) => {
     ordered.forEach((item, i) => {
       for (let j = 0; j < opts.overlap; j++) {
         const a = annotators[(i * opts.overlap + j) % annotators.length]!

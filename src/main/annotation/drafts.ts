@@ -5,6 +5,7 @@ import { writtenTexts, type WrittenText } from '../../shared/instruments/written
 import { getDraft, latestSetAsideDraft, saveDraft, setDraftAside, type DraftRow } from '../store/annotations'
 import type { Project } from '../store/project'
 import type { AnnotatorRef, AssignmentContext } from './blinded'
+import type { WritableDB } from '../store/database'
 
 // Drafts are kept in the order the annotator saw (left/right, P1…P5), so each draft records the display mapping it
 // was entered in. When main's layout for the item has changed since (a new layout rule, assignments added or removed
@@ -102,11 +103,10 @@ export function restoreDraft(project: Project, me: AnnotatorRef, c: AssignmentCo
  * mapping it was not entered in; a stored draft that cannot be carried over is moved aside before it is replaced.
  * Call inside a write transaction.
  */
-export function saveLayoutDraft(project: Project, me: AnnotatorRef, c: AssignmentContext, data: unknown, activeMs: number, layout?: string): void {
+export function saveLayoutDraft(project: Project, db: WritableDB, me: AnnotatorRef, c: AssignmentContext, data: unknown, activeMs: number, layout?: string): void {
   if (layout !== undefined && layout !== layoutToken(project, c)) {
     throw new AssayError('conflict', 'The arrangement of this item changed since it was opened; reopen it (your draft is kept in this browser)')
   }
-  const db = project.db
   const row = getDraft(db, me.id, c.assignment.item_id, c.instrument.id)
   if (row && !inCurrentLayout(c, row)) {
     setDraftAside(db, me.id, c.assignment.item_id, c.instrument.id, row)

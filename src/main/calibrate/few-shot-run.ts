@@ -73,7 +73,7 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
     names,
     chosen.map((e) => ({ values: e.values, answer: answerText(instrument, base.entry.answerFormat ?? null, e.judgement, e.display) }))
   )
-  const created = project.write(() =>
+  const created = project.write((db) =>
     addUserTemplate(db, {
       id: `${base.entry.id}-fewshot`,
       instrument: instrument.id,
@@ -98,7 +98,7 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
     fit_split: fitSplit,
     eval_split: evalSplit
   }
-  const fitId = project.write(() =>
+  const fitId = project.write((db) =>
     insertFit(
       db,
       spec,

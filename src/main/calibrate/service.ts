@@ -73,7 +73,7 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
   // Fit everything first: nothing is stored unless every fit succeeds.
   const fitted = specs.map((spec) => ({ spec, result: fitCalibration(input, spec, resolved) }))
   refuseEmptyFits(input, fitted)
-  const ids = project.write(() => fitted.map(({ spec, result }) => insertFit(project.db, spec, result.parameters, result.fitItems, result.nFitUnits)))
+  const ids = project.write((db) => fitted.map(({ spec, result }) => insertFit(db, spec, result.parameters, result.fitItems, result.nFitUnits)))
   const stored = listFits(project.db, options.instrument).filter((f) => ids.includes(f.id))
   const rows = calibrationSection({ ...input, fits: stored }, stored, {
     level: options.level ?? 0.95,

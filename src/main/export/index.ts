@@ -98,8 +98,8 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
   for (const target of [path, cardPath]) checkOutputPath(target, guard)
   // Logged before the files appear: a crash in between leaves an exposure on record rather than an unrecorded export.
   if (testItems.length) {
-    project.write(() => {
-      for (const id of testItems) logExposure(project.db, id, 'exported', 'export', JSON.stringify({ what, file: basename(path) }))
+    project.write((db) => {
+      for (const id of testItems) logExposure(db, id, 'exported', 'export', JSON.stringify({ what, file: basename(path) }))
     })
   }
   writeOutputFiles(

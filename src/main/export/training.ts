@@ -112,8 +112,8 @@ export function exportTraining(project: Project, what: TrainingExport, opts: Tra
   mkdirSync(dir, { recursive: true })
   writeOutputFiles([...files.map((f) => ({ path: f.path, content: f.content })), { path: card, content: cardText }], { force: opts.force ?? false, protect: [project.path] })
   if (testItems.length) {
-    project.write(() => {
-      for (const id of testItems) logExposure(project.db, id, 'exported', 'export', JSON.stringify({ what, file: basename(dir) }))
+    project.write((db) => {
+      for (const id of testItems) logExposure(db, id, 'exported', 'export', JSON.stringify({ what, file: basename(dir) }))
     })
   }
   return { what, dir, card, files: files.map(({ split, path, rows }) => ({ split, path, rows })), rows: read.examples.length, excluded: read.excluded }

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import { getItemByExternalId } from '../store/items'
 import { sideOf, textDiff } from '../../shared/probes/diff'
 import { isRecord } from './read-records'
@@ -72,7 +72,7 @@ function completeHandMade(db: Db, payload: Record<string, unknown>, line: number
 }
 
 /** Records the probes among imported items (every item is inserted already, so originals in the same file resolve). */
-export function recordImportedProbes(db: Db, items: ReadonlyArray<ItemDraft>, ids: ReadonlyArray<number>): number {
+export function recordImportedProbes(db: WritableDB, items: ReadonlyArray<ItemDraft>, ids: ReadonlyArray<number>): number {
   let n = 0
   items.forEach((item, i) => {
     if (item.kind !== 'proposal-pair' || item.payload.probe_of === undefined || item.payload.probe_of === null) return

@@ -9,6 +9,7 @@ import { insertItems } from '../store/items'
 import { recordImportedProbes } from './probe-rows'
 import type { Project } from '../store/project'
 import type { AdjudicationDraft, AnnotationDraft, ItemDraft } from './types'
+import type { WritableDB } from '../store/database'
 
 export interface ImportProgress {
   phase: 'reading' | 'validating' | 'writing' | 'done'
@@ -43,8 +44,7 @@ const BATCH = 1000
  * point leaves either all of it or none of it (SQLite rolls back an unfinished transaction on the next open).
  */
 export function writeImport(project: Project, plan: WritePlan): number {
-  const db = project.db
-  return project.write(() => {
+  return project.write((db) => {
     const importId = insertImport(db, { format: plan.format, source: plan.source, set: plan.set, itemCount: plan.items.length, labelCount: plan.annotations.length, warnings: plan.warnings })
     const total = plan.items.length + plan.annotations.length
     let done = 0
@@ -63,14 +63,14 @@ export function writeImport(project: Project, plan: WritePlan): number {
     }
     recordImportedProbes(db, plan.items, itemIds)
     if (plan.annotations.length) {
-      writeAnnotations(project, plan.annotations, importId)
+      writeAnnotations(project, db, plan.annotations, importId)
       // An annotator's answers given elsewhere count in their queue as answers given here.
       markAnsweredAssignmentsDone(db)
       done += plan.annotations.length
       plan.onProgress?.({ phase: 'writing', done, total })
     }
     // After the answers: an adjudication rests on them.
-    writeAdjudications(project, plan.adjudications ?? [])
+    writeAdjudications(db, plan.adjudications ?? [])
     return importId
   })
 }
@@ -79,8 +79,7 @@ export function writeImport(project: Project, plan: WritePlan): number {
  * Appends imported labels. Annotations are append-only: an imported answer for an (item, instrument, source) that
  * already has one becomes a revision superseding the latest, so earlier answers stay in the history.
  */
-function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraft>, importId: number): void {
-  const db = project.db
+function writeAnnotations(project: Project, db: WritableDB, drafts: ReadonlyArray<AnnotationDraft>, importId: number): void {
   const head = sourceHeadFinder(db)
   const annotators = new Map<string, number>()
   for (const d of drafts) {
@@ -113,9 +112,8 @@ function writeAnnotations(project: Project, drafts: ReadonlyArray<AnnotationDraf
  * Appends imported adjudications, each after the current head of its item's chain (append-only, like answers).
  * One whose id the project already has was left out by the parser: a re-import changes nothing.
  */
-function writeAdjudications(project: Project, drafts: ReadonlyArray<AdjudicationDraft>): void {
+function writeAdjudications(db: WritableDB, drafts: ReadonlyArray<AdjudicationDraft>): void {
   if (!drafts.length) return
-  const db = project.db
   const head = adjudicationHeadFinder(db)
   const append = adjudicationAppender(db)
   for (const d of drafts) {

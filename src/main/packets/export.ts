@@ -11,7 +11,7 @@ import { checkOutputPath, tempPathFor } from '../files/output-file'
 import { appendAnnotation, historyForAssignment, type AnnotationRow, type DraftRow } from '../store/annotations'
 import { findAnnotator, type AnnotatorRow } from '../store/annotators'
 import { annotatorAssignments, type AssignmentRow } from '../store/assignments'
-import { peekMeta, type Db } from '../store/database'
+import { peekMeta, type WritableDB } from '../store/database'
 import { setMeta } from '../store/meta'
 import { Project } from '../store/project'
 import { parentsFirst } from './chains'
@@ -91,7 +91,7 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
   const temp = tempPathFor(out)
   try {
     await writePacketFile(temp, { packetId, projectId: project.id, digest, annotator, content, limits: readAnswerLimits(project.db) })
-    project.write(() =>
+    project.write((db) =>
       insertPacket(
         db,
         { id: packetId, annotatorId: annotator.id, digest },
@@ -190,7 +190,7 @@ async function writePacketFile(path: string, c: PacketFileContent): Promise<void
   const packet = await Project.create(path)
   try {
     const db = packet.db
-    packet.write(() => {
+    packet.write((db) => {
       setMeta(db, 'mode', 'packet')
       setMeta(db, 'packet_annotator', c.annotator.name)
       setMeta(db, 'project_id', c.projectId)
@@ -210,7 +210,7 @@ async function writePacketFile(path: string, c: PacketFileContent): Promise<void
   }
 }
 
-function writeAssignments(db: Db, writer: PacketFileWriter, annotatorId: number, annotatorName: string, content: ReadonlyArray<PacketAssignment>): void {
+function writeAssignments(db: WritableDB, writer: PacketFileWriter, annotatorId: number, annotatorName: string, content: ReadonlyArray<PacketAssignment>): void {
   const positions = new Map<string, number>()
   for (const c of content) {
     const instrumentId = c.assignment.instrument_id

@@ -8,7 +8,7 @@ import { isCalendarTime } from '../import/timestamps'
 import { annotationExistsFinder, appendAnnotation, getAnnotation, headForAssignment, isAnswerOfAssignment, type AnnotationRow } from '../store/annotations'
 import { annotatorRef } from '../store/annotators'
 import { getAssignment, setAssignmentStatus, type AssignmentStatus } from '../store/assignments'
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import type { Project } from '../store/project'
 import { parentsFirst } from './chains'
 import { assignmentDigest, stableStringify, viewDigest, type DigestEntry } from './digest'
@@ -69,7 +69,7 @@ export async function mergePackets(project: Project, paths: ReadonlyArray<string
   // One session for the whole merge: its checks run one after another, within the per-session cap.
   const session = {}
   for (const plan of plans) await verifyPlannedChecks(plan, session, limits)
-  const reports = project.write(() => plans.map((plan) => applyPlan(project.db, plan)))
+  const reports = project.write((db) => plans.map((plan) => applyPlan(db, plan)))
   return reports
 }
 
@@ -256,7 +256,7 @@ function existsInProject(db: Db, id: string, ctx: AssignmentContext): boolean {
 }
 
 /** Runs inside the merge transaction: appends what is missing, then brings assignment statuses up to date. */
-function applyPlan(db: Db, plan: MergePlan): PacketMergeReport {
+function applyPlan(db: WritableDB, plan: MergePlan): PacketMergeReport {
   const { packet, annotator } = plan
   const report: PacketMergeReport = {
     path: packet.path,

@@ -7,6 +7,7 @@ import { AssayError } from '../../shared/errors'
 import { getProbeKind } from '../store/probe-kinds'
 import { originalSides, type OriginalQuery } from './originals'
 import { insertProbe } from '../store/probes'
+import type { WritableDB } from '../store/database'
 
 export interface MakeOptions extends OriginalQuery {
   kind: string
@@ -37,7 +38,7 @@ export function makeDeterministicProbes(project: Project, opts: MakeOptions): Ma
     throw new AssayError('invalid_input', `The deterministic mode makes formula-error probes only; use --mode model for "${kind.name}"`)
   }
   const result: MakeResult = { made: [], skipped: [] }
-  const write = () => {
+  const write = (db?: WritableDB) => {
     // --n takes the first N usable originals in seeded order; those with the probe already count, so a re-run adds none.
     let taken = 0
     for (const o of originalSides(project.db, opts)) {
@@ -68,9 +69,9 @@ export function makeDeterministicProbes(project: Project, opts: MakeOptions): Ma
         side: o.side,
         detail: `${e.op} in equation ${e.equation.index + 1}: "${e.from}" → "${e.to}"`
       })
-      if (opts.dryRun) continue
-      const [itemId] = insertItems(project.db, [{ kind: 'proposal-pair', externalId: built.pairId, set: opts.toSet, split: o.split, payload: built.payload }])
-      insertProbe(project.db, { itemId: itemId!, originalItemId: o.itemId, provenance: built.provenance })
+      if (!db) continue
+      const [itemId] = insertItems(db, [{ kind: 'proposal-pair', externalId: built.pairId, set: opts.toSet, split: o.split, payload: built.payload }])
+      insertProbe(db, { itemId: itemId!, originalItemId: o.itemId, provenance: built.provenance })
     }
   }
   if (opts.dryRun) write()

@@ -38,7 +38,7 @@ export function makeHandProbe(project: Project, input: HandProbeInput): { itemId
     madeBy: { method: 'hand', ...(input.author ? { author: input.author } : {}) },
     seed: project.seed
   })
-  return project.write(() => {
+  return project.write((db) => {
     if (getItemByExternalId(db, 'proposal-pair', built.pairId)) {
       throw new AssayError('conflict', `A ${kind.name} probe of ${pair.pair_id} side ${input.side} exists already (${built.pairId})`)
     }

@@ -72,7 +72,7 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
   const db = project.db
   const kind = getProbeKind(db, o.kind)
   const template = templateOf(project, kind.name)
-  const judge = project.write(() =>
+  const judge = project.write((db) =>
     ensureJudge(db, { provider: o.provider as ProviderKind, model: o.model, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}) })
   )
   const config = judgeConfig(judge)
@@ -133,7 +133,7 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
     skipped: [],
     skippedCount: 0
   }
-  const runId = project.write(() => {
+  const runId = project.write((db) => {
     seedDefaultPrices(db)
     const existing = runWithDefinition(db, key)
     if (existing) return existing.id
@@ -159,8 +159,8 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
     fatal = `the project file could not be written: ${e.message}`
     stop.abort()
   })
-  const calls = probeCalls(db)
-  project.write(() => markRunRunning(db, runId))
+  const calls = project.write(probeCalls)
+  project.write((db) => markRunRunning(db, runId))
 
   const one = async (p: (typeof pending)[number]): Promise<void> => {
     const orderIndex = p.o.side === 'a' ? 0 : 1
@@ -233,7 +233,7 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
       madeBy: { method: 'model', template_id: template.entry.id, template_version: template.entry.version, model: judge.model, run_id: runId },
       seed: o.seed
     })
-    project.write(() => {
+    project.write((db) => {
       if (getItemByExternalId(db, 'proposal-pair', built.pairId)) return
       const [itemId] = insertItems(db, [{ kind: 'proposal-pair', externalId: built.pairId, set: o.toSet, split: p.o.split, payload: built.payload }])
       insertProbe(db, { itemId: itemId!, originalItemId: p.o.itemId, provenance: built.provenance })
@@ -255,9 +255,9 @@ export async function makeModelProbes(project: Project, o: ModelMakeOptions): Pr
   } finally {
     writer.flush()
   }
-  project.write(() => setRunStatus(db, runId, fatal ? 'failed' : 'done'))
+  project.write((db) => setRunStatus(db, runId, fatal ? 'failed' : 'done'))
   // As for judges: a run without a single answer (a wrong model name, an unreachable server) leaves no record.
-  const discarded = project.write(() => discardUnansweredRun(db, runId))
+  const discarded = project.write((db) => discardUnansweredRun(db, runId))
   if (discarded.discarded) {
     result.runId = null
     throw new AssayError('provider', `No probe was made: not one answer from ${judge.model}${discarded.firstError ? ` (${discarded.firstError})` : ''}; no run was recorded`)

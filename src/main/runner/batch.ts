@@ -98,7 +98,7 @@ export async function executeBatch(o: BatchOptions, work: readonly WorkCall[]): 
   const answerRecord = answerRecorder({ instrument, price: o.price, batch: true, payloadOf })
 
   const state = batchState(o.project, o.runId, o.provider.kind)
-  const saveState = () => o.project.write(() => setRunBatch(db, o.runId, state))
+  const saveState = () => o.project.write((db) => setRunBatch(db, o.runId, state))
   const outstanding = new Set(state.jobs.filter((j) => !j.ingested).flatMap((j) => j.callIds))
   let requests = 0
 

@@ -71,7 +71,7 @@ export function storeResponse(f: { project: Project; runId: number; judge: Judge
     responder: f.judge.model,
     answering: { run_id: f.runId, judge: f.judge.name, model: f.judge.model, problem_item_id: f.row.id, problem: t.taskId, trial: t.trial + 1, call_ids: f.callIds, template: 'fs-answer@1' }
   }
-  f.project.write(() => insertItems(db, [{ kind: 'fs-problem', externalId, set: f.outSet, split: 'none', payload }]))
+  f.project.write((db) => insertItems(db, [{ kind: 'fs-problem', externalId, set: f.outSet, split: 'none', payload }]))
 }
 
 /** The responses an answering run has stored, by external id. */

@@ -88,7 +88,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
     fatal = `the project file could not be written: ${e.message}`
     stop.abort()
   })
-  const calls = generationCalls(db)
+  const calls = o.project.write(generationCalls)
 
   const runTask = async (row: GenerationTaskRow): Promise<'done' | 'failed' | 'stopped'> => {
     const target = o.target ?? 'hypotheses'
@@ -216,7 +216,7 @@ export async function executeGeneration(o: GenerationOptions, tasks: readonly Ge
         ...(settings.tokenBudget !== null ? { token_budget: settings.tokenBudget } : {})
       }
     }
-    o.project.write(() => insertItems(db, [{ kind: 'hypothesis-set', externalId, set: o.outSet, split: 'none', payload }]))
+    o.project.write((db) => insertItems(db, [{ kind: 'hypothesis-set', externalId, set: o.outSet, split: 'none', payload }]))
   }
 
   let next = 0

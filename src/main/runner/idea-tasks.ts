@@ -122,7 +122,7 @@ export function storeGeneratedIdeas(f: IdeaFinish): void {
         payload: { idea_a: chosen[0]!.idea, idea_b: chosen[1]!.idea, keywords: keyword, generation: { run_id: f.runId, scheme: f.scheme, a: chosen[0]!.id, b: chosen[1]!.id } }
       }]
     : []
-  f.project.write(() => insertItems(db, [...items, ...pair]))
+  f.project.write((db) => insertItems(db, [...items, ...pair]))
 }
 
 /** The idea items a generation run has created, by external id. */

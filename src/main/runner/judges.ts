@@ -3,7 +3,7 @@ import { judgeInputSchema, judgeOptionsSchema, type JudgeInput, type JudgeOption
 import { AssayError } from '../../shared/errors'
 import { companyOf } from '../providers/companies'
 import type { JudgeConfig, ProviderKind } from '../providers/types'
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import { insertJudge, judgeRow, judgeRowByName, judgeRows, type JudgeRow } from '../store/judges'
 
 export type { JudgeInput, JudgeOptions }
@@ -94,7 +94,7 @@ function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Adds a judge configuration; a name already taken is refused. The caller owns the transaction. */
-export function createJudge(db: Db, input: JudgeInput): Judge {
+export function createJudge(db: WritableDB, input: JudgeInput): Judge {
   const c = validated(input)
   const name = c.name ?? uniqueName(db, c.model)
   if (findJudgeByName(db, name)) throw new AssayError('conflict', `A judge named "${name}" exists already`)
@@ -106,7 +106,7 @@ export function createJudge(db: Db, input: JudgeInput): Judge {
  * The judge with exactly these settings, created when there is none (the command line names judges by their
  * settings). A given name must match the settings of the judge that has it.
  */
-export function ensureJudge(db: Db, input: JudgeInput): Judge {
+export function ensureJudge(db: WritableDB, input: JudgeInput): Judge {
   const c = validated(input)
   if (c.name) {
     const named = findJudgeByName(db, c.name)

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import type { ProviderKind } from '../providers/types'
 import { insertMissingPrices, priceRows, priceRowsOf, upsertPrice, type PriceRow } from '../store/prices'
 
@@ -77,7 +77,7 @@ export function priceFor(db: Db, provider: string, model: string): PriceMatch | 
 }
 
 /** Writes the default list into the project's table, keeping every row the curator has set. */
-export function seedDefaultPrices(db: Db): void {
+export function seedDefaultPrices(db: WritableDB): void {
   insertMissingPrices(db, DEFAULT_PRICES)
 }
 
@@ -85,7 +85,7 @@ export function listPrices(db: Db): Price[] {
   return priceRows(db).map(fromRow)
 }
 
-export function setPrice(db: Db, price: Price): void {
+export function setPrice(db: WritableDB, price: Price): void {
   upsertPrice(db, price)
 }
 

@@ -158,8 +158,7 @@ export function prepareRun(project: Project, spec: ParsedRunSpec): PreparedRun {
     skipped: plan.skipped.slice(0, MAX_SKIPPED_STORED),
     skippedCount: plan.skipped.length
   }
-  const db = project.db
-  return project.write(() => {
+  return project.write((db) => {
     seedDefaultPrices(db)
     const existing = runWithDefinition(db, key)
     if (existing) {
@@ -192,8 +191,7 @@ function prepareGeneration(project: Project, spec: ParsedRunSpec, judge: Judge):
   const { tasks, skipped } = planTasks(project.db, selection, target, keepLeaky, trials)
   if (spec.tokenBudgetRun) tokenBudgetsOf(project.db, spec.tokenBudgetRun, target)
   const key = generationKey(scheme, judge.id, selection, spec.outSet ?? null, spec.tokenBudgetRun ?? null, target, keepLeaky, trials)
-  const db = project.db
-  return project.write(() => {
+  return project.write((db) => {
     seedDefaultPrices(db)
     const existing = runWithDefinition(db, key)
     const runId =
@@ -272,7 +270,7 @@ export async function executeRun(
   const config = judgeConfig(judge)
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...env.retry, attempts: options.attempts, timeoutMs: options.timeoutMs }
   const price = priceFor(db, judge.provider, judge.model)
-  project.write(() => markRunRunning(db, runId))
+  project.write((db) => markRunRunning(db, runId))
   const work = row.instrument_id === 'generation' ? [] : workOf(db, runId)
   // What every way of making the calls takes; the gate only where calls go out one by one.
   const calling: RunCallOptions = { project, runId, provider, config, price, policy, signal: control.signal, secrets, ...(control.onProgress ? { onProgress: control.onProgress } : {}) }
@@ -312,10 +310,10 @@ export async function executeRun(
           work
         )
   } catch (e) {
-    project.write(() => setRunStatus(db, runId, 'failed'))
+    project.write((db) => setRunStatus(db, runId, 'failed'))
     throw e
   }
-  project.write(() => setRunStatus(db, runId, result.outcome))
+  project.write((db) => setRunStatus(db, runId, result.outcome))
   return { runId, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: runCounts(db, runId) }
 }
 

@@ -93,7 +93,7 @@ export function storeComposedTask(f: { project: Project; runId: number; judge: J
     key_points: c.key_points,
     composition: { run_id: f.runId, judge: f.judge.name, model: f.judge.model, paper_item_id: f.row.id, paper_title: (f.task as PaperTask).title, reason: c.reason, call_ids: f.callIds, template: 'task-composition@1' }
   }
-  f.project.write(() => insertItems(db, [{ kind: 'rediscovery-task', externalId: taskId, set: f.outSet, split: 'none', payload }]))
+  f.project.write((db) => insertItems(db, [{ kind: 'rediscovery-task', externalId: taskId, set: f.outSet, split: 'none', payload }]))
 }
 
 /** The rediscovery tasks a composition run has created. */

@@ -14,7 +14,7 @@ import {
   type TemplateSet
 } from '../../shared/templates'
 import { resourcePath } from '../paths'
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import { VALUE_NAMES } from './requests'
 import { allTemplateRows, hasTemplateVersion, insertTemplate, latestTemplateVersion, templateRows, type UserTemplateRow } from '../store/templates'
 
@@ -109,7 +109,7 @@ export type { UserTemplateInput }
  * Stores a template of the curator's own, or a new version of one. Built-in templates are read-only: a built-in
  * id@version cannot be taken. Placeholders are `{{name}}` with the names the instrument's requests supply.
  */
-export function addUserTemplate(db: Db, input: UserTemplateInput): TemplateSummary {
+export function addUserTemplate(db: WritableDB, input: UserTemplateInput): TemplateSummary {
   const c = userTemplateInputSchema.parse(input)
   const instrument = c.instrument as InstrumentId
   const allowed = VALUE_NAMES[instrument]

@@ -5,7 +5,7 @@ import { payloadWithContext } from '../annotation/item-context'
 import { logExposure } from '../store/exposures'
 import { getItem } from '../store/items'
 import { allRunRows, callPage, callWithItem, commonestError, type CallJoinRow } from '../store/call-views'
-import type { Db } from '../store/database'
+import type { Db, WritableDB } from '../store/database'
 import { getRunRow, runCounts, runOptions, type CallStatus, type RunRow, runningElsewhere } from '../store/model-calls'
 import { interpretAnswer } from './interpret'
 import { readStepAnswer, type StepKind } from './chain'
@@ -78,7 +78,7 @@ export function callsPage(db: Db, runId: number, status: CallStatus | undefined,
 }
 
 /** One call with its prompt and answer. Viewing the output of a test-split item is logged as an exposure. */
-export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn: () => T) => T): CallDetail {
+export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn: (db: WritableDB) => T) => T): CallDetail {
   const r = callWithItem(db, callId)
   if (!r) throw new AssayError('not_found', `No call ${callId}`)
   const run = getRunRow(db, r.run_id)!
@@ -97,7 +97,7 @@ export function callDetail(db: Db, callId: number, actor: string, write: <T>(fn:
     parse = { status: i.status, error: i.error }
   }
   if (r.split === 'test' && (r.raw_answer !== null || r.judgement !== null)) {
-    write(() => logExposure(db, r.item_id, 'judge_output_viewed', actor, `run ${r.run_id}, call ${r.id}`))
+    write((w) => logExposure(w, r.item_id, 'judge_output_viewed', actor, `run ${r.run_id}, call ${r.id}`))
   }
   return {
     ...callRow(r),

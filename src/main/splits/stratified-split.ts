@@ -84,7 +84,7 @@ export function createSplit(project: Project, opts: SplitOptions): SplitPlan {
     createdAt: new Date().toISOString(),
     warnings
   }
-  project.write(() => {
+  project.write((db) => {
     assignSplits(db, assignment)
     const history = JSON.parse(getMeta(db, 'split_plans') ?? '[]') as unknown[]
     history.push({ ...plan, set: opts.set ?? null, kind: opts.kind ?? null })

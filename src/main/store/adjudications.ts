@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from './database'
-import { adjudicationIsCurrent, adjudicationLatestFirst } from './revisions'
+import type { Db, WritableDB } from './database'
 
 // Adjudications are append-only like annotations: a new judgement of an item supersedes the previous one, so each
 // (item, instrument) has one chain whose head is the final label.
@@ -27,7 +26,7 @@ export interface NewAdjudication {
   supersedes: string | null
 }
 
-export function appendAdjudication(db: Db, a: NewAdjudication): string {
+export function appendAdjudication(db: WritableDB, a: NewAdjudication): string {
   return adjudicationAppender(db)(a)
 }
 
@@ -35,7 +34,7 @@ export function appendAdjudication(db: Db, a: NewAdjudication): string {
  * Appends adjudications with one prepared statement (imports append many). An imported one keeps its id and time
  * when it has them; otherwise it gets a new id and the present time.
  */
-export function adjudicationAppender(db: Db): (a: NewAdjudication & { id?: string | null; createdAt?: string | null }) => string {
+export function adjudicationAppender(db: WritableDB): (a: NewAdjudication & { id?: string | null; createdAt?: string | null }) => string {
   const insert = db.prepare(
     `INSERT INTO adjudications (id, item_id, instrument_id, judgement, reason, curator, based_on, supersedes, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ','now')))`
@@ -49,11 +48,7 @@ export function adjudicationAppender(db: Db): (a: NewAdjudication & { id?: strin
 
 /** A finder of the current adjudication of an (item, instrument), prepared once; see adjudicationHead. */
 export function adjudicationHeadFinder(db: Db): (itemId: number, instrumentId: string) => AdjudicationRow | undefined {
-  const stmt = db.prepare(
-    `SELECT a.* FROM adjudications a WHERE a.item_id = ? AND a.instrument_id = ?
-       AND ${adjudicationIsCurrent('a')}
-     ORDER BY ${adjudicationLatestFirst('a')} LIMIT 1`
-  )
+  const stmt = db.prepare(`SELECT a.* FROM current_adjudications a WHERE a.item_id = ? AND a.instrument_id = ?`)
   return (itemId, instrumentId) => stmt.get(itemId, instrumentId) as AdjudicationRow | undefined
 }
 
@@ -64,23 +59,15 @@ export function adjudicationHistory(db: Db, itemId: number, instrumentId: string
     .all(itemId, instrumentId) as AdjudicationRow[]
 }
 
-/** The current adjudication: the row nothing supersedes (the newest, should a chain ever fork). */
+/** The current adjudication: the row nothing supersedes (the latest, should a chain ever fork). */
 export function adjudicationHead(db: Db, itemId: number, instrumentId: string): AdjudicationRow | undefined {
   return adjudicationHeadFinder(db)(itemId, instrumentId)
 }
 
 /** Heads of every chain of an instrument, by item. */
 export function adjudicationHeads(db: Db, instrumentId: string): Map<number, AdjudicationRow> {
-  const rows = db
-    .prepare(
-      `SELECT a.* FROM adjudications a WHERE a.instrument_id = ?
-         AND ${adjudicationIsCurrent('a')}
-       ORDER BY a.item_id, ${adjudicationLatestFirst('a')}`
-    )
-    .all(instrumentId) as AdjudicationRow[]
-  const out = new Map<number, AdjudicationRow>()
-  for (const r of rows) if (!out.has(r.item_id)) out.set(r.item_id, r)
-  return out
+  const rows = db.prepare(`SELECT a.* FROM current_adjudications a WHERE a.instrument_id = ?`).all(instrumentId) as AdjudicationRow[]
+  return new Map(rows.map((r) => [r.item_id, r]))
 }
 
 export function basedOnOf(row: AdjudicationRow): string[] {
@@ -100,16 +87,15 @@ export interface AdjudicationFilter {
 
 export type AdjudicationWithItem = AdjudicationRow & { external_id: string; kind: string; set_name: string; split: string; payload: string }
 
-/** Current adjudications with their items, by item and instrument (the latest head first, should a chain fork). */
+/** Current adjudications with their items, by item and instrument. */
 export function currentAdjudicationsWithItems(db: Db, filter: AdjudicationFilter = {}): AdjudicationWithItem[] {
   return db
     .prepare(
-      `SELECT a.*, i.external_id, i.kind, i.set_name, i.split, i.payload FROM adjudications a
+      `SELECT a.*, i.external_id, i.kind, i.set_name, i.split, i.payload FROM current_adjudications a
        JOIN items i ON i.id = a.item_id
-       WHERE ${adjudicationIsCurrent('a')}
-         AND (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
+       WHERE (@set IS NULL OR i.set_name = @set) AND (@split IS NULL OR i.split = @split)
          AND (@instrument IS NULL OR a.instrument_id = @instrument)
-       ORDER BY i.id, a.instrument_id, ${adjudicationLatestFirst('a')}`
+       ORDER BY i.id, a.instrument_id`
     )
     .all({ set: filter.set ?? null, split: filter.split ?? null, instrument: filter.instrument ?? null }) as AdjudicationWithItem[]
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from './database'
-import { annotationIsCurrent, annotationIsHead, annotationLatestFirst } from './revisions'
+import type { Db, WritableDB } from './database'
+import { annotationLatestFirst } from './revisions'
 
 export interface AnnotationRow {
   id: string
@@ -41,7 +41,7 @@ export interface NewAnnotation {
 }
 
 /** Appends one annotation row; ids are UUIDs so answers from packets merge without conflicts. */
-export function appendAnnotation(db: Db, a: NewAnnotation): string {
+export function appendAnnotation(db: WritableDB, a: NewAnnotation): string {
   const id = a.id ?? randomUUID()
   db.prepare(
     `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, annotator_id, source_kind, source_name, judgement, display,
@@ -79,8 +79,7 @@ const OF_ASSIGNMENT = `(a.assignment_id = s.id OR (a.assignment_id IS NULL AND a
 export function headForAssignment(db: Db, assignmentId: number): AnnotationRow | undefined {
   return db
     .prepare(
-      `SELECT a.* FROM annotations a JOIN assignments s ON s.id = ? WHERE ${OF_ASSIGNMENT}
-         AND ${annotationIsHead('a')}
+      `SELECT a.* FROM annotation_heads a JOIN assignments s ON s.id = ? WHERE ${OF_ASSIGNMENT}
        ORDER BY ${annotationLatestFirst('a')} LIMIT 1`
     )
     .get(assignmentId) as AnnotationRow | undefined
@@ -94,9 +93,8 @@ export type SourceHead = Pick<AnnotationRow, 'id' | 'judgement' | 'retracted'>
  */
 export function sourceHeadFinder(db: Db): (itemId: number, instrumentId: string, sourceKind: string, sourceName: string) => SourceHead | undefined {
   const stmt = db.prepare(
-    `SELECT a.id, a.judgement, a.retracted FROM annotations a
+    `SELECT a.id, a.judgement, a.retracted FROM annotation_heads a
      WHERE a.item_id = ? AND a.instrument_id = ? AND a.source_kind = ? AND a.source_name = ?
-       AND ${annotationIsHead('a')}
      ORDER BY ${annotationLatestFirst('a')} LIMIT 1`
   )
   return (itemId, instrumentId, sourceKind, sourceName) => stmt.get(itemId, instrumentId, sourceKind, sourceName) as SourceHead | undefined
@@ -152,8 +150,8 @@ export function currentAnswers(db: Db, instrumentId: string): AnswerRow[] {
 }
 
 function currentSql(columns: string): string {
-  return `SELECT ${columns} FROM annotations a
-       WHERE ${annotationIsCurrent('a')} AND (? IS NULL OR a.instrument_id = ?)
+  return `SELECT ${columns} FROM current_annotations a
+       WHERE (? IS NULL OR a.instrument_id = ?)
        ORDER BY a.item_id, a.created_at`
 }
 
@@ -166,7 +164,7 @@ export interface DraftRow {
 }
 
 export function saveDraft(
-  db: Db,
+  db: WritableDB,
   annotatorId: number,
   itemId: number,
   instrumentId: string,
@@ -187,7 +185,7 @@ export function getDraft(db: Db, annotatorId: number, itemId: number, instrument
     | undefined
 }
 
-export function deleteDraft(db: Db, annotatorId: number, itemId: number, instrumentId: string): void {
+export function deleteDraft(db: WritableDB, annotatorId: number, itemId: number, instrumentId: string): void {
   db.prepare(`DELETE FROM drafts WHERE annotator_id = ? AND item_id = ? AND instrument_id = ?`).run(annotatorId, itemId, instrumentId)
 }
 
@@ -198,7 +196,7 @@ export function getAnnotation(db: Db, id: string): AnnotationRow | undefined {
 
 /** How many current answers an instrument has. */
 export function currentAnswerCount(db: Db, instrumentId: string): number {
-  return (db.prepare(`SELECT count(*) AS n FROM annotations a WHERE a.instrument_id = ? AND ${annotationIsCurrent('a')}`).get(instrumentId) as { n: number }).n
+  return (db.prepare(`SELECT count(*) AS n FROM current_annotations a WHERE a.instrument_id = ?`).get(instrumentId) as { n: number }).n
 }
 
 /** The latest draft set aside for an item (one entered in a layout the item no longer shows), if any. */
@@ -209,7 +207,7 @@ export function latestSetAsideDraft(db: Db, annotatorId: number, itemId: number,
 }
 
 /** Keeps a draft that is about to be replaced, so what was written in an earlier layout is not lost. */
-export function setDraftAside(db: Db, annotatorId: number, itemId: number, instrumentId: string, draft: DraftRow): void {
+export function setDraftAside(db: WritableDB, annotatorId: number, itemId: number, instrumentId: string, draft: DraftRow): void {
   db.prepare(`INSERT INTO drafts_set_aside (annotator_id, item_id, instrument_id, data, display, active_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
     annotatorId,
     itemId,

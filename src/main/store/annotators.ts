@@ -14,7 +14,7 @@ export function ensureAnnotator(project: Project, name: string, expertise?: stri
   const db = project.db
   const found = db.prepare(`SELECT * FROM annotators WHERE name = ?`).get(name) as AnnotatorRow | undefined
   if (found) return found
-  return project.write(() => {
+  return project.write((db) => {
     const n = (db.prepare(`SELECT count(*) AS n FROM annotators`).get() as { n: number }).n
     const pseudonym = `A${String(n + 1).padStart(2, '0')}`
     const info = db.prepare(`INSERT INTO annotators (name, expertise, pseudonym) VALUES (?, ?, ?)`).run(name, expertise ?? null, pseudonym)

@@ -1,5 +1,5 @@
 import { AssayError } from '../../shared/errors'
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 /**
  * Archived runs and judges: kept in the file with every call, left out of reports and lists unless asked for.
@@ -11,7 +11,7 @@ export type ArchiveTarget = 'run' | 'judge'
 const TABLE: Record<ArchiveTarget, string> = { run: 'runs', judge: 'judges' }
 
 /** Marks (or, with `archived` false, unmarks) one run or judge; returns whether it is archived now. */
-export function setArchived(db: Db, target: ArchiveTarget, id: number, archived: boolean): boolean {
+export function setArchived(db: WritableDB, target: ArchiveTarget, id: number, archived: boolean): boolean {
   const table = TABLE[target]
   const exists = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id)
   if (!exists) throw new AssayError('not_found', `No ${target} ${id}`)

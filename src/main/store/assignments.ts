@@ -1,5 +1,4 @@
-import type { Db } from './database'
-import { annotationIsCurrent } from './revisions'
+import type { Db, WritableDB } from './database'
 
 export type AssignmentStatus = 'pending' | 'done' | 'skipped' | 'flagged'
 
@@ -53,7 +52,7 @@ export function queueSummaries(db: Db, annotatorId: number): QueueSummary[] {
     .all(annotatorId) as QueueSummary[]
 }
 
-export function setAssignmentStatus(db: Db, id: number, status: AssignmentStatus, reason: string | null): void {
+export function setAssignmentStatus(db: WritableDB, id: number, status: AssignmentStatus, reason: string | null): void {
   db.prepare(`UPDATE assignments SET status = ?, status_reason = ? WHERE id = ?`).run(status, reason, id)
 }
 
@@ -61,21 +60,20 @@ export function setAssignmentStatus(db: Db, id: number, status: AssignmentStatus
  * Marks done every assignment not yet done whose annotator has a current answer to its item and instrument (an
  * answer imported from elsewhere counts as theirs), so imported answers count in queues as answers given here do.
  */
-export function markAnsweredAssignmentsDone(db: Db): number {
+export function markAnsweredAssignmentsDone(db: WritableDB): number {
   return db
     .prepare(
       `UPDATE assignments SET status = 'done', status_reason = NULL
        WHERE status != 'done' AND EXISTS (
-         SELECT 1 FROM annotations a
+         SELECT 1 FROM current_annotations a
          WHERE a.annotator_id = assignments.annotator_id AND a.item_id = assignments.item_id AND a.instrument_id = assignments.instrument_id
            AND a.source_kind = 'human'
-           AND (a.assignment_id IS NULL OR a.assignment_id = assignments.id)
-           AND ${annotationIsCurrent('a')})`
+           AND (a.assignment_id IS NULL OR a.assignment_id = assignments.id))`
     )
     .run().changes
 }
 
-export function insertAssignment(db: Db, annotatorId: number, itemId: number, instrumentId: string, position: number): boolean {
+export function insertAssignment(db: WritableDB, annotatorId: number, itemId: number, instrumentId: string, position: number): boolean {
   const info = db
     .prepare(`INSERT OR IGNORE INTO assignments (annotator_id, item_id, instrument_id, position) VALUES (?, ?, ?, ?)`)
     .run(annotatorId, itemId, instrumentId, position)

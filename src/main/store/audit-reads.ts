@@ -2,7 +2,6 @@ import type { CallStatus } from '../../shared/report'
 import type { ItemKind, Split } from '../../shared/items/kinds'
 import { ACTIVE_RUN_SQL } from './archive'
 import type { Db } from './database'
-import { adjudicationIsCurrent, adjudicationLatestFirst } from './revisions'
 
 // What gathering for the audit reads, in the shapes it reads them: items of one kind, exposures, pseudonyms, current
 // adjudications, and the runs and calls of one instrument (calls as raw rows: this runs over every call of every run).
@@ -32,13 +31,13 @@ export function annotatorPseudonyms(db: Db): Map<number, string> {
   return new Map((db.prepare(`SELECT id, pseudonym FROM annotators`).all() as { id: number; pseudonym: string }[]).map((r) => [r.id, r.pseudonym]))
 }
 
-/** Current adjudications of an instrument, each item's latest head first. */
+/** Current adjudications of an instrument, by item. */
 export function currentAdjudicationRows(db: Db, instrumentId: string): Array<{ item_id: number; judgement: string; curator: string }> {
   return db
     .prepare(
-      `SELECT a.item_id, a.judgement, a.curator FROM adjudications a
-       WHERE a.instrument_id = ? AND ${adjudicationIsCurrent('a')}
-       ORDER BY a.item_id, ${adjudicationLatestFirst('a')}`
+      `SELECT a.item_id, a.judgement, a.curator FROM current_adjudications a
+       WHERE a.instrument_id = ?
+       ORDER BY a.item_id`
     )
     .all(instrumentId) as Array<{ item_id: number; judgement: string; curator: string }>
 }

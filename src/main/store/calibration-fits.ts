@@ -1,7 +1,7 @@
 import { fitParametersSchema, fitSpecSchema, type FitParameters, type FitSpec, type StoredFit } from '../../shared/calibrate'
 import { AssayError } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
-import { hasTable, type Db } from './database'
+import { hasTable, type Db, type WritableDB } from './database'
 
 interface FitRow {
   id: number
@@ -12,7 +12,7 @@ interface FitRow {
 }
 
 /** Stores a fit and the items it used, in the caller's transaction. */
-export function insertFit(db: Db, spec: FitSpec, parameters: FitParameters, fitItems: readonly number[], nFitUnits: number): number {
+export function insertFit(db: WritableDB, spec: FitSpec, parameters: FitParameters, fitItems: readonly number[], nFitUnits: number): number {
   const info = db
     .prepare(`INSERT INTO calibration_fits (instrument_id, method, source, spec, parameters, n_fit_units) VALUES (?, ?, ?, ?, ?, ?)`)
     .run(spec.instrument, spec.method, spec.source, JSON.stringify(spec), JSON.stringify(parameters), nFitUnits)

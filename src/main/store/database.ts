@@ -4,7 +4,19 @@ import Database from 'better-sqlite3'
 import { AssayError } from '../../shared/errors'
 import { MIGRATIONS, type Migration } from './migrations'
 
-export type Db = Database.Database
+declare const writable: unique symbol
+
+/** A connection read through: what a function that only reads takes. Every connection can be read. */
+export type ReadableDB = Database.Database
+
+/**
+ * A connection inside a write transaction: what a function that writes takes. Only `Project.write` hands one out
+ * (and opening a file, which writes its schema), so a write outside a transaction does not type-check.
+ */
+export type WritableDB = ReadableDB & { readonly [writable]: true }
+
+/** The readers' name for a readable connection. */
+export type Db = ReadableDB
 
 /** 'ASSY' — marks a SQLite file as an Assay project. */
 export const APPLICATION_ID = 0x41535359
@@ -45,7 +57,7 @@ function defaultNativeBinding(): string | undefined {
  * Opens a project file: pragmas for durability (WAL, synchronous=FULL), foreign keys, busy timeout,
  * then migrations (backing the file up first). Refuses files from a newer schema and non-Assay files.
  */
-export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<Db> {
+export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<WritableDB> {
   const existed = existsSync(path) && statSync(path).size > 0
   if (!existed && !opts.create) throw new AssayError('not_found', `No project file at ${path}`)
   if (existed && !opts.readonly && !isWritable(path)) {
@@ -88,9 +100,9 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
         await db.backup(backup)
         opts.onBackup?.(backup)
       }
-      migrate(db, version, migrations)
+      migrate(db as WritableDB, version, migrations)
     }
-    return db
+    return db as WritableDB
   } catch (e) {
     db.close()
     if (e instanceof AssayError) throw e
@@ -133,7 +145,7 @@ function openReadonly(path: string, nativeBinding: string | undefined): Db {
   const db = new Database(path, { readonly: true, ...binding })
   try {
     db.pragma('application_id', { simple: true })
-    return db
+    return db as WritableDB
   } catch (e) {
     db.close()
     if (!/readonly|read-only|SQLITE_READONLY/i.test((e as Error).message)) throw e
@@ -191,7 +203,7 @@ function checkIsProject(db: Db, path: string, existed: boolean): void {
 }
 
 /** Applies all pending migrations in one transaction: a failure leaves the file as it was. */
-export function migrate(db: Db, from: number, migrations: ReadonlyArray<Migration> = MIGRATIONS): void {
+export function migrate(db: WritableDB, from: number, migrations: ReadonlyArray<Migration> = MIGRATIONS): void {
   const pending = migrations.filter((m) => m.version > from)
   const apply = db.transaction(() => {
     for (const m of pending) {

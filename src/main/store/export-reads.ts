@@ -1,5 +1,4 @@
 import type { Db } from './database'
-import { annotationIsCurrent } from './revisions'
 
 // What exports read: current answers and finished model calls, each with its item (and the run, judge and
 // pseudonym they name), in a set and a split when given; and the history they number and pseudonymise by.
@@ -38,11 +37,10 @@ export function currentAnswersWithItems(db: Db, selection: ExportSelection): Ann
     .prepare(
       `SELECT a.id, a.item_id, a.instrument_id, a.instrument_version, a.source_kind, a.source_name, a.judgement, a.display,
               a.active_ms, a.origin, a.created_at, an.pseudonym, i.external_id, i.kind, i.set_name, i.split, i.payload
-       FROM annotations a
+       FROM current_annotations a
        JOIN items i ON i.id = a.item_id
        LEFT JOIN annotators an ON an.id = a.annotator_id
-       WHERE ${annotationIsCurrent('a')}
-         AND ${ITEM_FILTER} AND (@instrument IS NULL OR a.instrument_id = @instrument)
+       WHERE ${ITEM_FILTER} AND (@instrument IS NULL OR a.instrument_id = @instrument)
        ORDER BY i.id, a.instrument_id, a.source_kind, a.source_name, a.created_at`
     )
     .all(selection) as AnnotationJoin[]

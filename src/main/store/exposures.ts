@@ -1,8 +1,8 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 export type ExposureKind = 'label_viewed' | 'judge_output_viewed' | 'annotations_viewed' | 'prompt_revision' | 'exported'
 
-export function logExposure(db: Db, itemId: number, kind: ExposureKind, actor: string, detail?: string): void {
+export function logExposure(db: WritableDB, itemId: number, kind: ExposureKind, actor: string, detail?: string): void {
   db.prepare(`INSERT INTO exposures (item_id, kind, actor, detail) VALUES (?, ?, ?, ?)`).run(itemId, kind, actor, detail ?? null)
 }
 
@@ -14,7 +14,7 @@ export function exposedItemIds(db: Db): Set<number> {
  * A prompt revised after its author saw labels or judge outputs of test items was tuned on them: those items stop
  * being unbiased test items. Marks every such test item of the instrument's item kind (once per template version).
  */
-export function markPromptRevision(db: Db, itemKind: string, templateRef: string, actor: string): number {
+export function markPromptRevision(db: WritableDB, itemKind: string, templateRef: string, actor: string): number {
   const info = db
     .prepare(
       `INSERT INTO exposures (item_id, kind, actor, detail)

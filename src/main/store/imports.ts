@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { WritableDB } from './database'
 
 // The `imports` table: one row per import, which its items and answers name.
 
@@ -11,7 +11,7 @@ export interface NewImport {
   warnings: unknown
 }
 
-export function insertImport(db: Db, i: NewImport): number {
+export function insertImport(db: WritableDB, i: NewImport): number {
   const info = db
     .prepare(`INSERT INTO imports (format, source, set_name, item_count, label_count, warnings) VALUES (?, ?, ?, ?, ?, ?)`)
     .run(i.format, i.source, i.set, i.itemCount, i.labelCount, JSON.stringify(i.warnings))

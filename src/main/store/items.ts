@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 import { itemSearchText, itemTitle, type ItemKind, type Split } from '../../shared/items/kinds'
 
 export interface NewItem {
@@ -30,7 +30,7 @@ export interface ItemQuery {
 }
 
 /** Inserts many items with one prepared statement; the caller owns the transaction. */
-export function insertItems(db: Db, items: Iterable<NewItem>, importId: number | null = null): number[] {
+export function insertItems(db: WritableDB, items: Iterable<NewItem>, importId: number | null = null): number[] {
   const stmt = db.prepare(
     `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, import_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
@@ -107,7 +107,7 @@ export function countItems(db: Db): CountRow[] {
     .all() as CountRow[]
 }
 
-export function setSplit(db: Db, ids: number[], split: Split): void {
+export function setSplit(db: WritableDB, ids: number[], split: Split): void {
   const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
   for (const id of ids) stmt.run(split, id)
 }
@@ -261,7 +261,7 @@ export function judgedItemCount(db: Db, s: SplitSelection): number {
   ).n
 }
 
-export function assignSplits(db: Db, assignment: ReadonlyArray<{ id: number; split: Split }>): void {
+export function assignSplits(db: WritableDB, assignment: ReadonlyArray<{ id: number; split: Split }>): void {
   const stmt = db.prepare(`UPDATE items SET split = ? WHERE id = ?`)
   for (const a of assignment) stmt.run(a.split, a.id)
 }

@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 // The `judges` table: one row per judge configuration (provider, model, endpoint, options).
 
@@ -25,7 +25,7 @@ export function judgeRowByName(db: Db, name: string): JudgeRow | undefined {
   return db.prepare(`SELECT * FROM judges WHERE name = ?`).get(name) as JudgeRow | undefined
 }
 
-export function insertJudge(db: Db, j: { name: string; provider: string; model: string; baseUrl: string | null; company: string | null; options: unknown }): number {
+export function insertJudge(db: WritableDB, j: { name: string; provider: string; model: string; baseUrl: string | null; company: string | null; options: unknown }): number {
   const info = db
     .prepare(`INSERT INTO judges (name, provider, model, base_url, company, options) VALUES (?, ?, ?, ?, ?, ?)`)
     .run(j.name, j.provider, j.model, j.baseUrl, j.company, JSON.stringify(j.options))

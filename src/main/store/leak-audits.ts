@@ -1,7 +1,6 @@
 import { currentAnswers } from './annotations'
 import { ACTIVE_RUN_SQL } from './archive'
 import type { Db } from './database'
-import { adjudicationIsCurrent, adjudicationLatestFirst } from './revisions'
 
 /** One leak-audit answer about a task: who gave it and whether it found a leak. */
 export interface LeakAnswer {
@@ -29,9 +28,9 @@ export function leakAuditAnswers(db: Db): LeakAnswer[] {
   const out: LeakAnswer[] = []
   const finals = db
     .prepare(
-      `SELECT a.item_id, a.judgement FROM adjudications a
-       WHERE a.instrument_id = 'leak-audit' AND ${adjudicationIsCurrent('a')}
-       ORDER BY a.item_id, ${adjudicationLatestFirst('a')}`
+      `SELECT a.item_id, a.judgement FROM current_adjudications a
+       WHERE a.instrument_id = 'leak-audit'
+       ORDER BY a.item_id`
     )
     .all() as { item_id: number; judgement: string }[]
   const seen = new Set<number>()

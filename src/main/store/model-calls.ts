@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 import type { Project } from './project'
 import type { AnswerFormat } from '../../shared/templates'
 import { ACTIVE_RUN_SQL } from './archive'
@@ -120,7 +120,7 @@ export interface NewRun {
  * so a run that could not start leaves no record, as one refused before it starts. Refuses to touch a run with any
  * answer. Says whether it was removed, and the first call's error.
  */
-export function discardUnansweredRun(db: Db, runId: number): { discarded: boolean; firstError: string | null } {
+export function discardUnansweredRun(db: WritableDB, runId: number): { discarded: boolean; firstError: string | null } {
   const answered = db.prepare(`SELECT count(*) AS n FROM model_calls WHERE run_id = ? AND (raw_answer IS NOT NULL OR status IN ('ok', 'unparseable'))`).get(runId) as { n: number }
   const first = db.prepare(`SELECT error FROM model_calls WHERE run_id = ? AND error IS NOT NULL ORDER BY id LIMIT 1`).get(runId) as { error: string } | undefined
   if (answered.n > 0) return { discarded: false, firstError: first?.error ?? null }
@@ -129,7 +129,7 @@ export function discardUnansweredRun(db: Db, runId: number): { discarded: boolea
   return { discarded: true, firstError: first?.error ?? null }
 }
 
-export function insertRun(db: Db, run: NewRun): number {
+export function insertRun(db: WritableDB, run: NewRun): number {
   const info = db
     .prepare(
       `INSERT INTO runs (instrument_id, judge_id, template_id, template_version, selection, seed, both_orders, trials, options)
@@ -140,7 +140,7 @@ export function insertRun(db: Db, run: NewRun): number {
 }
 
 /** Records the planned calls as pending; calls the run has already are kept as they are. Returns how many were new. */
-export function insertPlannedCalls(db: Db, runId: number, calls: readonly PlannedCall[]): number {
+export function insertPlannedCalls(db: WritableDB, runId: number, calls: readonly PlannedCall[]): number {
   const stmt = db.prepare(
     `INSERT OR IGNORE INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, ?, ?, ?, ?, ?)`
   )
@@ -149,13 +149,13 @@ export function insertPlannedCalls(db: Db, runId: number, calls: readonly Planne
   return added
 }
 
-export function setRunStatus(db: Db, runId: number, status: RunStatus): void {
+export function setRunStatus(db: WritableDB, runId: number, status: RunStatus): void {
   const finished = status === 'done' || status === 'cancelled' || status === 'failed'
   db.prepare(`UPDATE runs SET status = ?, finished_at = ? WHERE id = ?`).run(status, finished ? new Date().toISOString() : null, runId)
 }
 
 /** Marks a run as executing in this process. */
-export function markRunRunning(db: Db, runId: number): void {
+export function markRunRunning(db: WritableDB, runId: number): void {
   db.prepare(`UPDATE runs SET status = 'running', finished_at = NULL, options = json_set(options, '$.runningPid', ?) WHERE id = ?`).run(process.pid, runId)
 }
 
@@ -172,7 +172,7 @@ export function runningElsewhere(row: Pick<RunRow, 'status'>, options: Pick<RunO
   }
 }
 
-export function setRunBatch(db: Db, runId: number, batch: unknown): void {
+export function setRunBatch(db: WritableDB, runId: number, batch: unknown): void {
   db.prepare(`UPDATE runs SET batch = ? WHERE id = ?`).run(JSON.stringify(batch), runId)
 }
 
@@ -387,7 +387,7 @@ export function activeCallCount(db: Db, instrumentId: string): number {
   ).n
 }
 
-export function setRunOptions(db: Db, runId: number, options: RunOptions): void {
+export function setRunOptions(db: WritableDB, runId: number, options: RunOptions): void {
   db.prepare(`UPDATE runs SET options = ? WHERE id = ?`).run(JSON.stringify(options), runId)
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 // The curator project's record of the packets it made: one `packets` row each, and the map of opaque ids.
 
@@ -17,7 +17,7 @@ export interface PacketItemRow {
   view_digest: string
 }
 
-export function insertPacket(db: Db, packet: { id: string; annotatorId: number; digest: string }, items: ReadonlyArray<Omit<PacketItemRow, 'packet_id'>>): void {
+export function insertPacket(db: WritableDB, packet: { id: string; annotatorId: number; digest: string }, items: ReadonlyArray<Omit<PacketItemRow, 'packet_id'>>): void {
   db.prepare(`INSERT INTO packets (id, annotator_id, assignment_digest) VALUES (?, ?, ?)`).run(packet.id, packet.annotatorId, packet.digest)
   const stmt = db.prepare(`INSERT INTO packet_items (packet_id, opaque_id, assignment_id, view_digest) VALUES (?, ?, ?, ?)`)
   for (const it of items) stmt.run(packet.id, it.opaque_id, it.assignment_id, it.view_digest)
@@ -31,7 +31,7 @@ export function packetItems(db: Db, packetId: string): PacketItemRow[] {
   return db.prepare(`SELECT * FROM packet_items WHERE packet_id = ? ORDER BY opaque_id`).all(packetId) as PacketItemRow[]
 }
 
-export function markMerged(db: Db, packetId: string): void {
+export function markMerged(db: WritableDB, packetId: string): void {
   db.prepare(`UPDATE packets SET merged_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`).run(packetId)
 }
 
@@ -65,7 +65,7 @@ export interface PacketFileWriter {
   draft(annotatorId: number, itemId: number, instrumentId: string, data: string, activeMs: number, updatedAt: string): void
 }
 
-export function packetFileWriter(db: Db): PacketFileWriter {
+export function packetFileWriter(db: WritableDB): PacketFileWriter {
   const insertItem = db.prepare(
     `INSERT INTO items (kind, external_id, set_name, split, title, search_text, payload, created_at)
      VALUES (?, ?, 'packet', 'none', ?, '', ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`

@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 // The `prices` table: the project's own price per model, in dollars per million tokens.
 
@@ -27,12 +27,12 @@ export function priceRows(db: Db): PriceRow[] {
 }
 
 /** Adds the prices the table does not have yet, keeping every row it has. */
-export function insertMissingPrices(db: Db, prices: ReadonlyArray<PriceValues>): void {
+export function insertMissingPrices(db: WritableDB, prices: ReadonlyArray<PriceValues>): void {
   const insert = db.prepare(`INSERT OR IGNORE INTO prices (provider, model, input_per_mtok, output_per_mtok, batch_discount) VALUES (?, ?, ?, ?, ?)`)
   for (const price of prices) insert.run(price.provider, price.model, price.inputPerMtok, price.outputPerMtok, price.batchDiscount)
 }
 
-export function upsertPrice(db: Db, price: PriceValues): void {
+export function upsertPrice(db: WritableDB, price: PriceValues): void {
   db.prepare(
     `INSERT INTO prices (provider, model, input_per_mtok, output_per_mtok, batch_discount) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (provider, model) DO UPDATE SET input_per_mtok = excluded.input_per_mtok,

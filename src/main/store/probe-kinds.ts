@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 import { AssayError } from '../../shared/errors'
 import { BUILTIN_PROBE_KINDS, builtinProbeKind, type ProbeKind, type UserProbeKind } from '../../shared/probes/kinds'
 
@@ -44,7 +44,7 @@ export function getProbeKind(db: Db, name: string): ProbeKind {
 }
 
 /** Adds a user-defined kind, or a new version of it when its rule changed; an unchanged definition adds nothing. */
-export function defineProbeKind(db: Db, kind: UserProbeKind): { kind: ProbeKind; added: boolean } {
+export function defineProbeKind(db: WritableDB, kind: UserProbeKind): { kind: ProbeKind; added: boolean } {
   if (builtinProbeKind(kind.name)) throw new AssayError('invalid_input', `"${kind.name}" is a built-in probe kind`)
   const latest = db.prepare(`SELECT * FROM probe_kinds WHERE name = ? ORDER BY version DESC LIMIT 1`).get(kind.name) as KindRow | undefined
   const same =

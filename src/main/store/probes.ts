@@ -1,7 +1,6 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 import type { Split } from '../../shared/items/kinds'
 import { probeProvenanceSchema, type ProbeProvenance } from '../../shared/probes/provenance'
-import { adjudicationIsCurrent, annotationIsCurrent } from './revisions'
 
 export interface NewProbeRow {
   itemId: number
@@ -12,7 +11,7 @@ export interface NewProbeRow {
 }
 
 /** Records a probe item's provenance; the caller owns the transaction (the item is inserted in the same one). */
-export function insertProbe(db: Db, p: NewProbeRow): void {
+export function insertProbe(db: WritableDB, p: NewProbeRow): void {
   const v = p.provenance
   db.prepare(
     `INSERT INTO probes (item_id, original_item_id, original_side, probe_family, kind, kind_version, method, template_id,
@@ -130,15 +129,15 @@ export interface ProbeCheckRow {
 export function probeChecks(db: Db): { answers: ProbeCheckRow[]; adjudicated: ProbeCheckRow[] } {
   const answers = db
     .prepare(
-      `SELECT a.item_id, a.source_name, a.judgement FROM annotations a
-       WHERE a.instrument_id = 'probe-check' AND a.source_kind = 'human' AND ${annotationIsCurrent('a')}
+      `SELECT a.item_id, a.source_name, a.judgement FROM current_annotations a
+       WHERE a.instrument_id = 'probe-check' AND a.source_kind = 'human'
        ORDER BY a.created_at`
     )
     .all() as ProbeCheckRow[]
   const adjudicated = db
     .prepare(
-      `SELECT d.item_id, d.curator AS source_name, d.judgement FROM adjudications d
-       WHERE d.instrument_id = 'probe-check' AND ${adjudicationIsCurrent('d')}`
+      `SELECT d.item_id, d.curator AS source_name, d.judgement FROM current_adjudications d
+       WHERE d.instrument_id = 'probe-check'`
     )
     .all() as ProbeCheckRow[]
   return { answers, adjudicated }

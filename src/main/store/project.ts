@@ -1,20 +1,24 @@
 import { basename } from 'node:path'
 import { AssayError } from '../../shared/errors'
-import { isWritable, openDatabase, type Db, type OpenOptions } from './database'
+import { isWritable, openDatabase, type OpenOptions, type ReadableDB, type WritableDB } from './database'
 import { ensureProjectIdentity, getMeta } from './meta'
 import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
 import type { ProjectInfo } from '../../shared/contract/schemas'
-import { annotationIsCurrent } from './revisions'
 
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
+  /** The connection, to read through; writes go through `write`, which hands out the writable handle. */
+  readonly db: ReadableDB
+
   private constructor(
-    readonly db: Db,
+    private readonly writable: WritableDB,
     readonly path: string,
     /** Opened read-only: nothing can be written through this connection. */
     readonly readonly: boolean
-  ) {}
+  ) {
+    this.db = writable
+  }
 
   static async open(path: string, opts: OpenOptions = {}): Promise<Project> {
     const db = await openDatabase(path, opts)
@@ -60,7 +64,6 @@ export class Project {
   }
 
   info(): ProjectInfo {
-    const CURRENT = annotationIsCurrent('a')
     const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n
     const counts = countItems(this.db)
     return {
@@ -74,17 +77,20 @@ export class Project {
       counts,
       annotators: count(`SELECT count(*) AS n FROM annotators`),
       // People's current answers are annotations; a judge's (asked here, or imported as judge outputs) are judgements.
-      annotations: count(`SELECT count(*) AS n FROM annotations a WHERE a.source_kind = 'human' AND ${CURRENT}`),
+      annotations: count(`SELECT count(*) AS n FROM current_annotations a WHERE a.source_kind = 'human'`),
       judgements:
-        count(`SELECT count(*) AS n FROM model_calls WHERE status = 'ok'`) + count(`SELECT count(*) AS n FROM annotations a WHERE a.source_kind = 'model' AND ${CURRENT}`),
+        count(`SELECT count(*) AS n FROM model_calls WHERE status = 'ok'`) + count(`SELECT count(*) AS n FROM current_annotations a WHERE a.source_kind = 'model'`),
       runs: count(`SELECT count(*) AS n FROM runs`),
       exposures: count(`SELECT count(*) AS n FROM exposures`)
     }
   }
 
-  /** Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no mid-way busy errors). */
-  write<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate()
+  /**
+   * Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no mid-way busy errors), with the
+   * connection as a writable handle: the only way to one for functions that write.
+   */
+  write<T>(fn: (db: WritableDB) => T): T {
+    return this.writable.transaction(() => fn(this.writable)).immediate()
   }
 
   close(): void {

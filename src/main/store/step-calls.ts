@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 // The calls of runs that ask one request after another (generation; probes written by a model): each read back by
 // its item and position, and planned only when the step before it has its answer. Statements are prepared once per
@@ -23,7 +23,7 @@ export interface GenerationCalls {
   replan(id: number, hash: string, display: string, prompt: string): void
 }
 
-export function generationCalls(db: Db): GenerationCalls {
+export function generationCalls(db: WritableDB): GenerationCalls {
   const callsOf = db.prepare(`SELECT id, order_index, request_hash, status, raw_answer, output_tokens, attempts, prompt FROM model_calls WHERE run_id = ? AND item_id = ? AND trial = ? ORDER BY order_index`)
   const insert = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, ?, ?, ?, ?, ?)`)
   const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, display = ?, prompt = ? WHERE id = ?`)
@@ -45,7 +45,7 @@ export interface ProbeCalls {
   replan(id: number, hash: string, prompt: string): void
 }
 
-export function probeCalls(db: Db): ProbeCalls {
+export function probeCalls(db: WritableDB): ProbeCalls {
   const find = db.prepare(`SELECT id, request_hash, status, raw_answer, attempts FROM model_calls WHERE run_id = ? AND item_id = ? AND order_index = ?`)
   const insert = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt) VALUES (?, ?, 0, ?, ?, ?, ?)`)
   const replan = db.prepare(`UPDATE model_calls SET request_hash = ?, prompt = ?, status = 'pending' WHERE id = ?`)

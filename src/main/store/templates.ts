@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import type { Db, WritableDB } from './database'
 
 // The `templates` table: the project's own request templates, each version kept (a published one is never edited).
 
@@ -34,7 +34,7 @@ export function hasTemplateVersion(db: Db, id: string, version: number): boolean
 }
 
 export function insertTemplate(
-  db: Db,
+  db: WritableDB,
   t: { id: string; version: number; instrument: string; system: string | null; user: string; answerFormat: string; note: string | null }
 ): void {
   db.prepare(`INSERT INTO templates (template_id, version, instrument_id, system_text, user_text, answer_format, note) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(

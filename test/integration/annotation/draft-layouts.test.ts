@@ -53,7 +53,7 @@ describe('drafts in the layout they were entered in', () => {
 
   beforeAll(async () => {
     project = await Project.create(tmp.file('pairs.assay'))
-    project.write(() => insertItems(project.db, Array.from({ length: 16 }, (_, i) => pair(i, `set-${i}`))))
+    project.write((db) => insertItems(db, Array.from({ length: 16 }, (_, i) => pair(i, `set-${i}`))))
     const id = project.write(() => ensureAnnotator(project, 'Ada').id)
     // An earlier pair whose seeded coin matches the draft's pair: assigned first, it decides the later pair's side
     // (every second pair of a stratum is swapped); once removed, the later pair takes its own coin, the other way.

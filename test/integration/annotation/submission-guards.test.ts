@@ -98,7 +98,7 @@ describe('submitted worked checks', () => {
 
 describe('answer limits', () => {
   it('refuses a text field over the project’s cap, naming the field, and writes nothing', async () => {
-    project.write(() => writeAnswerLimits(project.db, { text_chars: 500 }))
+    project.write((db) => writeAnswerLimits(db, { text_chars: 500 }))
     const ctx = await annotator('Guard')
     const [, , , item] = await flawItems(ctx)
     const before = (project.db.prepare(`SELECT count(*) AS n FROM annotations`).get() as { n: number }).n
@@ -111,7 +111,7 @@ describe('answer limits', () => {
   })
 
   it('refuses a whole answer over the byte cap', async () => {
-    project.write(() => writeAnswerLimits(project.db, { judgement_bytes: 2000 }))
+    project.write((db) => writeAnswerLimits(db, { judgement_bytes: 2000 }))
     const ctx = await annotator('Guard')
     const [, , , item] = await flawItems(ctx)
     const flaws = Array.from({ length: 40 }, () => ({ side: 'a', type: 'other', severity: 'minor', evidence: item!.quote, note: 'n'.repeat(40) }))
@@ -122,7 +122,7 @@ describe('answer limits', () => {
   })
 
   it('rate-limits submissions per session', async () => {
-    project.write(() => writeAnswerLimits(project.db, { submissions_burst: 3, submissions_per_minute: 1 }))
+    project.write((db) => writeAnswerLimits(db, { submissions_burst: 3, submissions_per_minute: 1 }))
     const ctx = await annotator('Rate')
     const [item] = await flawItems(ctx)
     const judgement = { flaws: [{ side: 'a', type: 'other', severity: 'minor', evidence: item!.quote }] }
@@ -141,6 +141,6 @@ describe('answer limits', () => {
       code: 'bad_data',
       details: [{ field: 'meta.answer_limits.text_chars' }]
     })
-    project.write(() => writeAnswerLimits(project.db, {}))
+    project.write((db) => writeAnswerLimits(db, {}))
   })
 })

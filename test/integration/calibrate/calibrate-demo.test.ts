@@ -127,7 +127,7 @@ describe('assay calibrate on the demo', () => {
   it('shows each fit as a source beside the raw judge, on the eval split only, and warns of exposed eval items', async () => {
     const project = await Project.open(path)
     const exposed = project.db.prepare(`SELECT id FROM items WHERE kind = 'hypothesis-set' AND split = 'test' ORDER BY id LIMIT 1`).get() as { id: number }
-    logExposure(project.db, exposed.id, 'label_viewed', 'curator')
+    project.write((db) => logExposure(db, exposed.id, 'label_viewed', 'curator'))
     project.close()
     const report = json(await runCli('report', path, '--instrument', 'hypothesis-match', '--json'))
     const calibrated = report.sources.filter((s: { kind: string }) => s.kind === 'calibrated')

@@ -122,7 +122,7 @@ describe('probes made from the items a fit learned from', () => {
       fit_split: 'dev' as const,
       eval_split: 'test' as const
     }
-    const id = project.write(() => insertFit(db, spec, { kind: 'threshold', threshold: 0.5, metric: 'accuracy', fit_value: 1, candidates: 1 }, [first.original_item_id], 1))
+    const id = project.write((db) => insertFit(db, spec, { kind: 'threshold', threshold: 0.5, metric: 'accuracy', fit_value: 1, candidates: 1 }, [first.original_item_id], 1))
     const [fit] = listFits(db, 'pairwise-preference').filter((f) => f.id === id)
     expect(fit!.relatedItems).toEqual([first.item_id])
     expect(fit!.fitItemSplits).toEqual({ dev: 1 })

@@ -52,7 +52,7 @@ function write(name: string, rows: unknown[]): string {
 
 async function projectWithPairs(name: string): Promise<Project> {
   const p = await Project.create(join(dir, `${name}.assay`))
-  p.write(() => setMeta(p.db, 'seed', 'final-labels-seed'))
+  p.write((db) => setMeta(db, 'seed', 'final-labels-seed'))
   const r = await importFile(p, 'pairs', write(`${name}-pairs.jsonl`, PAIRS), { set: 'ideaeval', split: 'test' })
   expect(r.errors).toEqual([])
   return p

@@ -174,7 +174,7 @@ describe('labels export', () => {
 
   it('writes a card with counts, balance, majority baseline, split and exposures from the rows, then logs the export', () => {
     const p2 = (source.db.prepare(`SELECT id FROM items WHERE external_id = 'p2'`).get() as { id: number }).id
-    logExposure(source.db, p2, 'prompt_revision', 'curator', 'judge prompt v2')
+    source.write((db) => logExposure(db, p2, 'prompt_revision', 'curator', 'judge prompt v2'))
     const result = exportData(source, 'labels', { out: join(dir, 'export.jsonl') })
     expect(result.cardPath).toBe(join(dir, 'export.card.md'))
     const card = readFileSync(result.cardPath, 'utf8')

@@ -39,9 +39,9 @@ async function answer(name: string, pair: number, canonical: string): Promise<st
 
 beforeAll(async () => {
   project = await Project.create(tmp.file('adj.assay'))
-  project.write(() => {
-    setMeta(project.db, 'seed', 'adjudication-seed')
-    itemIds.push(...insertItems(project.db, markedPairs(5, TAG)))
+  project.write((db) => {
+    setMeta(db, 'seed', 'adjudication-seed')
+    itemIds.push(...insertItems(db, markedPairs(5, TAG)))
   })
   await call(ctxFor(project), 'assignments.create', { instrument: 'pairwise-preference', annotators: ['Ada', 'Ben', 'Cy'], overlap: 3 })
   for (const [name, verdicts] of Object.entries(PLAN)) {

@@ -295,7 +295,7 @@ describe('merge refusals (nothing partial)', () => {
 
   it('refuses a packet of another project', async () => {
     const other = await Project.create(tmp.file('other.assay'))
-    other.write(() => insertItems(other.db, markedPairs(2, 'OTHER')))
+    other.write((db) => insertItems(db, markedPairs(2, 'OTHER')))
     await call(ctxFor(other), 'assignments.create', { instrument: 'pairwise-preference', annotators: ['Ada'], overlap: 1 })
     await exportPacket(other, { annotator: 'Ada', out: tmp.file('other-ada.assay') })
     other.close()

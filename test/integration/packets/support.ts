@@ -95,10 +95,10 @@ export interface MarkedProject {
 export async function markedProject(path: string, pairs = 4): Promise<MarkedProject> {
   const project = await Project.create(path)
   const items = markedPairs(pairs)
-  project.write(() => {
-    setMeta(project.db, 'seed', seedShowingBothOrders(items, 'Ada'))
-    setMeta(project.db, 'name', `${MARK}-project-name`)
-    insertItems(project.db, items)
+  project.write((db) => {
+    setMeta(db, 'seed', seedShowingBothOrders(items, 'Ada'))
+    setMeta(db, 'name', `${MARK}-project-name`)
+    insertItems(db, items)
   })
   const curator = ctxFor(project)
   await call(curator, 'assignments.create', { instrument: 'pairwise-preference', annotators: ['Ada', 'Ben'], overlap: 2 })
@@ -111,8 +111,7 @@ export async function markedProject(path: string, pairs = 4): Promise<MarkedProj
     await call(cy, 'annotations.submit', { assignmentId: row.assignmentId, judgement: { verdict: 'b_better', analysis: `${MARK}-other-annotator` }, activeMs: 1000 })
   }
 
-  project.write(() => {
-    const db = project.db
+  project.write((db) => {
     const items = db.prepare(`SELECT id FROM items ORDER BY id`).all() as Array<{ id: number }>
     const judge = Number(db.prepare(`INSERT INTO judges (name, provider, model, company) VALUES (?, 'openai', ?, ?)`).run(`${MARK}-judge`, `${MARK}-model`, `${MARK}-judge-company`).lastInsertRowid)
     const run = Number(

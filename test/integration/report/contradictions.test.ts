@@ -34,9 +34,9 @@ describe('a few-shot fit whose run never answered', () => {
     // Eight calls still pending after a stop, two failed: the endpoint never answered.
     addCalls(project, fewShot, testPairs.map((p, k) => ({ item: ids.get(p.id) as number, status: k < 8 ? 'pending' : 'failed' })))
     const devItems = pairs.filter((p) => p.split === 'dev').slice(0, 2).map((p) => ids.get(p.id) as number)
-    project.write(() =>
+    project.write((db) =>
       insertFit(
-        project.db,
+        db,
         { method: 'few-shot', instrument: 'pairwise-preference', source: `run:${run}`, criterion: 'label:citations', score_field: 'verdict', target: { field: 'winner', positive: null }, fit_split: 'dev', eval_split: 'test' },
         { kind: 'few-shot', template: 'pairwise-ranker-fewshot@1', base_template: 'pairwise-ranker@1', k: 2, seed: 's', examples: [{ item: 'p0', label: 'a' }, { item: 'p1', label: 'b' }], run_id: fewShot },
         devItems,

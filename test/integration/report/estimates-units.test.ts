@@ -76,9 +76,9 @@ describe('estimates corrected for judge error count only units no person labelle
     const expert = (k: number): [boolean, boolean] => (k < 60 ? [true, false] : [k % 4 === 0, k % 4 === 0])
     const { p, ids, run } = await project('adjudicated', expert)
     try {
-      p.write(() => {
+      p.write((db) => {
         ids.slice(0, 60).forEach((itemId, k) =>
-          appendAdjudication(p.db, { itemId, instrumentId: 'leak-audit', judgement: leak(k % 2 === 0), reason: 'r', curator: 'C', basedOn: [], supersedes: null })
+          appendAdjudication(db, { itemId, instrumentId: 'leak-audit', judgement: leak(k % 2 === 0), reason: 'r', curator: 'C', basedOn: [], supersedes: null })
         )
       })
       expect(report(p).estimates).toBeUndefined()

@@ -47,7 +47,7 @@ export function addItems(project: Project, kind: ItemKind, payloads: ReadonlyArr
 }
 
 function idsOf(project: Project, items: NewItem[]): Map<string, number> {
-  const ids = project.write(() => insertItems(project.db, items))
+  const ids = project.write((db) => insertItems(db, items))
   return new Map(items.map((item, i) => [item.externalId, ids[i] as number]))
 }
 
@@ -113,9 +113,9 @@ export function annotate(
   who: { human: string } | { model: string } | { reference: string }
 ): void {
   const annotatorId = 'human' in who ? ensureAnnotator(project, who.human).id : null
-  project.write(() => {
+  project.write((db) => {
     for (const e of entries) {
-      appendAnnotation(project.db, {
+      appendAnnotation(db, {
         itemId: e.item,
         instrumentId: instrument,
         instrumentVersion: 1,
@@ -131,7 +131,7 @@ export function annotate(
 }
 
 export function expose(project: Project, itemId: number, kind: ExposureKind = 'label_viewed'): void {
-  project.write(() => logExposure(project.db, itemId, kind, 'curator'))
+  project.write((db) => logExposure(db, itemId, kind, 'curator'))
 }
 
 /** The canonical verdict naming `side` as better. */
@@ -234,10 +234,9 @@ export async function syntheticPairsProject(path: string, pairs: number): Promis
       }
     }
   })
-  const ids = project.write(() => insertItems(project.db, items))
+  const ids = project.write((db) => insertItems(db, items))
   const labels = items.map((item) => (item.payload as { label: (typeof verdicts)[number] }).label)
-  const db = project.db
-  project.write(() => {
+  project.write((db) => {
     const judge = db.prepare(`INSERT INTO judges (name, provider, model) VALUES (?, 'openai', ?)`)
     const run = db.prepare(`INSERT INTO runs (instrument_id, judge_id, template_id, template_version, seed, both_orders, trials, status) VALUES ('pairwise-preference', ?, 'pairwise-ranker', 1, '42', 1, 1, 'done')`)
     const call = db.prepare(

@@ -37,8 +37,8 @@ beforeAll(async () => {
     { id: 'b', statement: 'BAD claim.', mechanism: 'm', prediction: 'p' }
   ]
   try {
-    project.write(() =>
-      insertItems(project.db, [
+    project.write((db) =>
+      insertItems(db, [
         { kind: 'rediscovery-task', externalId: 't1', set: 'tasks', split: 'none', payload: { task_id: 't1', background: 'bg', question: 'q', finding: 'f', key_points: ['k'] } },
         { kind: 'hypothesis-set', externalId: 's-openai', set: 'first', split: 'none', payload: { set_id: 's-openai', task_id: 't1', generator: 'gpt-5', company: 'openai', hypotheses } },
         { kind: 'hypothesis-set', externalId: 's-anthropic', set: 'second', split: 'none', payload: { set_id: 's-anthropic', task_id: 't1', generator: 'claude-opus-4-5', hypotheses } }
@@ -72,7 +72,7 @@ describe('the cross-company panel in the report', () => {
   it('forms no default panel over a fifth company, and takes the members named', async () => {
     const project = await Project.open(path)
     try {
-      const judge = project.write(() => createJudge(project.db, { name: 'llama', provider: 'openai-compatible', model: 'llama-4', company: 'meta', baseUrl: fake.url('openai-compatible'), options: { keyName: 'XAI' } }))
+      const judge = project.write((db) => createJudge(db, { name: 'llama', provider: 'openai-compatible', model: 'llama-4', company: 'meta', baseUrl: fake.url('openai-compatible'), options: { keyName: 'XAI' } }))
       for (const set of ['first', 'second']) expect((await runToEnd(project, { instrument: 'hypothesis-match', judgeId: judge.id, set })).counts.ok).toBe(1)
     } finally {
       project.close()

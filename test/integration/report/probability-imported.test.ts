@@ -21,9 +21,9 @@ describe('probability scoring from imported files', () => {
   it('scores the judge’s P(same study) against the experts’ same_study, with a reliability diagram', async () => {
     const path = tmp.file('preprints.assay')
     const project = await Project.create(path)
-    project.write(() =>
+    project.write((db) =>
       insertItems(
-        project.db,
+        db,
         Array.from({ length: N }, (_, k) => ({
           kind: 'preprint-pair' as const,
           externalId: `pp${k}`,

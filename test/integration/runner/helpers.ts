@@ -53,13 +53,13 @@ export async function ideaProject(path: string, n: number, split: 'dev' | 'test'
     split,
     payload: { idea: `Idea number ${i}: measure protein turnover in aged tissue with assay variant ${i}.` }
   }))
-  project.write(() => insertItems(project.db, items))
+  project.write((db) => insertItems(db, items))
   return project
 }
 
 export function addJudge(project: Project, fake: FakeProviders, kind: ProviderKind, extra: { name?: string; model?: string; options?: Record<string, unknown> } = {}): Judge {
-  return project.write(() =>
-    createJudge(project.db, {
+  return project.write((db) =>
+    createJudge(db, {
       ...(extra.name ? { name: extra.name } : {}),
       provider: kind,
       model: extra.model ?? MODELS[kind],

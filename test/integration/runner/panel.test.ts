@@ -32,8 +32,8 @@ beforeAll(async () => {
     { id: 'g', statement: 'GOOD claim.', mechanism: 'm', prediction: 'p' },
     { id: 'b', statement: 'BAD claim.', mechanism: 'm', prediction: 'p' }
   ]
-  project.write(() =>
-    insertItems(project.db, [
+  project.write((db) =>
+    insertItems(db, [
       { kind: 'rediscovery-task', externalId: 't1', set: 'tasks', split: 'none', payload: { task_id: 't1', background: 'bg', question: 'q', finding: 'f', key_points: ['k'] } },
       { kind: 'hypothesis-set', externalId: 's-openai', set: 'sets', split: 'none', payload: { set_id: 's-openai', task_id: 't1', generator: 'gpt-5', company: 'openai', hypotheses } },
       { kind: 'hypothesis-set', externalId: 's-anthropic', set: 'sets', split: 'none', payload: { set_id: 's-anthropic', task_id: 't1', generator: 'claude-opus-4-5', hypotheses } }

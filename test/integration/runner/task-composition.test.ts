@@ -34,8 +34,8 @@ beforeAll(async () => {
   fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder: composer })
   path = tmp.file('tasks.assay')
   const project = await Project.create(path)
-  project.write(() =>
-    insertItems(project.db, [
+  project.write((db) =>
+    insertItems(db, [
       pair('pp-1', 'Senolytic drug X clears senescent cells', 'We show that drug X clears senescent cells in aged mice.'),
       // The same paper against a second preprint: composed once.
       pair('pp-2', 'Senolytic drug X clears senescent cells', 'We show that drug X clears senescent cells in aged mice.'),

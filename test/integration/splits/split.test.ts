@@ -22,7 +22,7 @@ function pairs(n: number, label: string, prefix: string): NewItem[] {
 beforeEach(async () => {
   tmp = tempDir()
   project = await Project.create(tmp.file('s.assay'))
-  project.write(() => insertItems(project.db, [...pairs(40, 'a_better', 'x'), ...pairs(20, 'b_better', 'y')]))
+  project.write((db) => insertItems(db, [...pairs(40, 'a_better', 'x'), ...pairs(20, 'b_better', 'y')]))
 })
 afterEach(() => {
   project.close()
@@ -50,8 +50,8 @@ describe('stratified splits', () => {
 
   it('is frozen once a split item has an answer', () => {
     createSplit(project, { testFraction: 0.5, seed: 's1' })
-    project.write(() =>
-      appendAnnotation(project.db, { itemId: 1, instrumentId: 'pairwise-preference', instrumentVersion: 1, annotatorId: null, sourceKind: 'model', sourceName: 'j', judgement: {} })
+    project.write((db) =>
+      appendAnnotation(db, { itemId: 1, instrumentId: 'pairwise-preference', instrumentVersion: 1, annotatorId: null, sourceKind: 'model', sourceName: 'j', judgement: {} })
     )
     expect(() => createSplit(project, { testFraction: 0.5, seed: 's2' })).toThrow(/frozen/)
   })
@@ -70,7 +70,7 @@ describe('stratified splits', () => {
   it('shares one-item strata between dev and test instead of sending each to test', () => {
     // Ten sets of one pair each: rounding each stratum alone put all ten in test at one half.
     const singles: NewItem[] = Array.from({ length: 10 }, (_, i) => ({ kind: 'proposal-pair', externalId: `one-${i}`, set: `single-${i}`, split: 'none', payload: { pair_id: `one-${i}`, a: { markdown: 'a' }, b: { markdown: 'b' } } }))
-    project.write(() => insertItems(project.db, singles))
+    project.write((db) => insertItems(db, singles))
     const plan = createSplit(project, { testFraction: 0.5, seed: 's1', kind: 'proposal-pair' })
     const ones = plan.strata.filter((s) => s.stratum.startsWith('single-'))
     expect(ones.reduce((n, s) => n + s.test, 0)).toBe(5)

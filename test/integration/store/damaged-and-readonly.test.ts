@@ -10,9 +10,9 @@ import { repoRoot, tempDir } from '../../support/tmp'
 
 async function projectWithItems(path: string, n: number): Promise<void> {
   const project = await Project.create(path)
-  project.write(() =>
+  project.write((db) =>
     insertItems(
-      project.db,
+      db,
       Array.from({ length: n }, (_, i) => ({ kind: 'idea' as const, externalId: `idea-${i}`, set: 'ideas', split: 'none' as const, payload: { idea: `Idea ${i} `.repeat(30) } }))
     )
   )

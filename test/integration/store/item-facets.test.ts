@@ -31,8 +31,8 @@ describe('items.facets', () => {
   it('lists each kind, set and split of the items once, sorted; nothing for an empty project', async () => {
     const ctx: ApiContext = { project, session: curatorSession(), events: new EventHub() }
     expect(await dispatch(ctx, 'items.facets', {})).toEqual({ ok: true, value: { kinds: [], sets: [], splits: [] } })
-    project.write(() => insertItems(project.db, [pair('p1', 'zeta', 'test'), pair('p2', 'alpha', 'dev'), pair('p3', 'zeta', 'dev')]))
-    project.write(() => insertItems(project.db, [{ kind: 'idea', externalId: 'i1', set: 'ideas', split: 'none', payload: { idea: 'An idea', keywords: ['k'] } }]))
+    project.write((db) => insertItems(db, [pair('p1', 'zeta', 'test'), pair('p2', 'alpha', 'dev'), pair('p3', 'zeta', 'dev')]))
+    project.write((db) => insertItems(db, [{ kind: 'idea', externalId: 'i1', set: 'ideas', split: 'none', payload: { idea: 'An idea', keywords: ['k'] } }]))
     expect(await dispatch(ctx, 'items.facets', {})).toEqual({ ok: true, value: { kinds: ['idea', 'proposal-pair'], sets: ['alpha', 'ideas', 'zeta'], splits: ['dev', 'none', 'test'] } })
   })
 })

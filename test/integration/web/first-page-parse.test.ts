@@ -39,7 +39,7 @@ function formulaPair(id: string, formulas: number): NewItem {
 async function serving(name: string, item: NewItem, firstPage?: FirstAnswersOptions): Promise<WebServer> {
   mkdirSync(tmp.file(name))
   const project = await Project.create(tmp.file(`${name}.assay`))
-  project.write(() => insertItems(project.db, [item]))
+  project.write((db) => insertItems(db, [item]))
   const ada = ensureAnnotator(project, 'Ada')
   assignItems(project, { instrumentId: 'pairwise-preference', annotators: [ada.name], overlap: 1 })
   const server = await startWebServer({
@@ -140,7 +140,7 @@ describe('the first item of a served page', () => {
   it('arrives parsed from `assay serve` (the compiled command line finds its worker), which still ends when stopped', async () => {
     const path = tmp.file('served.assay')
     const project = await Project.create(path)
-    project.write(() => insertItems(project.db, [formulaPair('served', 20)]))
+    project.write((db) => insertItems(db, [formulaPair('served', 20)]))
     assignItems(project, { instrumentId: 'pairwise-preference', annotators: [ensureAnnotator(project, 'Ada').name], overlap: 1 })
     project.close()
     const served = await serveProject(path, ['--annotator', 'Ada'])

@@ -12,10 +12,10 @@ const KIND = { name: 'sample-size', title: 'Inflated sample size', instruction: 
 describe('probe kinds and the probes table', () => {
   it('versions a project-defined kind: a changed definition is a new version, an unchanged one adds nothing', async () => {
     const project = await Project.create(tmp.file('kinds.assay'))
-    const first = project.write(() => defineProbeKind(project.db, KIND))
+    const first = project.write((db) => defineProbeKind(db, KIND))
     expect(first).toMatchObject({ added: true, kind: { name: 'sample-size', version: 1, builtin: false } })
-    expect(project.write(() => defineProbeKind(project.db, KIND)).added).toBe(false)
-    const second = project.write(() => defineProbeKind(project.db, { ...KIND, flaw: { type: 'flawed_design', severity: 'fatal' } }))
+    expect(project.write((db) => defineProbeKind(db, KIND)).added).toBe(false)
+    const second = project.write((db) => defineProbeKind(db, { ...KIND, flaw: { type: 'flawed_design', severity: 'fatal' } }))
     expect(second.kind.version).toBe(2)
     expect(getProbeKind(project.db, 'sample-size')).toMatchObject({ version: 2, flaw: { severity: 'fatal' } })
     expect(listProbeKinds(project.db).map((k) => `${k.name}@${k.version}`)).toEqual([
@@ -25,7 +25,7 @@ describe('probe kinds and the probes table', () => {
       'citation-fabrication@1',
       'sample-size@2'
     ])
-    expect(() => defineProbeKind(project.db, { ...KIND, name: 'formula-error' })).toThrow(/built-in/)
+    expect(() => project.write((db) => defineProbeKind(db, { ...KIND, name: 'formula-error' }))).toThrow(/built-in/)
     expect(() => getProbeKind(project.db, 'no-such')).toThrow(/Unknown probe kind "no-such" \(known: formula-error/)
     project.close()
   })
@@ -33,7 +33,7 @@ describe('probe kinds and the probes table', () => {
   it('refuses a probe that names itself as its original, and an unknown way of making it', async () => {
     const project = await Project.create(tmp.file('table.assay'))
     const pair = { pair_id: 'p', a: { markdown: 'a' }, b: { markdown: 'b' } }
-    const [id] = project.write(() => insertItems(project.db, [{ kind: 'proposal-pair', externalId: 'p', set: 's', split: 'none', payload: pair }]))
+    const [id] = project.write((db) => insertItems(db, [{ kind: 'proposal-pair', externalId: 'p', set: 's', split: 'none', payload: pair }]))
     const insert = (original: number, method: string) =>
       project.db
         .prepare(`INSERT INTO probes (item_id, original_item_id, original_side, probe_family, kind, kind_version, method, provenance) VALUES (?, ?, 'a', 'p:a', 'formula-error', 1, ?, '{}')`)

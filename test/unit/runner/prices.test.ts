@@ -26,10 +26,10 @@ describe('prices', () => {
   it('take the project’s table over the defaults, and keep edits when defaults are seeded again', async () => {
     const project = await Project.create(tmp.file('prices.assay'))
     expect(priceFor(project.db, 'openai', 'gpt-4.1')).toMatchObject({ inputPerMtok: 2, source: 'default' })
-    project.write(() => {
-      seedDefaultPrices(project.db)
-      setPrice(project.db, { provider: 'openai', model: 'gpt-4.1', inputPerMtok: 1, outputPerMtok: 4, batchDiscount: 0.5 })
-      seedDefaultPrices(project.db)
+    project.write((db) => {
+      seedDefaultPrices(db)
+      setPrice(db, { provider: 'openai', model: 'gpt-4.1', inputPerMtok: 1, outputPerMtok: 4, batchDiscount: 0.5 })
+      seedDefaultPrices(db)
     })
     expect(priceFor(project.db, 'openai', 'gpt-4.1-2025-04-14')).toMatchObject({ inputPerMtok: 1, outputPerMtok: 4, source: 'project' })
     expect(priceFor(project.db, 'openai-compatible', 'llama-local')).toBeUndefined()

@@ -19,6 +19,7 @@ import { verifyChecks } from '../../checks/verify'
 import { checkAnswerSize, readAnswerLimits, takeSubmissionToken } from '../../annotation/answer-limits'
 import { layoutToken, restoreDraft, saveLayoutDraft } from '../../annotation/drafts'
 import type { HandlerGroup } from './types'
+import type { WritableDB } from '../../store/database'
 
 function annotatorOf(ctx: ApiContext): AnnotatorRef {
   const a = ctx.session.annotator
@@ -28,13 +29,14 @@ function annotatorOf(ctx: ApiContext): AnnotatorRef {
 
 /** One revision of an annotator's answer to an assignment (a submission, a correction or a withdrawal). */
 function appendRevision(
+  db: WritableDB,
   ctx: ApiContext,
   c: AssignmentContext,
   me: AnnotatorRef,
   judgement: unknown,
   revision: { supersedes: string | null; retracted: boolean; activeMs: number }
 ): string {
-  return appendAnnotation(ctx.project.db, {
+  return appendAnnotation(db, {
     itemId: c.assignment.item_id,
     instrumentId: c.instrument.id,
     instrumentVersion: c.instrument.version,
@@ -133,14 +135,14 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     if (c.assignment.status === 'done' && input.status !== 'pending') {
       throw new AssayError('conflict', 'This item is answered; undo the answer before skipping or flagging it')
     }
-    ctx.project.write(() => setAssignmentStatus(ctx.project.db, c.assignment.id, input.status, input.reason?.trim() || null))
+    ctx.project.write((db) => setAssignmentStatus(db, c.assignment.id, input.status, input.reason?.trim() || null))
     return { status: input.status }
   },
   'annotations.saveDraft': (input, ctx) => {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)
     checkAnswerSize(input.data, readAnswerLimits(ctx.project.db))
-    ctx.project.write(() => saveLayoutDraft(ctx.project, me, c, input.data, input.activeMs, input.layout))
+    ctx.project.write((db) => saveLayoutDraft(ctx.project, db, me, c, input.data, input.activeMs, input.layout))
     return { savedAt: new Date().toISOString() }
   },
   'annotations.submit': async (input, ctx) => {
@@ -152,10 +154,9 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     // Worked checks are re-run here, so the stored output is main's (or marked unverified), never only the client's.
     const canonical = await verifyChecks(canonicalAnswer(c, input.judgement), ctx.session)
     checkAnswerSize(canonical, limits)
-    const db = ctx.project.db
-    const result = ctx.project.write(() => {
+    const result = ctx.project.write((db) => {
       const head = headForAssignment(db, c.assignment.id)
-      const annotationId = appendRevision(ctx, c, me, canonical, { supersedes: head?.id ?? null, retracted: false, activeMs: input.activeMs })
+      const annotationId = appendRevision(db, ctx, c, me, canonical, { supersedes: head?.id ?? null, retracted: false, activeMs: input.activeMs })
       setAssignmentStatus(db, c.assignment.id, 'done', null)
       deleteDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id)
       return { annotationId, supersedes: head?.id ?? null }
@@ -173,8 +174,8 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     const c = assignmentContext(ctx.project, me, assignmentId)
     const head = headForAssignment(db, c.assignment.id)
     if (!head || head.id !== row.id || row.retracted) throw new AssayError('conflict', 'Only your latest answer to an item can be undone')
-    ctx.project.write(() => {
-      appendRevision(ctx, c, me, JSON.parse(row.judgement), { supersedes: row.id, retracted: true, activeMs: 0 })
+    ctx.project.write((db) => {
+      appendRevision(db, ctx, c, me, JSON.parse(row.judgement), { supersedes: row.id, retracted: true, activeMs: 0 })
       setAssignmentStatus(db, c.assignment.id, 'pending', null)
       const asDisplayed = c.instrument.toDisplay(JSON.parse(row.judgement), c.blind.display)
       saveDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id, asDisplayed, row.active_ms ?? 0, c.blind.display)

@@ -38,7 +38,7 @@ export const itemHandlers: HandlerGroup<'items.facets' | 'items.list' | 'items.g
       if (v !== undefined) labels[path] = v
     }
     if (row.split === 'test' && Object.keys(labels).length > 0) {
-      ctx.project.write(() => logExposure(ctx.project.db, row.id, 'label_viewed', 'curator', `revealed ${Object.keys(labels).join(', ')}`))
+      ctx.project.write((db) => logExposure(db, row.id, 'label_viewed', 'curator', `revealed ${Object.keys(labels).join(', ')}`))
     }
     return { labels }
   }

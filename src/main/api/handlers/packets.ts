@@ -24,7 +24,7 @@ export const packetHandlers: HandlerGroup<keyof typeof packetOperations> = {
   'adjudication.rule': (input, ctx) => effectiveRule(ctx.project.db, getInstrument(input.instrument)),
   'adjudication.setRule': (input, ctx) => {
     const instrument = getInstrument(input.instrument)
-    ctx.project.write(() => setRule(ctx.project.db, instrument, input.fields))
+    ctx.project.write((db) => setRule(db, instrument, input.fields))
     return effectiveRule(ctx.project.db, instrument)
   },
   'adjudication.list': (input, ctx) => listDisagreements(ctx.project.db, input.instrument, { includeAgreeing: input.includeAgreeing }),

@@ -38,7 +38,7 @@ export const projectHandlers: HandlerGroup<'project.info' | 'settings.get' | 'se
   'settings.get': (_input, ctx) => readSettings(ctx),
   'settings.set': (input, ctx) => {
     const next: DisplaySettings = { ...readSettings(ctx), ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) }
-    ctx.project.write(() => setMeta(ctx.project.db, settingsKey(ctx), JSON.stringify(next)))
+    ctx.project.write((db) => setMeta(db, settingsKey(ctx), JSON.stringify(next)))
     return next
   }
 }

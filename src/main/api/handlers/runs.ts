@@ -77,13 +77,13 @@ function judgeList(db: Db, includeArchived: boolean): JudgeListEntry[] {
 /** Archives or restores a run (an active run cannot be archived: stop it first). */
 function archiveRun(ctx: ApiContext, runId: number, archived: boolean): RunListEntry {
   if (archived && runRegistry.isActive(ctx.project, runId)) throw new AssayError('conflict', `Run ${runId} is running; cancel it before archiving`)
-  ctx.project.write(() => setArchived(ctx.project.db, 'run', runId, archived))
+  ctx.project.write((db) => setArchived(db, 'run', runId, archived))
   ctx.events.emit('project.changed', { what: 'runs' })
   return runEntry(ctx, runId)
 }
 
 function archiveJudge(ctx: ApiContext, judgeId: number, archived: boolean): JudgeListEntry {
-  ctx.project.write(() => setArchived(ctx.project.db, 'judge', judgeId, archived))
+  ctx.project.write((db) => setArchived(db, 'judge', judgeId, archived))
   ctx.events.emit('project.changed', { what: 'judges' })
   ctx.events.emit('project.changed', { what: 'runs' })
   return { ...getJudge(ctx.project.db, judgeId), archived }
@@ -94,28 +94,28 @@ export const runHandlers: HandlerGroup<keyof typeof runOperations> = {
   'judges.archive': (input, ctx) => archiveJudge(ctx, input.judgeId, true),
   'judges.restore': (input, ctx) => archiveJudge(ctx, input.judgeId, false),
   'judges.create': (input, ctx) => {
-    const judge = ctx.project.write(() => createJudge(ctx.project.db, input))
+    const judge = ctx.project.write((db) => createJudge(db, input))
     ctx.events.emit('project.changed', { what: 'judges' })
     return judge
   },
   'templates.list': (input, ctx) => ({ templates: listTemplates(ctx.project.db, input.instrument) }),
   'templates.create': (input, ctx) => {
-    const t = ctx.project.write(() => {
-      const added = addUserTemplate(ctx.project.db, input)
-      markPromptRevision(ctx.project.db, getInstrument(input.instrument).itemKind, `${added.id}@${added.version}`, 'curator')
+    const t = ctx.project.write((db) => {
+      const added = addUserTemplate(db, input)
+      markPromptRevision(db, getInstrument(input.instrument).itemKind, `${added.id}@${added.version}`, 'curator')
       return added
     })
     ctx.events.emit('project.changed', { what: 'templates' })
     return t
   },
   'prices.list': (_input, ctx) => {
-    ctx.project.write(() => seedDefaultPrices(ctx.project.db))
+    ctx.project.write((db) => seedDefaultPrices(db))
     return { prices: listPrices(ctx.project.db) }
   },
   'prices.set': (input, ctx) => {
-    ctx.project.write(() => {
-      seedDefaultPrices(ctx.project.db)
-      setPrice(ctx.project.db, input)
+    ctx.project.write((db) => {
+      seedDefaultPrices(db)
+      setPrice(db, input)
     })
     return { prices: listPrices(ctx.project.db) }
   },

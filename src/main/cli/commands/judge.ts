@@ -212,7 +212,7 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, 
     }
     throw new ExitCode(EXIT_FAILURE)
   }
-  const judge = project.write(() => ensureJudge(db, judgeInput(opts)))
+  const judge = project.write((db) => ensureJudge(db, judgeInput(opts)))
   const spec = parseRunSpec(runSpec(opts, judge.id))
   const prepared = prepareRun(project, spec)
   const total = prepared.plan.calls.length
@@ -246,7 +246,7 @@ async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, 
   const c = result.counts
   // Not one answer from a new run (a wrong model name, an endpoint that does not answer): it could not start.
   if (!prepared.resumed && opts.instrument !== 'generation' && result.outcome !== 'cancelled' && c.ok + c.unparseable === 0 && (c.failed > 0 || result.outcome === 'failed')) {
-    const { discarded, firstError } = project.write(() => discardUnansweredRun(db, result.runId))
+    const { discarded, firstError } = project.write((db) => discardUnansweredRun(db, result.runId))
     if (discarded) {
       const reason = result.fatal ?? firstError ?? 'every call failed'
       if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'could_not_start', error: reason, requests: result.requests, skipped: prepared.plan.skipped }, null, 2))

@@ -37,7 +37,7 @@ export function registerLimits(program: Command, io: CliIO): void {
         throw new AssayError('conflict', `${project.path} is an annotator packet: its caps are the project's (merging applies the project's caps); change them in the curator project and export the packet again`)
       }
       const limits = Object.keys(changes).length
-        ? project.write(() => writeAnswerLimits(project.db, { ...readAnswerLimits(project.db), ...changes }))
+        ? project.write((db) => writeAnswerLimits(db, { ...readAnswerLimits(db), ...changes }))
         : readAnswerLimits(project.db)
       if (opts.json) return io.out(JSON.stringify(limits, null, 2))
       for (const o of OPTIONS) io.out(`${o.flag}: ${limits[o.key]}  (${o.help})`)

@@ -49,9 +49,9 @@ export function registerPrices(program: Command, io: CliIO): void {
           if ((input ?? exact?.inputPerMtok) === undefined || (output ?? exact?.outputPerMtok) === undefined) {
             throw new AssayError('invalid_input', `${opts.provider} ${opts.model} has no price yet: give both --input and --output`)
           }
-          project.write(() => {
-            seedDefaultPrices(project.db)
-            setPrice(project.db, { provider: opts.provider!, model: opts.model!, inputPerMtok: input ?? exact!.inputPerMtok, outputPerMtok: output ?? exact!.outputPerMtok, batchDiscount: discount ?? exact?.batchDiscount ?? 0.5 })
+          project.write((db) => {
+            seedDefaultPrices(db)
+            setPrice(db, { provider: opts.provider!, model: opts.model!, inputPerMtok: input ?? exact!.inputPerMtok, outputPerMtok: output ?? exact!.outputPerMtok, batchDiscount: discount ?? exact?.batchDiscount ?? 0.5 })
           })
         }
         // Until the first run writes the default list into the project, the defaults are what it would use.

@@ -198,7 +198,7 @@ export function registerProbe(program: Command, io: CliIO): void {
       const project = await Project.open(resolve(file))
       try {
         const { defineProbeKind } = await import('../../store/probe-kinds')
-        const r = project.write(() => defineProbeKind(project.db, parsed.data))
+        const r = project.write((db) => defineProbeKind(db, parsed.data))
         io.out(r.added ? `Defined ${r.kind.name}@${r.kind.version}` : `${r.kind.name}@${r.kind.version} is unchanged`)
       } finally {
         project.close()

@@ -81,7 +81,7 @@ export function registerRuns(program: Command, io: CliIO): void {
   const mark = (verb: 'archive' | 'restore', target: ArchiveTarget) =>
     async (file: string, id: number) => {
       const { setArchived } = await archive()
-      await withProject(file, false, (p) => p.write(() => setArchived(p.db, target, id, verb === 'archive')))
+      await withProject(file, false, (p) => p.write((db) => setArchived(db, target, id, verb === 'archive')))
       io.out(`${verb === 'archive' ? 'Archived' : 'Restored'} ${target} ${id}${verb === 'archive' ? ' (kept in the file; left out of reports and lists)' : ''}`)
     }
 
