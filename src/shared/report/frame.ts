@@ -52,6 +52,13 @@ export class UnitDictionary {
     return code
   }
 
+  /** The code of a unit already coded, or -1. */
+  find(itemId: number, unit: string): number {
+    const last = this.lastOfItem.get(itemId)
+    if (last && last.unit === unit) return last.code
+    return this.codeOfKey.get(unitKey(itemId, unit)) ?? -1
+  }
+
   key(code: number): string {
     return this.keys[code] as string
   }
@@ -74,6 +81,9 @@ export class SourceColumns {
   readonly length: number
   readonly item: Int32Array
   readonly status: Uint8Array
+  /** Display order index of each call, and the canonical side shown first (0: not recorded, 1: a, 2: b). */
+  readonly order: Int32Array
+  readonly shownFirst: Uint8Array
   /** Observations of call c: observationStart[c] up to observationStart[c + 1]. */
   readonly observationStart: Int32Array
   readonly unit: Int32Array
@@ -81,11 +91,13 @@ export class SourceColumns {
   /** Resolutions already made of these columns, by fields and scope (the report and its fits ask the same). */
   readonly resolutions: Array<{ fields: string; scope: ReadonlySet<number>; result: unknown }> = []
 
-  constructor(calls: readonly SourceCall[], units: UnitDictionary) {
+  constructor(calls: readonly SourceCall[], readonly units: UnitDictionary) {
     this.calls = calls
     this.length = calls.length
     this.item = new Int32Array(calls.length)
     this.status = new Uint8Array(calls.length)
+    this.order = new Int32Array(calls.length)
+    this.shownFirst = new Uint8Array(calls.length)
     this.observationStart = new Int32Array(calls.length + 1)
     let observations = 0
     for (const call of calls) observations += call.observations.length
@@ -95,6 +107,8 @@ export class SourceColumns {
       const call = calls[c] as SourceCall
       this.item[c] = call.itemId
       this.status[c] = STATUS_CODE.get(call.status) as number
+      this.order[c] = call.order
+      this.shownFirst[c] = call.shownFirst === 'a' ? 1 : call.shownFirst === 'b' ? 2 : 0
       this.observationStart[c] = o
       for (const observation of call.observations) this.unit[o++] = units.codeOf(call.itemId, observation.unit)
     }

@@ -32,6 +32,8 @@ export interface ResolvedSource {
   /** field → unit key → value. */
   values: Map<string, Map<string, Value>>
   counts: SourceCounts
+  /** The frame's columns of the calls it was resolved from (absent for a source combining others). */
+  columns?: SourceColumns
 }
 
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
@@ -257,7 +259,7 @@ function resolveColumns(input: AuditSourceInput, columns: SourceColumns, units: 
     values.set(field.name, perUnit)
   })
   counts.tiedVotes = tiedVotes
-  return { id: input.id, input, itemStatus, values, counts }
+  return { id: input.id, input, itemStatus, values, counts, columns }
 }
 
 /**
