@@ -123,18 +123,25 @@ export class SourceColumns {
     const values: Value[] = []
     // Values kept apart by type, as valueKey tells them apart ('1' and 1 are different answers).
     const codeOfValue = new Map<Value, number>()
+    // Answers repeat a few values in long runs: the last one is kept (NaN never matches, and is looked up).
+    let lastValue: Value | undefined
+    let lastCode = -1
     let o = 0
     for (const call of this.calls) {
       for (const observation of call.observations) {
         const v = observation.values[name]
         if (v !== null && v !== undefined) {
-          let code = codeOfValue.get(v)
-          if (code === undefined) {
-            code = values.length
-            codeOfValue.set(v, code)
-            values.push(v)
+          if (v !== lastValue) {
+            let code = codeOfValue.get(v)
+            if (code === undefined) {
+              code = values.length
+              codeOfValue.set(v, code)
+              values.push(v)
+            }
+            lastValue = v
+            lastCode = code
           }
-          codes[o] = code
+          codes[o] = lastCode
         }
         o++
       }
