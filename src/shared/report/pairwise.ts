@@ -3,7 +3,7 @@ import { CALL_STATUSES, OK, SourceColumns, UnitDictionary } from './frame'
 import type { AuditItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { itemOfUnitKey, unitKey, unitOfUnitKey, type ResolvedSource, type Value } from './resolve'
+import { unitKey, type ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /**
@@ -36,31 +36,10 @@ export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null
   if (!item.pair) return null
   const values = source.values.get('winner')
   if (!values) return null
-  const entry = winnersByItem(values).get(item.id)
-  if (entry === undefined) return null
-  // An item with several winner units (a hand-built input): read by its pair's own key.
-  const v = entry === null ? values.get(unitKey(item.id, item.pair.unit)) : entry.unit === item.pair.unit ? entry.value : undefined
+  // The pair's unit key from the frame's dictionary (the very string the values are keyed by), else built.
+  const code = source.units ? source.units.find(item.id, item.pair.unit) : -1
+  const v = values.get(code >= 0 ? (source.units as UnitDictionary).key(code) : unitKey(item.id, item.pair.unit))
   return isSide(v) ? v : null
-}
-
-type WinnerEntry = { unit: string; value: Value } | null
-
-/**
- * A source's winner values by item id, read once per source: several sections read winners item by item, and a
- * lookup by number costs less than building or finding each item's unit key. Rebuilt if the values changed size.
- */
-const winnersOfValues = new WeakMap<ReadonlyMap<string, Value>, { size: number; byItem: Map<number, WinnerEntry> }>()
-
-function winnersByItem(values: ReadonlyMap<string, Value>): Map<number, WinnerEntry> {
-  const known = winnersOfValues.get(values)
-  if (known && known.size === values.size) return known.byItem
-  const byItem = new Map<number, WinnerEntry>()
-  for (const [key, value] of values) {
-    const item = itemOfUnitKey(key)
-    byItem.set(item, byItem.has(item) ? null : { unit: unitOfUnitKey(key), value })
-  }
-  winnersOfValues.set(values, { size: values.size, byItem })
-  return byItem
 }
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */

@@ -34,6 +34,8 @@ export interface ResolvedSource {
   counts: SourceCounts
   /** The frame's columns of the calls it was resolved from (absent for a source combining others). */
   columns?: SourceColumns
+  /** The frame's dictionary of the units its values are keyed by. */
+  units?: UnitDictionary
 }
 
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
@@ -259,7 +261,7 @@ function resolveColumns(input: AuditSourceInput, columns: SourceColumns, units: 
     values.set(field.name, perUnit)
   })
   counts.tiedVotes = tiedVotes
-  return { id: input.id, input, itemStatus, values, counts, columns }
+  return { id: input.id, input, itemStatus, values, counts, columns, units }
 }
 
 /**
@@ -302,5 +304,6 @@ export function combineSources(
     values.set(field.name, out)
   }
   counts.tiedVotes = tiedUnits.size
-  return { id: input.id, input, itemStatus, values, counts }
+  const units = members.find((m) => m.units)?.units
+  return units ? { id: input.id, input, itemStatus, values, counts, units } : { id: input.id, input, itemStatus, values, counts }
 }
