@@ -1,7 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import { generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
+import { AuditFrame, comparableFields, generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { callOf, JudgementReader } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
@@ -82,7 +82,9 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
     panelRule: panel?.rule ?? null,
     fits: listFits(db, instrument.id),
     workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null,
-    probes: probeFacts(db)
+    probes: probeFacts(db),
+    // The answers in columns, below the report and the calibration alike.
+    frame: AuditFrame.of(sources, comparableFields(instrument.fields))
   }
 }
 

@@ -2,6 +2,7 @@ import type { FieldSpec } from '../instruments/types'
 import { CRITERION_KINDS, type AuditInput, type AuditSourceInput } from '../report/input'
 import { combineSources, comparableFields, resolveSource, valueKey, type ResolvedSource, type Value } from '../report/resolve'
 import type { Split } from '../items/kinds'
+import { AuditFrame } from '../report/frame'
 import type { TargetSpec } from './types'
 
 /** The sources of an audit input resolved to one value per unit, with the human majority built as the report does. */
@@ -18,7 +19,8 @@ const CRITERION_ORDER = ['item_label', 'reference_import', 'adjudicated', 'human
 export function resolveInput(input: AuditInput): ResolvedInput {
   const fields = comparableFields(input.instrument.fields)
   const inScope = new Set(input.items.map((i) => i.id))
-  const resolved = input.sources.map((s) => resolveSource(s, fields, inScope))
+  const frame = input.frame ?? AuditFrame.of([])
+  const resolved = input.sources.map((s) => resolveSource(s, fields, inScope, frame))
   const annotators = resolved.filter((s) => s.input.kind === 'annotator')
   if (annotators.length > 0) {
     const majority: AuditSourceInput = { id: 'human-majority', kind: 'human_majority', name: 'Human majority', detail: {}, calls: [] }

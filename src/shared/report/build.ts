@@ -27,6 +27,7 @@ import { probesSection } from './probes'
 import { leftOutOf } from './left-out'
 import { calibrationSections, withCalibratedSources } from '../calibrate'
 import { MIN_BOOTSTRAP_RESAMPLES } from './limits'
+import { AuditFrame } from './frame'
 
 export interface ReportOptions {
   /** Confidence level of every interval (default 0.95). */
@@ -66,8 +67,10 @@ export const TIES_POLICY =
 
 /** Builds the audit report of one instrument from gathered sources. Pure: the same input gives the same report. */
 export function buildReport(gathered: AuditInput, options: ReportOptions = {}): Report {
+  // One frame below every section, the fits' included: the gathered one, or one made here for an input built by hand.
+  const frame = gathered.frame ?? AuditFrame.of(gathered.sources, comparableFields(gathered.instrument.fields))
   // Stored recalibrations are sources of their own, beside the raw judge.
-  const input = withCalibratedSources(gathered)
+  const input = withCalibratedSources(gathered.frame ? gathered : { ...gathered, frame })
   const level = options.level ?? 0.95
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES
   if (!(Number.isInteger(resamples) && resamples >= MIN_BOOTSTRAP_RESAMPLES)) {
@@ -80,7 +83,7 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   const items = new Map(input.items.map((i) => [i.id, i]))
   const inScope = new Set(items.keys())
 
-  const everySource = input.sources.map((s) => resolveSource(s, fields, inScope))
+  const everySource = input.sources.map((s) => resolveSource(s, fields, inScope, frame))
   // Failed and empty runs are listed with why, and compared with nothing.
   const leftOut = new Map(everySource.flatMap((s) => { const why = leftOutOf(s); return why ? [[s.id, why] as const] : [] }))
   const resolved = everySource.filter((s) => !leftOut.has(s.id))

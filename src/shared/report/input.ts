@@ -2,6 +2,7 @@ import type { ProbeFacts } from './probes'
 import type { FieldSpec, Observation } from '../instruments/types'
 import type { CanonicalPairLabel, Split } from '../items/kinds'
 import type { StoredFit } from '../calibrate/types'
+import type { AuditFrame } from './frame'
 
 /**
  * What the audit reads from a project, as plain data: items in scope, every source's answers already flattened
@@ -138,6 +139,8 @@ export interface AuditInput {
   workedChecks?: WorkedCheckCounts | null
   /** The project's probes (family, kind, sides, expected rule, check outcome), read with the rest at gathering. */
   probes?: ProbeFacts[]
+  /** The sources' answers in columns, made at gathering (made by the report when an input is built by hand). */
+  frame?: AuditFrame
 }
 
 /** `verified`: main re-ran the code and got the stored output; `mismatch`: main's output is stored, differing from

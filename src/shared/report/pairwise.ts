@@ -1,8 +1,9 @@
 import { positionBias, type PairwiseCall, type PairwiseVerdict } from '../stats'
-import type { AuditItem } from './input'
+import { CALL_STATUSES, OK, SourceColumns, UnitDictionary } from './frame'
+import type { AuditItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { itemOfUnitKey, unitKey, unitOfUnitKey, type ResolvedSource, type Value } from './resolve'
+import { unitKey, type ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /**
@@ -35,31 +36,10 @@ export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null
   if (!item.pair) return null
   const values = source.values.get('winner')
   if (!values) return null
-  const entry = winnersByItem(values).get(item.id)
-  if (entry === undefined) return null
-  // An item with several winner units (a hand-built input): read by its pair's own key.
-  const v = entry === null ? values.get(unitKey(item.id, item.pair.unit)) : entry.unit === item.pair.unit ? entry.value : undefined
+  // The pair's unit key from the frame's dictionary (the very string the values are keyed by), else built.
+  const code = source.units ? source.units.find(item.id, item.pair.unit) : -1
+  const v = values.get(code >= 0 ? (source.units as UnitDictionary).key(code) : unitKey(item.id, item.pair.unit))
   return isSide(v) ? v : null
-}
-
-type WinnerEntry = { unit: string; value: Value } | null
-
-/**
- * A source's winner values by item id, read once per source: several sections read winners item by item, and a
- * lookup by number costs less than building or finding each item's unit key. Rebuilt if the values changed size.
- */
-const winnersOfValues = new WeakMap<ReadonlyMap<string, Value>, { size: number; byItem: Map<number, WinnerEntry> }>()
-
-function winnersByItem(values: ReadonlyMap<string, Value>): Map<number, WinnerEntry> {
-  const known = winnersOfValues.get(values)
-  if (known && known.size === values.size) return known.byItem
-  const byItem = new Map<number, WinnerEntry>()
-  for (const [key, value] of values) {
-    const item = itemOfUnitKey(key)
-    byItem.set(item, byItem.has(item) ? null : { unit: unitOfUnitKey(key), value })
-  }
-  winnersOfValues.set(values, { size: values.size, byItem })
-  return byItem
 }
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */
@@ -78,27 +58,9 @@ export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, A
     return calls
   }
   // One group per item and display order (numeric keys: this runs over every call of every source).
-  const groups = new Map<number, { item: number; order: number; a: number; b: number; statuses: number; shownFirst?: Side }>()
-  for (const call of source.input.calls) {
-    const item = items.get(call.itemId)
-    if (!item?.pair) continue
-    if (!(call.order >= 0 && call.order < ORDER_SLOTS)) throw new RangeError(`display order ${call.order} of item ${call.itemId} is outside 0..${ORDER_SLOTS - 1}`)
-    const key = call.itemId * ORDER_SLOTS + call.order
-    let group = groups.get(key)
-    if (!group) groups.set(key, (group = { item: call.itemId, order: call.order, a: 0, b: 0, statuses: 0 }))
-    group.statuses |= STATUS_BIT[call.status]
-    if (call.shownFirst && !group.shownFirst) group.shownFirst = call.shownFirst
-    if (call.status !== 'ok') continue
-    const unit = item.pair.unit
-    let winner: unknown
-    for (const o of call.observations) {
-      if (o.unit !== unit) continue
-      winner = o.values.winner
-      break
-    }
-    if (winner === 'a') group.a++
-    else if (winner === 'b') group.b++
-  }
+  const groups = new Map<number, PairGroup>()
+  // A resolved source carries its columns; one made by hand gets them here.
+  groupColumns(source.columns ?? new SourceColumns(source.input.calls, new UnitDictionary()), items, groups)
   const calls: PairCall[] = []
   for (const g of groups.values()) {
     let call: PairCall
@@ -110,6 +72,40 @@ export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, A
     calls.push(call)
   }
   return calls
+}
+
+type PairGroup = { item: number; order: number; a: number; b: number; statuses: number; shownFirst?: Side }
+
+/** pairCallsOf's grouping, read from the frame's columns of the source's calls: the same groups in the same order. */
+function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, AuditItem>, groups: Map<number, PairGroup>): void {
+  const { item: itemOf, order: orderOf, status, shownFirst, observationStart, unit, units } = columns
+  const winner = columns.field('winner')
+  const a = winner.values.indexOf('a')
+  const b = winner.values.indexOf('b')
+  for (let c = 0; c < columns.length; c++) {
+    const itemId = itemOf[c] as number
+    const item = items.get(itemId)
+    if (!item?.pair) continue
+    const order = orderOf[c] as number
+    if (!(order >= 0 && order < ORDER_SLOTS)) throw new RangeError(`display order ${order} of item ${itemId} is outside 0..${ORDER_SLOTS - 1}`)
+    const key = itemId * ORDER_SLOTS + order
+    let group = groups.get(key)
+    if (!group) groups.set(key, (group = { item: itemId, order, a: 0, b: 0, statuses: 0 }))
+    const code = status[c] as number
+    group.statuses |= STATUS_BIT[CALL_STATUSES[code] as CallStatus]
+    const first = shownFirst[c] as number
+    if (first !== 0 && !group.shownFirst) group.shownFirst = first === 1 ? 'a' : 'b'
+    if (code !== OK) continue
+    const pairUnit = units.find(itemId, item.pair.unit)
+    const end = observationStart[c + 1] as number
+    for (let o = observationStart[c] as number; o < end; o++) {
+      if (unit[o] !== pairUnit) continue
+      const value = winner.codes[o] as number
+      if (value >= 0 && value === a) group.a++
+      else if (value >= 0 && value === b) group.b++
+      break
+    }
+  }
 }
 
 /** Of a call with no winner, the status it reports (earlier wins). */

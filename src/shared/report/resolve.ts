@@ -1,5 +1,6 @@
 import type { FieldSpec, MeasurementLevel } from '../instruments/types'
-import type { AuditSourceInput, CallStatus, SourceCall } from './input'
+import type { AuditSourceInput, CallStatus } from './input'
+import { AuditFrame, CALL_STATUSES, OK, unitKey, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
 
 /**
  * A source's answers reduced to one value per unit and field. Several answers on one unit (trials of a call, the
@@ -31,6 +32,10 @@ export interface ResolvedSource {
   /** field → unit key → value. */
   values: Map<string, Map<string, Value>>
   counts: SourceCounts
+  /** The frame's columns of the calls it was resolved from (absent for a source combining others). */
+  columns?: SourceColumns
+  /** The frame's dictionary of the units its values are keyed by. */
+  units?: UnitDictionary
 }
 
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
@@ -45,10 +50,7 @@ export function comparableFields(fields: ReadonlyArray<FieldSpec>): FieldSpec[] 
   return fields.filter((f) => aggregationOf(f.level) !== null && f.name !== 'abstained')
 }
 
-/** Unit keys are unique across the report: an item id and the instrument's unit id within it. */
-export function unitKey(itemId: number, unit: string): string {
-  return `${itemId}\u0000${unit}`
-}
+export { unitKey }
 
 export function itemOfUnitKey(key: string): number {
   // Read digit by digit: every table walks its units by key, and a slice per unit adds up. Anything but plain
@@ -154,12 +156,6 @@ function emptyCounts(): SourceCounts {
   return { calls: 0, answered: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, tiedVotes: 0 }
 }
 
-/**
- * The report and its recalibration sections resolve the same sources with the same fields and scope; this is the
- * largest pass over the answers, so a result is reused while the source's list of calls is the same.
- */
-const resolvedOnce = new WeakMap<AuditSourceInput, { calls: SourceCall[]; length: number; fields: string; scope: ReadonlySet<number>; result: ResolvedSource }>()
-
 function fieldsSignature(fields: ReadonlyArray<FieldSpec>): string {
   return fields.map((f) => `${f.name}\u0000${f.level}`).join('\u0001')
 }
@@ -171,134 +167,101 @@ function sameScope(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
   return true
 }
 
-/** Reduces a source's calls (restricted to the items in scope) to item statuses and one value per unit and field. */
-export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
+/**
+ * Reduces a source's calls (restricted to the items in scope) to item statuses and one value per unit and field,
+ * read from the source's columns in the audit's frame. The report and its recalibration sections resolve the same
+ * sources with the same fields and scope, so the frame keeps a resolution with the columns it was made from.
+ */
+export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>, frame: AuditFrame = new AuditFrame()): ResolvedSource {
+  const columns = frame.columnsOf(input)
   const signature = fieldsSignature(fields)
-  const earlier = resolvedOnce.get(input)
-  if (earlier && earlier.calls === input.calls && earlier.length === input.calls.length && earlier.fields === signature && sameScope(earlier.scope, inScope)) {
-    return earlier.result
+  const earlier = columns.resolutions.find((r) => r.fields === signature && sameScope(r.scope, inScope))
+  if (earlier) {
+    const result = earlier.result as ResolvedSource
+    // The same calls under another source object (a copy of the input): the same figures, told as that source.
+    return result.input === input ? result : { ...result, input }
   }
-  const result = resolveSourceOnce(input, fields, inScope)
-  resolvedOnce.set(input, { calls: input.calls, length: input.calls.length, fields: signature, scope: inScope, result })
+  const result = resolveColumns(input, columns, frame.units, fields, inScope)
+  columns.resolutions.push({ fields: signature, scope: inScope, result })
   return result
 }
 
-/**
- * Unit key strings of the items in one scope, shared by every source resolved over it: a key is built (and hashed,
- * on its first lookup) once, not once per source, and the tables that later look units up by key find the same
- * string. Per item, the last unit asked for (an item has one unit per instrument, or a few in turn).
- */
-const unitKeysOfScope = new WeakMap<ReadonlySet<number>, Map<number, { unit: string; key: string }>>()
-
-function unitKeysOf(scope: ReadonlySet<number>): Map<number, { unit: string; key: string }> {
-  let keys = unitKeysOfScope.get(scope)
-  if (!keys) unitKeysOfScope.set(scope, (keys = new Map()))
-  return keys
-}
-
-function keyOf(keys: Map<number, { unit: string; key: string }>, item: number, unit: string): string {
-  const known = keys.get(item)
-  if (known && known.unit === unit) return known.key
-  const key = unitKey(item, unit)
-  keys.set(item, { unit, key })
-  return key
-}
-
-/**
- * Answers per field, by unit index: the first answer on a unit, the second, and any further ones; and the units in
- * the order they received their first answer for this field (the order of the field's values).
- */
+/** The first answer on a unit (by unit code), the second, any further ones, and the units in order of first answer. */
 interface FieldAnswers {
-  first: Array<Value | undefined>
-  second: Array<Value | undefined>
+  first: Int32Array
+  second: Int32Array
   /** Rare (a third trial or annotator), so kept apart. */
-  more: Map<number, Value[]>
+  more: Map<number, number[]>
   order: number[]
 }
 
-function resolveSourceOnce(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
+function resolveColumns(input: AuditSourceInput, columns: SourceColumns, units: UnitDictionary, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
   const counts = emptyCounts()
   const itemStatus = new Map<number, ItemStatus>()
-  // Looked up once, not per observation: this loop runs over every answer of every source.
-  const names = fields.map((f) => f.name)
-  const answers: FieldAnswers[] = names.map(() => ({ first: [], second: [], more: new Map(), order: [] }))
-  // Each unit gets an index once (one lookup per observation, whatever the number of fields); its key string is
-  // built once per item and unit for all sources of the same scope (see keyOf).
-  const keys = unitKeysOf(inScope)
-  const unitIndex = new Map<string, number>()
-  const unitKeys: string[] = []
-  const lastOfItem = new Map<number, { unit: string; index: number }>()
-  for (const call of input.calls) {
-    if (!inScope.has(call.itemId)) continue
-    countCall(counts, call)
-    const earlierStatus = itemStatus.get(call.itemId)
-    const status = betterStatus(earlierStatus, statusOfCall(call.status))
-    if (status !== earlierStatus) itemStatus.set(call.itemId, status)
-    if (call.status !== 'ok') continue
-    for (const observation of call.observations) {
-      let last = lastOfItem.get(call.itemId)
-      if (!last || last.unit !== observation.unit) {
-        const key = keyOf(keys, call.itemId, observation.unit)
-        let index = unitIndex.get(key)
-        if (index === undefined) {
-          index = unitKeys.length
-          unitIndex.set(key, index)
-          unitKeys.push(key)
-          // Every field's slots grow with the units, so the arrays stay dense.
-          for (const field of answers) {
-            field.first.push(undefined)
-            field.second.push(undefined)
-          }
-        }
-        last = { unit: observation.unit, index }
-        lastOfItem.set(call.itemId, last)
-      }
-      const u = last.index
-      for (let f = 0; f < names.length; f++) {
-        const v = observation.values[names[f] as string]
-        if (v === null || v === undefined) continue
+  const fieldColumns = fields.map((f) => columns.field(f.name))
+  const unitCount = units.size
+  const answers: FieldAnswers[] = fields.map(() => ({ first: new Int32Array(unitCount).fill(-1), second: new Int32Array(unitCount).fill(-1), more: new Map(), order: [] }))
+  const { item, status, observationStart, unit } = columns
+  for (let c = 0; c < columns.length; c++) {
+    const itemId = item[c] as number
+    if (!inScope.has(itemId)) continue
+    const callStatus = CALL_STATUSES[status[c] as number] as CallStatus
+    counts.calls++
+    if (callStatus === 'ok') counts.answered++
+    else counts[callStatus]++
+    const earlierStatus = itemStatus.get(itemId)
+    const next = betterStatus(earlierStatus, statusOfCall(callStatus))
+    if (next !== earlierStatus) itemStatus.set(itemId, next)
+    if (status[c] !== OK) continue
+    const end = observationStart[c + 1] as number
+    for (let o = observationStart[c] as number; o < end; o++) {
+      const u = unit[o] as number
+      for (let f = 0; f < fieldColumns.length; f++) {
+        const code = (fieldColumns[f] as FieldColumn).codes[o] as number
+        if (code < 0) continue
         const field = answers[f] as FieldAnswers
-        if (field.first[u] === undefined) {
-          field.first[u] = v
+        if ((field.first[u] as number) < 0) {
+          field.first[u] = code
           field.order.push(u)
-        } else if (field.second[u] === undefined) field.second[u] = v
+        } else if ((field.second[u] as number) < 0) field.second[u] = code
         else {
           const more = field.more.get(u)
-          if (more) more.push(v)
-          else field.more.set(u, [v])
+          if (more) more.push(code)
+          else field.more.set(u, [code])
         }
       }
     }
   }
   const values = new Map<string, Map<string, Value>>()
-  const tiedUnits = new Set<string>()
+  const tied = new Uint8Array(unitCount)
+  let tiedVotes = 0
   fields.forEach((field, f) => {
     const how = aggregationOf(field.level) as Aggregation
     const { first, second, more, order } = answers[f] as FieldAnswers
+    const dictionary = (fieldColumns[f] as FieldColumn).values
     const perUnit = new Map<string, Value>()
     for (const u of order) {
-      const key = unitKeys[u] as string
-      const lone = first[u] as Value
-      const next = second[u]
-      if (next === undefined) {
+      const key = units.key(u)
+      const lone = dictionary[first[u] as number] as Value
+      const nextCode = second[u] as number
+      if (nextCode < 0) {
         perUnit.set(key, lone)
         continue
       }
       const rest = more.get(u)
-      const { value, tied } = combine(rest ? [lone, next, ...rest] : [lone, next], how)
-      if (tied) tiedUnits.add(key)
-      if (value !== null) perUnit.set(key, value)
+      const answered = [lone, dictionary[nextCode] as Value]
+      if (rest) for (const code of rest) answered.push(dictionary[code] as Value)
+      const combined = combine(answered, how)
+      if (combined.tied && tied[u] === 0) {
+        tied[u] = 1
+        tiedVotes++
+      }
+      if (combined.value !== null) perUnit.set(key, combined.value)
     }
     values.set(field.name, perUnit)
   })
-  counts.tiedVotes = tiedUnits.size
-  return { id: input.id, input, itemStatus, values, counts }
-}
-
-function countCall(counts: SourceCounts, call: SourceCall): void {
-  counts.calls++
-  if (call.status === 'ok') counts.answered++
-  else counts[call.status]++
+  counts.tiedVotes = tiedVotes
+  return { id: input.id, input, itemStatus, values, counts, columns, units }
 }
 
 /**
@@ -341,5 +304,6 @@ export function combineSources(
     values.set(field.name, out)
   }
   counts.tiedVotes = tiedUnits.size
-  return { id: input.id, input, itemStatus, values, counts }
+  const units = members.find((m) => m.units)?.units
+  return units ? { id: input.id, input, itemStatus, values, counts, units } : { id: input.id, input, itemStatus, values, counts }
 }

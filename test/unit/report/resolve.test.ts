@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FieldSpec } from '../../../src/shared/instruments/types'
 import type { AuditSourceInput, SourceCall } from '../../../src/shared/report'
+import { AuditFrame } from '../../../src/shared/report/frame'
 import { combine, itemOfUnitKey, resolveSource, sameValue, unitKey, valueKey, type Value } from '../../../src/shared/report/resolve'
 
 const fields: FieldSpec[] = [
@@ -43,23 +44,24 @@ describe('resolveSource', () => {
     expect(resolved.counts.tiedVotes).toBe(1)
   })
 
-  it('reuses the result for the same source, fields and scope, and resolves again when any of them changes', () => {
+  it('reuses the frame\'s result for the same calls, fields and scope, and resolves again when any of them changes', () => {
+    const frame = new AuditFrame()
     const input = source([call(1, 0, { choice: 'x', score: 1 }), call(2, 0, { choice: 'y', score: 2 })])
-    const first = resolveSource(input, fields, new Set([1, 2]))
-    expect(resolveSource(input, [...fields], new Set([2, 1]))).toBe(first)
+    const first = resolveSource(input, fields, new Set([1, 2]), frame)
+    expect(resolveSource(input, [...fields], new Set([2, 1]), frame)).toBe(first)
 
-    const narrower = resolveSource(input, fields, new Set([1]))
+    const narrower = resolveSource(input, fields, new Set([1]), frame)
     expect(narrower).not.toBe(first)
     expect(narrower.values.get('choice')?.size).toBe(1)
-    const oneField = resolveSource(input, [fields[0] as FieldSpec], new Set([1, 2]))
+    const oneField = resolveSource(input, [fields[0] as FieldSpec], new Set([1, 2]), frame)
     expect([...oneField.values.keys()]).toEqual(['choice'])
 
     const all = new Set([1, 2, 3])
-    expect(resolveSource(input, fields, all).values.get('choice')?.size).toBe(2)
+    expect(resolveSource(input, fields, all, frame).values.get('choice')?.size).toBe(2)
     input.calls.push(call(3, 0, { choice: 'x', score: 3 }))
-    expect(resolveSource(input, fields, all).values.get('choice')?.size).toBe(3)
+    expect(resolveSource(input, fields, all, frame).values.get('choice')?.size).toBe(3)
     input.calls = [call(1, 0, { choice: 'y', score: 1 })]
-    expect(resolveSource(input, fields, all).values.get('choice')?.get(unitKey(1, 'u'))).toBe('y')
+    expect(resolveSource(input, fields, all, frame).values.get('choice')?.get(unitKey(1, 'u'))).toBe('y')
   })
 })
 
@@ -114,5 +116,30 @@ describe('combine by vote', () => {
     }
     expect(combine([2, 1, 1, 2, 3, 3, 3], 'vote')).toEqual({ value: 3, tied: false })
     expect(combine(['x', 'y', 'x', 'y'], 'vote')).toEqual({ value: null, tied: true })
+  })
+})
+
+describe('the audit frame', () => {
+  it('codes every unit once across sources and each field\'s values by type, and gives a derived source columns of its own', () => {
+    const judge = source([call(1, 0, { choice: 'x', score: 1 }), call(2, 0, { choice: 'y', score: 2 }, 'v')])
+    const other: AuditSourceInput = { ...source([call(2, 0, { choice: 'x', score: '1' }, 'v'), call(1, 0, { choice: 'x', score: 1 })]), id: 'o' }
+    const frame = AuditFrame.of([judge, other], fields)
+    const a = frame.columnsOf(judge)
+    const b = frame.columnsOf(other)
+    expect(frame.units.size).toBe(2)
+    expect([...a.unit]).toEqual([0, 1])
+    expect([...b.unit]).toEqual([1, 0])
+    expect(frame.units.key(1)).toBe(unitKey(2, 'v'))
+    expect(frame.units.item(1)).toBe(2)
+    expect([...a.item]).toEqual([1, 2])
+    // '1' and 1 are different answers, as their value keys say.
+    expect(b.field('score').values).toEqual(['1', 1])
+    expect([...b.field('score').codes]).toEqual([0, 1])
+    expect(frame.columnsOf(judge)).toBe(a)
+    const filtered = { ...judge, calls: judge.calls.slice(1) }
+    const c = frame.columnsOf(filtered)
+    expect(c).not.toBe(a)
+    expect([...c.unit]).toEqual([1])
+    expect(resolveSource(filtered, fields, new Set([1, 2]), frame).values.get('choice')).toEqual(new Map([[unitKey(2, 'v'), 'y']]))
   })
 })
