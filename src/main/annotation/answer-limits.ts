@@ -1,27 +1,11 @@
-import { z } from 'zod'
+import { answerLimitsSchema, type AnswerLimits } from '../../shared/contract/limits-operations'
 import { AssayError, type ErrorLocation } from '../../shared/errors'
 import { getMeta, setMeta } from '../store/meta'
 import type { Db, WritableDB } from '../store/database'
 import type { SessionState } from '../session'
 
-/**
- * Bounds on what one session can append. Answers are append-only, so without a cap one client could grow the
- * project file without limit; the limits live in the project's meta (key `answer_limits`) so a project that needs
- * longer answers can raise them.
- */
-export const answerLimitsSchema = z
-  .object({
-    /** Size of one judgement as stored (UTF-8 bytes of its JSON). */
-    judgement_bytes: z.number().int().positive().default(256 * 1024),
-    /** Characters in any one text field of a judgement (a note, a quote, a check's code or output). */
-    text_chars: z.number().int().positive().default(32_000),
-    /** Submissions a session may make at once before it has to wait… */
-    submissions_burst: z.number().int().positive().default(30),
-    /** …and how many more it earns per minute after that. */
-    submissions_per_minute: z.number().positive().default(120)
-  })
-  .strict()
-export type AnswerLimits = z.infer<typeof answerLimitsSchema>
+// The caps' schema and defaults are the contract's, so every front door takes the same ones.
+export { answerLimitsSchema, type AnswerLimits } from '../../shared/contract/limits-operations'
 
 export const ANSWER_LIMITS_META_KEY = 'answer_limits'
 

@@ -3,7 +3,7 @@ import { AssayError, BadDataError, zodIssuesToLocations } from '../../shared/err
 import { isOperationName, operations, type OperationName } from '../../shared/contract/operations'
 import type { Envelope } from '../../shared/contract/client'
 import type { ApiContext } from './context'
-import { handlers } from './handlers'
+import { loadHandler } from './handlers/load'
 
 /**
  * The single entry for every transport: unknown operations and invalid input become typed errors,
@@ -31,7 +31,7 @@ async function invoke(ctx: ApiContext, name: OperationName, rawInput: unknown): 
   if (!parsed.success) {
     throw new AssayError('invalid_input', `Invalid input for "${name}"`, zodIssuesToLocations(parsed.error.issues))
   }
-  const handler = handlers[name] as (input: unknown, ctx: ApiContext) => unknown
+  const handler = (await loadHandler(name)) as (input: unknown, ctx: ApiContext) => unknown
   const result = await handler(parsed.data, ctx)
   const out = (spec.output as z.ZodType).safeParse(result)
   if (!out.success) {

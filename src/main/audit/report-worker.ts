@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { AssayError } from '../../shared/errors'
 import { buildReport, type ReportOptions, type ResamplingDetail } from '../../shared/report'
 import type { Split } from '../../shared/items/kinds'
-import { openDatabase } from '../store/database'
+import { namedDatabaseError, openDatabase } from '../store/database'
 import { gatherAuditInput } from './gather'
 
 /**
@@ -53,7 +53,10 @@ async function run(data: ReportJobData): Promise<void> {
   }
 }
 
-run(workerData as ReportJobData).catch((e: unknown) => {
+run(workerData as ReportJobData).catch((raw: unknown) => {
+  // A damaged file is named here, where its path and SQLite's error code are both known; the error crosses to the
+  // caller as a plain message.
+  const e = namedDatabaseError((workerData as ReportJobData).path, raw)
   if (e instanceof AssayError) post({ type: 'error', code: e.code, message: e.message, details: e.details })
   else post({ type: 'error', code: 'internal', message: e instanceof Error ? e.message : String(e) })
 })

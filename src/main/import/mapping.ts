@@ -116,6 +116,7 @@ export function describeMapping(format: ImportFormat, path: string, generic?: Ge
   const roles = FIELD_ROLES[format]
   return Object.keys(first).map((field) => ({
     field,
-    to: roles[field] ?? (format === 'labels' ? 'judgement field (CSV column), validated' : 'kept unchanged under $extra')
+    // An own key only: a column named like an Object method (`constructor`) has no role.
+    to: (Object.hasOwn(roles, field) ? roles[field] : undefined) ?? (format === 'labels' ? 'judgement field (CSV column), validated' : 'kept unchanged under $extra')
   }))
 }

@@ -177,6 +177,11 @@ export function namedDatabaseError(path: string, e: unknown): unknown {
   return e
 }
 
+/** The error for a damaged project file, naming it and what to do. */
+export function damagedProjectError(path: string, detail: string): AssayError {
+  return corrupt(path, detail)
+}
+
 function corrupt(path: string, detail: string): AssayError {
   return new AssayError(
     'not_a_project',

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { errorLocationSchema } from '../errors'
-import { genericMappingSchema } from '../items/generic-mapping'
+import { genericMappingSchema, type GenericMapping } from '../items/generic-mapping'
 import { splitSchema } from '../items/kinds'
+import type { Split } from '../items/labels'
 import { op } from './define'
 
 export const IMPORT_FORMAT_NAMES = ['pairs', 'tasks', 'hypotheses', 'frontierscience', 'questions', 'liveideabench', 'omega-point', 'labels', 'citation-pairs', 'preprints', 'abstracts', 'references', 'generic'] as const
@@ -21,6 +22,37 @@ const importInput = z
     mapping: genericMappingSchema.optional()
   })
   .strict()
+
+export type ImportFormatName = (typeof IMPORT_FORMAT_NAMES)[number]
+
+/** An import's options as a front door collects them: `assay import`'s flags, the import screen's form. */
+export interface ImportChoices {
+  /** Omitted (or `auto`): detected from the file name and first lines. */
+  format?: ImportFormatName | undefined
+  set?: string | undefined
+  split?: Split | undefined
+  lossy?: boolean | undefined
+  skipExisting?: boolean | undefined
+  /** Read only with the generic format, and sent only with it. */
+  mapping?: GenericMapping | undefined
+}
+
+/**
+ * The one mapping from an import's options to the input of the `import.*` operations (its file's path or bytes
+ * added by the caller): a blank set is the file's name, switches are sent only when on, the column mapping only with
+ * the generic format, so an option means the same from the command line and from the import screen.
+ */
+export function importOptionsInput(c: ImportChoices) {
+  const set = c.set?.trim()
+  return {
+    ...(c.format ? { format: c.format } : {}),
+    ...(set ? { set } : {}),
+    ...(c.split ? { split: c.split } : {}),
+    ...(c.lossy ? { lossy: true } : {}),
+    ...(c.skipExisting ? { skipExisting: true } : {}),
+    ...(c.format === 'generic' && c.mapping ? { mapping: c.mapping } : {})
+  }
+}
 
 /** The largest uploaded file (bytes); bigger files are imported by path or with `assay import`. */
 export const MAX_UPLOAD_BYTES = 5_000_000

@@ -84,6 +84,21 @@ describe('imports that would be silently altered are refused with their place', 
     expect(await stored()).toEqual([])
   })
 
+  it('previews a column named like an Object method as any other column, within the contract', async () => {
+    const ctor = tmp.file('ctor.csv')
+    writeFileSync(ctor, 'question_id,question,constructor\nQ1,q?,x\n')
+    const project = await Project.open(file)
+    try {
+      const env = await dispatch(contextFor(project), 'import.preview', { path: ctor, format: 'questions' })
+      expect(env.ok, JSON.stringify(env)).toBe(true)
+      if (!env.ok) return
+      const report = env.value as { mapping: Array<{ field: string; to: string }>; errors: Array<{ message: string }> }
+      expect(report.mapping).toContainEqual({ field: 'constructor', to: 'kept unchanged under $extra' })
+    } finally {
+      project.close()
+    }
+  })
+
   it('bounds nesting depth and names file and line instead of overflowing the stack', async () => {
     const deep = tmp.file('deep.jsonl')
     const nested = '['.repeat(100_000) + ']'.repeat(100_000)

@@ -69,8 +69,9 @@ export function addRun(
       )
     return Number(
       db
-        .prepare(`INSERT INTO runs (instrument_id, judge_id, template_id, template_version, seed, both_orders, trials, status) VALUES (?, ?, ?, 1, '42', ?, ?, 'done')`)
-        .run(options.instrument, judgeId, `${options.instrument}-template`, options.bothOrders ? 1 : 0, options.trials ?? 1).lastInsertRowid
+        // The options every run records (the contract's run views read the viewer and the batch mode from them).
+        .prepare(`INSERT INTO runs (instrument_id, judge_id, template_id, template_version, seed, both_orders, trials, status, options) VALUES (?, ?, ?, 1, '42', ?, ?, 'done', ?)`)
+        .run(options.instrument, judgeId, `${options.instrument}-template`, options.bothOrders ? 1 : 0, options.trials ?? 1, JSON.stringify({ viewer: '', batch: false })).lastInsertRowid
     )
   })
 }

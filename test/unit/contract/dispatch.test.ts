@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { handlers } from '../../../src/main/api/handlers'
+import { loadHandler } from '../../../src/main/api/handlers/load'
 import { OPERATION_NAMES, operations } from '../../../src/shared/contract/operations'
 import { createClient, type Transport } from '../../../src/shared/contract/client'
 import { AssayError } from '../../../src/shared/errors'
@@ -24,6 +25,10 @@ describe('the contract', () => {
   it('has exactly one handler per operation', () => {
     expect(Object.keys(handlers).sort()).toEqual([...OPERATION_NAMES].sort())
     for (const name of OPERATION_NAMES) expect(['any', 'curator', 'annotator']).toContain(operations[name].access)
+  })
+
+  it('loads each operation\'s handler with its group, the same one the full table holds', async () => {
+    for (const name of OPERATION_NAMES) expect(await loadHandler(name), name).toBe(handlers[name])
   })
 
   it('answers an unknown operation with a typed error, not a crash', async () => {

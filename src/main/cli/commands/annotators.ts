@@ -1,8 +1,6 @@
-import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
-import { annotatorSummaries, ensureAnnotator, findAnnotator } from '../../store/annotators'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 /** The same limits as the workbench's "add annotator" form (annotators.create in the contract). */
@@ -24,18 +22,18 @@ export function registerAnnotators(program: Command, io: CliIO): void {
       const bad = clean.findIndex((n) => n.length === 0 || n.length > MAX_NAME)
       if (bad >= 0) throw new AssayError('invalid_input', `An annotator name must have 1 to ${MAX_NAME} characters (got "${names[bad]}")`)
       if (opts.expertise !== undefined && opts.expertise.length > MAX_EXPERTISE) throw new AssayError('invalid_input', `--expertise has at most ${MAX_EXPERTISE} characters`)
-      const project = await Project.open(resolve(file))
-      try {
-        const rows = clean.map((name) => {
-          const existed = findAnnotator(project, name) !== undefined
-          const a = ensureAnnotator(project, name, opts.expertise)
-          return { id: a.id, name: a.name, pseudonym: a.pseudonym, added: !existed }
-        })
-        if (opts.json) return io.out(JSON.stringify({ annotators: rows }, null, 2))
-        for (const r of rows) io.out(`${r.added ? 'Added' : 'Exists'}: ${r.name} (${r.pseudonym})`)
-      } finally {
-        project.close()
-      }
+      const rows = await withProject(file, { mode: 'write' }, async (project) => {
+        const existing = new Set((await project.call('annotators.list', {})).annotators.map((a) => a.name))
+        const added = []
+        for (const name of clean) {
+          const a = await project.call('annotators.create', { name, ...(opts.expertise !== undefined ? { expertise: opts.expertise } : {}) })
+          added.push({ id: a.id, name: a.name, pseudonym: a.pseudonym, added: !existing.has(name) })
+          existing.add(name)
+        }
+        return added
+      })
+      if (opts.json) return io.out(JSON.stringify({ annotators: rows }, null, 2))
+      for (const r of rows) io.out(`${r.added ? 'Added' : 'Exists'}: ${r.name} (${r.pseudonym})`)
     })
 
   annotators
@@ -44,14 +42,9 @@ export function registerAnnotators(program: Command, io: CliIO): void {
     .argument('<file>', 'the .assay project file')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
-      const project = await Project.open(resolve(file), { readonly: true })
-      try {
-        const rows = annotatorSummaries(project)
-        if (opts.json) return io.out(JSON.stringify({ annotators: rows }, null, 2))
-        if (!rows.length) return io.out(`No annotators yet. Add them with: assay annotators add ${file} <name>…`)
-        for (const r of rows) io.out(`${r.pseudonym}  ${r.name}${r.expertise ? ` (${r.expertise})` : ''}  ${r.done}/${r.assignments} done`)
-      } finally {
-        project.close()
-      }
+      const { annotators: rows } = await withProject(file, { mode: 'read' }, (project) => project.call('annotators.list', {}))
+      if (opts.json) return io.out(JSON.stringify({ annotators: rows }, null, 2))
+      if (!rows.length) return io.out(`No annotators yet. Add them with: assay annotators add ${file} <name>…`)
+      for (const r of rows) io.out(`${r.pseudonym}  ${r.name}${r.expertise ? ` (${r.expertise})` : ''}  ${r.done}/${r.assignments} done`)
     })
 }

@@ -1,9 +1,8 @@
-import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
-import { INSTRUMENT_IDS } from '../../../shared/instruments/types'
+import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import { requireAnnotators } from '../hints'
 import type { CliIO } from '../run'
 
@@ -50,27 +49,23 @@ export function registerAssign(program: Command, io: CliIO): void {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nRunning it again adds only what is missing: existing assignments and answers are kept.')
     .action(async (file: string, opts: AssignCliOptions) => {
-      const { assignItems } = await import('../../annotation/assign')
-      const project = await Project.open(resolve(file))
-      try {
-        requireAnnotators(project, file, opts.annotators)
-        const result = assignItems(project, {
-          instrumentId: opts.instrument,
+      const result = await withProject(file, { mode: 'write' }, async (project) => {
+        await requireAnnotators(project, file, opts.annotators)
+        return project.call('assignments.create', {
+          instrument: opts.instrument as InstrumentId,
           annotators: opts.annotators,
           overlap: opts.overlap,
-          set: opts.set,
-          split: opts.split,
-          seed: opts.seed
+          ...(opts.set !== undefined ? { set: opts.set } : {}),
+          ...(opts.split !== undefined ? { split: opts.split } : {}),
+          ...(opts.seed !== undefined ? { seed: opts.seed } : {})
         })
-        if (result.items === 0) {
-          const where = [opts.set ? `set "${opts.set}"` : '', opts.split ? `split ${opts.split}` : ''].filter(Boolean).join(', ')
-          throw new AssayError('not_found', `No items for ${opts.instrument}${where ? ` in ${where}` : ''}; import some first with: assay import ${file} <format> <path>`)
-        }
-        if (opts.json) return io.out(JSON.stringify(result, null, 2))
-        const per = Object.entries(result.perAnnotator).map(([n, k]) => `${n} ${k}`).join(', ')
-        io.out(`Assigned ${result.items} item${result.items === 1 ? '' : 's'} of ${opts.instrument} with overlap ${opts.overlap} (seed ${result.seed}): ${result.created} new assignment${result.created === 1 ? '' : 's'}${result.created ? ` (${per})` : ''}`)
-      } finally {
-        project.close()
+      })
+      if (result.items === 0) {
+        const where = [opts.set ? `set "${opts.set}"` : '', opts.split ? `split ${opts.split}` : ''].filter(Boolean).join(', ')
+        throw new AssayError('not_found', `No items for ${opts.instrument}${where ? ` in ${where}` : ''}; import some first with: assay import ${file} <format> <path>`)
       }
+      if (opts.json) return io.out(JSON.stringify(result, null, 2))
+      const per = Object.entries(result.perAnnotator).map(([n, k]) => `${n} ${k}`).join(', ')
+      io.out(`Assigned ${result.items} item${result.items === 1 ? '' : 's'} of ${opts.instrument} with overlap ${opts.overlap} (seed ${result.seed}): ${result.created} new assignment${result.created === 1 ? '' : 's'}${result.created ? ` (${per})` : ''}`)
     })
 }

@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { AssayError, formatLocation, type ErrorLocation } from '../../../shared/errors'
+import { importOptionsInput, type ImportReportView } from '../../../shared/contract/import-operations'
 import { GENERIC_ROLE_NAMES, GENERIC_SHAPES, genericMappingSchema, type GenericMapping } from '../../../shared/items/generic-mapping'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import type { ImportReport } from '../../import'
 import { IMPORT_FORMATS, isImportFormat, type ImportFormat } from '../../import/types'
-import { namedDatabaseError } from '../../store/database'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
 interface ImportCliOptions {
@@ -42,30 +41,37 @@ export function registerImport(program: Command, io: CliIO): void {
         'Your own data: assay import P generic file.csv --as texts --map id=paper_id,text=abstract,title=title (columns no role names are kept under $extra).'
     )
     .action(async (file: string, formatArg: string, path: string, opts: ImportCliOptions) => {
-      // The parsers load only when an import runs, so `--help` stays instant.
-      const { detectFormat, importFile, XML_REFUSED } = await import('../../import')
-      const format = resolveFormat(formatArg, path, detectFormat, XML_REFUSED)
-      const mapping = genericMapping(format, opts)
-      const project = await Project.open(resolve(file))
-      let report: ImportReport
-      try {
-        report = await importFile(project, format, path, {
-          ...(opts.set ? { set: opts.set } : {}),
-          ...(opts.split ? { split: opts.split } : {}),
-          dryRun: opts.dryRun ?? false,
-          lossy: opts.lossy ?? false,
-          skipExisting: opts.skipExisting ?? false,
-          ...(mapping ? { mapping } : {})
-        })
-      } catch (e) {
-        throw namedDatabaseError(project.path, e)
-      } finally {
-        project.close()
-      }
+      const format = formatOf(formatArg, path, opts)
+      const mapping = format ? genericMapping(format, opts) : undefined
+      const input = { path, ...importOptionsInput({ format, set: opts.set, split: opts.split, lossy: opts.lossy, skipExisting: opts.skipExisting, mapping }) }
+      const report = await withProject(file, { mode: 'write' }, async (project) => {
+        try {
+          return await project.call(opts.dryRun ? 'import.preview' : 'import.run', input)
+        } catch (e) {
+          // The import screen says "choose one"; here the format is named on the command line.
+          if (e instanceof AssayError && e.details?.some((d) => d.field === 'format' && d.message === 'not detected')) {
+            throw new AssayError('invalid_input', `cannot tell the format of ${path}; name it (${IMPORT_FORMATS.join(', ')})`)
+          }
+          throw e
+        }
+      })
       if (opts.json) io.out(JSON.stringify(jsonReport(report), null, 2))
       else printReport(io, report, path)
       if (report.errors.length) throw new ExitCode(EXIT_FAILURE)
     })
+}
+
+/**
+ * The format named on the command line, or undefined for `auto` (the import operation detects it, as for the import
+ * screen). The data file is looked for here, so a missing one is told as before any project is opened.
+ */
+function formatOf(arg: string, path: string, opts: ImportCliOptions): ImportFormat | undefined {
+  if (!isImportFormat(arg) && arg !== 'auto') throw new AssayError('invalid_input', `unknown format "${arg}"; expected one of ${IMPORT_FORMATS.join(', ')}, or auto`)
+  if (!existsSync(resolve(path)) || !statSync(resolve(path)).isFile()) throw new AssayError('not_found', `${path}: file not found`)
+  if (arg !== 'auto') return arg
+  // The generic format is never detected: its columns say nothing of what they hold.
+  if (opts.as || opts.map) throw new AssayError('invalid_input', '--as and --map are for the generic format, which is never detected: name it (assay import P generic …)')
+  return undefined
 }
 
 /** `--as` and `--map` as the generic format's mapping; refused with any other format, required with it. */
@@ -97,29 +103,12 @@ function parseSplit(value: string): Split {
   return value as Split
 }
 
-function resolveFormat(arg: string, path: string, detectFormat: (path: string, head: string[]) => ImportFormat | null, xmlRefused: string): ImportFormat {
-  if (isImportFormat(arg)) return arg
-  if (arg === 'auto') {
-    if (/\.xml$/i.test(path)) throw new AssayError('invalid_input', `${path}: ${xmlRefused}`)
-    let head: string[]
-    try {
-      head = readFileSync(resolve(path), 'utf8').split(/\r?\n/, 20)
-    } catch {
-      throw new AssayError('not_found', `${path}: file not found`)
-    }
-    const detected = detectFormat(path, head)
-    if (detected) return detected
-    throw new AssayError('invalid_input', `cannot tell the format of ${path}; name it (${IMPORT_FORMATS.join(', ')})`)
-  }
-  throw new AssayError('invalid_input', `unknown format "${arg}"; expected one of ${IMPORT_FORMATS.join(', ')}, or auto`)
-}
-
 /** The machine-readable result: exactly these keys, locations with their file. */
-function jsonReport(r: ImportReport): { imported: number; skipped: number; warnings: ErrorLocation[]; errors: ErrorLocation[] } {
+function jsonReport(r: ImportReportView): { imported: number; skipped: number; warnings: ErrorLocation[]; errors: ErrorLocation[] } {
   return { imported: r.imported, skipped: r.skipped, warnings: r.warnings, errors: r.errors }
 }
 
-function printReport(io: CliIO, r: ImportReport, path: string): void {
+function printReport(io: CliIO, r: ImportReportView, path: string): void {
   for (const e of r.errors) io.err(formatLocation(e))
   for (const w of r.warnings) io.err(`warning: ${formatLocation(w)}`)
   if (r.errors.length) {

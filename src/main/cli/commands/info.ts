@@ -1,7 +1,5 @@
-import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { namedDatabaseError } from '../../store/database'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 export function registerInfo(program: Command, io: CliIO): void {
@@ -13,27 +11,20 @@ export function registerInfo(program: Command, io: CliIO): void {
     .option('--check', "also check the file's integrity (PRAGMA quick_check: reads the whole file)")
     .action(async (file: string, opts: { json?: boolean; check?: boolean }) => {
       // The integrity check reads every page, so it is asked for: `info` stays instant on large projects.
-      const { project, notWritable } = await Project.openForReading(resolve(file), { verify: opts.check === true })
-      if (notWritable) io.err(`note: ${project.path} is read-only; opened for reading`)
-      try {
-        const info = project.info()
-        // Opening verified the file (a damaged one is refused before this point), so the check passed.
-        if (opts.json) {
-          io.out(JSON.stringify(opts.check ? { ...info, integrity: 'ok' } : info, null, 2))
-          return
-        }
-        io.out(`${info.name} (${info.path})`)
-        io.out(`schema ${info.schemaVersion} · ${info.mode} · project ${info.projectId}`)
-        if (opts.check) io.out('integrity: ok (PRAGMA quick_check)')
-        io.out(`items ${info.items} · annotators ${info.annotators} · annotations ${info.annotations} · judgements ${info.judgements} · runs ${info.runs}`)
-        if (info.counts.length) {
-          io.out('')
-          io.out(table(['kind', 'set', 'split', 'items'], info.counts.map((c) => [c.kind, c.set_name, c.split, String(c.n)])))
-        }
-      } catch (e) {
-        throw namedDatabaseError(project.path, e)
-      } finally {
-        project.close()
+      const how = { mode: 'read' as const, verify: opts.check === true, onNotWritable: (path: string) => io.err(`note: ${path} is read-only; opened for reading`) }
+      const info = await withProject(file, how, (project) => project.call('project.info', {}))
+      // Opening verified the file (a damaged one is refused before this point), so the check passed.
+      if (opts.json) {
+        io.out(JSON.stringify(opts.check ? { ...info, integrity: 'ok' } : info, null, 2))
+        return
+      }
+      io.out(`${info.name} (${info.path})`)
+      io.out(`schema ${info.schemaVersion} · ${info.mode} · project ${info.projectId}`)
+      if (opts.check) io.out('integrity: ok (PRAGMA quick_check)')
+      io.out(`items ${info.items} · annotators ${info.annotators} · annotations ${info.annotations} · judgements ${info.judgements} · runs ${info.runs}`)
+      if (info.counts.length) {
+        io.out('')
+        io.out(table(['kind', 'set', 'split', 'items'], info.counts.map((c) => [c.kind, c.set_name, c.split, String(c.n)])))
       }
     })
 }

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
-import { readAnswerLimits, writeAnswerLimits, type AnswerLimits } from '../../annotation/answer-limits'
-import { Project } from '../../store/project'
+import type { AnswerLimits } from '../../../shared/contract/limits-operations'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 const OPTIONS: Array<{ flag: string; key: keyof AnswerLimits; help: string }> = [
@@ -30,19 +29,9 @@ export function registerLimits(program: Command, io: CliIO): void {
       }
       changes[o.key] = n
     }
-    const project = await Project.open(resolve(file))
-    try {
-      // A packet's caps are its project's: a merge holds its answers to the project's, whatever the packet says.
-      if (project.isPacket && Object.keys(changes).length) {
-        throw new AssayError('conflict', `${project.path} is an annotator packet: its caps are the project's (merging applies the project's caps); change them in the curator project and export the packet again`)
-      }
-      const limits = Object.keys(changes).length
-        ? project.write((db) => writeAnswerLimits(db, { ...readAnswerLimits(db), ...changes }))
-        : readAnswerLimits(project.db)
-      if (opts.json) return io.out(JSON.stringify(limits, null, 2))
-      for (const o of OPTIONS) io.out(`${o.flag}: ${limits[o.key]}  (${o.help})`)
-    } finally {
-      project.close()
-    }
+    const changing = Object.keys(changes).length > 0
+    const limits = await withProject(file, { mode: changing ? 'write' : 'read' }, (project) => (changing ? project.call('limits.set', changes) : project.call('limits.get', {})))
+    if (opts.json) return io.out(JSON.stringify(limits, null, 2))
+    for (const o of OPTIONS) io.out(`${o.flag}: ${limits[o.key]}  (${o.help})`)
   })
 }

@@ -1,9 +1,7 @@
-import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import { namedDatabaseError } from '../../store/database'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import { requireAnnotators, requireAssignments } from '../hints'
 import type { CliIO } from '../run'
 
@@ -34,17 +32,6 @@ function parseInstrument(value: string): string {
   return value
 }
 
-async function withProject<T>(file: string, fn: (project: Project) => Promise<T> | T): Promise<T> {
-  const project = await Project.open(resolve(file))
-  try {
-    return await fn(project)
-  } catch (e) {
-    throw namedDatabaseError(project.path, e)
-  } finally {
-    project.close()
-  }
-}
-
 export function registerPacket(program: Command, io: CliIO): void {
   const packet = program.command('packet').description('Annotator packets: export one annotator’s work for offline annotation, merge it back')
 
@@ -60,15 +47,15 @@ export function registerPacket(program: Command, io: CliIO): void {
     .option('--force', 'replace an existing file at --out')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, opts: ExportCliOptions) => {
-      const { exportPacket, offlineCheckCoverage } = await packets()
-      const result = await withProject(file, (project) => {
-        if (!project.isPacket) requireAssignments(project, file, requireAnnotators(project, file, [opts.annotator])[0]!)
-        return exportPacket(project, {
+      const { offlineCheckCoverage } = await packets()
+      const result = await withProject(file, { mode: 'write' }, async (project) => {
+        if ((await project.call('project.info', {})).mode !== 'packet') requireAssignments(file, (await requireAnnotators(project, file, [opts.annotator]))[0]!)
+        return project.call('packets.export', {
           annotator: opts.annotator,
           out: opts.out,
-          set: opts.set,
-          split: opts.split,
-          instrument: opts.instrument,
+          ...(opts.set !== undefined ? { set: opts.set } : {}),
+          ...(opts.split !== undefined ? { split: opts.split } : {}),
+          ...(opts.instrument !== undefined ? { instrument: opts.instrument as InstrumentId } : {}),
           overwrite: opts.force ?? false
         })
       })
@@ -90,8 +77,7 @@ export function registerPacket(program: Command, io: CliIO): void {
     .argument('<packets...>', 'packet files')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, packetFiles: string[], opts: { json?: boolean }) => {
-      const { mergePackets } = await packets()
-      const reports = await withProject(file, (project) => mergePackets(project, packetFiles))
+      const { packets: reports } = await withProject(file, { mode: 'write' }, (project) => project.call('packets.merge', { paths: packetFiles }))
       if (opts.json) return io.out(JSON.stringify({ packets: reports }, null, 2))
       for (const r of reports) {
         const rebased = r.rebased ? `, ${r.rebased} appended after newer revisions` : ''
@@ -107,12 +93,11 @@ export function registerPacket(program: Command, io: CliIO): void {
     .argument('<file>', 'the .assay project file')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
-      const { listPackets } = await packets()
-      const rows = await withProject(file, (project) => listPackets(project.db))
+      const { packets: rows } = await withProject(file, { mode: 'read' }, (project) => project.call('packets.list', {}))
       if (opts.json) return io.out(JSON.stringify(rows, null, 2))
       if (!rows.length) return io.out('No packets.')
       for (const r of rows) {
-        io.out(`${r.id}  ${r.annotator}  ${r.assignments} assignments  made ${r.created_at}  ${r.merged_at ? `merged ${r.merged_at} (${r.merged_answers} revisions)` : 'not merged'}`)
+        io.out(`${r.id}  ${r.annotator}  ${r.assignments} assignments  made ${r.createdAt}  ${r.mergedAt ? `merged ${r.mergedAt} (${r.mergedAnswers} revisions)` : 'not merged'}`)
       }
     })
 }

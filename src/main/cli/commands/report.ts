@@ -2,10 +2,8 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
-import type { Report } from '../../../shared/report'
 import { checkOutputPath, writeOutputFile } from '../../files/output-file'
-import { namedDatabaseError } from '../../store/database'
-import { Project } from '../../store/project'
+import { withProject, type CommandProject } from '../contract'
 import type { CliIO } from '../run'
 
 interface ReportOptions {
@@ -37,37 +35,29 @@ export function registerReport(program: Command, io: CliIO): void {
     .option('--source <id>', 'keep only this judge (repeatable; a source id such as run:3 or model:<name>); people and criteria always stay', (v: string, all: string[] = []) => [...all, v])
     .option('--archived', 'also report archived runs and runs of archived judges')
     .action(async (file: string, opts: ReportOptions) => {
-      // The statistics and report builders load only when a report is made.
-      const [{ MAX_BOOTSTRAP_RESAMPLES, MIN_BOOTSTRAP_RESAMPLES, renderReportHtml, renderReportText }, { auditableInstruments, projectReport }] = await Promise.all([
-        import('../../../shared/report'),
-        import('../../audit')
-      ])
+      // The report's renderers load only when a report is made.
+      const { MAX_BOOTSTRAP_RESAMPLES, MIN_BOOTSTRAP_RESAMPLES, renderReportHtml, renderReportText } = await import('../../../shared/report')
       const split = parseSplit(opts.split)
       const seed = opts.seed === undefined ? undefined : integer(opts.seed, '--seed', 0, 0xffffffff)
       const resamples = opts.resamples === undefined ? undefined : integer(opts.resamples, '--resamples', MIN_BOOTSTRAP_RESAMPLES, MAX_BOOTSTRAP_RESAMPLES)
       const projectPath = resolve(file)
+      // Writing the HTML file is the command line's own: the operation gives the report, the command writes it.
       const guard = { force: opts.force ?? false, protect: [projectPath] }
       // Refused before the report is computed, so a wrong path costs nothing.
       if (opts.html) checkOutputPath(opts.html, guard)
-      const { project, notWritable } = await Project.openForReading(projectPath)
-      if (notWritable) io.err(`note: ${projectPath} is read-only; opened for reading`)
-      let report: Report
-      try {
-        const instrument = opts.instrument ?? onlyInstrument(project, auditableInstruments)
-        report = projectReport(project.db, {
-          instrument,
-          split,
+      const panel = (opts.panel ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+      const how = { mode: 'read' as const, onNotWritable: (path: string) => io.err(`note: ${path} is read-only; opened for reading`) }
+      const report = await withProject(projectPath, how, async (project) =>
+        project.call('audit.report', {
+          instrument: opts.instrument ?? (await onlyInstrument(project)),
+          ...(split ? { split } : {}),
           ...(opts.source ? { sources: opts.source } : {}),
-          ...(opts.panel ? { panel: opts.panel.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+          ...(panel.length ? { panel } : {}),
           ...(opts.archived ? { includeArchived: true } : {}),
           ...(seed !== undefined ? { seed } : {}),
           ...(resamples !== undefined ? { resamples } : {})
         })
-      } catch (e) {
-        throw namedDatabaseError(project.path, e)
-      } finally {
-        project.close()
-      }
+      )
       if (opts.html) {
         const path = writeOutputFile(opts.html, renderReportHtml(report), guard)
         if (!opts.json) io.out(`Wrote ${path}`)
@@ -90,9 +80,9 @@ function integer(value: string, flag: string, min: number, max: number): number 
   return n
 }
 
-function onlyInstrument(project: Project, auditableInstruments: typeof import('../../audit').auditableInstruments): string {
-  const { instruments } = auditableInstruments(project.db)
-  if (instruments.length === 1) return (instruments[0] as { id: string }).id
+async function onlyInstrument(project: CommandProject): Promise<string> {
+  const { instruments } = await project.call('audit.instruments', {})
+  if (instruments.length === 1) return instruments[0]!.id
   if (instruments.length === 0) throw new AssayError('invalid_input', 'Nothing to report: no instrument has answers, judge calls or labelled items in this project')
   throw new AssayError('invalid_input', `Choose an instrument with --instrument: ${instruments.map((i) => i.id).join(', ')}`)
 }

@@ -1,7 +1,5 @@
-import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
-import type { ArchiveTarget } from '../../store/archive'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 interface ListOptions {
@@ -15,34 +13,14 @@ function positiveId(value: string): number {
   return n
 }
 
-/** The run views load only when a runs command runs (they bring the whole runner). */
-const runner = () => import('../../runner')
-const archive = () => import('../../store/archive')
-
-async function withProject<T>(file: string, readonly: boolean, fn: (project: Project) => T): Promise<T> {
-  const project = await Project.open(resolve(file), { readonly })
-  try {
-    return fn(project)
-  } finally {
-    project.close()
-  }
-}
-
 /** A run marked running that no live process executes was killed: it is interrupted, and resumes on the same command. */
 function statusShown(r: { status: string; active: boolean }): string {
   return r.status === 'running' && !r.active ? 'interrupted' : r.status
 }
 
-/** One line per run: id, instrument, judge, status, counts, and the archive mark. */
+/** One line per run: id, instrument, judge, status, counts, and the archive mark (a CLI process executes no run). */
 async function runLines(file: string, includeArchived: boolean) {
-  const [{ listRunSummaries }, { runArchiveStates }] = await Promise.all([runner(), archive()])
-  return withProject(file, true, (project) => {
-    const states = runArchiveStates(project.db)
-    // A CLI process runs nothing in the background: no run is executing here.
-    return listRunSummaries(project.db, () => false)
-      .map((r) => ({ ...r, archived: states.get(r.id)?.archived ?? false, judgeArchived: states.get(r.id)?.judgeArchived ?? false }))
-      .filter((r) => includeArchived || !(r.archived || r.judgeArchived))
-  })
+  return (await withProject(file, { mode: 'read' }, (project) => project.call('runs.list', { includeArchived }))).runs
 }
 
 export function registerRuns(program: Command, io: CliIO): void {
@@ -78,10 +56,12 @@ export function registerRuns(program: Command, io: CliIO): void {
       io.out(grid(['run', 'instrument', 'judge', 'status', 'done', 'ok', 'failed', 'unparseable', 'archived'], rows))
     })
 
-  const mark = (verb: 'archive' | 'restore', target: ArchiveTarget) =>
+  const mark = (verb: 'archive' | 'restore', target: 'run' | 'judge') =>
     async (file: string, id: number) => {
-      const { setArchived } = await archive()
-      await withProject(file, false, (p) => p.write((db) => setArchived(db, target, id, verb === 'archive')))
+      await withProject(file, { mode: 'write' }, async (p) => {
+        if (target === 'run') await p.call(verb === 'archive' ? 'runs.archive' : 'runs.restore', { runId: id })
+        else await p.call(verb === 'archive' ? 'judges.archive' : 'judges.restore', { judgeId: id })
+      })
       io.out(`${verb === 'archive' ? 'Archived' : 'Restored'} ${target} ${id}${verb === 'archive' ? ' (kept in the file; left out of reports and lists)' : ''}`)
     }
 
@@ -100,11 +80,8 @@ export function registerRuns(program: Command, io: CliIO): void {
     .description('Judge configurations with their archive mark')
     .argument('<file>', 'the .assay project file')
     .action(async (file: string) => {
-      const [{ listJudges }, { archivedJudgeIds }] = await Promise.all([runner(), archive()])
-      const rows = await withProject(file, true, (p) => {
-        const archived = archivedJudgeIds(p.db)
-        return listJudges(p.db).map((j) => [String(j.id), j.name, j.provider, j.model, archived.has(j.id) ? 'archived' : ''])
-      })
+      const { judges } = await withProject(file, { mode: 'read' }, (p) => p.call('judges.list', { includeArchived: true }))
+      const rows = judges.map((j) => [String(j.id), j.name, j.provider, j.model, j.archived ? 'archived' : ''])
       io.out(rows.length ? grid(['judge', 'name', 'provider', 'model', 'archived'], rows) : 'No judges.')
     })
 }

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { itemKindSchema } from '../../../shared/items/kinds'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 export function registerSplit(program: Command, io: CliIO): void {
@@ -17,22 +16,17 @@ export function registerSplit(program: Command, io: CliIO): void {
     .option('--json', 'print the plan as JSON')
     .action(async (file: string, opts: { test: string; seed?: string; set?: string; kind?: string; json?: boolean }) => {
       const fraction = Number(opts.test)
-      if (!Number.isFinite(fraction)) throw new AssayError('invalid_input', `--test must be a number between 0 and 1, not "${opts.test}"`)
+      if (!(fraction > 0 && fraction < 1)) throw new AssayError('invalid_input', `--test must be a number between 0 and 1, not "${opts.test}"`)
       const kind = opts.kind === undefined ? undefined : itemKindSchema.safeParse(opts.kind)
       if (kind && !kind.success) throw new AssayError('invalid_input', `Unknown item kind "${opts.kind}"`)
-      const { createSplit } = await import('../../splits/stratified-split')
-      const project = await Project.open(resolve(file))
-      try {
-        const plan = createSplit(project, { testFraction: fraction, seed: opts.seed ?? project.seed, set: opts.set, kind: kind?.data })
-        if (opts.json) return io.out(JSON.stringify(plan, null, 2))
-        io.out(`Split with seed ${plan.seed}: ${plan.dev} dev, ${plan.test} test`)
-        for (const s of plan.strata) io.out(`  ${s.stratum}: ${s.items} items, ${s.test} test`)
-        for (const f of plan.fitsNoLongerHeldOut) {
-          io.out(`Fit ${f.id} (${f.method}, ${f.instrument}) learned from ${f.movedItems} item(s) this split moved: it is no longer held out, and reports give it no held-out figures; fit again on the new split`)
-        }
-        for (const w of plan.warnings) io.err(`warning: ${w}`)
-      } finally {
-        project.close()
+      const input = { testFraction: fraction, ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.set !== undefined ? { set: opts.set } : {}), ...(kind ? { kind: kind.data } : {}) }
+      const plan = await withProject(file, { mode: 'write' }, (project) => project.call('items.split', input))
+      if (opts.json) return io.out(JSON.stringify(plan, null, 2))
+      io.out(`Split with seed ${plan.seed}: ${plan.dev} dev, ${plan.test} test`)
+      for (const s of plan.strata) io.out(`  ${s.stratum}: ${s.items} items, ${s.test} test`)
+      for (const f of plan.fitsNoLongerHeldOut) {
+        io.out(`Fit ${f.id} (${f.method}, ${f.instrument}) learned from ${f.movedItems} item(s) this split moved: it is no longer held out, and reports give it no held-out figures; fit again on the new split`)
       }
+      for (const w of plan.warnings) io.err(`warning: ${w}`)
     })
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { IMPORT_FORMAT_NAMES, type ImportReportView } from '../../../shared/contract/import-operations'
+import { IMPORT_FORMAT_NAMES, importOptionsInput, type ImportReportView } from '../../../shared/contract/import-operations'
 import { formatLocation } from '../../../shared/errors'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
@@ -24,14 +24,7 @@ interface Settings {
 }
 
 function request(file: ChosenFile, s: Settings) {
-  const common = {
-    ...(s.format ? { format: s.format } : {}),
-    ...(s.set.trim() ? { set: s.set.trim() } : {}),
-    split: s.split,
-    ...(s.lossy ? { lossy: true } : {}),
-    ...(s.skipExisting ? { skipExisting: true } : {}),
-    ...(s.format === 'generic' ? { mapping: s.mapping } : {})
-  }
+  const common = importOptionsInput({ format: s.format || undefined, set: s.set, split: s.split, lossy: s.lossy, skipExisting: s.skipExisting, mapping: s.mapping })
   return file.kind === 'upload' ? { ...common, name: file.name, bytes: file.bytes } : { ...common, path: file.path }
 }
 
