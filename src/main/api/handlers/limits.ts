@@ -11,6 +11,6 @@ export const limitsHandlers: HandlerGroup<keyof typeof limitsOperations> = {
     if (project.isPacket) {
       throw new AssayError('conflict', `${project.path} is an annotator packet: its caps are the project's (merging applies the project's caps); change them in the curator project and export the packet again`)
     }
-    return project.write(() => writeAnswerLimits(project.db, { ...readAnswerLimits(project.db), ...input }))
+    return project.write((db) => writeAnswerLimits(db, { ...readAnswerLimits(db), ...input }))
   }
 }
