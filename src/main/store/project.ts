@@ -6,6 +6,7 @@ import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
 import type { ProjectInfo } from '../../shared/contract/schemas'
 import { annotationIsCurrent } from './revisions'
+import { registerProjectInstruments } from './instruments'
 
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
@@ -19,6 +20,8 @@ export class Project {
   static async open(path: string, opts: OpenOptions = {}): Promise<Project> {
     const db = await openDatabase(path, opts)
     if (!opts.readonly) ensureProjectIdentity(db, basename(path).replace(/\.assay$/, ''))
+    // The project's own instruments join the built-in ones for everything that follows (forms, runs, the audit).
+    registerProjectInstruments(db)
     return new Project(db, path, opts.readonly ?? false)
   }
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
-import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
+import { INSTRUMENT_IDS, type BuiltInInstrumentId } from '../../../shared/instruments/types'
+import { instrumentArg } from '../instrument-arg'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { namedDatabaseError } from '../../store/database'
 import { Project } from '../../store/project'
@@ -22,17 +23,15 @@ function parseSplit(value: string): Split {
   return value as Split
 }
 
-function isInstrumentId(value: string): value is InstrumentId {
+function isInstrumentId(value: string): value is BuiltInInstrumentId {
   return (INSTRUMENT_IDS as ReadonlyArray<string>).includes(value)
 }
 
 /** The packet code loads only when a packet command runs. */
 const packets = () => import('../../packets')
 
-function parseInstrument(value: string): string {
-  if (!isInstrumentId(value)) throw new InvalidArgumentError(`expected one of ${INSTRUMENT_IDS.join(', ')}`)
-  return value
-}
+// A declared instrument's id is checked once the project is open.
+const parseInstrument = instrumentArg()
 
 async function withProject<T>(file: string, fn: (project: Project) => Promise<T> | T): Promise<T> {
   const project = await Project.open(resolve(file))
