@@ -26,6 +26,7 @@ import { auditOperations, auditProgressSchema } from './audit-operations'
 import { importOperations } from './import-operations'
 import { settingsOperations } from './settings-operations'
 import { probeOperations } from './probe-operations'
+import { instrumentOperations } from './instrument-operations'
 import { splitInputSchema, splitPlanSchema } from './split-schemas'
 
 const empty = z.object({}).strict()
@@ -132,7 +133,8 @@ export const operations = {
   ...runOperations,
   ...packetOperations,
   ...auditOperations,
-  ...probeOperations
+  ...probeOperations,
+  ...instrumentOperations
 } as const
 
 /** Events pushed from main to every client. */

@@ -9,6 +9,7 @@ import { packetHandlers } from './packets'
 import { importHandlers } from './imports'
 import { auditHandlers } from './audit'
 import { probeHandlers } from './probes'
+import { instrumentHandlers } from './instruments'
 
 /** Every operation of the contract has exactly one handler; a missing one is a compile error. */
 export const handlers: { [K in OperationName]: Handler<K> } = {
@@ -20,5 +21,6 @@ export const handlers: { [K in OperationName]: Handler<K> } = {
   ...runHandlers,
   ...packetHandlers,
   ...auditHandlers,
-  ...probeHandlers
+  ...probeHandlers,
+  ...instrumentHandlers
 }
