@@ -71,7 +71,7 @@ export function AdjudicationScreen() {
             <select aria-label="Instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId)}>
               {allInstruments().map(({ id, title }) => (
                 <option key={id} value={id}>
-
+                  {title}
                 </option>
               ))}
             </select>

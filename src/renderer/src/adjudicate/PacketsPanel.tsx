@@ -91,7 +91,7 @@ export function PacketsPanel() {
             <option value="">all</option>
             {allInstruments().map(({ id, title }) => (
               <option key={id} value={id}>
-
+                {title}
               </option>
             ))}
           </select>

@@ -95,7 +95,7 @@ export function AssignPanel() {
           <select aria-label="Assign instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId)}>
             {allInstruments().map(({ id, title }) => (
               <option key={id} value={id}>
-
+                {title}
               </option>
             ))}
           </select>
