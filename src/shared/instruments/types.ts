@@ -191,6 +191,8 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
     declaration: Declaration
     prompt: { system?: string; user: string }
     values(view: Record<string, unknown>): Record<string, string>
+    /** The item checks run on the view alone (a packet, offline): quotes must be in what was shown. */
+    checkView(judgement: unknown, view: Record<string, unknown>): JudgementIssue[]
   }
 }
 

@@ -229,7 +229,13 @@ export function buildInstrument(declaration: Declaration, version: number): AnyI
     toCanonical: (j: Answer, display: Record<string, unknown>) => mirrorSides(d, j, display),
     toDisplay: (j: Answer, display: Record<string, unknown>) => mirrorSides(d, j, display),
     fromModelAnswer: (parsed: unknown) => fromModel(d, parsed),
-    declared: { declaration: d, prompt, values: (view: Record<string, unknown>) => promptValues(d, view) }
+    declared: {
+      declaration: d,
+      prompt,
+      values: (view: Record<string, unknown>) => promptValues(d, view),
+      checkView: (j: Answer, view: Record<string, unknown>) =>
+        quoteIssues(d, j, d.item === 'text' ? [typeof view.text === 'string' ? view.text : ''] : [markdownOf(view.a), markdownOf(view.b)])
+    }
   }
   if (d.item === 'pair') {
     return {
@@ -237,7 +243,6 @@ export function buildInstrument(declaration: Declaration, version: number): AnyI
       itemKind: 'proposal-pair',
       blind: blindProposalPair,
       check: (j: Answer, payload: ItemPayload<'proposal-pair'>) => quoteIssues(d, j, [payload.a.markdown, payload.b.markdown]),
-      checkShown: (j: Answer, view: Record<string, unknown>) => quoteIssues(d, j, [markdownOf(view.a), markdownOf(view.b)]),
       observe: (j: Answer, payload: ItemPayload<'proposal-pair'>): Observation[] => [{ unit: payload.pair_id, values: observed(d, j) }]
     }
   }
@@ -246,7 +251,6 @@ export function buildInstrument(declaration: Declaration, version: number): AnyI
     itemKind: 'idea',
     blind: (payload: ItemPayload<'idea'>) => ({ view: { text: payload.idea }, display: {} }),
     check: (j: Answer, payload: ItemPayload<'idea'>) => quoteIssues(d, j, [payload.idea]),
-    checkShown: (j: Answer, view: Record<string, unknown>) => quoteIssues(d, j, [typeof view.text === 'string' ? view.text : '']),
     observe: (j: Answer): Observation[] => [{ unit: 'item', values: observed(d, j) }]
   }
 }
