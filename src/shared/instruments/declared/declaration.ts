@@ -118,7 +118,7 @@ export const declarationSchema = z
     const names = new Map<string, DeclaredField>()
     d.fields.forEach((f, i) => {
       if (names.has(f.name)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'name'], message: `the field "${f.name}" is declared twice` })
-      names.set(f.name, f)
+      else names.set(f.name, f)
     })
     d.fields.forEach((f, i) => checkField(d.item, f, names, (path, message) => ctx.addIssue({ code: 'custom', path: ['fields', i, ...path], message })))
     if (d.prompt) {
