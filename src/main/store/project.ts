@@ -6,7 +6,12 @@ import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
 import type { ProjectInfo } from '../../shared/contract/schemas'
 import { annotationIsCurrent } from './revisions'
-import { registerProjectInstruments } from './instruments'
+
+/** Whether the file holds declared instruments (a file not yet migrated has no such table). */
+function declaresInstruments(db: Db): boolean {
+  const table = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'project_instruments'`).get()
+  return table !== undefined && db.prepare(`SELECT 1 FROM project_instruments LIMIT 1`).get() !== undefined
+}
 
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
@@ -21,7 +26,8 @@ export class Project {
     const db = await openDatabase(path, opts)
     if (!opts.readonly) ensureProjectIdentity(db, basename(path).replace(/\.assay$/, ''))
     // The project's own instruments join the built-in ones for everything that follows (forms, runs, the audit).
-    registerProjectInstruments(db)
+    // The instrument code loads only for a project that declares some, so the command line starts without it.
+    if (declaresInstruments(db)) (await import('./instruments')).registerProjectInstruments(db)
     return new Project(db, path, opts.readonly ?? false)
   }
 
