@@ -1,4 +1,4 @@
-import { getInstrument, INSTRUMENT_IDS, type AnyInstrument, type InstrumentId } from '../../shared/instruments'
+import { allInstruments, getInstrument, type AnyInstrument, type InstrumentId } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind } from '../../shared/items/kinds'
 import { payloadWithContext } from '../annotation/item-context'
 import { currentAnnotations, type AnnotationRow } from '../store/annotations'
@@ -95,7 +95,8 @@ interface ItemJoin {
  * (not stale), else the human majority. In item order, then instrument.
  */
 export function finalLabels(db: Db, filter: AdjudicatedLabelFilter = {}): FinalLabel[] {
-  const ids: ReadonlyArray<InstrumentId> = filter.instrument ? INSTRUMENT_IDS.filter((i) => i === filter.instrument) : INSTRUMENT_IDS
+  const all = allInstruments().map((i) => i.id)
+  const ids: ReadonlyArray<InstrumentId> = filter.instrument ? all.filter((i) => i === filter.instrument) : all
   const itemOf = selectedItemFinder(db)
   const out: FinalLabel[] = []
   for (const id of ids) {

@@ -1,5 +1,7 @@
 import {
+  getInstrument,
   INSTRUMENTS,
+  isInstrumentId,
   type AnyInstrument,
   type InstrumentId,
   type JudgementIssue
@@ -70,12 +72,14 @@ const NO_ITEM_CHECK: ReadonlySet<InstrumentId> = new Set([
 
 /** Issues of an answer (display terms) against the view it was given on. */
 export function viewIssues(instrument: AnyInstrument, judgement: unknown, view: Record<string, unknown>): JudgementIssue[] {
+  // A declared instrument checks its quotes against the view itself.
+  if (instrument.declared) return instrument.declared.checkView(judgement, view)
   const check = VIEW_CHECKS[instrument.id]
   return check ? check(judgement, view) : []
 }
 
 /** How much of an instrument's item check a packet runs offline: all of it, part of it, or none (merge time only). */
 export function offlineCheckCoverage(id: InstrumentId): 'full' | 'view' | 'merge-only' {
-  if (NO_ITEM_CHECK.has(id)) return 'full'
+  if (NO_ITEM_CHECK.has(id) || (isInstrumentId(id) && getInstrument(id).declared)) return 'full'
   return VIEW_CHECKS[id] ? 'view' : 'merge-only'
 }

@@ -1,4 +1,4 @@
-import { INSTRUMENT_IDS, INSTRUMENTS } from '../../shared/instruments'
+import { allInstruments } from '../../shared/instruments'
 import { currentAnswerCount } from '../store/annotations'
 import type { Db } from '../store/database'
 import { itemSplits, labelledPairCount } from '../store/items'
@@ -17,8 +17,8 @@ export interface AuditableInstrument {
 /** Instruments with something to report on: answers, judge calls, or labelled items; and the splits present. */
 export function auditableInstruments(db: Db): { instruments: AuditableInstrument[]; splits: string[] } {
   const labelledPairs = labelledPairCount(db)
-  const instruments = INSTRUMENT_IDS.map((id) => {
-    const inst = INSTRUMENTS[id]
+  const instruments = allInstruments().map((inst) => {
+    const id = inst.id
     return {
       id,
       title: inst.title,

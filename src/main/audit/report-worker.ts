@@ -3,6 +3,7 @@ import { AssayError } from '../../shared/errors'
 import { buildReport, type ReportOptions, type ResamplingDetail } from '../../shared/report'
 import type { Split } from '../../shared/items/kinds'
 import { namedDatabaseError, openDatabase } from '../store/database'
+import { knowDeclaredInstruments } from '../store/project'
 import { gatherAuditInput } from './gather'
 
 /**
@@ -40,6 +41,8 @@ async function run(data: ReportJobData): Promise<void> {
   // Opened as the app opens a file read-only, so a project in a folder that cannot be written is read the same way.
   const db = await openDatabase(data.path, { readonly: true, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
   try {
+    // A thread has its own module registry: the project's declared instruments are made known here too.
+    await knowDeclaredInstruments(db)
     post({ type: 'progress', phase: 'reading', step: 0, steps: STEPS, detail: 'reading answers and judge calls' })
     const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources, panel: data.panel })
     const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)

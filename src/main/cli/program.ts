@@ -17,6 +17,7 @@ import { registerLimits } from './commands/limits'
 import { registerPrices } from './commands/prices'
 import { registerProbe } from './commands/probe'
 import { registerApi } from './commands/api'
+import { registerInstrument } from './commands/instrument'
 
 /** Registers every command; each command lives in its own module under ./commands. */
 export function buildProgram(io: CliIO): Command {
@@ -41,5 +42,6 @@ export function buildProgram(io: CliIO): Command {
   registerPrices(program, io)
   registerProbe(program, io)
   registerApi(program, io)
+  registerInstrument(program, io)
   return program
 }

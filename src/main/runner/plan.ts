@@ -9,7 +9,7 @@ import type { PlannedCall, StoredPrompt } from '../store/model-calls'
 import { canonicalJson, requestHash } from './hash'
 import { itemsWhere, type ItemSelection } from '../store/item-selection'
 import { judgeConfig, type Judge } from './judges'
-import { requestUnits, SkipItem, VALUE_NAMES } from './requests'
+import { requestUnits, SkipItem, valueNamesOf } from './requests'
 import { usedValues } from './templates'
 import { sha256Hex } from '../../shared/protocol'
 
@@ -81,7 +81,7 @@ export function definitionKey(def: RunDefinition): string {
 
 export function checkDefinition(def: RunDefinition): void {
   const problems: { field: string; message: string }[] = []
-  if (!VALUE_NAMES[def.instrument.id]) problems.push({ field: 'instrument', message: `models are not asked ${def.instrument.id}` })
+  if (!valueNamesOf(def.instrument)) problems.push({ field: 'instrument', message: `models are not asked ${def.instrument.id}` })
   if (def.template.entry.kind !== 'request') problems.push({ field: 'template', message: 'a fragment is not a request' })
   if (def.template.entry.instrument !== def.instrument.id) {
     problems.push({ field: 'template', message: `${templateRef(def.template.entry)} asks ${def.template.entry.instrument}, not ${def.instrument.id}` })

@@ -27,6 +27,11 @@ export const VALUE_NAMES: Partial<Record<InstrumentId, readonly string[]>> = {
   'probe-check': ['intended_flaw', 'changes', 'original', 'probe']
 }
 
+/** The placeholder names of an instrument's requests, built-in or declared; undefined where models are not asked it. */
+export function valueNamesOf(instrument: AnyInstrument): readonly string[] | undefined {
+  return instrument.declared ? Object.keys(instrument.declared.values({})) : VALUE_NAMES[instrument.id]
+}
+
 /** Instruments whose two sides can be shown in either order (`--both-orders`). */
 export const ORDERABLE: ReadonlySet<InstrumentId> = new Set(['pairwise-preference', 'idea-similarity'])
 
@@ -101,7 +106,9 @@ export function requestUnits(
     throw e
   }
   const view = blind.view as View
-  const first: RequestUnit = { orderIndex: 0, display: blind.display, values: valuesOf(instrument.id, view, payload, template) }
+  // A declared instrument's values come from its declaration; a built-in one's from its case below.
+  const values = instrument.declared ? instrument.declared.values(view) : valuesOf(instrument.id, view, payload, template)
+  const first: RequestUnit = { orderIndex: 0, display: blind.display, values }
   if (!options.bothOrders) return [first]
   return [first, otherOrder(instrument.id, view, blind.display, payload, template)]
 }
@@ -174,6 +181,8 @@ function valuesOf(id: InstrumentId, view: View, payload: Record<string, unknown>
       return { proposal_a: str(view.a?.markdown), proposal_b: str(view.b?.markdown) }
     case 'probe-check':
       return { intended_flaw: str(view.intended_flaw), changes: str(view.changes), original: str(view.original), probe: str(view.probe) }
+    default:
+      throw new SkipItem(`models are not asked ${id}`)
   }
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { userTemplateInputSchema, type TemplateSummary, type UserTemplateInput } from '../../shared/contract/run-operations'
 import { AssayError } from '../../shared/errors'
-import { isInstrumentId, type InstrumentId } from '../../shared/instruments'
+import { declaredInstruments, getInstrument, isInstrumentId, type InstrumentId } from '../../shared/instruments'
 import {
   buildTemplateSet,
   findTemplate,
@@ -60,6 +60,34 @@ function userTemplate(r: UserTemplateRow): Template {
   }
 }
 
+/**
+ * A declared instrument's prompt as a Template: its id and version are the instrument's, its `{{name}}` tokens the
+ * values its requests supply. Only the current version is known (older ones are in the stored declarations).
+ */
+function declaredTemplate(id: string, version?: number): Template | undefined {
+  if (!isInstrumentId(id)) return undefined
+  const inst = getInstrument(id)
+  if (!inst.declared || (version !== undefined && version !== inst.version)) return undefined
+  const { system, user } = inst.declared.prompt
+  const parts: Record<string, string> = system ? { system, user } : { user }
+  const names = Object.keys(inst.declared.values({}))
+  return {
+    entry: {
+      id: inst.id,
+      version: inst.version,
+      kind: 'request',
+      instrument: inst.id as never,
+      answerFormat: 'json',
+      grokSuffix: false,
+      placeholders: names.map((name) => ({ name, token: `{{${name}}}`, description: 'a value of the declared instrument' })),
+      source: { seed: null, section: 'declared instrument' },
+      files: Object.fromEntries(Object.keys(parts).map((part) => [part, `${inst.id}/v${inst.version}.${part}.txt`])),
+      note: inst.declared.declaration.prompt ? 'The prompt of the instrument’s declaration.' : 'The prompt derived from the instrument’s fields.'
+    },
+    parts
+  }
+}
+
 /** Parses `id` or `id@version`. */
 export function parseTemplateRef(ref: string): { id: string; version?: number } {
   const m = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:@(\d+))?$/.exec(ref.trim())
@@ -74,6 +102,8 @@ export function resolveTemplate(db: Db, id: string, version?: number): ResolvedT
   const user = rows[0] ? userTemplate(rows[0]) : undefined
   if (builtIn && (!user || builtIn.entry.version >= user.entry.version)) return { template: builtIn, builtIn: true }
   if (user) return { template: user, builtIn: false }
+  const declared = declaredTemplate(id, version)
+  if (declared) return { template: declared, builtIn: false }
   throw new AssayError('not_found', `No template ${version === undefined ? id : `${id}@${version}`}`)
 }
 
@@ -100,7 +130,11 @@ export function listTemplates(db: Db, instrument?: string): TemplateSummary[] {
   const built = builtInTemplates()
     .templates.filter((t) => t.entry.kind === 'request' && isInstrumentId(t.entry.instrument))
     .map((t) => summary(t, true))
-  return [...built, ...own].filter((t) => instrument === undefined || t.instrument === instrument)
+  const declared = declaredInstruments().flatMap((inst) => {
+    const t = declaredTemplate(inst.id)
+    return t ? [summary(t, false)] : []
+  })
+  return [...built, ...own, ...declared].filter((t) => instrument === undefined || t.instrument === instrument)
 }
 
 export type { UserTemplateInput }

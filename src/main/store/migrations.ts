@@ -10,9 +10,10 @@ import { v006 } from './schema/v006-calibration-fits'
 import { v007 } from './schema/v007-probes'
 import { v008 } from './schema/v008-draft-layouts'
 import { v009 } from './schema/v009-current-answer-views'
+import { v010 } from './schema/v010-project-instruments'
 
 export type { Migration } from './schema/migration'
 
-export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v004, v005, v006, v007, v008, v009]
+export const MIGRATIONS: ReadonlyArray<Migration> = [v001, v002, v003, v004, v005, v006, v007, v008, v009, v010]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

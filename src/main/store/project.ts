@@ -6,6 +6,20 @@ import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
 import type { ProjectInfo } from '../../shared/contract/schemas'
 
+/** Whether the file holds declared instruments (a file not yet migrated has no such table). */
+function declaresInstruments(db: ReadableDB): boolean {
+  const table = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'project_instruments'`).get()
+  return table !== undefined && db.prepare(`SELECT 1 FROM project_instruments LIMIT 1`).get() !== undefined
+}
+
+/**
+ * Makes the file's own instruments known beside the built-in ones, on any connection that reads it (the project's,
+ * a report worker's). The instrument code loads only for a file that declares some, so the command line starts without it.
+ */
+export async function knowDeclaredInstruments(db: ReadableDB): Promise<void> {
+  if (declaresInstruments(db)) (await import('./instruments')).registerProjectInstruments(db)
+}
+
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
   /** The connection, to read through; writes go through `write`, which hands out the writable handle. */
@@ -23,6 +37,8 @@ export class Project {
   static async open(path: string, opts: OpenOptions = {}): Promise<Project> {
     const db = await openDatabase(path, opts)
     if (!opts.readonly) ensureProjectIdentity(db, basename(path).replace(/\.assay$/, ''))
+    // The project's own instruments join the built-in ones for everything that follows (forms, runs, the audit).
+    await knowDeclaredInstruments(db)
     return new Project(db, path, opts.readonly ?? false)
   }
 

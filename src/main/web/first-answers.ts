@@ -63,6 +63,8 @@ export async function firstAnswers(
   }
   await ask('session.get', {})
   await ask('project.info', {})
+  // The project's own instruments, built before any form is drawn.
+  await ask('instruments.list', {})
   await ask('settings.get', {})
   if (ctx.session.role !== 'annotator' || !ctx.session.annotator) return page
   const summary = (await ask('queue.summary', {})) as { queues: Array<{ instrument_id: string; total: number }> } | undefined

@@ -1,8 +1,15 @@
 import { z } from 'zod'
-import { INSTRUMENT_IDS } from '../instruments/types'
+import type { InstrumentId } from '../instruments/types'
 import { splitSchema } from '../items/kinds'
 
-export const instrumentIdSchema = z.enum(INSTRUMENT_IDS)
+/**
+ * A built-in instrument's id or one a project declared (kebab-case); whether the project knows it is for the
+ * operation to say, with the instrument registry of the open project.
+ */
+export const instrumentIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, 'an instrument id is kebab-case')
+  .max(64) as unknown as z.ZodType<InstrumentId, string>
 
 export const queueSummarySchema = z.object({
   instrument_id: instrumentIdSchema,

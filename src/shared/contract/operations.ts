@@ -27,6 +27,7 @@ import { importOperations } from './import-operations'
 import { settingsOperations } from './settings-operations'
 import { probeOperations } from './probe-operations'
 import { limitsOperations } from './limits-operations'
+import { instrumentOperations } from './instrument-operations'
 import { splitInputSchema, splitPlanSchema } from './split-schemas'
 
 const empty = z.object({}).strict()
@@ -134,7 +135,8 @@ export const operations = {
   ...packetOperations,
   ...auditOperations,
   ...probeOperations,
-  ...limitsOperations
+  ...limitsOperations,
+  ...instrumentOperations
 } as const
 
 /** Events pushed from main to every client. */

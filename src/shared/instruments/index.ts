@@ -13,10 +13,10 @@ import { pairwisePreference } from './pairwise-preference'
 import { preprintSameStudy } from './preprint-same-study'
 import { probeCheck } from './probe-check'
 import { referenceComparison } from './reference-comparison'
-import { INSTRUMENT_IDS, type AnyInstrument, type InstrumentId } from './types'
+import { INSTRUMENT_IDS, type AnyInstrument, type BuiltInInstrumentId, type InstrumentId } from './types'
 
 /** The built-in instruments. Adding one is adding its file, its tests and one line here. */
-export const INSTRUMENTS: Record<InstrumentId, AnyInstrument> = {
+export const INSTRUMENTS: Record<BuiltInInstrumentId, AnyInstrument> = {
   'pairwise-preference': pairwisePreference,
   'flaw-audit': flawAudit,
   'hypothesis-match': hypothesisMatch,
@@ -33,18 +33,49 @@ export const INSTRUMENTS: Record<InstrumentId, AnyInstrument> = {
   'probe-check': probeCheck
 }
 
-export function isInstrumentId(id: string): id is InstrumentId {
+// The instruments the open project declared, by id (built from their stored declarations when the project is opened,
+// in main, and from `instruments.list` in the window). Built-in ids are never among them.
+const declared = new Map<string, AnyInstrument>()
+
+/**
+ * Makes a project's declared instruments known, each replacing one of the same id. Others stay: a packet or a second
+ * file opened beside the project (a merge, an import) must not take the project's own instruments away.
+ */
+export function registerDeclaredInstruments(list: ReadonlyArray<AnyInstrument>): void {
+  for (const inst of list) {
+    if (isBuiltInInstrumentId(inst.id)) throw new Error(`"${inst.id}" is a built-in instrument.`)
+    declared.set(inst.id, inst)
+  }
+}
+
+export function declaredInstruments(): AnyInstrument[] {
+  return [...declared.values()]
+}
+
+/** Every instrument: the built-in ones, then the project's own. */
+export function allInstruments(): AnyInstrument[] {
+  return [...INSTRUMENT_IDS.map((id) => INSTRUMENTS[id]), ...declared.values()]
+}
+
+export function isBuiltInInstrumentId(id: string): id is BuiltInInstrumentId {
   return (INSTRUMENT_IDS as ReadonlyArray<string>).includes(id)
 }
 
+/** A built-in id or one the open project declared. */
+export function isInstrumentId(id: string): id is InstrumentId {
+  return isBuiltInInstrumentId(id) || declared.has(id)
+}
+
 export function getInstrument(id: string): AnyInstrument {
-  if (!isInstrumentId(id)) throw new Error(`Unknown instrument "${id}".`)
-  return INSTRUMENTS[id]
+  if (isBuiltInInstrumentId(id)) return INSTRUMENTS[id]
+  const own = declared.get(id)
+  if (!own) throw new Error(`Unknown instrument "${id}".`)
+  return own
 }
 
 /** Instruments that can be asked about an item: its kind matches and, where declared, `accepts` agrees. */
 export function instrumentsFor<K extends ItemKind>(kind: K, payload?: ItemPayload<K>): AnyInstrument[] {
-  return INSTRUMENT_IDS.map((id) => INSTRUMENTS[id]).filter(
+  return allInstruments().filter(
     (inst) => inst.itemKind === kind && (payload === undefined || !inst.accepts || inst.accepts(payload))
   )
 }

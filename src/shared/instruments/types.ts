@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { ItemKind, ItemPayload } from '../items/kinds'
+import type { Declaration } from './declared/declaration'
 
 export const INSTRUMENT_IDS = [
   'pairwise-preference',
@@ -17,7 +18,10 @@ export const INSTRUMENT_IDS = [
   'reference-comparison',
   'probe-check'
 ] as const
-export type InstrumentId = (typeof INSTRUMENT_IDS)[number]
+/** A built-in instrument's id. */
+export type BuiltInInstrumentId = (typeof INSTRUMENT_IDS)[number]
+/** A built-in id, or the id of an instrument a project declared (never one of the built-in ids). */
+export type InstrumentId = BuiltInInstrumentId | (string & {})
 
 /** Decides which statistics the audit may compute for a field. */
 export type MeasurementLevel = 'nominal' | 'ordinal' | 'interval' | 'ratio' | 'probability' | 'text'
@@ -179,6 +183,17 @@ export interface Instrument<K extends ItemKind = ItemKind, J = unknown> {
   setAsideModelIssues?(judgement: J, issues: JudgementIssue[]): { judgement: J; issues: JudgementIssue[] }
   /** An explicit abstention is recorded and reported but never counted as a choice. */
   isAbstention?(judgement: J): boolean
+  /**
+   * Present on an instrument a project declared: its declaration, the prompt judges are asked with (its values as
+   * `{{name}}`) and the values of one request, from the blinded view.
+   */
+  declared?: {
+    declaration: Declaration
+    prompt: { system?: string; user: string }
+    values(view: Record<string, unknown>): Record<string, string>
+    /** The item checks run on the view alone (a packet, offline): quotes must be in what was shown. */
+    checkView(judgement: unknown, view: Record<string, unknown>): JudgementIssue[]
+  }
 }
 
 export type AnyInstrument = Instrument<ItemKind, any>

@@ -74,6 +74,7 @@ describe('the answers a page carries', () => {
     const calls: Array<[string, unknown]> = [
       ['session.get', {}],
       ['project.info', {}],
+      ['instruments.list', {}],
       ['settings.get', {}],
       ['queue.summary', {}],
       ['queue.list', { instrument }],
@@ -116,7 +117,7 @@ describe('the answers a page carries', () => {
     const ops = (p: FirstPage) => p.answers.map((a) => a.key.split(' ')[0])
     expect(ops(await firstAnswers(ctx, { listBudgetBytes: listBytes }))).toEqual(ops(whole))
     const light = await firstAnswers(ctx, { listBudgetBytes: listBytes - 1 })
-    expect(ops(light)).toEqual(['session.get', 'project.info', 'settings.get', 'queue.summary'])
+    expect(ops(light)).toEqual(['session.get', 'project.info', 'instruments.list', 'settings.get', 'queue.summary'])
     expect(light.markdown).toEqual([])
     // A queue too long for the budget even at the fewest bytes a row takes is not listed at all, with the same page.
     const tiny = await firstAnswers(ctx, { listBudgetBytes: 8 })
@@ -125,7 +126,7 @@ describe('the answers a page carries', () => {
 
   it('leave the queues out for a curator, who lands on the overview', async () => {
     const answers = answersIn((await page(curatorServer)).html)
-    expect([...answers.keys()].map((k) => k.split(' ')[0]).sort()).toEqual(['project.info', 'session.get', 'settings.get'])
+    expect([...answers.keys()].map((k) => k.split(' ')[0]).sort()).toEqual(['instruments.list', 'project.info', 'session.get', 'settings.get'])
     expect(answers.get(firstAnswerKey('project.info', {}))).toEqual(await api(curatorServer, 'project.info', {}))
   })
 

@@ -89,7 +89,7 @@ describe('the first item of a served page', () => {
     // Some 15,000 formulas on each side, about half a megabyte of Markdown.
     const server = await serving('huge', formulaPair('huge', 15_000))
     const first = await page(server)
-    expect(ops(first)).toEqual(['session.get', 'project.info', 'settings.get', 'queue.summary', 'queue.list'])
+    expect(ops(first)).toEqual(['session.get', 'project.info', 'instruments.list', 'settings.get', 'queue.summary', 'queue.list'])
     expect(first.markdown).toEqual([])
     // The window then asks for it as usual.
     const rows = (first.answers.at(-1)!.envelope as { value: { rows: Array<{ assignmentId: number }> } }).value.rows
@@ -100,7 +100,7 @@ describe('the first item of a served page', () => {
   it('is left for the window when its parse takes longer than the page may wait', async () => {
     const server = await serving('slow', formulaPair('slow', 400), { parseBudgetMs: 1 })
     const first = await page(server)
-    expect(ops(first)).toEqual(['session.get', 'project.info', 'settings.get', 'queue.summary', 'queue.list'])
+    expect(ops(first)).toEqual(['session.get', 'project.info', 'instruments.list', 'settings.get', 'queue.summary', 'queue.list'])
     expect(first.markdown).toEqual([])
     // And the next page does not try again.
     expect(ops(await page(server))).toEqual(ops(first))
@@ -109,7 +109,7 @@ describe('the first item of a served page', () => {
   it('is left for the window when its parsed trees would make the page heavy', async () => {
     const server = await serving('heavy', formulaPair('heavy', 40), { parseBudgetBytes: 20_000 })
     const first = await page(server)
-    expect(ops(first)).toEqual(['session.get', 'project.info', 'settings.get', 'queue.summary', 'queue.list'])
+    expect(ops(first)).toEqual(['session.get', 'project.info', 'instruments.list', 'settings.get', 'queue.summary', 'queue.list'])
     expect(first.markdown).toEqual([])
   })
 

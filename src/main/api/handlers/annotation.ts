@@ -1,5 +1,5 @@
 import { AssayError } from '../../../shared/errors'
-import { INSTRUMENTS } from '../../../shared/instruments'
+import { getInstrument, isInstrumentId } from '../../../shared/instruments'
 import { assignItems } from '../../annotation/assign'
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../../annotation/blinded'
 import { annotatorSummaries, ensureAnnotator } from '../../store/annotators'
@@ -92,8 +92,7 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     return {
       queues: queueSummaries(ctx.project.db, me.id).map((q) => ({
         ...q,
-        instrument_id: q.instrument_id as keyof typeof INSTRUMENTS,
-        title: INSTRUMENTS[q.instrument_id as keyof typeof INSTRUMENTS]?.title ?? q.instrument_id
+        title: isInstrumentId(q.instrument_id) ? getInstrument(q.instrument_id).title : q.instrument_id
       }))
     }
   },

@@ -10,6 +10,7 @@ import { importHandlers } from './imports'
 import { auditHandlers } from './audit'
 import { probeHandlers } from './probes'
 import { limitsHandlers } from './limits'
+import { instrumentHandlers } from './instruments'
 
 /** Every operation of the contract has exactly one handler; a missing one is a compile error. */
 export const handlers: { [K in OperationName]: Handler<K> } = {
@@ -22,5 +23,6 @@ export const handlers: { [K in OperationName]: Handler<K> } = {
   ...packetHandlers,
   ...auditHandlers,
   ...probeHandlers,
-  ...limitsHandlers
+  ...limitsHandlers,
+  ...instrumentHandlers
 }

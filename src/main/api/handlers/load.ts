@@ -30,7 +30,8 @@ const GROUPS: Record<Group, () => Promise<Loaded>> = {
   adjudication: () => import('./packets').then((m) => m.packetHandlers),
   audit: () => import('./audit').then((m) => m.auditHandlers),
   probes: () => import('./probes').then((m) => m.probeHandlers),
-  limits: () => import('./limits').then((m) => m.limitsHandlers)
+  limits: () => import('./limits').then((m) => m.limitsHandlers),
+  instruments: () => import('./instruments').then((m) => m.instrumentHandlers)
 }
 
 /** The handler of one operation, its group's module loaded on first use. */

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
-import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
+import { instrumentArg, instrumentHelp } from '../instrument-arg'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { withProject } from '../contract'
 import { requireAnnotators } from '../hints'
@@ -40,7 +40,7 @@ export function registerAssign(program: Command, io: CliIO): void {
     .command('assign')
     .description("Assign an instrument's items to annotators, each item to --overlap of them, balanced; each queue gets its own seeded order")
     .argument('<file>', 'the .assay project file')
-    .requiredOption('--instrument <id>', INSTRUMENT_IDS.join(' | '), choice(INSTRUMENT_IDS))
+    .requiredOption('--instrument <id>', instrumentHelp(), instrumentArg())
     .requiredOption('--annotators <names>', 'comma-separated annotator names (add them first with `assay annotators add`)', names)
     .requiredOption('--overlap <k>', 'how many annotators see each item (1 to the number of annotators)', positiveInteger)
     .option('--set <name>', 'only items of this set')
@@ -52,7 +52,7 @@ export function registerAssign(program: Command, io: CliIO): void {
       const result = await withProject(file, { mode: 'write' }, async (project) => {
         await requireAnnotators(project, file, opts.annotators)
         return project.call('assignments.create', {
-          instrument: opts.instrument as InstrumentId,
+          instrument: opts.instrument,
           annotators: opts.annotators,
           overlap: opts.overlap,
           ...(opts.set !== undefined ? { set: opts.set } : {}),

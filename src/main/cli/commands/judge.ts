@@ -1,7 +1,8 @@
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import type { RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
-import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
+import type { InstrumentId } from '../../../shared/instruments/types'
+import { instrumentArg, instrumentHelp } from '../instrument-arg'
 import { kindNeeded } from '../../../shared/items/imports'
 import { SPLITS, type ItemKind, type Split } from '../../../shared/items/kinds'
 import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
@@ -74,7 +75,7 @@ export function registerJudge(program: Command, io: CliIO): void {
     .command('judge')
     .description('Ask a model judge an instrument about the items of a project: every call recorded, resumable, within budget')
     .argument('<file>', 'the .assay project file')
-    .requiredOption('--instrument <id>', `${INSTRUMENT_IDS.join(' | ')} | generation`, choice([...INSTRUMENT_IDS, 'generation'] as const))
+    .requiredOption('--instrument <id>', instrumentHelp(['generation']), instrumentArg(['generation']))
     .requiredOption('--provider <kind>', PROVIDER_KINDS.join(' | '), choice(PROVIDER_KINDS))
     .requiredOption('--model <name>', 'the model, as the provider names it')
     .option('--base-url <url>', 'the API root (required for openai-compatible: vLLM, Ollama, llama.cpp, xAI…)')

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander'
-import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
+import { INSTRUMENT_IDS, type BuiltInInstrumentId } from '../../../shared/instruments/types'
+import { instrumentArg } from '../instrument-arg'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
 import { withProject } from '../contract'
 import { requireAnnotators, requireAssignments } from '../hints'
@@ -20,17 +21,15 @@ function parseSplit(value: string): Split {
   return value as Split
 }
 
-function isInstrumentId(value: string): value is InstrumentId {
+function isInstrumentId(value: string): value is BuiltInInstrumentId {
   return (INSTRUMENT_IDS as ReadonlyArray<string>).includes(value)
 }
 
 /** The packet code loads only when a packet command runs. */
 const packets = () => import('../../packets')
 
-function parseInstrument(value: string): string {
-  if (!isInstrumentId(value)) throw new InvalidArgumentError(`expected one of ${INSTRUMENT_IDS.join(', ')}`)
-  return value
-}
+// A declared instrument's id is checked once the project is open.
+const parseInstrument = instrumentArg()
 
 export function registerPacket(program: Command, io: CliIO): void {
   const packet = program.command('packet').description('Annotator packets: export one annotator’s work for offline annotation, merge it back')
@@ -55,7 +54,7 @@ export function registerPacket(program: Command, io: CliIO): void {
           out: opts.out,
           ...(opts.set !== undefined ? { set: opts.set } : {}),
           ...(opts.split !== undefined ? { split: opts.split } : {}),
-          ...(opts.instrument !== undefined ? { instrument: opts.instrument as InstrumentId } : {}),
+          ...(opts.instrument !== undefined ? { instrument: opts.instrument } : {}),
           overwrite: opts.force ?? false
         })
       })

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { DisagreementRow } from '../../../shared/contract/packet-operations'
 import type { OperationOutput } from '../../../shared/contract/operations'
-import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../shared/instruments'
+import { allInstruments, type InstrumentId } from '../../../shared/instruments'
 import { api } from '../api'
 import { AdjudicationDetail, nameOf } from './AdjudicationDetail'
 import { PacketsPanel } from './PacketsPanel'
@@ -69,9 +69,9 @@ export function AdjudicationScreen() {
         {tab === 'disagreements' && (
           <>
             <select aria-label="Instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId)}>
-              {INSTRUMENT_IDS.map((id) => (
+              {allInstruments().map(({ id, title }) => (
                 <option key={id} value={id}>
-                  {INSTRUMENTS[id].title}
+                  {title}
                 </option>
               ))}
             </select>

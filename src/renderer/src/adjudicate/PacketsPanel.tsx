@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import type { PacketSummary } from '../../../shared/contract/packet-operations'
-import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../shared/instruments'
+import { allInstruments, type InstrumentId } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { TableScroll } from '../components/TableScroll'
@@ -89,9 +89,9 @@ export function PacketsPanel() {
           <label htmlFor="packet-instrument">Instrument</label>
           <select id="packet-instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId | '')}>
             <option value="">all</option>
-            {INSTRUMENT_IDS.map((id) => (
+            {allInstruments().map(({ id, title }) => (
               <option key={id} value={id}>
-                {INSTRUMENTS[id].title}
+                {title}
               </option>
             ))}
           </select>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { OperationOutput } from '../../../shared/contract/operations'
-import { INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments/types'
-import { INSTRUMENTS } from '../../../shared/instruments'
+import type { InstrumentId } from '../../../shared/instruments/types'
+import { allInstruments } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
@@ -93,9 +93,9 @@ export function AssignPanel() {
         <label>
           Instrument
           <select aria-label="Assign instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId)}>
-            {INSTRUMENT_IDS.map((id) => (
+            {allInstruments().map(({ id, title }) => (
               <option key={id} value={id}>
-                {INSTRUMENTS[id].title}
+                {title}
               </option>
             ))}
           </select>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { JudgeSummary, RunEstimate, RunSpec, TemplateSummary } from '../../../shared/contract/run-operations'
-import { INSTRUMENTS, INSTRUMENT_IDS, type InstrumentId } from '../../../shared/instruments'
+import { allInstruments, type InstrumentId } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
@@ -8,7 +8,8 @@ import { useWorkbench } from '../store'
 import { formatCount, formatUsd } from './format'
 
 /** Instruments a model can be asked: those with a prompt template. */
-const ASKABLE = INSTRUMENT_IDS.filter((id) => INSTRUMENTS[id].templates.length > 0)
+/** Instruments models are asked, the project's own included (read when drawn: those are known after start-up). */
+const askable = () => allInstruments().filter((inst) => inst.templates.length > 0)
 const ORDERABLE: ReadonlySet<string> = new Set(['pairwise-preference', 'idea-similarity'])
 const SCHEMES = ['single', 'multi-stage', 'omega-point'] as const
 
@@ -119,7 +120,7 @@ export function RunLauncher({ judges, onStarted }: { judges: JudgeSummary[]; onS
         <label>
           Instrument
           <select aria-label="Instrument" value={instrument} onChange={(e) => setInstrument(e.target.value as InstrumentId | 'generation')}>
-            <Choices values={ASKABLE.map((id) => ({ value: id, label: `${INSTRUMENTS[id].title} (${id})` }))} />
+            <Choices values={askable().map((inst) => ({ value: inst.id, label: `${inst.title} (${inst.id})` }))} />
             <option value="generation">Generate hypothesis sets (generation)</option>
           </select>
         </label>

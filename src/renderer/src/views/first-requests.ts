@@ -3,11 +3,14 @@ import { loadAnnotate, loadDisplaySettings } from './early-chunks'
 import { loadMarkdownParser } from '../components/markdown-parser'
 import { whenIdle } from '../annotate/after-paint'
 import { pageBroughtParsedTexts } from '../first-page'
+import { loadDeclaredInstruments } from '../declared-instruments'
 
 // Imported first by main.tsx, so this runs before React and the rest of the shell are even evaluated: the session
 // and project, the screen annotators land on and the top bar's settings are on their way while the shell mounts.
 // In browser mode the page brings the answers to these calls, so none of them waits for the server.
 const loaded = useWorkbench.getState().load()
+// The project's own instruments are known before a form or a list of instruments is drawn.
+const declared = loadDeclaredInstruments().catch(() => undefined)
 const annotate = loadAnnotate().catch(() => undefined)
 const displaySettings = loadDisplaySettings().catch(() => undefined)
 
@@ -17,6 +20,7 @@ const displaySettings = loadDisplaySettings().catch(() => undefined)
  * placeholder. A curator's first screen (the overview) is in the shell itself.
  */
 export const firstScreenReady: Promise<void> = loaded.then(async () => {
+  await declared
   const { session } = useWorkbench.getState()
   if (session?.role === 'annotator') {
     // An annotator's first item: in browser mode it came parsed, and the parser follows it (see use-queue; fetched
