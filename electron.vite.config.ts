@@ -9,10 +9,10 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The report's worker thread and the desktop's worked-check process are entries of their own, loaded by
-        // src/main/audit/report-job.ts and src/main/shell/check-launcher.ts.
+        // src/main/report/report-job.ts and src/main/shell/check-launcher.ts.
         input: {
           index: resolve(__dirname, 'src/main/shell/index.ts'),
-          'report-worker': resolve(__dirname, 'src/main/audit/report-worker.ts'),
+          'report-worker': resolve(__dirname, 'src/main/report/report-worker.ts'),
           'check-utility': resolve(__dirname, 'src/main/checks/utility-entry.ts')
         },
         external: ['better-sqlite3']

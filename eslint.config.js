@@ -18,7 +18,7 @@ export const MAIN_LAYERS = [
   { name: 'base', rooms: ['files', 'paths.ts', 'events.ts', 'session.ts'] },
   {
     name: 'domain',
-    rooms: ['adjudication', 'annotation', 'audit', 'calibrate', 'checks', 'demo', 'export', 'import', 'packets', 'probes', 'providers', 'runner', 'secrets', 'splits']
+    rooms: ['adjudication', 'annotation', 'report', 'calibrate', 'checks', 'demo', 'export', 'import', 'packets', 'probes', 'providers', 'runner', 'secrets', 'splits']
   },
   { name: 'front doors', rooms: ['api', 'cli', 'web', 'shell'] }
 ]

@@ -1,4 +1,4 @@
-import { computeReportInWorker, gatherAuditInput } from '../src/main/audit'
+import { computeReportInWorker, gatherReportInput } from '../src/main/report'
 import { calibrate } from '../src/main/calibrate/service'
 import type { Project } from '../src/main/store/project'
 import { buildReport, reportSchema, type Report } from '../src/shared/report'
@@ -87,7 +87,7 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
   // The same report before the project has a fit, for the recalibration's share of the figures below.
   const withoutFitMs: number[] = []
   for (let round = 0; round < 3; round++) {
-    withoutFitMs.push(time(() => buildReport(gatherAuditInput(project.db, { instrument: 'pairwise-preference' }), { generatedAt: 'bench' })))
+    withoutFitMs.push(time(() => buildReport(gatherReportInput(project.db, { instrument: 'pairwise-preference' }), { generatedAt: 'bench' })))
   }
   // A stored recalibration, so its section (and its source) is part of every report measured.
   calibrate(project, { instrument: 'pairwise-preference', source: 'run:1', method: 'both-orders', rule: 'conservative' })
@@ -108,10 +108,10 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       let cpu = 0
       bareMs.push(time(() => (cpu = cpuTime(() => (bare = bareAccuracy(project))))))
       bareCpuMs.push(cpu)
-      let input!: ReturnType<typeof gatherAuditInput>
+      let input!: ReturnType<typeof gatherReportInput>
       let gatherCpu = 0
       let buildCpu = 0
-      const g = time(() => (gatherCpu = cpuTime(() => (input = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })))))
+      const g = time(() => (gatherCpu = cpuTime(() => (input = gatherReportInput(project.db, { instrument: 'pairwise-preference' })))))
       let tablesDone = 0
       const started = performance.now()
       let report!: Report

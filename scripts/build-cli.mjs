@@ -59,9 +59,9 @@ const staging = `${outdir}.${process.pid}.tmp`
 rmSync(staging, { recursive: true, force: true })
 const result = await esbuild.build({
   absWorkingDir: root,
-  // The report's worker thread and the served page's parse worker are entries of their own (src/main/audit/report-job.ts
+  // The report's worker thread and the served page's parse worker are entries of their own (src/main/report/report-job.ts
   // and src/main/web/parse-job.ts find them beside the chunks).
-  entryPoints: { main: 'src/main/cli/main.ts', 'report-worker': 'src/main/audit/report-worker.ts', 'parse-worker': 'src/main/web/parse-worker.ts' },
+  entryPoints: { main: 'src/main/cli/main.ts', 'report-worker': 'src/main/report/report-worker.ts', 'parse-worker': 'src/main/web/parse-worker.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,

@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('the Calibrate action of the report 
   it('refuses, through the same bridge, a fit on test items', async () => {
     // The screen always fits on dev; the operation itself refuses test, whoever calls it.
     const refused = await page.evaluate(async () => {
-      const res = await fetch('/api/audit.calibrate', {
+      const res = await fetch('/api/report.calibrate', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         credentials: 'same-origin',

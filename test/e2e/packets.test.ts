@@ -3,8 +3,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adjudicatedLabels } from '../../src/main/adjudication'
 import { assignmentContext } from '../../src/main/annotation/blinded'
-import { gatherAuditInput } from '../../src/main/audit/gather'
-import { projectReport } from '../../src/main/audit/report'
+import { gatherReportInput } from '../../src/main/report/gather'
+import { projectReport } from '../../src/main/report/report'
 import { appendAnnotation } from '../../src/main/store/annotations'
 import { insertItems } from '../../src/main/store/items'
 import { setMeta } from '../../src/main/store/meta'
@@ -286,7 +286,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('offline packets: export, annotate i
       expect(winner.human_human.pairs[0]).toMatchObject({ n: 4 })
       expect(winner.human_human.pairs[0]!.stats.accuracy).toBeCloseTo(0.5, 10)
       // The final labels are the audit's adjudicated criterion.
-      const adjudicated = gatherAuditInput(project.db, { instrument: 'pairwise-preference' }).sources.find((src) => src.kind === 'adjudicated')!
+      const adjudicated = gatherReportInput(project.db, { instrument: 'pairwise-preference' }).sources.find((src) => src.kind === 'adjudicated')!
       expect(adjudicated.calls).toHaveLength(2)
     } finally {
       project.close()

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { build } from 'vite'
 import react from '@vitejs/plugin-react'
-import { buildReport, type AuditInput, type AuditSourceInput, type FlawRecord, type Report } from '../../src/shared/report'
+import { buildReport, type ReportInput, type ReportSourceInput, type FlawRecord, type Report } from '../../src/shared/report'
 import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { repoRoot, tempDir } from '../support/tmp'
 
@@ -23,11 +23,11 @@ const flaw = (side: 'a' | 'b', type: string, severity: string, evidence = 'the w
 const calls = (audits: Record<number, FlawRecord[]>) => Object.entries(audits).map(([item, flaws]) => ({ itemId: Number(item), trial: 0, order: 0, status: 'ok' as const, observations: [], flaws, unparseableFlaws: 1 }))
 
 function flawReport(): Report {
-  const sources: AuditSourceInput[] = [
+  const sources: ReportSourceInput[] = [
     { id: 'annotator:x', kind: 'annotator', name: 'x', detail: {}, calls: calls({ 1: [flaw('b', 'unsound_method', 'fatal')] }) },
     { id: 'run:7', kind: 'judge_run', name: 'auditor · run 7', detail: {}, calls: calls({ 1: [flaw('b', 'unsound_method', 'fatal'), flaw('a', 'infeasible', 'minor')] }) }
   ]
-  const input: AuditInput = {
+  const input: ReportInput = {
     project: { name: 'p', id: 'p' },
     instrument: { id: 'flaw-audit', title: 'Flaws of each proposal', itemKind: 'proposal-pair', versions: [2], fields: [{ name: 'has_fatal', label: 'Has a fatal flaw', level: 'nominal', categories: [false, true] }] },
     split: 'all',
@@ -40,7 +40,7 @@ function flawReport(): Report {
 
 function ideaReport(): Report {
   const items = [1, 2, 3, 4].map((id) => ({ id, externalId: `i${id}`, set: 'g', split: 'none' as const, exposures: [], generatedIdea: { selected: id % 2 === 1, scheme: 'omega-point', group: `1\u0000k${id > 2 ? 2 : 1}` } }))
-  const input: AuditInput = {
+  const input: ReportInput = {
     project: { name: 'p', id: 'p' },
     instrument: { id: 'idea-review', title: 'Review of an idea', itemKind: 'idea', versions: [1], fields: [{ name: 'originality', label: 'Originality', level: 'ordinal', categories: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }] },
     split: 'all',

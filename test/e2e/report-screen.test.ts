@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { build } from 'vite'
 import react from '@vitejs/plugin-react'
-import { projectReport } from '../../src/main/audit'
+import { projectReport } from '../../src/main/report'
 import type { Report } from '../../src/shared/report'
 import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { repoRoot, tempDir } from '../support/tmp'
@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen in Chromium'), ()
   it('asks for the first instrument’s report and shows its tables and warnings', async () => {
     await expect.poll(() => page.locator('[data-plot-id]').count()).toBeGreaterThan(5)
     const calls = await page.evaluate(() => (window as unknown as { assayCalls: Array<{ operation: string; input: unknown }> }).assayCalls)
-    expect(calls).toContainEqual({ operation: 'audit.report', input: { instrument: 'pairwise-preference', requestId: expect.stringMatching(/^report-/) } })
+    expect(calls).toContainEqual({ operation: 'report.build', input: { instrument: 'pairwise-preference', requestId: expect.stringMatching(/^report-/) } })
     expect(await page.getByTestId('report-warnings').textContent()).toContain('below majority baseline')
     expect(await page.locator('.report-table').first().textContent()).toContain('claude-judge · run 1')
     expect(await page.getByTestId('report-summary').locator('.summary-card').count()).toBeGreaterThan(1)
@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen in Chromium'), ()
       .poll(() => page.evaluate(() => (window as unknown as { assayCalls: Array<{ operation: string; input: unknown }> }).assayCalls.length))
       .toBeGreaterThanOrEqual(3)
     const calls = await page.evaluate(() => (window as unknown as { assayCalls: Array<{ operation: string; input: unknown }> }).assayCalls)
-    expect(calls.at(-1)).toEqual({ operation: 'audit.report', input: { instrument: 'pairwise-preference', split: 'test', requestId: expect.stringMatching(/^report-/) } })
+    expect(calls.at(-1)).toEqual({ operation: 'report.build', input: { instrument: 'pairwise-preference', split: 'test', requestId: expect.stringMatching(/^report-/) } })
     await expect.poll(() => page.locator('[data-plot-id]').count()).toBeGreaterThan(5)
   })
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../src/main/audit'
+import { projectReport } from '../../src/main/report'
 import { hasChromium, launchChromium, chromiumSuite } from '../support/browser'
 import { runCli } from '../support/cli'
 import { serveProject, type ServedProject } from '../support/serve'

@@ -3,7 +3,7 @@ import { AssayError } from '../../shared/errors'
 import { getInstrument } from '../../shared/instruments'
 import { itemOfUnitKey } from '../../shared/report/resolve'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
-import { gatherAuditInput } from '../audit/gather'
+import { gatherReportInput } from '../report/gather'
 import { answerText } from '../export/answer-text'
 import { readTrainingExamples } from '../export/training-rows'
 import { addUserTemplate, parseRunSpec, prepareRun, resolveTemplate, runRegistry, type RunEnvironment, type RunResult } from '../runner'
@@ -42,7 +42,7 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
     throw new AssayError('invalid_input', 'Few-shot examples are never taken from test items: choose --fit-split dev (or none)', [{ field: 'fit_split', message: 'test is held out for evaluation' }])
   }
   if (fitSplit === evalSplit) throw new AssayError('invalid_input', `The examples and the evaluation both come from "${fitSplit}"`, [{ field: 'eval_split', message: 'must differ from the fit split' }])
-  const input = gatherAuditInput(db, { instrument: options.instrument })
+  const input = gatherReportInput(db, { instrument: options.instrument })
   const source = resolveSourceId(input, options.source)
   const runMatch = /^run:(\d+)$/.exec(source)
   if (!runMatch) throw new AssayError('invalid_input', `few-shot asks the judge again, so --source must be a judge run (not ${source})`, [{ field: '--source', message: 'not a run' }])
@@ -109,7 +109,7 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
   )
   options.onRunPrepared?.(prepared.runId, templateRef)
   const result = await runRegistry.run(project, prepared.runId, options.env, options.onProgress)
-  const after = gatherAuditInput(db, { instrument: options.instrument })
+  const after = gatherReportInput(db, { instrument: options.instrument })
   const stored = listFits(db, options.instrument).filter((f) => f.id === fitId)
   const fits = calibrationSection({ ...after, fits: stored }, stored, {
     level: options.level ?? 0.95,

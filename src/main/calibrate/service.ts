@@ -14,9 +14,9 @@ import {
 import { AssayError } from '../../shared/errors'
 import type { FieldSpec } from '../../shared/instruments/types'
 import type { Split } from '../../shared/items/kinds'
-import type { AuditInput } from '../../shared/report'
+import type { ReportInput } from '../../shared/report'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
-import { gatherAuditInput } from '../audit/gather'
+import { gatherReportInput } from '../report/gather'
 import type { Project } from '../store/project'
 import { insertFit, listFits } from '../store/calibration-fits'
 
@@ -50,7 +50,7 @@ export interface CalibrateResult {
  */
 export function calibrate(project: Project, options: CalibrateOptions): CalibrateResult {
   if (options.method === 'few-shot') throw new AssayError('internal', 'few-shot runs a judge: use calibrateFewShot')
-  const input = gatherAuditInput(project.db, { instrument: options.instrument })
+  const input = gatherReportInput(project.db, { instrument: options.instrument })
   const resolved = resolveInput(input)
   const source = resolveSourceId(input, options.source)
   const fitSplit = options.fitSplit ?? 'dev'
@@ -89,7 +89,7 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
  * show as a judge of the report with no figures behind it. Both-orders learns nothing from labels by design, so
  * only its evaluation units count.
  */
-function refuseEmptyFits(input: AuditInput, fitted: ReadonlyArray<{ spec: FitSpec; result: FitResult }>): void {
+function refuseEmptyFits(input: ReportInput, fitted: ReadonlyArray<{ spec: FitSpec; result: FitResult }>): void {
   for (const { spec, result } of fitted) {
     if (spec.method !== 'both-orders' && result.fitItems.length === 0) {
       throw new AssayError('bad_data', `Nothing to fit: no ${spec.fit_split} item gives ${spec.source}'s "${spec.score_field}" beside ${spec.criterion}'s "${spec.target.field}"; nothing was stored`, [
@@ -106,13 +106,13 @@ function refuseEmptyFits(input: AuditInput, fitted: ReadonlyArray<{ spec: FitSpe
 }
 
 /** Eval units of a fit as the calibration section counts them (one short bootstrap: only the count is read). */
-function evalUnitCount(input: AuditInput, fit: StoredFit): number {
+function evalUnitCount(input: ReportInput, fit: StoredFit): number {
   const [row] = calibrationSection(input, [fit], { level: 0.95, resamples: 2, seed: 1, eceBins: 10 })
   return row?.n_eval_units ?? 0
 }
 
 /** A source named the ways people name judges: its report id, a run id, a model import, or a judge's latest run. */
-export function resolveSourceId(input: AuditInput, given: string): string {
+export function resolveSourceId(input: ReportInput, given: string): string {
   const judges = input.sources.filter((s) => s.kind === 'judge_run' || s.kind === 'model_import')
   if (judges.some((s) => s.id === given)) return given
   if (/^\d+$/.test(given) && judges.some((s) => s.id === `run:${given}`)) return `run:${given}`
@@ -134,7 +134,7 @@ function isNumericField(f: FieldSpec): boolean {
 const isBooleanField = (f: FieldSpec) => !!f.categories?.length && f.categories.every((c) => typeof c === 'boolean')
 
 /** The score and target fields: given, or the instrument's first numeric field and first yes/no field. */
-export function fieldsFor(input: AuditInput, options: CalibrateOptions): { scoreField: string; target: TargetSpec } {
+export function fieldsFor(input: ReportInput, options: CalibrateOptions): { scoreField: string; target: TargetSpec } {
   const fields = input.instrument.fields
   const field = (name: string, flag: string) => {
     const f = fields.find((x) => x.name === name)

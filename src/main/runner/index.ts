@@ -11,7 +11,7 @@ export { DEFAULT_RETRY_POLICY, ProviderGate, gateFor, backoffMs, type RetryPolic
 export { executeCalls, type RunProgress, type ExecuteResult } from './execute'
 export { executeBatch, type RunBatchState } from './batch'
 export { matchPanel, MATCH_PANEL_RULE, type MatchScore, type PanelResult, type PanelRule } from './panel'
-export { matchPanelOfRuns, matchScoresOfRuns, generatorCompany } from './panel-store'
+export { matchPanelOfRuns, matchScoresOfRuns, generatorCompany } from './panel-scores'
 export {
   defineRun,
   estimateRun,

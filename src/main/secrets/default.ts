@@ -1,4 +1,4 @@
-import { EnvKeyStore, LayeredKeyStore, MemoryKeyStore, type KeyStore } from './store'
+import { EnvKeyStore, LayeredKeyStore, MemoryKeyStore, type KeyStore } from './key-stores'
 
 // The store the API handlers use. The desktop shell replaces it at start with its safeStorage-backed store; the web
 // bridge and tests keep the default: keys typed into the workbench live in memory, in front of the environment.

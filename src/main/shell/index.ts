@@ -18,8 +18,8 @@ import { setCheckLauncher } from '../checks/check-process'
 import { loadDemo } from '../demo/load-demo'
 import { ensureAnnotator } from '../store/annotators'
 import { setDefaultKeyStore } from '../secrets/default'
-import { LayeredKeyStore, EnvKeyStore } from '../secrets/store'
-import { EncryptedFileKeyStore } from '../secrets/encrypted-file-store'
+import { LayeredKeyStore, EnvKeyStore } from '../secrets/key-stores'
+import { EncryptedFileKeyStore } from '../secrets/encrypted-file'
 
 // The thin desktop shell: windows, dialogs, menu and IPC. All behaviour lives in the core under src/main.
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react'
-import { useWorkbench, type Screen } from './store'
+import { useWorkbench, type Screen } from './workbench-state'
 import { api } from './api'
 import { dropFirstAnswers } from './first-page'
 import { Overview } from './views/Overview'

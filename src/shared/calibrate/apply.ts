@@ -1,6 +1,6 @@
 import type { FieldSpec, Observation } from '../instruments/types'
 import { originLabelFromCanonical, type CanonicalPairLabel } from '../items/kinds'
-import type { AuditInput, AuditSourceInput, SourceCall } from '../report/input'
+import type { ReportInput, ReportSourceInput, SourceCall } from '../report/input'
 import { itemOfUnitKey, unitOfUnitKey, valueKey, type Value } from '../report/resolve'
 import { aggregateBothOrders, sideOf } from './both-orders'
 import { numericScores } from './data'
@@ -51,8 +51,8 @@ export function decisionValue(positive: boolean, target: TargetSpec, field: Fiel
  * on the fit's eval split only (items of other splits are left out, never evaluated on), without the items it learned
  * from; a fit whose items a later split moved answers nothing.
  */
-export function calibratedSources(input: AuditInput, fits: readonly StoredFit[]): AuditSourceInput[] {
-  const out: AuditSourceInput[] = []
+export function calibratedSources(input: ReportInput, fits: readonly StoredFit[]): ReportSourceInput[] {
+  const out: ReportSourceInput[] = []
   const splitOf = new Map(input.items.map((i) => [i.id, i.split]))
   for (const fit of fits) {
     const raw = input.sources.find((s) => s.id === fit.spec.source)
@@ -94,7 +94,7 @@ export function fitLabel(fit: Pick<StoredFit, 'parameters'>): string {
   return p.output === 'scale' ? 'isotonic (to the human scale)' : 'isotonic (probability)'
 }
 
-function scoreCalls(input: AuditInput, raw: AuditSourceInput, fit: StoredFit, onEval: (itemId: number) => boolean): SourceCall[] {
+function scoreCalls(input: ReportInput, raw: ReportSourceInput, fit: StoredFit, onEval: (itemId: number) => boolean): SourceCall[] {
   const field = input.instrument.fields.find((f) => f.name === fit.spec.target.field)
   const scores = numericScores(input, raw.id, fit.spec.score_field)
   const byItem = new Map<number, Observation[]>()
@@ -128,7 +128,7 @@ function scoreCalls(input: AuditInput, raw: AuditSourceInput, fit: StoredFit, on
  * A pair without a verdict in both orders has no aggregate: it keeps only its calls that never answered (or is
  * pending its other order), so it is missing in the table as in the section, never judged.
  */
-function bothOrderCalls(input: AuditInput, raw: AuditSourceInput, rule: 'conservative' | 'average', onEval: (itemId: number) => boolean): SourceCall[] {
+function bothOrderCalls(input: ReportInput, raw: ReportSourceInput, rule: 'conservative' | 'average', onEval: (itemId: number) => boolean): SourceCall[] {
   const items = new Map(input.items.map((i) => [i.id, i]))
   const grouped = new Map<number, SourceCall[]>()
   for (const c of raw.calls) {
@@ -167,7 +167,7 @@ function bothOrderCalls(input: AuditInput, raw: AuditSourceInput, rule: 'conserv
  * The audit input with each stored fit added as a source (see calibratedSources), and every run of a few-shot
  * template without the items written into its prompt as examples; unchanged without fits.
  */
-export function withCalibratedSources(input: AuditInput): AuditInput {
+export function withCalibratedSources(input: ReportInput): ReportInput {
   const fits = input.fits ?? []
   if (fits.length === 0) return input
   const sources = withoutFewShotExamples(input.sources, fits)
@@ -178,7 +178,7 @@ export function withCalibratedSources(input: AuditInput): AuditInput {
  * A judge run of a few-shot template is never scored on the examples its prompt shows (nor on probes made from
  * them): their answers are in the prompt. Its detail counts the items left out (`n_example_items_left_out`).
  */
-function withoutFewShotExamples(sources: readonly AuditSourceInput[], fits: readonly StoredFit[]): AuditSourceInput[] {
+function withoutFewShotExamples(sources: readonly ReportSourceInput[], fits: readonly StoredFit[]): ReportSourceInput[] {
   const byTemplate = new Map<string, Set<number>>()
   for (const fit of fits) {
     if (fit.parameters.kind !== 'few-shot') continue

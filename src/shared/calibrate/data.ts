@@ -1,8 +1,8 @@
 import type { FieldSpec } from '../instruments/types'
-import { CRITERION_KINDS, type AuditInput, type AuditSourceInput } from '../report/input'
+import { CRITERION_KINDS, type ReportInput, type ReportSourceInput } from '../report/input'
 import { combineSources, comparableFields, resolveSource, valueKey, type ResolvedSource, type Value } from '../report/resolve'
 import type { Split } from '../items/kinds'
-import { AuditFrame } from '../report/frame'
+import { ReportFrame } from '../report/frame'
 import type { TargetSpec } from './types'
 
 /** The sources of an audit input resolved to one value per unit, with the human majority built as the report does. */
@@ -16,14 +16,14 @@ export interface ResolvedInput {
 
 const CRITERION_ORDER = ['item_label', 'reference_import', 'adjudicated', 'human_majority']
 
-export function resolveInput(input: AuditInput): ResolvedInput {
+export function resolveInput(input: ReportInput): ResolvedInput {
   const fields = comparableFields(input.instrument.fields)
   const inScope = new Set(input.items.map((i) => i.id))
-  const frame = input.frame ?? AuditFrame.of([])
+  const frame = input.frame ?? ReportFrame.of([])
   const resolved = input.sources.map((s) => resolveSource(s, fields, inScope, frame))
   const annotators = resolved.filter((s) => s.input.kind === 'annotator')
   if (annotators.length > 0) {
-    const majority: AuditSourceInput = { id: 'human-majority', kind: 'human_majority', name: 'Human majority', detail: {}, calls: [] }
+    const majority: ReportSourceInput = { id: 'human-majority', kind: 'human_majority', name: 'Human majority', detail: {}, calls: [] }
     resolved.push(combineSources(annotators, fields, majority))
   }
   const criteria = resolved
@@ -33,11 +33,11 @@ export function resolveInput(input: AuditInput): ResolvedInput {
 }
 
 /** A source's numeric field per unit, trials and display orders averaged (booleans read as 0/1). */
-export function numericScores(input: AuditInput, sourceId: string, field: string): Map<string, number> {
+export function numericScores(input: ReportInput, sourceId: string, field: string): Map<string, number> {
   const source = input.sources.find((s) => s.id === sourceId)
   if (!source) return new Map()
   const spec: FieldSpec = { name: field, label: field, level: 'interval' }
-  const numeric: AuditSourceInput = {
+  const numeric: ReportSourceInput = {
     ...source,
     calls: source.calls.map((c) => ({
       ...c,
@@ -80,7 +80,7 @@ export interface ScoredUnit {
 }
 
 /** Units where the source has a score and the criterion a label, with the item's split. */
-export function scoredUnits(input: AuditInput, resolved: ResolvedInput, sourceId: string, scoreField: string, criterionId: string, targetField: string): ScoredUnit[] {
+export function scoredUnits(input: ReportInput, resolved: ResolvedInput, sourceId: string, scoreField: string, criterionId: string, targetField: string): ScoredUnit[] {
   const scores = numericScores(input, sourceId, scoreField)
   const labels = resolved.sources.get(criterionId)?.values.get(targetField) ?? new Map<string, Value>()
   const out: ScoredUnit[] = []

@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput } from '../report/input'
+import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput } from '../report/input'
 import { itemOfUnitKey, unitOfUnitKey, valueKey, type ResolvedSource, type Value } from '../report/resolve'
 import { classicalMean, ppiMean, roganGladen, type MeanEstimate, type PpiMean } from '../stats'
 import { resolveInput } from './data'
@@ -55,7 +55,7 @@ function leftOutReason(criterion: ResolvedSource): string {
  * where the judge labels at least one unit no person labelled (otherwise the human mean is the estimate); the section
  * is null when there is no such row.
  */
-export function estimatesSection(input: AuditInput, level: number): EstimatesSection | null {
+export function estimatesSection(input: ReportInput, level: number): EstimatesSection | null {
   const resolved = resolveInput(input)
   const judges = [...resolved.sources.values()].filter((s) => JUDGE_KINDS.has(s.input.kind))
   const people = [...resolved.sources.values()].filter((s) => s.input.kind === 'annotator' || CRITERION_KINDS.has(s.input.kind))

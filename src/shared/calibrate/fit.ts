@@ -1,5 +1,5 @@
 import { AssayError } from '../errors'
-import type { AuditInput } from '../report/input'
+import type { ReportInput } from '../report/input'
 import { eventOf, isEventTarget, resolveInput, scoredUnits, type ResolvedInput } from './data'
 import { fitIsotonic } from './isotonic'
 import { fitPlatt } from './platt'
@@ -16,7 +16,7 @@ export interface FitResult {
  * Fits one recalibration on the fit split. Test items are refused: a fit split of `test` is an error, and the
  * units used are filtered by split, so no test label ever reaches a fit.
  */
-export function fitCalibration(input: AuditInput, spec: FitSpec, resolved: ResolvedInput = resolveInput(input)): FitResult {
+export function fitCalibration(input: ReportInput, spec: FitSpec, resolved: ResolvedInput = resolveInput(input)): FitResult {
   if (spec.fit_split === 'test') {
     throw new AssayError('invalid_input', 'A recalibration is never fitted on test items: choose --fit-split dev (or none)', [{ field: 'fit_split', message: 'test is held out for evaluation' }])
   }

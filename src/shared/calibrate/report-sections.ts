@@ -1,4 +1,4 @@
-import type { AuditInput } from '../report/input'
+import type { ReportInput } from '../report/input'
 import type { CalibrationRow, EstimatesSection } from './schema'
 import { calibrationSection, type CalibrationSectionOptions } from './section'
 import { estimatesSection } from './estimates'
@@ -9,7 +9,7 @@ import { estimatesSection } from './estimates'
  * unchanged.
  */
 export function calibrationSections(
-  input: AuditInput,
+  input: ReportInput,
   options: CalibrationSectionOptions
 ): { calibration?: CalibrationRow[]; estimates?: EstimatesSection } {
   const fits = input.fits ?? []

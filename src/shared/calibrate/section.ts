@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import type { AuditInput } from '../report/input'
+import type { ReportInput } from '../report/input'
 import { valueKey, type ItemStatus, type Value } from '../report/resolve'
 import { brierScore, clusterBootstrapDrawn, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate, type PairedBootstrapDifference } from '../stats'
 import { applyFit, fitLabel } from './apply'
@@ -22,12 +22,12 @@ export interface CalibrationSectionOptions {
  * ECE) before and after with a paired bootstrap of the Brier difference, decisions with the exact McNemar test, and
  * values on the human scale with a paired bootstrap of the mean absolute difference.
  */
-export function calibrationSection(input: AuditInput, fits: readonly StoredFit[], options: CalibrationSectionOptions): CalibrationRow[] {
+export function calibrationSection(input: ReportInput, fits: readonly StoredFit[], options: CalibrationSectionOptions): CalibrationRow[] {
   const resolved = resolveInput(input)
   return fits.filter((f) => input.sources.some((s) => s.id === f.spec.source)).map((fit) => calibrationRow(input, resolved, fit, options))
 }
 
-function calibrationRow(input: AuditInput, resolved: ResolvedInput, fit: StoredFit, options: CalibrationSectionOptions): CalibrationRow {
+function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: StoredFit, options: CalibrationSectionOptions): CalibrationRow {
   const field = input.instrument.fields.find((f) => f.name === fit.spec.target.field)
   const itemsById = new Map(input.items.map((i) => [i.id, i]))
   const reasons: Record<string, string> = {}
@@ -360,7 +360,7 @@ function differenceOf(d: ReturnType<typeof pairedBootstrapDifference>): NonNulla
  * The raw score as a probability for the "before" figures: a probability field as it is; otherwise rescaled
  * linearly to [0, 1] over the field's declared numeric categories, or over the judge's observed range of scores.
  */
-function beforeMapping(input: AuditInput, fit: StoredFit, _target: FieldSpec | undefined): { map: (score: number) => number; description: string } {
+function beforeMapping(input: ReportInput, fit: StoredFit, _target: FieldSpec | undefined): { map: (score: number) => number; description: string } {
   const scoreField = input.instrument.fields.find((f) => f.name === fit.spec.score_field)
   if (scoreField?.level === 'probability') return { map: (s) => Math.min(1, Math.max(0, s)), description: `${fit.spec.score_field} as given (a probability)` }
   const numeric = scoreField?.categories?.filter((c): c is number => typeof c === 'number') ?? []

@@ -22,7 +22,7 @@ import {
 } from './annotation-schemas'
 import { runOperations } from './run-operations'
 import { packetOperations } from './packet-operations'
-import { auditOperations, auditProgressSchema } from './audit-operations'
+import { reportOperations, reportProgressSchema } from './report-operations'
 import { importOperations } from './import-operations'
 import { settingsOperations } from './settings-operations'
 import { probeOperations } from './probe-operations'
@@ -133,7 +133,7 @@ export const operations = {
   ...settingsOperations,
   ...runOperations,
   ...packetOperations,
-  ...auditOperations,
+  ...reportOperations,
   ...probeOperations,
   ...limitsOperations,
   ...instrumentOperations
@@ -150,7 +150,7 @@ export const events = {
     costUsd: z.number(),
     etaMs: z.number().nullable()
   }),
-  'audit.progress': auditProgressSchema
+  'report.progress': reportProgressSchema
 } as const
 
 export type Operations = typeof operations

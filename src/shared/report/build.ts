@@ -7,7 +7,7 @@ import { fatalFlawRow, fatalSides } from './fatal-flaws'
 import { judgeFlawAuditRows } from './fatal-flaw-audits'
 import { ideaOriginalitySection } from './idea-originality'
 import { flawMatchingSection } from './flaw-matching'
-import { CRITERION_KINDS, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput } from './input'
+import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput } from './input'
 import type { BootstrapSettings } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
@@ -27,7 +27,7 @@ import { probesSection } from './probes'
 import { leftOutOf } from './left-out'
 import { calibrationSections, withCalibratedSources } from '../calibrate'
 import { MIN_BOOTSTRAP_RESAMPLES } from './limits'
-import { AuditFrame } from './frame'
+import { ReportFrame } from './frame'
 
 export interface ReportOptions {
   /** Confidence level of every interval (default 0.95). */
@@ -66,9 +66,9 @@ export const TIES_POLICY =
   'as an answer by a source is that source\'s verdict and is scored as given'
 
 /** Builds the audit report of one instrument from gathered sources. Pure: the same input gives the same report. */
-export function buildReport(gathered: AuditInput, options: ReportOptions = {}): Report {
+export function buildReport(gathered: ReportInput, options: ReportOptions = {}): Report {
   // One frame below every section, the fits' included: the gathered one, or one made here for an input built by hand.
-  const frame = gathered.frame ?? AuditFrame.of(gathered.sources, comparableFields(gathered.instrument.fields))
+  const frame = gathered.frame ?? ReportFrame.of(gathered.sources, comparableFields(gathered.instrument.fields))
   // Stored recalibrations are sources of their own, beside the raw judge.
   const input = withCalibratedSources(gathered.frame ? gathered : { ...gathered, frame })
   const level = options.level ?? 0.95
@@ -182,7 +182,7 @@ export function buildReport(gathered: AuditInput, options: ReportOptions = {}): 
   return { ...sections, summary, warnings }
 }
 
-function majorityInput(annotatorCount: number): AuditSourceInput {
+function majorityInput(annotatorCount: number): ReportSourceInput {
   return {
     id: 'human-majority',
     kind: 'human_majority',
@@ -250,10 +250,10 @@ function outcomeFieldSpec(field: FieldSpec, outcomeField: string | undefined): F
 }
 
 function pairwiseSection(
-  input: AuditInput,
+  input: ReportInput,
   all: readonly ResolvedSource[],
   criteria: readonly ResolvedSource[],
-  items: ReadonlyMap<number, AuditItem>,
+  items: ReadonlyMap<number, ReportItem>,
   options: { level: number; plan: BootstrapPlan }
 ): ReportPairwise {
   const terms = labelTermsOf(input.items)
@@ -369,7 +369,7 @@ function sourceSummary(source: ResolvedSource): ReportSource {
   }
 }
 
-function invalidStoredCounts(sources: readonly AuditSourceInput[]): Map<string, number> {
+function invalidStoredCounts(sources: readonly ReportSourceInput[]): Map<string, number> {
   const out = new Map<string, number>()
   for (const s of sources) {
     const n = s.detail.n_invalid_stored

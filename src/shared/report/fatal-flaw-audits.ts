@@ -1,5 +1,5 @@
 import { judgeFlawAuditRowSchema, type JudgeFlawAuditRow } from './fatal-flaw-audits-schema'
-import type { AuditItem, FlawAuditInput, JudgeFlawAuditInput } from './input'
+import type { ReportItem, FlawAuditInput, JudgeFlawAuditInput } from './input'
 import type { Side } from './pairwise'
 import { wilsonInterval } from '../stats/wilson-interval'
 
@@ -17,7 +17,7 @@ function fatalOn(audit: FlawAuditInput, unit: string, side: Side): boolean | nul
 export function judgeFlawAuditRows(
   audits: readonly JudgeFlawAuditInput[],
   marked: ReadonlyMap<number, ReadonlySet<Side>>,
-  items: ReadonlyMap<number, AuditItem>,
+  items: ReadonlyMap<number, ReportItem>,
   level: number
 ): JudgeFlawAuditRow[] {
   const bySource = new Map<string, JudgeFlawAuditInput[]>()

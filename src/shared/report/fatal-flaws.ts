@@ -1,4 +1,4 @@
-import type { AuditItem, FlawAuditInput } from './input'
+import type { ReportItem, FlawAuditInput } from './input'
 import { exactCi, proportion, put, wilsonCi } from './intervals'
 import { itemWinner, otherSide, type Side } from './pairwise'
 import { unitKey, type ResolvedSource } from './resolve'
@@ -7,7 +7,7 @@ import type { ReportPairwise } from './schema'
 type FatalFlawRow = ReportPairwise['fatal_flaws'][number]
 
 /** Proposals people marked with a fatal flaw: per pair, the sides any annotator marked fatal. */
-export function fatalSides(audits: readonly FlawAuditInput[], items: ReadonlyMap<number, AuditItem>): Map<number, Set<Side>> {
+export function fatalSides(audits: readonly FlawAuditInput[], items: ReadonlyMap<number, ReportItem>): Map<number, Set<Side>> {
   const marked = new Map<number, Set<Side>>()
   for (const audit of audits) {
     const pair = items.get(audit.itemId)?.pair
@@ -27,7 +27,7 @@ export function fatalSides(audits: readonly FlawAuditInput[], items: ReadonlyMap
  * marked), how often its verdict went against that proposal; and, where it names fatal flaws itself, how often it
  * named one on that proposal.
  */
-export function fatalFlawRow(source: ResolvedSource, marked: ReadonlyMap<number, ReadonlySet<Side>>, items: ReadonlyMap<number, AuditItem>, level: number): FatalFlawRow {
+export function fatalFlawRow(source: ResolvedSource, marked: ReadonlyMap<number, ReadonlySet<Side>>, items: ReadonlyMap<number, ReportItem>, level: number): FatalFlawRow {
   let fatal = 0
   let judged = 0
   let ruledAgainst = 0

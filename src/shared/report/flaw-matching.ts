@@ -1,6 +1,6 @@
 import { wilsonInterval } from '../stats/wilson-interval'
 import type { FlawMatchCell, FlawMatchingSection, FlawMatchRow } from './flaw-matching-schema'
-import { JUDGE_KINDS, type AuditInput, type AuditSourceInput, type FlawRecord, type SourceCall } from './input'
+import { JUDGE_KINDS, type ReportInput, type ReportSourceInput, type FlawRecord, type SourceCall } from './input'
 
 // Judges' flaw audits against the experts': a flaw is a side and a type of a pair. The reference is the adjudicated
 // audit where the pair has one, else the experts' majority (a side and type more than half of the experts who audited
@@ -26,7 +26,7 @@ interface RefFlaw {
 
 const keyOf = (f: { side: string; type: string }) => `${f.side}\u0000${f.type}`
 
-function firstAnswer(source: AuditSourceInput): Map<number, SourceCall> {
+function firstAnswer(source: ReportSourceInput): Map<number, SourceCall> {
   const out = new Map<number, SourceCall>()
   for (const c of source.calls) if (c.status === 'ok' && c.flaws && !out.has(c.itemId)) out.set(c.itemId, c)
   return out
@@ -37,7 +37,7 @@ function worse(a: string, b: string): string {
 }
 
 /** Per pair: the reference flaws by side and type, and which reference it is. */
-function referenceFlaws(input: AuditInput): Map<number, { kind: string; flaws: Map<string, RefFlaw> }> {
+function referenceFlaws(input: ReportInput): Map<number, { kind: string; flaws: Map<string, RefFlaw> }> {
   const out = new Map<number, { kind: string; flaws: Map<string, RefFlaw> }>()
   const adjudicated = input.sources.find((s) => s.kind === 'adjudicated')
   for (const [itemId, call] of adjudicated ? firstAnswer(adjudicated) : []) {
@@ -114,7 +114,7 @@ function tally(map: Map<string, Tally>, key: string): Tally {
   return t
 }
 
-function rowFor(source: AuditSourceInput, reference: Map<number, { kind: string; flaws: Map<string, RefFlaw> }>, level: number): FlawMatchRow | null {
+function rowFor(source: ReportSourceInput, reference: Map<number, { kind: string; flaws: Map<string, RefFlaw> }>, level: number): FlawMatchRow | null {
   const answers = firstAnswer(source)
   const overall = new Tally()
   const byType = new Map<string, Tally>()
@@ -169,7 +169,7 @@ function rowFor(source: AuditSourceInput, reference: Map<number, { kind: string;
 }
 
 /** The section for a flaw-audit report with at least one judge and one reference audit; null otherwise. */
-export function flawMatchingSection(input: AuditInput, level: number): FlawMatchingSection | null {
+export function flawMatchingSection(input: ReportInput, level: number): FlawMatchingSection | null {
   if (input.instrument.id !== 'flaw-audit') return null
   const reference = referenceFlaws(input)
   if (reference.size === 0) return null

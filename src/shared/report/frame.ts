@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import type { AuditSourceInput, CallStatus, SourceCall } from './input'
+import type { ReportSourceInput, CallStatus, SourceCall } from './input'
 import type { Value } from './resolve'
 
 /**
@@ -74,7 +74,7 @@ export interface FieldColumn {
   values: Value[]
 }
 
-/** One source's calls as columns (see AuditFrame). */
+/** One source's calls as columns (see ReportFrame). */
 export class SourceColumns {
   /** The calls the columns were made from: a source derived with other calls gets columns of its own. */
   readonly calls: readonly SourceCall[]
@@ -153,13 +153,13 @@ export class SourceColumns {
 }
 
 /** The audit's columns: the unit dictionary shared by every source, and each source's call columns. */
-export class AuditFrame {
+export class ReportFrame {
   readonly units = new UnitDictionary()
   private readonly bySource = new Map<string, SourceColumns[]>()
 
   /** Made at gathering over the gathered sources, with the fields the report compares. */
-  static of(sources: readonly AuditSourceInput[], fields: ReadonlyArray<FieldSpec> = []): AuditFrame {
-    const frame = new AuditFrame()
+  static of(sources: readonly ReportSourceInput[], fields: ReadonlyArray<FieldSpec> = []): ReportFrame {
+    const frame = new ReportFrame()
     for (const source of sources) {
       const columns = frame.columnsOf(source)
       for (const field of fields) columns.field(field.name)
@@ -168,7 +168,7 @@ export class AuditFrame {
   }
 
   /** A source's columns; a source derived from a gathered one with other calls (a filter) is added in turn. */
-  columnsOf(source: AuditSourceInput): SourceColumns {
+  columnsOf(source: ReportSourceInput): SourceColumns {
     let list = this.bySource.get(source.id)
     const made = list?.find((c) => c.calls === source.calls && c.length === source.calls.length)
     if (made) return made

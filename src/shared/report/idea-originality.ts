@@ -1,7 +1,7 @@
 import { clusterBootstrap } from '../stats/bootstrap'
 import type { Estimate } from '../stats/types'
 import type { IdeaOriginalityRow, IdeaOriginalitySection } from './idea-originality-schema'
-import type { AuditInput, GeneratedIdeaFacts } from './input'
+import type { ReportInput, GeneratedIdeaFacts } from './input'
 
 // The comparison of chosen and excluded ideas: for each source that scored originality, the mean originality of the
 // ideas the generator chose and of those it left out, and the difference with an interval from resampling whole
@@ -59,7 +59,7 @@ function row(source: string, scheme: string, scored: readonly Scored[], options:
 }
 
 /** The section, or null when no item in scope is a generated idea or no source scored originality. */
-export function ideaOriginalitySection(input: AuditInput, options: { level: number; resamples: number; seed: number }): IdeaOriginalitySection | null {
+export function ideaOriginalitySection(input: ReportInput, options: { level: number; resamples: number; seed: number }): IdeaOriginalitySection | null {
   const facts = new Map(input.items.flatMap((i) => (i.generatedIdea ? [[i.id, i.generatedIdea] as const] : [])))
   if (facts.size === 0 || !input.instrument.fields.some((f) => f.name === 'originality')) return null
   const rows: IdeaOriginalityRow[] = []

@@ -2,7 +2,7 @@ import type { ProbeFacts } from './probes'
 import type { FieldSpec, Observation } from '../instruments/types'
 import type { CanonicalPairLabel, Split } from '../items/kinds'
 import type { StoredFit } from '../calibrate/types'
-import type { AuditFrame } from './frame'
+import type { ReportFrame } from './frame'
 
 /**
  * What the audit reads from a project, as plain data: items in scope, every source's answers already flattened
@@ -57,7 +57,7 @@ export interface FlawRecord {
 
 export type SourceDetail = Record<string, string | number | boolean | null>
 
-export interface AuditSourceInput {
+export interface ReportSourceInput {
   id: string
   kind: SourceKind
   name: string
@@ -83,7 +83,7 @@ export interface PairFacts {
   probe: string | null
 }
 
-export interface AuditItem {
+export interface ReportItem {
   id: number
   externalId: string
   set: string
@@ -114,7 +114,7 @@ export interface JudgeFlawAuditInput extends FlawAuditInput {
   name: string
 }
 
-export interface AuditInput {
+export interface ReportInput {
   project: { name: string; id: string }
   instrument: {
     id: string
@@ -126,8 +126,8 @@ export interface AuditInput {
   }
   /** The split the report is restricted to, or 'all'. */
   split: Split | 'all'
-  items: AuditItem[]
-  sources: AuditSourceInput[]
+  items: ReportItem[]
+  sources: ReportSourceInput[]
   flawAudits: FlawAuditInput[]
   /** Judges' flaw audits of the same pairs (pairwise reports). */
   judgeFlawAudits?: JudgeFlawAuditInput[]
@@ -140,7 +140,7 @@ export interface AuditInput {
   /** The project's probes (family, kind, sides, expected rule, check outcome), read with the rest at gathering. */
   probes?: ProbeFacts[]
   /** The sources' answers in columns, made at gathering (made by the report when an input is built by hand). */
-  frame?: AuditFrame
+  frame?: ReportFrame
 }
 
 /** `verified`: main re-ran the code and got the stored output; `mismatch`: main's output is stored, differing from

@@ -1,6 +1,6 @@
 import { majorityLabelBaseline, randomBaseline } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
-import type { AuditItem } from './input'
+import type { ReportItem } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './intervals'
 import { labelOf, labelTermsOf, type LabelTerms, type PairCall, type Side } from './pairwise'
 import type { ReportPairwiseRow } from './schema'
@@ -42,7 +42,7 @@ interface ItemCount {
 
 const SUBSET_GROUPINGS = ['set', 'probe', 'label_source'] as const
 
-function subsetKey(by: (typeof SUBSET_GROUPINGS)[number], item: AuditItem): string | null {
+function subsetKey(by: (typeof SUBSET_GROUPINGS)[number], item: ReportItem): string | null {
   if (by === 'set') return item.set
   if (by === 'probe') return item.pair?.probe ?? null
   return item.pair?.labelSource ?? null
@@ -59,7 +59,7 @@ export function pairwiseRow(
   calls: readonly PairCall[],
   criterionId: string,
   criterionWinners: ReadonlyMap<number, Side>,
-  items: ReadonlyMap<number, AuditItem>,
+  items: ReadonlyMap<number, ReportItem>,
   options: PairwiseRowOptions
 ): ReportPairwiseRow {
   const { terms, level } = options
@@ -194,10 +194,10 @@ export function pairwiseRow(
 function baselineTerms(
   byItem: ReadonlyMap<number, ItemCount>,
   winners: ReadonlyMap<number, Side>,
-  items: ReadonlyMap<number, AuditItem>,
+  items: ReadonlyMap<number, ReportItem>,
   reportTerms: LabelTerms
 ): { terms: LabelTerms; names: string[]; labels: string[] } | null {
-  const judged = [...byItem.values()].filter((c) => c.denominator > 0).map((c) => items.get(c.item)).filter((i): i is AuditItem => i !== undefined)
+  const judged = [...byItem.values()].filter((c) => c.denominator > 0).map((c) => items.get(c.item)).filter((i): i is ReportItem => i !== undefined)
   if (judged.length === 0) return null
   const terms = labelTermsOf(judged)
   if (terms === reportTerms) return null

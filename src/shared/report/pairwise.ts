@@ -1,6 +1,6 @@
 import { positionBias, type PairwiseCall, type PairwiseVerdict } from '../stats'
 import { CALL_STATUSES, OK, SourceColumns, UnitDictionary } from './frame'
-import type { AuditItem, CallStatus } from './input'
+import type { ReportItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
 import { unitKey, type ResolvedSource } from './resolve'
@@ -32,7 +32,7 @@ export function otherSide(side: Side): Side {
 }
 
 /** The item-level winner a source gives (trials and display orders voted), if any. */
-export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null {
+export function itemWinner(source: ResolvedSource, item: ReportItem): Side | null {
   if (!item.pair) return null
   const values = source.values.get('winner')
   if (!values) return null
@@ -43,7 +43,7 @@ export function itemWinner(source: ResolvedSource, item: AuditItem): Side | null
 }
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */
-export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, AuditItem>): PairCall[] {
+export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, ReportItem>): PairCall[] {
   if (source.input.calls.length === 0) {
     const calls: PairCall[] = []
     for (const [itemId, status] of source.itemStatus) {
@@ -77,7 +77,7 @@ export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, A
 type PairGroup = { item: number; order: number; a: number; b: number; statuses: number; shownFirst?: Side }
 
 /** pairCallsOf's grouping, read from the frame's columns of the source's calls: the same groups in the same order. */
-function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, AuditItem>, groups: Map<number, PairGroup>): void {
+function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportItem>, groups: Map<number, PairGroup>): void {
   const { item: itemOf, order: orderOf, status, shownFirst, observationStart, unit, units } = columns
   const winner = columns.field('winner')
   const a = winner.values.indexOf('a')
@@ -116,7 +116,7 @@ const ORDER_SLOTS = 1024
 const STATUS_BIT = { ok: 1, abstained: 2, unparseable: 4, failed: 8, pending: 16 } as const
 
 /** Origin terms (human/ai) when every labelled pair sets a human proposal against an AI one; sides otherwise. */
-export function labelTermsOf(items: readonly AuditItem[]): LabelTerms {
+export function labelTermsOf(items: readonly ReportItem[]): LabelTerms {
   const pairs = items.filter((i) => i.pair)
   if (pairs.length === 0) return 'side'
   return pairs.every((i) => {
@@ -128,7 +128,7 @@ export function labelTermsOf(items: readonly AuditItem[]): LabelTerms {
     : 'side'
 }
 
-export function labelOf(item: AuditItem, side: Side, terms: LabelTerms): string {
+export function labelOf(item: ReportItem, side: Side, terms: LabelTerms): string {
   return terms === 'origin' ? (item.pair?.[side].origin ?? side) : side
 }
 

@@ -1,5 +1,5 @@
 import { clusterBootstrap, undefinedBecause, wilsonIntervalOfShare, type Estimate } from '../stats'
-import type { AuditInput, AuditSourceInput, SourceCall } from './input'
+import type { ReportInput, ReportSourceInput, SourceCall } from './input'
 import type { ProbeDetectionRow, ProbesSection } from './probes-schema'
 
 // The "Probes" section: how often each judge, and each person, notices a planted flaw on original-vs-probe pairs,
@@ -139,7 +139,7 @@ function round(x: number): number {
 }
 
 /** The sources a probe table lists: each judge, each annotator, and all annotators pooled (mean per probe). */
-function sourcesOf(input: AuditInput): Array<{ id: string; role: 'judge' | 'human'; calls: SourceCall[] } | { id: string; role: 'human'; pooled: AuditSourceInput[] }> {
+function sourcesOf(input: ReportInput): Array<{ id: string; role: 'judge' | 'human'; calls: SourceCall[] } | { id: string; role: 'human'; pooled: ReportSourceInput[] }> {
   const judges = input.sources.filter((s) => JUDGE_SOURCE_KINDS.has(s.kind)).map((s) => ({ id: s.id, role: 'judge' as const, calls: s.calls }))
   const people = input.sources.filter((s) => s.kind === 'annotator')
   const humans = people.map((s) => ({ id: s.id, role: 'human' as const, calls: s.calls }))
@@ -175,7 +175,7 @@ function splitTies(scores: Map<number, ItemScore>): { kept: ItemScore[]; tied: n
   return { kept, tied }
 }
 
-export function probesSection(input: AuditInput, facts: readonly ProbeFacts[], o: ProbeSectionOptions): ProbesSection | null {
+export function probesSection(input: ReportInput, facts: readonly ProbeFacts[], o: ProbeSectionOptions): ProbesSection | null {
   const inScope = new Set(input.items.map((i) => i.id))
   const scoped = facts.filter((f) => inScope.has(f.itemId))
   const mode = input.instrument.id === 'pairwise-preference' ? 'pairwise' : input.instrument.id === 'flaw-audit' ? 'flaw-audit' : null

@@ -1,4 +1,4 @@
-import type { AuditItem } from './input'
+import type { ReportItem } from './input'
 import { put } from './intervals'
 import { itemWinner, type PairCall, type Side } from './pairwise'
 import type { ResolvedSource } from './resolve'
@@ -35,7 +35,7 @@ export function mtBenchVotes(calls: readonly PairCall[]): Map<number, Vote> {
   return out
 }
 
-function humanVotes(annotators: readonly ResolvedSource[], items: readonly AuditItem[]): Map<number, Side[]> {
+function humanVotes(annotators: readonly ResolvedSource[], items: readonly ReportItem[]): Map<number, Side[]> {
   const out = new Map<number, Side[]>()
   for (const item of items) {
     if (!item.pair) continue
@@ -85,7 +85,7 @@ function row(source: string, s1: Share, s2: Share, alpaca: Share): Row {
 export function publishedAgreement(
   annotators: readonly ResolvedSource[],
   judges: ReadonlyArray<{ id: string; calls: readonly PairCall[] }>,
-  items: readonly AuditItem[],
+  items: readonly ReportItem[],
   criterion: { id: string; winners: ReadonlyMap<number, Side> } | null
 ): Row[] {
   const human = humanVotes(annotators, items)

@@ -1,6 +1,6 @@
 import type { FieldSpec, MeasurementLevel } from '../instruments/types'
-import type { AuditSourceInput, CallStatus } from './input'
-import { AuditFrame, CALL_STATUSES, OK, unitKey, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
+import type { ReportSourceInput, CallStatus } from './input'
+import { ReportFrame, CALL_STATUSES, OK, unitKey, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
 
 /**
  * A source's answers reduced to one value per unit and field. Several answers on one unit (trials of a call, the
@@ -27,7 +27,7 @@ export interface SourceCounts {
 
 export interface ResolvedSource {
   id: string
-  input: AuditSourceInput
+  input: ReportSourceInput
   itemStatus: Map<number, ItemStatus>
   /** field → unit key → value. */
   values: Map<string, Map<string, Value>>
@@ -172,7 +172,7 @@ function sameScope(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
  * read from the source's columns in the audit's frame. The report and its recalibration sections resolve the same
  * sources with the same fields and scope, so the frame keeps a resolution with the columns it was made from.
  */
-export function resolveSource(input: AuditSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>, frame: AuditFrame = new AuditFrame()): ResolvedSource {
+export function resolveSource(input: ReportSourceInput, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>, frame: ReportFrame = new ReportFrame()): ResolvedSource {
   const columns = frame.columnsOf(input)
   const signature = fieldsSignature(fields)
   const earlier = columns.resolutions.find((r) => r.fields === signature && sameScope(r.scope, inScope))
@@ -195,7 +195,7 @@ interface FieldAnswers {
   order: number[]
 }
 
-function resolveColumns(input: AuditSourceInput, columns: SourceColumns, units: UnitDictionary, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
+function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units: UnitDictionary, fields: ReadonlyArray<FieldSpec>, inScope: ReadonlySet<number>): ResolvedSource {
   const counts = emptyCounts()
   const itemStatus = new Map<number, ItemStatus>()
   const fieldColumns = fields.map((f) => columns.field(f.name))
@@ -271,7 +271,7 @@ function resolveColumns(input: AuditSourceInput, columns: SourceColumns, units: 
 export function combineSources(
   members: readonly ResolvedSource[],
   fields: ReadonlyArray<FieldSpec>,
-  input: AuditSourceInput
+  input: ReportSourceInput
 ): ResolvedSource {
   const counts = emptyCounts()
   const itemStatus = new Map<number, ItemStatus>()

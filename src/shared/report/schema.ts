@@ -9,7 +9,7 @@ import { probesSectionSchema } from './probes-schema'
 import { flawMatchingSectionSchema } from './flaw-matching-schema'
 
 /**
- * The report JSON: what `assay report --json` prints, what `audit.report` returns and what the HTML report and the
+ * The report JSON: what `assay report --json` prints, what `report.build` returns and what the HTML report and the
  * report screen draw. Statistics are snake_case numbers; a statistic undefined on the data is null with an entry of
  * the same name in `reasons`; a statistic that does not apply to a field's level is absent.
  * Documented field by field in docs/report-json.md.

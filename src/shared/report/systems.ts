@@ -1,6 +1,6 @@
 import { bradleyTerry, winRateAgainstReferences, type ReferenceOutcome } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
-import type { AuditItem } from './input'
+import type { ReportItem } from './input'
 import { itemWinner, otherSide, type Side } from './pairwise'
 import type { ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
@@ -14,7 +14,7 @@ type SystemsRow = ReportPairwise['systems'][number]
  * Ideation systems ranked by one source's verdicts: Bradley–Terry log-strengths (centred at 0) with cluster-bootstrap
  * intervals over items, and each AI system's win rate against the human proposals it was paired with (wins/m).
  */
-export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], plan: BootstrapPlan): SystemsRow | null {
+export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], plan: BootstrapPlan): SystemsRow | null {
   const comparisons: { item: number; first: string; second: string; winner: string }[] = []
   const outcomes = new Map<string, { outcomes: ReferenceOutcome[]; cohorts: Set<string> }>()
   for (const item of items) {
@@ -89,7 +89,7 @@ export function systemsOf(source: ResolvedSource, items: readonly AuditItem[], p
   return { source: source.id, players, n_comparisons: comparisons.length, bradley_terry: strengths, win_rates: winRates, reasons }
 }
 
-function outcomeFor(source: ResolvedSource, item: AuditItem, winner: Side | null, side: Side): ReferenceOutcome {
+function outcomeFor(source: ResolvedSource, item: ReportItem, winner: Side | null, side: Side): ReferenceOutcome {
   if (winner) return winner === side ? 'win' : 'loss'
   // Answered without a winner: the votes of its trials or orders split evenly.
   return source.itemStatus.get(item.id) === 'answered' ? 'tie' : 'missing'

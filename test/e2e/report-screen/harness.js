@@ -11,7 +11,7 @@ window.assayCalls = []
 window.assayTransport = {
   async invoke(operation, input) {
     window.assayCalls.push({ operation, input })
-    if (operation === 'audit.instruments') {
+    if (operation === 'report.instruments') {
       return {
         ok: true,
         value: {
@@ -20,7 +20,7 @@ window.assayTransport = {
         }
       }
     }
-    if (operation === 'audit.report') return { ok: true, value: window.assayReport }
+    if (operation === 'report.build') return { ok: true, value: window.assayReport }
     return { ok: false, error: { code: 'unknown_operation', message: operation } }
   },
   subscribe: () => () => undefined

@@ -7,7 +7,7 @@ import { EventHub } from '../../../src/main/events'
 import { writeAnswerLimits } from '../../../src/main/annotation/answer-limits'
 import { checkOutputText } from '../../../src/main/checks/verify'
 import { exportData } from '../../../src/main/export'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import { call } from '../../support/project'
 import { tempDir } from '../../support/tmp'
 

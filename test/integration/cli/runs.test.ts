@@ -105,14 +105,14 @@ describe('archiving through the workbench operations', () => {
     }
     const runIds = async (input: unknown = {}) => ((await ok('runs.list', input)).runs as Array<{ id: number }>).map((r) => r.id).sort()
     const judges = async () =>
-      (((await ok('audit.report', { instrument: 'pairwise-preference' })) as Report).sources.filter((s) => s.role === 'judge').map((s) => s.id))
+      (((await ok('report.build', { instrument: 'pairwise-preference' })) as Report).sources.filter((s) => s.role === 'judge').map((s) => s.id))
 
     expect(await ok('runs.archive', { runId: 2 })).toMatchObject({ id: 2, archived: true, judgeArchived: false })
     expect(changed).toContainEqual({ what: 'runs' })
     expect(await runIds()).toEqual([1])
     expect(await runIds({ includeArchived: true })).toEqual([1, 2])
     expect(await judges()).not.toContain('run:2')
-    const withArchived = (await ok('audit.report', { instrument: 'pairwise-preference', includeArchived: true })) as Report
+    const withArchived = (await ok('report.build', { instrument: 'pairwise-preference', includeArchived: true })) as Report
     expect(withArchived.sources.find((s) => s.id === 'run:2')?.detail.archived).toBe(true)
     expect(withArchived.sources.find((s) => s.id === 'run:1')?.detail).not.toHaveProperty('archived')
     expect(await ok('runs.restore', { runId: 2 })).toMatchObject({ id: 2, archived: false })
@@ -126,7 +126,7 @@ describe('archiving through the workbench operations', () => {
     expect(await runIds()).toEqual([1, 2])
 
     expect(await dispatch(ctx, 'runs.archive', { runId: 99 })).toMatchObject({ ok: false, error: { code: 'not_found', message: 'No run 99' } })
-    expect(await dispatch(ctx, 'audit.report', { instrument: 'pairwise-preference', sources: ['run:9'] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await dispatch(ctx, 'report.build', { instrument: 'pairwise-preference', sources: ['run:9'] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     project.close()
   }, 120_000)
 })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adjudicatedLabels } from '../../../src/main/adjudication'
 import { assignmentContext } from '../../../src/main/annotation/blinded'
-import { gatherAuditInput } from '../../../src/main/audit/gather'
+import { gatherReportInput } from '../../../src/main/report/gather'
 import { insertItems } from '../../../src/main/store/items'
 import { setMeta } from '../../../src/main/store/meta'
 import { Project } from '../../../src/main/store/project'
@@ -190,7 +190,7 @@ describe('adjudicating', () => {
   })
 
   it('feeds the audit and the label export with the final labels and their provenance', () => {
-    const input = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })
+    const input = gatherReportInput(project.db, { instrument: 'pairwise-preference' })
     const adjudicated = input.sources.find((s) => s.kind === 'adjudicated')!
     expect(adjudicated.calls.map((c) => c.itemId).sort()).toEqual([itemIds[1], itemIds[2]].sort())
     const labels = adjudicatedLabels(project.db, { instrument: 'pairwise-preference' })

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import type { Report, ReportInterval } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
 import { demoAfterJudgeRun, syntheticPairsProject } from './fixtures'

@@ -67,7 +67,7 @@ describe('assay report', () => {
     const many = await runCli('report', path, '--instrument', 'pairwise-preference', '--resamples', '1000000')
     expect(many.code).toBe(2)
     expect(many.stderr).toContain(`--resamples must be an integer from 2000 to ${MAX_BOOTSTRAP_RESAMPLES}`)
-    const schema = operations['audit.report'].input
+    const schema = operations['report.build'].input
     expect(schema.safeParse({ instrument: 'pairwise-preference', resamples: MAX_BOOTSTRAP_RESAMPLES }).success).toBe(true)
     expect(schema.safeParse({ instrument: 'pairwise-preference', resamples: MAX_BOOTSTRAP_RESAMPLES + 1 }).success).toBe(false)
     const unknown = await runCli('report', path, '--instrument', 'no-such-thing')
@@ -81,22 +81,22 @@ describe('the audit operations of the contract', () => {
     const project = await Project.open(path)
     try {
       const ctx = contextFor(project)
-      const listed = await dispatch(ctx, 'audit.instruments', {})
+      const listed = await dispatch(ctx, 'report.instruments', {})
       expect(listed.ok).toBe(true)
       const instruments = (listed as { value: { instruments: { id: string; n_calls: number }[] } }).value.instruments
       expect(instruments.map((i) => i.id)).toEqual(['pairwise-preference', 'flaw-audit'])
       expect(instruments[0]?.n_calls).toBe(48)
 
-      const envelope = await dispatch(ctx, 'audit.report', { instrument: 'pairwise-preference', seed: 11 })
+      const envelope = await dispatch(ctx, 'report.build', { instrument: 'pairwise-preference', seed: 11 })
       expect(envelope.ok).toBe(true)
       const report = (envelope as { value: Report }).value
       const cli = JSON.parse((await runCli('report', path, '--instrument', 'pairwise-preference', '--json', '--seed', '11')).stdout) as Report
       expect({ ...report, generated_at: '' }).toEqual({ ...cli, generated_at: '' })
 
-      const bad = await dispatch(ctx, 'audit.report', { instrument: 'pairwise-preference', resamples: 100 })
+      const bad = await dispatch(ctx, 'report.build', { instrument: 'pairwise-preference', resamples: 100 })
       expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
       const annotator = contextFor(project, { role: 'annotator', annotator: { id: 1, name: 'Ada' }, locked: false })
-      expect(await dispatch(annotator, 'audit.report', { instrument: 'pairwise-preference' })).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+      expect(await dispatch(annotator, 'report.build', { instrument: 'pairwise-preference' })).toMatchObject({ ok: false, error: { code: 'forbidden' } })
     } finally {
       project.close()
     }

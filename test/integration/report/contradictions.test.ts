@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../../src/main/audit'
-import { gatherAuditInput } from '../../../src/main/audit/gather'
+import { projectReport } from '../../../src/main/report'
+import { gatherReportInput } from '../../../src/main/report/gather'
 import { buildReport } from '../../../src/shared/report'
 import { insertFit } from '../../../src/main/store/calibration-fits'
 import { listProbes } from '../../../src/main/store/probes'
@@ -110,7 +110,7 @@ describe('probe detection where every probe was answered', () => {
     ]))
     const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
     // One assembler: the report built from what gathering reads has its probes, as the project's report does.
-    const assembled = buildReport(gatherAuditInput(opened.db, { instrument: 'pairwise-preference' }), { generatedAt: report.generated_at })
+    const assembled = buildReport(gatherReportInput(opened.db, { instrument: 'pairwise-preference' }), { generatedAt: report.generated_at })
     opened.close()
     expect(assembled).toEqual(report)
     const row = report.probes?.detection.find((r) => r.source === `run:${run}`)

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { appendAdjudication } from '../../../src/main/store/adjudications'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import { Project } from '../../../src/main/store/project'
 import { renderReportHtml, type Report } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { Project } from '../../../src/main/store/project'
 import { renderReportHtml, type Report, type ReportSummaryCard } from '../../../src/shared/report'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { gatherAuditInput } from '../../../src/main/audit'
+import { gatherReportInput } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { buildReport } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
@@ -16,7 +16,7 @@ describe('the audit frame', () => {
     const project = await syntheticPairsProject(tmp.file('synthetic.assay'), 120)
     try {
       calibrate(project, { instrument: 'pairwise-preference', source: 'run:1', method: 'both-orders', rule: 'conservative' })
-      const gathered = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })
+      const gathered = gatherReportInput(project.db, { instrument: 'pairwise-preference' })
       expect(gathered.frame?.columnsOf(gathered.sources[0]!).length).toBe(gathered.sources[0]!.calls.length)
       const { frame: _, ...byHand } = gathered
       const fromFrame = buildReport(gathered, { generatedAt: 'fixed', seed: 3 })
@@ -30,7 +30,7 @@ describe('the audit frame', () => {
   it('gives the demo the same report by either route', async () => {
     const project = await demoAfterJudgeRun(tmp.file('demo.assay'))
     try {
-      const gathered = gatherAuditInput(project.db, { instrument: 'pairwise-preference' })
+      const gathered = gatherReportInput(project.db, { instrument: 'pairwise-preference' })
       const { frame: _, ...byHand } = gathered
       expect(buildReport(gathered, { generatedAt: 'fixed' })).toEqual(buildReport(byHand, { generatedAt: 'fixed' }))
     } finally {

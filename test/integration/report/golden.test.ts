@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import { Project } from '../../../src/main/store/project'
 import type { Report } from '../../../src/shared/report'
 import { vectors } from '../../unit/stats/vectors'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { computeReportInWorker, projectReport } from '../../../src/main/audit'
+import { computeReportInWorker, projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { Project } from '../../../src/main/store/project'
 import { tempDir } from '../../support/tmp'

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { computeReportInWorker, projectReport } from '../../../src/main/audit'
+import { computeReportInWorker, projectReport } from '../../../src/main/report'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { curatorSession } from '../../../src/main/api/context'
 import { startWebServer, type WebServer } from '../../../src/main/web/server'
@@ -66,16 +66,16 @@ describe('the report in a worker thread', () => {
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' })
   }, 120_000)
 
-  it('audit.cancel stops a report requested under an id; progress is pushed as events', async () => {
+  it('report.cancel stops a report requested under an id; progress is pushed as events', async () => {
     const ctx = contextFor(large)
     const events: Array<{ event: string; payload: unknown }> = []
     const off = ctx.hub.subscribe((event, payload) => events.push({ event, payload }))
-    const pending = dispatch(ctx, 'audit.report', { instrument: 'pairwise-preference', resamples: 20_000, requestId: 'screen-1' })
-    await expect.poll(() => events.filter((e) => e.event === 'audit.progress').length, { timeout: 60_000 }).toBeGreaterThan(0)
-    expect(await dispatch(ctx, 'audit.cancel', { requestId: 'screen-1' })).toEqual({ ok: true, value: { cancelled: true } })
+    const pending = dispatch(ctx, 'report.build', { instrument: 'pairwise-preference', resamples: 20_000, requestId: 'screen-1' })
+    await expect.poll(() => events.filter((e) => e.event === 'report.progress').length, { timeout: 60_000 }).toBeGreaterThan(0)
+    expect(await dispatch(ctx, 'report.cancel', { requestId: 'screen-1' })).toEqual({ ok: true, value: { cancelled: true } })
     expect(await pending).toMatchObject({ ok: false, error: { code: 'cancelled' } })
-    expect(events[0]).toMatchObject({ event: 'audit.progress', payload: { requestId: 'screen-1', phase: 'reading' } })
-    expect(await dispatch(ctx, 'audit.cancel', { requestId: 'screen-1' })).toEqual({ ok: true, value: { cancelled: false } })
+    expect(events[0]).toMatchObject({ event: 'report.progress', payload: { requestId: 'screen-1', phase: 'reading' } })
+    expect(await dispatch(ctx, 'report.cancel', { requestId: 'screen-1' })).toEqual({ ok: true, value: { cancelled: false } })
     off()
   }, 120_000)
 })
@@ -107,10 +107,10 @@ describe('the browser-mode server while a large report computes', () => {
     })
 
   it('answers another operation before the report is done', async () => {
-    const report = post('audit.report', { instrument: 'pairwise-preference', resamples: 20_000 })
+    const report = post('report.build', { instrument: 'pairwise-preference', resamples: 20_000 })
     // Sent after the report request: on a blocked event loop it could only be answered after the report.
     await new Promise((r) => setTimeout(r, 50))
-    const other = await post('audit.instruments', {})
+    const other = await post('report.instruments', {})
     let reportDone: number | null = null
     void report.then((r) => (reportDone = r.at))
     expect(other.status).toBe(200)

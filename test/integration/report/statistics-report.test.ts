@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import { Project } from '../../../src/main/store/project'
 import type { Report, ReportComparison } from '../../../src/shared/report'
 import { vectors } from '../../unit/stats/vectors'

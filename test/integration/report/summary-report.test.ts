@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import { Project } from '../../../src/main/store/project'
 import { reportSchema, type Report } from '../../../src/shared/report'
 import { clopperPearsonInterval, cohenKappaWithSe, mcnemarMidP, wilsonInterval } from '../../../src/shared/stats'

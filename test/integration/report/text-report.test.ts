@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectReport } from '../../../src/main/audit'
+import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { buildReport, fmtNumber, fmtPercent, fmtStatistic, renderReportText, type AuditInput, type Report } from '../../../src/shared/report'
+import { buildReport, fmtNumber, fmtPercent, fmtStatistic, renderReportText, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -153,7 +153,7 @@ describe('the text report’s sections present only for some projects', () => {
 
   it('originality of chosen and excluded ideas, and judges’ flaw audits against the experts’', () => {
     const idea = (id: number, keyword: string, selected: boolean) => ({ id, externalId: `i${id}`, set: 'gen', split: 'none' as const, exposures: [], generatedIdea: { selected, scheme: 'omega-point', group: `1\u0000${keyword}` } })
-    const ideas: AuditInput = {
+    const ideas: ReportInput = {
       project: { name: 'p', id: 'p' },
       instrument: { id: 'idea-review', title: 'Review of an idea', itemKind: 'idea', versions: [1], fields: [{ name: 'originality', label: 'Originality', level: 'ordinal', categories: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }] },
       split: 'all',
@@ -167,7 +167,7 @@ describe('the text report’s sections present only for some projects', () => {
 
     const flaw = (side: 'a' | 'b', type: string, severity: string) => ({ side, type, severity, evidence: 'the words' })
     const audit = (id: string, kind: 'annotator' | 'judge_run', flaws: ReturnType<typeof flaw>[]) => ({ id, kind, name: id, detail: {}, calls: [{ itemId: 1, trial: 0, order: 0, status: 'ok' as const, observations: [], flaws, unparseableFlaws: 0 }] })
-    const audits: AuditInput = {
+    const audits: ReportInput = {
       project: { name: 'p', id: 'p' },
       instrument: { id: 'flaw-audit', title: 'Flaws', itemKind: 'proposal-pair', versions: [2], fields: [{ name: 'has_fatal', label: 'Has a fatal flaw', level: 'nominal', categories: [false, true] }] },
       split: 'all',

@@ -30,8 +30,8 @@ describe('SQL in the store', () => {
 
   it('lets the store prepare statements, and no file outside it', async () => {
     expect(await sqlProblems('src/main/store/planted.ts', query.replace("'../store/database'", "'./database'"))).toBe(0)
-    // The audit's gathering was the last file with queries of its own; they now live in store/audit-reads.ts.
-    expect(await sqlProblems('src/main/audit/gather.ts', query)).toBe(1)
+    // The audit's gathering was the last file with queries of its own; they now live in store/report-reads.ts.
+    expect(await sqlProblems('src/main/report/gather.ts', query)).toBe(1)
     expect(PREPARE_OUTSIDE_STORE).toEqual([])
   })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { estimatesSection } from '../../../src/shared/calibrate'
-import type { AuditInput, AuditSourceInput } from '../../../src/shared/report'
+import type { ReportInput, ReportSourceInput } from '../../../src/shared/report'
 
 // The report's estimates section on a hand-built audit input whose labels are the PPI reference vectors of
 // test/unit/stats/ppi-rogan-gladen.test.ts: the section must find the same n labelled and N unlabelled units and
@@ -9,7 +9,7 @@ const Y = [1, 0, 1, 1, 0, 1, 0, 1, 1, 0]
 const Yhat = [1, 0, 1, 0, 0, 1, 1, 1, 1, 0]
 const Yunlabelled = [1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1]
 
-function source(id: string, kind: AuditSourceInput['kind'], values: readonly number[], offset = 0): AuditSourceInput {
+function source(id: string, kind: ReportSourceInput['kind'], values: readonly number[], offset = 0): ReportSourceInput {
   return {
     id,
     kind,
@@ -19,7 +19,7 @@ function source(id: string, kind: AuditSourceInput['kind'], values: readonly num
   }
 }
 
-const input: AuditInput = {
+const input: ReportInput = {
   project: { name: 'p', id: 'p' },
   instrument: { id: 'leak-audit', title: 'Leak', itemKind: 'rediscovery-task', versions: [1], fields: [{ name: 'leak', label: 'Leak', level: 'nominal', categories: [false, true] }] },
   split: 'all',

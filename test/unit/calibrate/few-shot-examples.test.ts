@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { StoredFit } from '../../../src/shared/calibrate'
-import { buildReport, type AuditInput, type AuditSourceInput } from '../../../src/shared/report'
+import { buildReport, type ReportInput, type ReportSourceInput } from '../../../src/shared/report'
 
 // A run of a few-shot template asked again on the items its prompt shows as examples (for instance a later run of the
 // template on every split): the report never scores it on those items, and says how many it left out.
 const leak = (v: boolean) => [{ unit: 'u', values: { leak: v } }]
 const items = Array.from({ length: 6 }, (_, i) => ({ id: i + 1, externalId: `t${i + 1}`, set: 's', split: (i < 2 ? 'dev' : 'test') as 'dev' | 'test', exposures: [] }))
-const source = (id: string, kind: AuditSourceInput['kind'], detail: AuditSourceInput['detail'], value: (itemId: number) => boolean): AuditSourceInput => ({
+const source = (id: string, kind: ReportSourceInput['kind'], detail: ReportSourceInput['detail'], value: (itemId: number) => boolean): ReportSourceInput => ({
   id,
   kind,
   name: id,
@@ -22,7 +22,7 @@ const fit: StoredFit = {
   nFitUnits: 2,
   createdAt: '2026-01-01T00:00:00Z'
 }
-const input: AuditInput = {
+const input: ReportInput = {
   project: { name: 'p', id: 'p' },
   instrument: { id: 'leak-audit', title: 'Leak', itemKind: 'rediscovery-task', versions: [1], fields: [{ name: 'leak', label: 'Leak', level: 'nominal', categories: [false, true] }] },
   split: 'all',

@@ -44,7 +44,7 @@ describe('the compiled command line', () => {
 
   it('reaches the heavy modules through dynamic imports', () => {
     const all = new Set(Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs)))
-    for (const m of ['src/main/runner/index.ts', 'src/main/web/server.ts', 'src/main/web/openapi.ts', 'src/main/audit/index.ts', 'src/main/import/index.ts', 'src/shared/report/build.ts']) {
+    for (const m of ['src/main/runner/index.ts', 'src/main/web/server.ts', 'src/main/web/openapi.ts', 'src/main/report/index.ts', 'src/main/import/index.ts', 'src/shared/report/build.ts']) {
       expect(all.has(m), m).toBe(true)
       expect(start.inputs.has(m), m).toBe(false)
     }

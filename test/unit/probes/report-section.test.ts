@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AuditInput, AuditSourceInput, SourceCall } from '../../../src/shared/report/input'
+import type { ReportInput, ReportSourceInput, SourceCall } from '../../../src/shared/report/input'
 import { probesSection, type ProbeFacts } from '../../../src/shared/report/probes'
 import { probesSectionSchema } from '../../../src/shared/report/probes-schema'
 
@@ -22,11 +22,11 @@ function call(itemId: number, winner: 'a' | 'b', order = 0): SourceCall {
   return { itemId, trial: 0, order, status: 'ok', observations: [{ unit: `p${itemId}`, values: { winner } }] }
 }
 
-function source(id: string, kind: AuditSourceInput['kind'], calls: SourceCall[]): AuditSourceInput {
+function source(id: string, kind: ReportSourceInput['kind'], calls: SourceCall[]): ReportSourceInput {
   return { id, kind, name: id, detail: {}, calls }
 }
 
-function input(instrument: string, itemIds: number[], sources: AuditSourceInput[]): AuditInput {
+function input(instrument: string, itemIds: number[], sources: ReportSourceInput[]): ReportInput {
   return {
     project: { name: 'p', id: 'p' },
     instrument: { id: instrument, title: instrument, itemKind: 'proposal-pair', versions: [1], fields: [] },

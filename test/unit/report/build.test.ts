@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildReport, reportSchema, type AuditInput, type AuditSourceInput, type CallStatus, type Report, type SourceCall } from '../../../src/shared/report'
+import { buildReport, reportSchema, type ReportInput, type ReportSourceInput, type CallStatus, type Report, type SourceCall } from '../../../src/shared/report'
 import { combine } from '../../../src/shared/report/resolve'
 
 // Reports built from hand-made inputs, without a database: the report is a pure function of what the store holds.
@@ -13,11 +13,11 @@ function call(itemId: number, values: Record<string, string | number> | null, tr
   return { itemId, trial, order: 0, status: values === null && status === 'ok' ? 'failed' : status, observations: values ? [{ unit: 'u', values }] : [] }
 }
 
-function source(id: string, kind: AuditSourceInput['kind'], calls: SourceCall[]): AuditSourceInput {
+function source(id: string, kind: ReportSourceInput['kind'], calls: SourceCall[]): ReportSourceInput {
   return { id, kind, name: id, detail: {}, calls }
 }
 
-function input(sources: AuditSourceInput[], items = 4): AuditInput {
+function input(sources: ReportSourceInput[], items = 4): ReportInput {
   return {
     project: { name: 'p', id: 'id' },
     instrument: { id: 'test-instrument', title: 'Test', itemKind: 'idea', versions: [1], fields },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildReport, quoteOverlap, type AuditInput, type AuditSourceInput, type FlawRecord } from '../../../src/shared/report'
+import { buildReport, quoteOverlap, type ReportInput, type ReportSourceInput, type FlawRecord } from '../../../src/shared/report'
 
 // Judges' flaw audits against the experts', from hand-built audits: the majority rule, adjudication first, matching by
 // side and type, recall by the reference's severity and precision by the judge's.
@@ -7,11 +7,11 @@ import { buildReport, quoteOverlap, type AuditInput, type AuditSourceInput, type
 const fields = [{ name: 'has_fatal', label: 'Has a fatal flaw', level: 'nominal' as const, categories: [false, true] }]
 const f = (side: 'a' | 'b', type: string, severity: string, evidence = 'the words'): FlawRecord => ({ side, type, severity, evidence })
 
-function source(id: string, kind: AuditSourceInput['kind'], audits: Record<number, FlawRecord[]>, unparseable = 0): AuditSourceInput {
+function source(id: string, kind: ReportSourceInput['kind'], audits: Record<number, FlawRecord[]>, unparseable = 0): ReportSourceInput {
   return { id, kind, name: id, detail: {}, calls: Object.entries(audits).map(([item, flaws]) => ({ itemId: Number(item), trial: 0, order: 0, status: 'ok' as const, observations: [], flaws, unparseableFlaws: unparseable })) }
 }
 
-function input(sources: AuditSourceInput[]): AuditInput {
+function input(sources: ReportSourceInput[]): ReportInput {
   return {
     project: { name: 'p', id: 'p' },
     instrument: { id: 'flaw-audit', title: 'Flaws', itemKind: 'proposal-pair', versions: [2], fields },

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { buildReport, reportSchema, type AuditInput, type AuditItem } from '../../../src/shared/report'
+import { buildReport, reportSchema, type ReportInput, type ReportItem } from '../../../src/shared/report'
 
 // Chosen beside excluded generated ideas on originality, from a hand-built input with known means.
 
 const fields = [{ name: 'originality', label: 'Originality', level: 'ordinal' as const, categories: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }]
 
-function idea(id: number, scheme: string, keyword: string, selected: boolean): AuditItem {
+function idea(id: number, scheme: string, keyword: string, selected: boolean): ReportItem {
   return { id, externalId: `i${id}`, set: 'gen', split: 'none', exposures: [], generatedIdea: { selected, scheme, group: `1\u0000${keyword}` } }
 }
 
-function input(items: AuditItem[], scores: Record<number, number>): AuditInput {
+function input(items: ReportItem[], scores: Record<number, number>): ReportInput {
   return {
     project: { name: 'p', id: 'p' },
     instrument: { id: 'idea-review', title: 'Review of an idea', itemKind: 'idea', versions: [1], fields },
@@ -50,7 +50,7 @@ describe('originality of chosen and excluded ideas', () => {
   })
 
   it('is absent when no idea in scope was generated', () => {
-    const plain: AuditItem = { id: 1, externalId: 'x', set: 's', split: 'none', exposures: [] }
+    const plain: ReportItem = { id: 1, externalId: 'x', set: 's', split: 'none', exposures: [] }
     expect(buildReport(input([plain], { 1: 5 }), { resamples: 2000 }).idea_originality).toBeUndefined()
   })
 })

@@ -9,7 +9,7 @@ import {
   renderReportHtml,
   reportPlots,
   subsetBars,
-  type AuditInput
+  type ReportInput
 } from '../../../src/shared/report'
 import { pairwisePreference } from '../../../src/shared/instruments/pairwise-preference'
 
@@ -74,7 +74,7 @@ describe('plot builders', () => {
   })
 })
 
-function pairInput(): AuditInput {
+function pairInput(): ReportInput {
   const labels: Array<'a' | 'b'> = ['a', 'a', 'b', 'a', 'b', 'a']
   return {
     project: { name: 'p', id: 'id' },

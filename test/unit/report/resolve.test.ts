@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FieldSpec } from '../../../src/shared/instruments/types'
-import type { AuditSourceInput, SourceCall } from '../../../src/shared/report'
-import { AuditFrame } from '../../../src/shared/report/frame'
+import type { ReportSourceInput, SourceCall } from '../../../src/shared/report'
+import { ReportFrame } from '../../../src/shared/report/frame'
 import { combine, itemOfUnitKey, resolveSource, sameValue, unitKey, valueKey, type Value } from '../../../src/shared/report/resolve'
 
 const fields: FieldSpec[] = [
@@ -13,7 +13,7 @@ function call(itemId: number, trial: number, values: Record<string, string | num
   return { itemId, trial, order: 0, status: 'ok', observations: [{ unit, values }] }
 }
 
-function source(calls: SourceCall[]): AuditSourceInput {
+function source(calls: SourceCall[]): ReportSourceInput {
   return { id: 's', kind: 'judge_run', name: 's', detail: {}, calls }
 }
 
@@ -45,7 +45,7 @@ describe('resolveSource', () => {
   })
 
   it('reuses the frame\'s result for the same calls, fields and scope, and resolves again when any of them changes', () => {
-    const frame = new AuditFrame()
+    const frame = new ReportFrame()
     const input = source([call(1, 0, { choice: 'x', score: 1 }), call(2, 0, { choice: 'y', score: 2 })])
     const first = resolveSource(input, fields, new Set([1, 2]), frame)
     expect(resolveSource(input, [...fields], new Set([2, 1]), frame)).toBe(first)
@@ -122,8 +122,8 @@ describe('combine by vote', () => {
 describe('the audit frame', () => {
   it('codes every unit once across sources and each field\'s values by type, and gives a derived source columns of its own', () => {
     const judge = source([call(1, 0, { choice: 'x', score: 1 }), call(2, 0, { choice: 'y', score: 2 }, 'v')])
-    const other: AuditSourceInput = { ...source([call(2, 0, { choice: 'x', score: '1' }, 'v'), call(1, 0, { choice: 'x', score: 1 })]), id: 'o' }
-    const frame = AuditFrame.of([judge, other], fields)
+    const other: ReportSourceInput = { ...source([call(2, 0, { choice: 'x', score: '1' }, 'v'), call(1, 0, { choice: 'x', score: 1 })]), id: 'o' }
+    const frame = ReportFrame.of([judge, other], fields)
     const a = frame.columnsOf(judge)
     const b = frame.columnsOf(other)
     expect(frame.units.size).toBe(2)

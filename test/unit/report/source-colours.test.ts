@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { buildReport, reportPlots, sourceColour, summaryCardsHtml, type AuditInput, type AuditSourceInput, type Report } from '../../../src/shared/report'
+import { buildReport, reportPlots, sourceColour, summaryCardsHtml, type ReportInput, type ReportSourceInput, type Report } from '../../../src/shared/report'
 import { pairwisePreference } from '../../../src/shared/instruments/pairwise-preference'
 
 // Twelve labelled pairs, two annotators and three judge runs of different quality, all asked in both orders.
-function input(runs: readonly number[]): AuditInput {
+function input(runs: readonly number[]): ReportInput {
   const items = Array.from({ length: 12 }, (_, i) => ({
     id: i + 1,
     externalId: `p${i}`,
@@ -13,7 +13,7 @@ function input(runs: readonly number[]): AuditInput {
     pair: { unit: `p${i}`, label: i % 3 ? ('a_better' as const) : ('b_better' as const), labelSource: null, a: { origin: 'human' as const, system: 'human' }, b: { origin: 'ai' as const, system: 'gen' }, cohort: null, probe: null }
   }))
   const verdict = (i: number, right: boolean) => ({ unit: `p${i}`, values: { verdict: (i % 3 ? right : !right) ? 'a_better' : 'b_better', winner: (i % 3 ? right : !right) ? 'a' : 'b' } })
-  const sources: AuditSourceInput[] = [
+  const sources: ReportSourceInput[] = [
     ...['A01', 'A02'].map((who, k) => ({ id: `annotator:${who}`, kind: 'annotator' as const, name: who, detail: {}, calls: items.map((it, i) => ({ itemId: it.id, trial: 0, order: 0, status: 'ok' as const, observations: [verdict(i, (i + k) % 5 !== 0)] })) })),
     ...runs.map((run) => ({
       id: `run:${run}`,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { EncryptedFileKeyStore, type PlatformCipher } from '../../../src/main/secrets/encrypted-file-store'
+import { EncryptedFileKeyStore, type PlatformCipher } from '../../../src/main/secrets/encrypted-file'
 import { tempDir } from '../../support/tmp'
 
 // A folder per test, removed after it (none is left behind after the last).

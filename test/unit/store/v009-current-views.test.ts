@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { adjudicationHeadFinder, adjudicationHeads, currentAdjudicationsWithItems } from '../../../src/main/store/adjudications'
-import { currentAdjudicationRows } from '../../../src/main/store/audit-reads'
+import { currentAdjudicationRows } from '../../../src/main/store/report-reads'
 import { currentAnnotations, currentAnswerCount, sourceHeadFinder } from '../../../src/main/store/annotations'
 import { openDatabase } from '../../../src/main/store/database'
 import { MIGRATIONS } from '../../../src/main/store/migrations'

@@ -7,7 +7,7 @@ import { annotationHandlers } from './annotation'
 import { runHandlers } from './runs'
 import { packetHandlers } from './packets'
 import { importHandlers } from './imports'
-import { auditHandlers } from './audit'
+import { reportHandlers } from './report'
 import { probeHandlers } from './probes'
 import { limitsHandlers } from './limits'
 import { instrumentHandlers } from './instruments'
@@ -21,7 +21,7 @@ export const handlers: { [K in OperationName]: Handler<K> } = {
   ...importHandlers,
   ...runHandlers,
   ...packetHandlers,
-  ...auditHandlers,
+  ...reportHandlers,
   ...probeHandlers,
   ...limitsHandlers,
   ...instrumentHandlers

@@ -28,7 +28,7 @@ const GROUPS: Record<Group, () => Promise<Loaded>> = {
   panel: () => import('./runs').then((m) => m.runHandlers),
   packets: () => import('./packets').then((m) => m.packetHandlers),
   adjudication: () => import('./packets').then((m) => m.packetHandlers),
-  audit: () => import('./audit').then((m) => m.auditHandlers),
+  report: () => import('./report').then((m) => m.reportHandlers),
   probes: () => import('./probes').then((m) => m.probeHandlers),
   limits: () => import('./limits').then((m) => m.limitsHandlers),
   instruments: () => import('./instruments').then((m) => m.instrumentHandlers)

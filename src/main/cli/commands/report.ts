@@ -48,7 +48,7 @@ export function registerReport(program: Command, io: CliIO): void {
       const panel = (opts.panel ?? '').split(',').map((s) => s.trim()).filter(Boolean)
       const how = { mode: 'read' as const, onNotWritable: (path: string) => io.err(`note: ${path} is read-only; opened for reading`) }
       const report = await withProject(projectPath, how, async (project) =>
-        project.call('audit.report', {
+        project.call('report.build', {
           instrument: opts.instrument ?? (await onlyInstrument(project)),
           ...(split ? { split } : {}),
           ...(opts.source ? { sources: opts.source } : {}),
@@ -81,7 +81,7 @@ function integer(value: string, flag: string, min: number, max: number): number 
 }
 
 async function onlyInstrument(project: CommandProject): Promise<string> {
-  const { instruments } = await project.call('audit.instruments', {})
+  const { instruments } = await project.call('report.instruments', {})
   if (instruments.length === 1) return instruments[0]!.id
   if (instruments.length === 0) throw new AssayError('invalid_input', 'Nothing to report: no instrument has answers, judge calls or labelled items in this project')
   throw new AssayError('invalid_input', `Choose an instrument with --instrument: ${instruments.map((i) => i.id).join(', ')}`)

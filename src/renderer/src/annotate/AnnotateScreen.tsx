@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { clearLastItem, lastItemKey, readLastItem } from './last-item'
 import { QueueList } from './QueueList'
 import { QueueRunner } from './QueueRunner'
-import { useAnnotate } from './store'
+import { useAnnotate } from './annotate-state'
 import { WhoIsAnnotating } from './WhoIsAnnotating'
 import { AssignPanel } from '../assign/AssignPanel'
 

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useState } from 'react'
 import { isTypingTarget } from './dom'
-import { useAnnotate } from './store'
+import { useAnnotate } from './annotate-state'
 
 /** The annotator's queues with their progress; a digit or Enter opens one at its first pending item. */
 export function QueueList() {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { OperationOutput } from '../../../shared/contract/operations'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 
 type Annotator = OperationOutput<'annotators.list'>['annotators'][number]
 

@@ -4,7 +4,7 @@ import { probeChanges } from '../../../shared/probes/changes'
 import { changedCharacters, textDiff } from '../../../shared/probes/diff'
 import { ProbeChanges } from '../components/ProbeChanges'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import './probe-editor.css'
 
 type Kind = Awaited<ReturnType<(typeof api)['probes.kinds']>>['kinds'][number]

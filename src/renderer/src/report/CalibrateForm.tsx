@@ -30,7 +30,7 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
   const submit = () => {
     setBusy(true)
     setMessage(null)
-    api['audit.calibrate']({
+    api['report.calibrate']({
       instrument: report.instrument.id,
       source: source || (judges[0]?.id ?? ''),
       method,

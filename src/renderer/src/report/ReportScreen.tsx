@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { AuditableInstrument } from '../../../shared/contract/audit-operations'
+import type { ReportableInstrument } from '../../../shared/contract/report-operations'
 import type { EventPayload } from '../../../shared/contract/operations'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { renderReportHtml, reportPlots, sourceColour, type Report } from '../../../shared/report'
@@ -10,7 +10,7 @@ import { CalibrateForm } from './CalibrateForm'
 import { SourceFilter, type JudgeOption } from './SourceFilter'
 import './report.css'
 
-type Progress = EventPayload<'audit.progress'>
+type Progress = EventPayload<'report.progress'>
 type Load = { state: 'idle' } | { state: 'loading'; progress: Progress | null } | { state: 'done'; report: Report } | { state: 'error'; message: string }
 
 /**
@@ -18,7 +18,7 @@ type Load = { state: 'idle' } | { state: 'loading'; progress: Progress | null } 
  * and plots. The report is computed in a worker in main, so the screen shows its progress and can cancel it.
  */
 export function ReportScreen() {
-  const [instruments, setInstruments] = useState<AuditableInstrument[] | null>(null)
+  const [instruments, setInstruments] = useState<ReportableInstrument[] | null>(null)
   const [splits, setSplits] = useState<string[]>([])
   const [instrument, setInstrument] = useState<string>('')
   const [split, setSplit] = useState<Split | ''>('')
@@ -32,7 +32,7 @@ export function ReportScreen() {
   const requestId = useRef(`report-${Math.random().toString(36).slice(2)}`).current
 
   useEffect(() => {
-    api['audit.instruments']({}).then(
+    api['report.instruments']({}).then(
       (r) => {
         setInstruments(r.instruments)
         setSplits(r.splits)
@@ -44,7 +44,7 @@ export function ReportScreen() {
 
   useEffect(
     () =>
-      api.on('audit.progress', (p) => {
+      api.on('report.progress', (p) => {
         if (p.requestId === requestId) setLoad((l) => (l.state === 'loading' ? { state: 'loading', progress: p } : l))
       }),
     [requestId]
@@ -67,7 +67,7 @@ export function ReportScreen() {
       ...(includeArchived ? { includeArchived: true } : {}),
       requestId
     }
-    api['audit.report'](input).then(
+    api['report.build'](input).then(
       (report) => {
         if (!current) return
         setLoad({ state: 'done', report })
@@ -137,7 +137,7 @@ export function ReportScreen() {
           {load.progress
             ? `Computing the report: ${load.progress.phase === 'reading' ? 'reading answers' : `${load.progress.phase} (${load.progress.detail})`}… step ${load.progress.step + 1} of ${load.progress.steps}`
             : 'Computing the report…'}{' '}
-          <button type="button" onClick={() => void api['audit.cancel']({ requestId })}>
+          <button type="button" onClick={() => void api['report.cancel']({ requestId })}>
             Cancel
           </button>
         </p>

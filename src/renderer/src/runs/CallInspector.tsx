@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { CallDetail, CallRow } from '../../../shared/contract/run-operations'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { formatUsd } from './format'
 import { TableScroll } from '../components/TableScroll'
 

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { JudgeListEntry } from '../../../shared/contract/run-operations'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { TableScroll } from '../components/TableScroll'
 
 const PROVIDERS = ['openai', 'anthropic', 'google', 'openai-compatible'] as const

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 
 type KeyStatus = Awaited<ReturnType<(typeof api)['keys.status']>>
 

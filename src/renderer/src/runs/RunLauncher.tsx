@@ -4,7 +4,7 @@ import { allInstruments, type InstrumentId } from '../../../shared/instruments'
 import { SPLITS, type Split } from '../../../shared/items/labels'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { formatCount, formatUsd } from './format'
 
 /** Instruments a model can be asked: those with a prompt template. */

@@ -1,7 +1,7 @@
 import type { RunListEntry } from '../../../shared/contract/run-operations'
 import { costText } from '../../../shared/cost-text'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { formatDuration, formatUsd } from './format'
 import { TableScroll } from '../components/TableScroll'
 

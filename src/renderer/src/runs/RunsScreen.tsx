@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { JudgeListEntry, RunListEntry } from '../../../shared/contract/run-operations'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { CallInspector } from './CallInspector'
 import { JudgesPanel } from './JudgesPanel'
 import { KeysPanel } from './KeysPanel'

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { ItemDetail } from '../../../shared/contract/schemas'
 import { api } from '../api'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { FieldsView } from '../components/FieldsView'
 import { Markdown } from '../components/Markdown'
 import type { FsProblem, HypothesisSet, ProposalPair, RediscoveryTask } from '../../../shared/items/kinds'

@@ -1,5 +1,5 @@
 import type { ProjectView } from '../../../shared/contract/schemas'
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import type { ItemKind, Split } from '../../../shared/items/kinds'
 import { TableScroll } from '../components/TableScroll'
 

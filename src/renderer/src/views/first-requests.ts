@@ -1,4 +1,4 @@
-import { useWorkbench } from '../store'
+import { useWorkbench } from '../workbench-state'
 import { loadAnnotate, loadDisplaySettings } from './early-chunks'
 import { loadMarkdownParser } from '../components/markdown-parser'
 import { whenIdle } from '../annotate/after-paint'

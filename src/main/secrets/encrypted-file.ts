@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import type { KeyRef } from './refs'
-import type { KeyStorageInfo, KeyStore, StoredKeyRef } from './store'
+import type { KeyStorageInfo, KeyStore, StoredKeyRef } from './key-stores'
 import { keyStorageDecision } from './plaintext-policy'
 
 /** What the desktop's `safeStorage` offers; injected so this store runs (and is tested) without Electron. */

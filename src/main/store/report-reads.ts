@@ -6,7 +6,7 @@ import type { Db } from './database'
 // What gathering for the audit reads, in the shapes it reads them: items of one kind, exposures, pseudonyms, current
 // adjudications, and the runs and calls of one instrument (calls as raw rows: this runs over every call of every run).
 
-export interface AuditItemRow {
+export interface ReportItemRow {
   id: number
   kind: ItemKind
   external_id: string
@@ -15,10 +15,10 @@ export interface AuditItemRow {
   payload: string
 }
 
-export function itemRowsOfKind(db: Db, kind: ItemKind, split: Split | undefined): AuditItemRow[] {
+export function itemRowsOfKind(db: Db, kind: ItemKind, split: Split | undefined): ReportItemRow[] {
   return db
     .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR split = ?) ORDER BY id`)
-    .all(kind, split ?? null, split ?? null) as AuditItemRow[]
+    .all(kind, split ?? null, split ?? null) as ReportItemRow[]
 }
 
 /** Every exposure of a test item, in the order they were logged. */
@@ -42,7 +42,7 @@ export function currentAdjudicationRows(db: Db, instrumentId: string): Array<{ i
     .all(instrumentId) as Array<{ item_id: number; judgement: string; curator: string }>
 }
 
-export interface AuditRunRow {
+export interface ReportRunRow {
   run_id: number
   template_id: string
   template_version: number
@@ -58,10 +58,10 @@ export interface AuditRunRow {
 }
 
 /** A call as read for the report, in column order. */
-export type AuditCallRow = [run_id: number, item_id: number, trial: number, order_index: number, status: CallStatus, display: string, judgement: string | null]
+export type ReportCallRow = [run_id: number, item_id: number, trial: number, order_index: number, status: CallStatus, display: string, judgement: string | null]
 
 /** The runs of an instrument with their judge's facts (archived ones only when asked). */
-export function auditRunRows(db: Db, instrumentId: string, includeArchived: boolean): AuditRunRow[] {
+export function reportRunRows(db: Db, instrumentId: string, includeArchived: boolean): ReportRunRow[] {
   return db
     .prepare(
       `SELECT r.id AS run_id, r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
@@ -70,11 +70,11 @@ export function auditRunRows(db: Db, instrumentId: string, includeArchived: bool
        FROM runs r JOIN judges j ON j.id = r.judge_id
        WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL})`
     )
-    .all(instrumentId, includeArchived ? 1 : 0) as AuditRunRow[]
+    .all(instrumentId, includeArchived ? 1 : 0) as ReportRunRow[]
 }
 
 /** Every call of those runs, by run, item, trial and display order. */
-export function auditCallRows(db: Db, instrumentId: string, includeArchived: boolean): IterableIterator<AuditCallRow> {
+export function reportCallRows(db: Db, instrumentId: string, includeArchived: boolean): IterableIterator<ReportCallRow> {
   return db
     .prepare(
       `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement
@@ -82,5 +82,5 @@ export function auditCallRows(db: Db, instrumentId: string, includeArchived: boo
        WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL}) ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
     )
     .raw(true)
-    .iterate(instrumentId, includeArchived ? 1 : 0) as IterableIterator<AuditCallRow>
+    .iterate(instrumentId, includeArchived ? 1 : 0) as IterableIterator<ReportCallRow>
 }

@@ -1,8 +1,8 @@
 import { AssayError } from '../../shared/errors'
-import type { AuditSourceInput, SourceCall } from '../../shared/report'
+import type { ReportSourceInput, SourceCall } from '../../shared/report'
 import { companyOf, UNKNOWN_COMPANY, type Company } from '../providers/companies'
 import { MATCH_PANEL_RULE, matchPanel, type MatchScore } from '../runner/panel'
-import { generatorCompany } from '../runner/panel-store'
+import { generatorCompany } from '../runner/panel-scores'
 
 /** A judge that can sit on the panel: a judge with all its runs, or an imported model source. */
 interface Candidate {
@@ -19,8 +19,8 @@ interface Candidate {
  * A judge's calls over all its runs: for each item, those of its newest run that asked about the item. Judging set
  * by set in separate runs keeps every set; asking a set again replaces the earlier answers on it.
  */
-function judgeCandidates(sources: readonly AuditSourceInput[]): Candidate[] {
-  const byJudge = new Map<string, AuditSourceInput[]>()
+function judgeCandidates(sources: readonly ReportSourceInput[]): Candidate[] {
+  const byJudge = new Map<string, ReportSourceInput[]>()
   for (const s of sources) {
     if (s.kind !== 'judge_run') continue
     const judge = String(s.detail.judge)
@@ -49,7 +49,7 @@ function judgeCandidates(sources: readonly AuditSourceInput[]): Candidate[] {
 }
 
 /** The members named (a judge's name, `run:<id>` for that run's judge, `model:<name>` or an import's name). */
-function chosenMembers(candidates: readonly Candidate[], sources: readonly AuditSourceInput[], names: readonly string[]): Candidate[] {
+function chosenMembers(candidates: readonly Candidate[], sources: readonly ReportSourceInput[], names: readonly string[]): Candidate[] {
   const out: Candidate[] = []
   for (const name of names) {
     const run = /^run:(\d+)$/.exec(name)
@@ -76,7 +76,7 @@ function defaultMembers(candidates: readonly Candidate[]): Candidate[] {
 }
 
 export interface PanelInput {
-  source: AuditSourceInput | null
+  source: ReportSourceInput | null
   rule: string
 }
 
@@ -87,7 +87,7 @@ export interface PanelInput {
  * the newest judge of each company, formed only when there are at most four companies, since a fifth would leave
  * every hypothesis with more than three judges and so undecided.
  */
-export function panelSourceInput(sources: readonly AuditSourceInput[], payloads: ReadonlyMap<number, Record<string, unknown>>, chosen?: readonly string[]): PanelInput | null {
+export function panelSourceInput(sources: readonly ReportSourceInput[], payloads: ReadonlyMap<number, Record<string, unknown>>, chosen?: readonly string[]): PanelInput | null {
   const candidates = judgeCandidates(sources)
   const members = chosen?.length ? chosenMembers(candidates, sources, chosen) : defaultMembers(candidates)
   const how = chosen?.length ? 'chosen' : 'by default the newest judge of each company'

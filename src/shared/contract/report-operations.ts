@@ -5,7 +5,7 @@ import { MAX_BOOTSTRAP_RESAMPLES, MIN_BOOTSTRAP_RESAMPLES } from '../report/limi
 import { calibrationRowSchema } from '../calibrate/schema'
 import { op } from './define'
 
-export const auditableInstrumentSchema = z.object({
+export const reportableInstrumentSchema = z.object({
   id: z.string(),
   title: z.string(),
   item_kind: z.string(),
@@ -13,17 +13,17 @@ export const auditableInstrumentSchema = z.object({
   n_calls: z.number().int(),
   n_labelled_items: z.number().int()
 })
-export type AuditableInstrument = z.infer<typeof auditableInstrumentSchema>
+export type ReportableInstrument = z.infer<typeof reportableInstrumentSchema>
 
 /** Operations of the audit (merged into the one contract in operations.ts). */
-export const auditOperations = {
-  'audit.instruments': op({
+export const reportOperations = {
+  'report.instruments': op({
     input: z.object({}).strict(),
-    output: z.object({ instruments: z.array(auditableInstrumentSchema), splits: z.array(z.string()) }),
+    output: z.object({ instruments: z.array(reportableInstrumentSchema), splits: z.array(z.string()) }),
     access: 'curator',
     summary: 'Instruments with answers, judge calls or labelled items to report on, and the splits present'
   }),
-  'audit.report': op({
+  'report.build': op({
     input: z
       .object({
         instrument: z.string().min(1).max(100),
@@ -36,7 +36,7 @@ export const auditOperations = {
         panel: z.array(z.string().min(1).max(300)).min(1).max(50).optional(),
         /** Also report archived runs and runs of archived judges. */
         includeArchived: z.boolean().optional(),
-        /** Names the computation for progress events and `audit.cancel`; a new request under the same id replaces it. */
+        /** Names the computation for progress events and `report.cancel`; a new request under the same id replaces it. */
         requestId: z.string().min(1).max(100).optional()
       })
       .strict(),
@@ -44,7 +44,7 @@ export const auditOperations = {
     access: 'curator',
     summary: 'The audit report of one instrument: every source against every criterion, with denominators, baselines and intervals'
   }),
-  'audit.calibrate': op({
+  'report.calibrate': op({
     input: z
       .object({
         instrument: z.string().min(1).max(100),
@@ -65,7 +65,7 @@ export const auditOperations = {
     access: 'curator',
     summary: 'Fit a recalibration of a judge on the fit split (never test), store it, and evaluate it on the eval split'
   }),
-  'audit.cancel': op({
+  'report.cancel': op({
     input: z.object({ requestId: z.string().min(1).max(100) }).strict(),
     output: z.object({ cancelled: z.boolean() }),
     access: 'curator',
@@ -73,8 +73,8 @@ export const auditOperations = {
   })
 } as const
 
-/** Progress of a report computed off the main thread (pushed as the `audit.progress` event). */
-export const auditProgressSchema = z.object({
+/** Progress of a report computed off the main thread (pushed as the `report.progress` event). */
+export const reportProgressSchema = z.object({
   requestId: z.string(),
   phase: z.enum(['reading', 'computing', 'resampling']),
   step: z.number().int(),

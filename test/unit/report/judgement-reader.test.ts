@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { JudgementReader } from '../../../src/main/audit/stored-calls'
+import { JudgementReader } from '../../../src/main/report/stored-calls'
 import { getInstrument, type AnyInstrument } from '../../../src/shared/instruments'
 
 /** The pairwise instrument with its judgement schema's validations counted. */

@@ -1,13 +1,13 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import { AuditFrame, comparableFields, generatedIdeaFacts, JUDGE_KINDS, type AuditInput, type AuditItem, type AuditSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
+import { ReportFrame, comparableFields, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { callOf, JudgementReader } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
 import { currentAnswers, type AnswerRow } from '../store/annotations'
-import { annotatorPseudonyms, auditCallRows, auditRunRows, currentAdjudicationRows, exposureRows, itemRowsOfKind, type AuditRunRow } from '../store/audit-reads'
+import { annotatorPseudonyms, reportCallRows, reportRunRows, currentAdjudicationRows, exposureRows, itemRowsOfKind, type ReportRunRow } from '../store/report-reads'
 import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
@@ -37,12 +37,12 @@ interface ScopedItem {
  * reference answers, adjudications, each judge run's calls, the items' own reference labels, the cross-company panel
  * (hypothesis-match) and, for pairwise verdicts, the human flaw audits of the same pairs. Nothing is written.
  */
-export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
+export function gatherReportInput(db: Db, options: GatherOptions): ReportInput {
   if (!isInstrumentId(options.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${options.instrument}"`)
   const instrument = getInstrument(options.instrument)
   const scoped = scopedItems(db, instrument, options.split)
   const exposures = exposuresByItem(db)
-  const items: AuditItem[] = scoped.map(({ row, payload }) => ({
+  const items: ReportItem[] = scoped.map(({ row, payload }) => ({
     id: row.id,
     externalId: row.external_id,
     set: row.set_name,
@@ -54,7 +54,7 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
   const payloads = new Map(scoped.map((s) => [s.row.id, s.payload]))
   const versions = new Set<number>()
 
-  const sources: AuditSourceInput[] = []
+  const sources: ReportSourceInput[] = []
   sources.push(...itemLabelSources(instrument, scoped))
   sources.push(...annotationSources(db, instrument, payloads, versions))
   const adjudicated = adjudicationSource(db, instrument, payloads)
@@ -84,7 +84,7 @@ export function gatherAuditInput(db: Db, options: GatherOptions): AuditInput {
     workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null,
     probes: probeFacts(db),
     // The answers in columns, below the report and the calibration alike.
-    frame: AuditFrame.of(sources, comparableFields(instrument.fields))
+    frame: ReportFrame.of(sources, comparableFields(instrument.fields))
   }
 }
 
@@ -143,10 +143,10 @@ function pairFacts(pair: ProposalPair): PairFacts {
 }
 
 /** The items' own reference labels (a proposal pair's `label`), one source per label source. */
-function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): AuditSourceInput[] {
+function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): ReportSourceInput[] {
   if (instrument.id === 'preprint-same-study') return sameStudyLabelSources(scoped)
   if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
-  const bySource = new Map<string, AuditSourceInput>()
+  const bySource = new Map<string, ReportSourceInput>()
   const reader = new JudgementReader(instrument)
   for (const { row, payload } of scoped) {
     const label = payload.label
@@ -159,7 +159,7 @@ function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem
 }
 
 /** The reference-label source of an item's payload (one per `label_source`), made on first use. */
-function labelSourceOf(bySource: Map<string, AuditSourceInput>, payload: Record<string, unknown>): AuditSourceInput {
+function labelSourceOf(bySource: Map<string, ReportSourceInput>, payload: Record<string, unknown>): ReportSourceInput {
   const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
   const key = labelSource ?? ''
   let source = bySource.get(key)
@@ -180,8 +180,8 @@ function labelSourceOf(bySource: Map<string, AuditSourceInput>, payload: Record<
  * A preprint pair's own `same_study` (imported with the pairs): the criterion the check's verdicts and probabilities
  * are scored on. It answers only that question, so it is observed directly rather than as a whole judgement.
  */
-function sameStudyLabelSources(scoped: readonly ScopedItem[]): AuditSourceInput[] {
-  const bySource = new Map<string, AuditSourceInput>()
+function sameStudyLabelSources(scoped: readonly ScopedItem[]): ReportSourceInput[] {
+  const bySource = new Map<string, ReportSourceInput>()
   for (const { row, payload } of scoped) {
     if (typeof payload.same_study !== 'boolean') continue
     const source = labelSourceOf(bySource, payload)
@@ -190,9 +190,9 @@ function sameStudyLabelSources(scoped: readonly ScopedItem[]): AuditSourceInput[
   return [...bySource.values()]
 }
 
-function annotationSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): AuditSourceInput[] {
+function annotationSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): ReportSourceInput[] {
   const pseudonyms = annotatorPseudonyms(db)
-  const bySource = new Map<string, AuditSourceInput & { invalid: number }>()
+  const bySource = new Map<string, ReportSourceInput & { invalid: number }>()
   const trials = new Map<string, number>()
   const reader = new JudgementReader(instrument)
   for (const a of currentAnswers(db, instrument.id)) {
@@ -216,7 +216,7 @@ function annotationSources(db: Db, instrument: AnyInstrument, payloads: Readonly
   return [...bySource.values()].map(({ invalid, ...source }) => ({ ...source, detail: { ...source.detail, n_invalid_stored: invalid } }))
 }
 
-function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string>): Pick<AuditSourceInput, 'id' | 'kind' | 'name'> {
+function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string>): Pick<ReportSourceInput, 'id' | 'kind' | 'name'> {
   if (a.source_kind === 'human') {
     // Reports name annotators by pseudonym: tables and plots end up in papers.
     const name = (a.annotator_id !== null ? pseudonyms.get(a.annotator_id) : undefined) ?? a.source_name
@@ -227,9 +227,9 @@ function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string
 }
 
 /** The latest adjudication of each item: the head of its revision chain. */
-function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): AuditSourceInput | null {
+function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): ReportSourceInput | null {
   const rows = currentAdjudicationRows(db, instrument.id)
-  const source: AuditSourceInput = { id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {}, calls: [] }
+  const source: ReportSourceInput = { id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {}, calls: [] }
   const seen = new Set<number>()
   let invalid = 0
   for (const r of rows) {
@@ -250,7 +250,7 @@ function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: Readonl
  * The source filter: judges not listed are dropped, people and criteria stay (they are what a judge is scored
  * against). An id that names no judge of this report is an error, so a typo does not silently empty the report.
  */
-function keepJudges(sources: AuditSourceInput[], keep: readonly string[]): void {
+function keepJudges(sources: ReportSourceInput[], keep: readonly string[]): void {
   const judgeIds = new Set(sources.filter((s) => JUDGE_KINDS.has(s.kind)).map((s) => s.id))
   const unknown = keep.filter((id) => !judgeIds.has(id))
   if (unknown.length) {
@@ -258,18 +258,18 @@ function keepJudges(sources: AuditSourceInput[], keep: readonly string[]): void 
   }
   const wanted = new Set(keep)
   for (let i = sources.length - 1; i >= 0; i--) {
-    const s = sources[i] as AuditSourceInput
+    const s = sources[i] as ReportSourceInput
     // The panel stays: its members are chosen on their own (`panel`), and it is the benchmark's outcome.
     if (JUDGE_KINDS.has(s.kind) && s.kind !== 'panel' && !wanted.has(s.id)) sources.splice(i, 1)
   }
 }
 
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */
-function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): AuditSourceInput[] {
-  const runs = new Map(auditRunRows(db, instrument.id, includeArchived).map((r) => [r.run_id, r]))
+function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): ReportSourceInput[] {
+  const runs = new Map(reportRunRows(db, instrument.id, includeArchived).map((r) => [r.run_id, r]))
   // The run's facts are read once above; the calls carry only what differs per call.
-  const rows = auditCallRows(db, instrument.id, includeArchived)
-  const byRun = new Map<number, AuditSourceInput & { invalid: number }>()
+  const rows = reportCallRows(db, instrument.id, includeArchived)
+  const byRun = new Map<number, ReportSourceInput & { invalid: number }>()
   const reader = new JudgementReader(instrument)
   for (const row of rows) {
     const runId = row[0]
@@ -278,7 +278,7 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
     if (!payload) continue
     let source = byRun.get(runId)
     if (!source) {
-      const r = runs.get(runId) as AuditRunRow
+      const r = runs.get(runId) as ReportRunRow
       const company = companyOf({ provider: r.provider as ProviderKind, model: r.model, ...(r.company ? { company: r.company } : {}), ...(r.base_url ? { baseUrl: r.base_url } : {}) })
       source = {
         id: `run:${r.run_id}`,

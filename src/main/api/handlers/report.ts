@@ -1,13 +1,13 @@
 import type { HandlerGroup } from './types'
-import type { auditOperations } from '../../../shared/contract/audit-operations'
-import { auditableInstruments, computeReportInWorker } from '../../audit'
+import type { reportOperations } from '../../../shared/contract/report-operations'
+import { auditableInstruments, computeReportInWorker } from '../../report'
 import type { ApiContext } from '../context'
 import { calibrate } from '../../calibrate/service'
 
 /** Reports being computed, by project file and request id, so that a client can cancel its own. */
 const running = new Map<string, AbortController>()
 
-async function report(input: Parameters<HandlerGroup<'audit.report'>['audit.report']>[0], ctx: ApiContext) {
+async function report(input: Parameters<HandlerGroup<'report.build'>['report.build']>[0], ctx: ApiContext) {
   const requestId = input.requestId ?? null
   const key = requestId === null ? null : `${ctx.project.path}\u0000${requestId}`
   // A new request under the same id replaces the one still running (a screen that changed its filter).
@@ -29,7 +29,7 @@ async function report(input: Parameters<HandlerGroup<'audit.report'>['audit.repo
       {
         signal: controller.signal,
         onProgress: (p) => {
-          if (requestId !== null) ctx.events.emit('audit.progress', { requestId, ...p })
+          if (requestId !== null) ctx.events.emit('report.progress', { requestId, ...p })
         }
       }
     )
@@ -38,10 +38,10 @@ async function report(input: Parameters<HandlerGroup<'audit.report'>['audit.repo
   }
 }
 
-export const auditHandlers: HandlerGroup<keyof typeof auditOperations> = {
-  'audit.instruments': (_input, ctx) => auditableInstruments(ctx.project.db),
-  'audit.report': (input, ctx) => report(input, ctx),
-  'audit.calibrate': (input, ctx) =>
+export const reportHandlers: HandlerGroup<keyof typeof reportOperations> = {
+  'report.instruments': (_input, ctx) => auditableInstruments(ctx.project.db),
+  'report.build': (input, ctx) => report(input, ctx),
+  'report.calibrate': (input, ctx) =>
     calibrate(ctx.project, {
       instrument: input.instrument,
       source: input.source,
@@ -55,7 +55,7 @@ export const auditHandlers: HandlerGroup<keyof typeof auditOperations> = {
       fitSplit: input.fitSplit,
       evalSplit: input.evalSplit
     }),
-  'audit.cancel': (input, ctx) => {
+  'report.cancel': (input, ctx) => {
     const controller = running.get(`${ctx.project.path}\u0000${input.requestId}`)
     controller?.abort()
     return { cancelled: controller !== undefined }

@@ -4,7 +4,7 @@ import { buildReport, type ReportOptions, type ResamplingDetail } from '../../sh
 import type { Split } from '../../shared/items/kinds'
 import { namedDatabaseError, openDatabase } from '../store/database'
 import { knowDeclaredInstruments } from '../store/project'
-import { gatherAuditInput } from './gather'
+import { gatherReportInput } from './gather'
 
 /**
  * The report's worker thread: opens the project file read-only on a connection of its own, gathers and computes,
@@ -44,7 +44,7 @@ async function run(data: ReportJobData): Promise<void> {
     // A thread has its own module registry: the project's declared instruments are made known here too.
     await knowDeclaredInstruments(db)
     post({ type: 'progress', phase: 'reading', step: 0, steps: STEPS, detail: 'reading answers and judge calls' })
-    const input = gatherAuditInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources, panel: data.panel })
+    const input = gatherReportInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources, panel: data.panel })
     const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
     post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${count(input.items.length)} items, ${input.sources.length} sources, ${count(calls)} answers` })
     const onResampling = ({ resamples, items, statistics }: ResamplingDetail) => {

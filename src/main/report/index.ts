@@ -1,5 +1,5 @@
-export { gatherAuditInput, type GatherOptions } from './gather'
+export { gatherReportInput, type GatherOptions } from './gather'
 export { projectReport, type ProjectReportOptions } from './report'
-export { auditableInstruments, type AuditableInstrument } from './instruments'
+export { auditableInstruments, type ReportableInstrument } from './instruments'
 export { panelSourceInput } from './panel'
 export { computeReportInWorker, type ReportJobControl, type ReportProgress } from './report-job'

@@ -1,7 +1,7 @@
 import type { Split } from '../../shared/items/kinds'
 import { buildReport, type Report, type ReportOptions } from '../../shared/report'
 import type { Db } from '../store/database'
-import { gatherAuditInput } from './gather'
+import { gatherReportInput } from './gather'
 
 export interface ProjectReportOptions extends ReportOptions {
   instrument: string
@@ -17,6 +17,6 @@ export interface ProjectReportOptions extends ReportOptions {
 /** The audit report of one instrument of a project (read-only), computed on the calling thread. */
 export function projectReport(db: Db, options: ProjectReportOptions): Report {
   const { instrument, split, includeArchived, sources, panel, ...rest } = options
-  const input = gatherAuditInput(db, { instrument, split, includeArchived, sources, panel })
+  const input = gatherReportInput(db, { instrument, split, includeArchived, sources, panel })
   return buildReport(input, rest)
 }

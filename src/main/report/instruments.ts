@@ -4,7 +4,7 @@ import type { Db } from '../store/database'
 import { itemSplits, labelledPairCount } from '../store/items'
 import { activeCallCount } from '../store/model-calls'
 
-export interface AuditableInstrument {
+export interface ReportableInstrument {
   id: string
   title: string
   item_kind: string
@@ -15,7 +15,7 @@ export interface AuditableInstrument {
 }
 
 /** Instruments with something to report on: answers, judge calls, or labelled items; and the splits present. */
-export function auditableInstruments(db: Db): { instruments: AuditableInstrument[]; splits: string[] } {
+export function auditableInstruments(db: Db): { instruments: ReportableInstrument[]; splits: string[] } {
   const labelledPairs = labelledPairCount(db)
   const instruments = allInstruments().map((inst) => {
     const id = inst.id
