@@ -58,6 +58,8 @@ export interface ExportResult {
 export function exportData(project: Project, what: ExportKind, opts: ExportOptions): ExportResult {
   const path = resolve(opts.out)
   const format: ExportFormat = opts.format ?? (path.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl')
+  // A declared instrument's id is known only with the project open: an unknown one is a usage error, as a flag is.
+  if (opts.instrument !== undefined && !isInstrumentId(opts.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${opts.instrument}"`)
   const filter: ExportFilter = { set: opts.set, split: opts.split, instrument: opts.instrument }
   const pseudonymise = opts.pseudonymise ?? false
   const read = what === 'labels' ? readLabels(project.db, filter, pseudonymise) : readJudgements(project.db, filter)

@@ -4,7 +4,7 @@ import { adjudicationHeadFinder, adjudicationHeads, currentAdjudicationsWithItem
 import { currentAdjudicationRows } from '../../../src/main/store/report-reads'
 import { currentAnnotations, currentAnswerCount, sourceHeadFinder } from '../../../src/main/store/annotations'
 import { openDatabase } from '../../../src/main/store/database'
-import { MIGRATIONS } from '../../../src/main/store/migrations'
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../src/main/store/migrations'
 import { tempDir } from '../../support/tmp'
 
 // A project written before the views existed gets them when it is opened, and they give the current answers and
@@ -79,7 +79,7 @@ describe('migration 9: current answers and adjudications as views', () => {
     expect(adjudicationsBefore.map((r) => r.id)).toEqual(['j2', 'k3', 'm2'])
 
     const db = await openDatabase(path)
-    expect(db.pragma('user_version', { simple: true })).toBe(9)
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION)
     const views = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY name`).pluck().all()
     expect(views).toEqual(['adjudication_heads', 'annotation_heads', 'current_adjudications', 'current_annotations'])
 
