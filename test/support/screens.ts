@@ -40,6 +40,14 @@ export const CURATOR_SCREENS: ScreenVisit[] = [
     }
   },
   {
+    name: 'instruments',
+    open: async (page) => {
+      await tab(page, 'Instruments')
+      await page.getByTestId('try-form').waitFor()
+      await settle(page)
+    }
+  },
+  {
     name: 'annotate-curator',
     open: async (page) => {
       await tab(page, 'Annotate')

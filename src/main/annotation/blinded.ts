@@ -61,7 +61,7 @@ export function assignmentContext(project: Project, annotator: AnnotatorRef, ass
  * Validates an answer given in display order: the judgement schema, then the checks that need the item
  * (exact quotes, rubric totals) on the canonical form. Returns the canonical judgement.
  */
-export function canonicalAnswer(ctx: AssignmentContext, displayJudgement: unknown): unknown {
+export function canonicalAnswer(ctx: Pick<AssignmentContext, 'instrument' | 'payload' | 'blind' | 'packet'>, displayJudgement: unknown): unknown {
   const parsed = ctx.instrument.judgement.safeParse(displayJudgement)
   if (!parsed.success) {
     throw new AssayError('invalid_answer', 'The answer is incomplete or out of range', zodIssuesToLocations(parsed.error.issues))

@@ -11,16 +11,19 @@ const ItemBrowser = lazy(() => import('./views/ItemBrowser').then((m) => ({ defa
 const ImportScreen = lazy(() => import('./import/ImportScreen').then((m) => ({ default: m.ImportScreen })))
 const AdjudicationScreen = lazy(() => import('./adjudicate').then((m) => ({ default: m.AdjudicationScreen })))
 const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })))
+const InstrumentsScreen = lazy(() => import('./instruments/InstrumentsScreen').then((m) => ({ default: m.InstrumentsScreen })))
 const ReportScreen = lazy(() => import('./report').then((m) => ({ default: m.ReportScreen })))
 
-const SCREENS: ReadonlyArray<{ id: Screen; label: string }> = [
+/** `short`: what the tab shows where the window is narrow (about 1024 px), its name staying the full label. */
+const SCREENS: ReadonlyArray<{ id: Screen; label: string; short?: string }> = [
   { id: 'overview', label: 'Overview' },
   { id: 'items', label: 'Items' },
+  { id: 'instruments', label: 'Instruments' },
   { id: 'annotate', label: 'Annotate' },
   { id: 'import', label: 'Import' },
-  { id: 'runs', label: 'Judges & runs' },
-  { id: 'report', label: 'Audit report' },
-  { id: 'adjudicate', label: 'Adjudicate & packets' }
+  { id: 'runs', label: 'Judges & runs', short: 'Judges' },
+  { id: 'report', label: 'Audit report', short: 'Report' },
+  { id: 'adjudicate', label: 'Adjudicate & packets', short: 'Adjudicate' }
 ]
 
 /** The curator screens, by id; annotator sessions only ever get the annotation screen. */
@@ -30,6 +33,8 @@ function CuratorScreen({ screen, info }: { screen: Screen; info: NonNullable<Ret
       return <Overview info={info} />
     case 'items':
       return <ItemBrowser />
+    case 'instruments':
+      return <InstrumentsScreen />
     case 'annotate':
       return <AnnotateScreen />
     case 'import':
@@ -76,8 +81,21 @@ export function App() {
         </span>
         <nav className="tabs" aria-label="Screens">
           {(annotating ? [] : SCREENS).map((s) => (
-            <button key={s.id} className={screen === s.id ? 'tab active' : 'tab'} aria-current={screen === s.id ? 'page' : undefined} onClick={() => setScreen(s.id)}>
-              {s.label}
+            <button
+              key={s.id}
+              className={screen === s.id ? 'tab active' : 'tab'}
+              aria-current={screen === s.id ? 'page' : undefined}
+              aria-label={s.short ? s.label : undefined}
+              onClick={() => setScreen(s.id)}
+            >
+              {s.short ? (
+                <>
+                  <span className="tab-full">{s.label}</span>
+                  <span className="tab-short">{s.short}</span>
+                </>
+              ) : (
+                s.label
+              )}
             </button>
           ))}
         </nav>

@@ -3,7 +3,7 @@ import type { ItemKind, Split } from '../../shared/items/kinds'
 import type { ProjectView, Session } from '../../shared/contract/schemas'
 import { api } from './api'
 
-export type Screen = 'overview' | 'items' | 'annotate' | 'import' | 'adjudicate' | 'runs' | 'report'
+export type Screen = 'overview' | 'items' | 'instruments' | 'annotate' | 'import' | 'adjudicate' | 'runs' | 'report'
 
 export interface ItemFilters {
   kind?: ItemKind

@@ -17,6 +17,8 @@ export type DeclaredInstrumentEntry = z.infer<typeof declaredInstrumentSchema>
 /** A declaration as text (JSON or YAML) and the file name its problems are reported under. */
 const declarationText = z.object({ text: z.string().max(200_000), file: z.string().max(200).optional() }).strict()
 
+const previewItem = z.object({ id: z.number().int(), externalId: z.string(), title: z.string() })
+
 export const instrumentOperations = {
   'instruments.list': op({
     input: z.object({}).strict(),
@@ -41,6 +43,21 @@ export const instrumentOperations = {
     output: z.object({ status: z.enum(['added', 'unchanged']), id: z.string(), version: z.number().int().positive(), hash: z.string() }),
     access: 'curator',
     summary: 'Add a declaration: refused with its problems by line and field; the same again changes nothing, a changed one is the next version'
+  }),
+  'instruments.preview': op({
+    input: z.object({ instrument: z.string().min(1).max(100), itemId: z.number().int().positive().optional(), answer: z.unknown().optional() }).strict(),
+    output: z.object({
+      items: z.array(previewItem),
+      itemsTotal: z.number().int(),
+      item: previewItem.nullable(),
+      view: z.record(z.string(), z.unknown()).nullable(),
+      viewProblem: z.string().nullable(),
+      request: z.object({ template: z.string(), system: z.string().nullable(), user: z.string() }).nullable(),
+      requestProblem: z.string().nullable(),
+      check: z.object({ ok: z.boolean(), issues: z.array(z.object({ field: z.string(), message: z.string() })), canonical: z.unknown() }).nullable()
+    }),
+    access: 'curator',
+    summary: 'Try an instrument on one item before use: its blinded view, an answer checked as a submission is, and the request a judge would be sent (nothing is written)'
   }),
   'instruments.versions': op({
     input: z.object({ id: z.string().max(200).optional() }).strict(),

@@ -3,6 +3,7 @@ import type { instrumentOperations } from '../../../shared/contract/instrument-o
 import { buildInstrument } from '../../../shared/instruments/declared/build'
 import { readDeclaration } from '../../../shared/instruments/declared/read'
 import { addDeclaration, checkDeclarationText, declaredVersions } from '../../instruments/declarations'
+import { previewInstrument } from '../../instruments/preview'
 import { declarationHash, latestProjectInstruments, projectInstrumentRows } from '../../store/instruments'
 import type { HandlerGroup } from './types'
 
@@ -30,6 +31,7 @@ export const instrumentHandlers: HandlerGroup<keyof typeof instrumentOperations>
     if (ctx.project.isPacket) throw new AssayError('conflict', `${ctx.project.path} is an annotator packet: declare instruments in the curator project`)
     return addDeclaration(ctx.project, checkDeclarationText(input.text, input.file ?? 'declaration'))
   },
+  'instruments.preview': (input, ctx) => previewInstrument(ctx.project, input),
   'instruments.versions': (input, ctx) => ({
     versions: declaredVersions(ctx.project, input.id).map((v) => ({ ...v, declaration: v.declaration as Record<string, unknown> }))
   })
