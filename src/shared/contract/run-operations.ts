@@ -96,6 +96,8 @@ export const priceSchema = z.object({
   batchDiscount: z.number().min(0).max(1)
 })
 export type PriceRow = z.infer<typeof priceSchema>
+/** The price table, and whether it is the project's own or the default list it will be given on its first run. */
+const priceTable = z.object({ prices: z.array(priceSchema), source: z.enum(['project', 'default']) })
 
 export const keyRefSchema = z.union([z.enum(['openai', 'anthropic', 'google']), z.string().regex(/^named:[A-Z][A-Z0-9_]{0,63}$/)])
 
@@ -274,8 +276,13 @@ export const runOperations = {
     summary: 'Prompt templates: built-in (read-only) and the project’s own'
   }),
   'templates.create': op({ input: userTemplateInputSchema, output: templateSummarySchema, access: 'curator', summary: 'Add a template, or a new version of one' }),
-  'prices.list': op({ input: empty, output: z.object({ prices: z.array(priceSchema) }), access: 'curator', summary: 'The project’s price table' }),
-  'prices.set': op({ input: priceSchema.strict(), output: z.object({ prices: z.array(priceSchema) }), access: 'curator', summary: 'Set the price of a model' }),
+  'prices.list': op({
+    input: empty,
+    output: priceTable,
+    access: 'curator',
+    summary: 'The project’s price table, or the default list it will be given on its first run (nothing is written)'
+  }),
+  'prices.set': op({ input: priceSchema.strict(), output: priceTable, access: 'curator', summary: 'Set the price of a model (the default list is written into the project first)' }),
   'keys.status': op({ input: empty, output: keyStatusSchema, access: 'curator', summary: 'Which API keys are present and how they are stored (never the keys)' }),
   'keys.set': op({
     input: z.object({ ref: keyRefSchema, key: z.string().trim().min(1).max(1000) }).strict(),

@@ -22,6 +22,7 @@ import {
   providerFor,
   runRegistry,
   seedDefaultPrices,
+  DEFAULT_PRICES,
   setPrice,
   type RunEnvironment
 } from '../../runner'
@@ -108,16 +109,18 @@ export const runHandlers: HandlerGroup<keyof typeof runOperations> = {
     ctx.events.emit('project.changed', { what: 'templates' })
     return t
   },
+  // Listing writes nothing (a read-only file can be listed): until the first run seeds the table, the defaults are
+  // what the project would use.
   'prices.list': (_input, ctx) => {
-    ctx.project.write((db) => seedDefaultPrices(db))
-    return { prices: listPrices(ctx.project.db) }
+    const own = listPrices(ctx.project.db)
+    return own.length ? { prices: own, source: 'project' } : { prices: [...DEFAULT_PRICES], source: 'default' }
   },
   'prices.set': (input, ctx) => {
     ctx.project.write((db) => {
       seedDefaultPrices(db)
       setPrice(db, input)
     })
-    return { prices: listPrices(ctx.project.db) }
+    return { prices: listPrices(ctx.project.db), source: 'project' }
   },
   'keys.status': () => keyStatus(),
   'keys.set': async (input) => {

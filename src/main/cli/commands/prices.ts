@@ -1,7 +1,6 @@
-import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 interface PricesOptions {
@@ -32,7 +31,6 @@ export function registerPrices(program: Command, io: CliIO): void {
     .option('--batch-discount <share>', 'share taken off by the batch API, 0 to 1 (default 0.5 for a new row)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: PricesOptions) => {
-      const { DEFAULT_PRICES, listPrices, priceFor, seedDefaultPrices, setPrice } = await import('../../runner/prices')
       const input = dollars(opts.input, '--input')
       const output = dollars(opts.output, '--output')
       const discount = opts.batchDiscount === undefined ? undefined : Number(opts.batchDiscount)
@@ -41,27 +39,21 @@ export function registerPrices(program: Command, io: CliIO): void {
       if ((opts.provider || opts.model || changing) && !(opts.provider && opts.model)) {
         throw new AssayError('invalid_input', 'to set a price, give --provider and --model with --input, --output or --batch-discount')
       }
-      const project = await Project.open(resolve(file))
-      try {
-        if (opts.provider && opts.model) {
-          const current = priceFor(project.db, opts.provider, opts.model)
-          const exact = current && current.model.toLowerCase() === opts.model.toLowerCase() ? current : undefined
-          if ((input ?? exact?.inputPerMtok) === undefined || (output ?? exact?.outputPerMtok) === undefined) {
-            throw new AssayError('invalid_input', `${opts.provider} ${opts.model} has no price yet: give both --input and --output`)
-          }
-          project.write((db) => {
-            seedDefaultPrices(db)
-            setPrice(db, { provider: opts.provider!, model: opts.model!, inputPerMtok: input ?? exact!.inputPerMtok, outputPerMtok: output ?? exact!.outputPerMtok, batchDiscount: discount ?? exact?.batchDiscount ?? 0.5 })
-          })
-        }
-        // Until the first run writes the default list into the project, the defaults are what it would use.
-        const own = listPrices(project.db)
-        const prices = own.length ? own : [...DEFAULT_PRICES]
-        if (opts.json) return io.out(JSON.stringify({ prices, source: own.length ? 'project' : 'default' }, null, 2))
-        if (!own.length) io.out('The default list (written into the project on its first run):')
-        for (const p of prices) io.out(`${p.provider}  ${p.model}  in $${p.inputPerMtok}  out $${p.outputPerMtok}  batch −${p.batchDiscount * 100}%`)
-      } finally {
-        project.close()
-      }
+      const setting = opts.provider !== undefined && opts.model !== undefined
+      const { prices, source } = await withProject(file, { mode: setting ? 'write' : 'read' }, async (project) => {
+        if (!setting) return project.call('prices.list', {})
+        const provider = opts.provider!
+        const model = opts.model!
+        // A row changed in part keeps its other figures: the project's row of this very model, or the default one.
+        const listed = await project.call('prices.list', {})
+        const exact = listed.prices.find((p) => p.provider === provider && p.model.toLowerCase() === model.toLowerCase())
+        const inputPerMtok = input ?? exact?.inputPerMtok
+        const outputPerMtok = output ?? exact?.outputPerMtok
+        if (inputPerMtok === undefined || outputPerMtok === undefined) throw new AssayError('invalid_input', `${provider} ${model} has no price yet: give both --input and --output`)
+        return project.call('prices.set', { provider, model, inputPerMtok, outputPerMtok, batchDiscount: discount ?? exact?.batchDiscount ?? 0.5 })
+      })
+      if (opts.json) return io.out(JSON.stringify({ prices, source }, null, 2))
+      if (source === 'default') io.out('The default list (written into the project on its first run):')
+      for (const p of prices) io.out(`${p.provider}  ${p.model}  in $${p.inputPerMtok}  out $${p.outputPerMtok}  batch −${p.batchDiscount * 100}%`)
     })
 }
