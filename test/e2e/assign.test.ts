@@ -22,6 +22,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('assigning items from the workbench 
     page.setDefaultTimeout(10_000)
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Annotate', exact: true }).click()
     await page.getByTestId('assign-panel').waitFor()
+    // The demo's profiles are listed once the screen's first answers arrive; counts below are taken after that.
+    await page.getByTestId('annotator-table').locator('tbody tr').first().waitFor()
   })
 
   it('offers no free-typed names: only the existing profiles can be picked', async () => {
