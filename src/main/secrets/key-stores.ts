@@ -33,10 +33,15 @@ export class EnvKeyStore implements KeyStore {
   readonly info: KeyStorageInfo = { backend: 'environment', encrypted: false, warning: null }
 
   constructor(
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    /** The variables to read; the process's own, as they are at each read, when not given (a store lives as long as the process). */
+    private readonly given?: NodeJS.ProcessEnv,
     /** `--api-key-env VAR`: the variable to read for every key, whatever its reference. */
     private readonly overrideVar?: string
   ) {}
+
+  private get env(): NodeJS.ProcessEnv {
+    return this.given ?? process.env
+  }
 
   private found(ref: KeyRef): { name: string; value: string } | undefined {
     const names = this.overrideVar ? [this.overrideVar] : envVarFor(ref)

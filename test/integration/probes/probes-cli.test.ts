@@ -238,4 +238,35 @@ describe('probes through the command line', () => {
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/:1: probe_of\.kind: Unknown probe kind "no-such-kind"/)
   })
+
+  it('defines a probe kind of the project: listed as defined, unchanged when given again, a new version when changed', async () => {
+    const define = (instruction: string) =>
+      runCli('probe', 'kind', path, 'sample-size-inflation', '--title', 'Sample size inflation', '--instruction', instruction, '--flaw', 'unsound_method', '--severity', 'major')
+    const first = await define('Multiply the stated sample size tenfold; change nothing else.')
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stdout).toContain('Defined sample-size-inflation@1')
+    expect((await define('Multiply the stated sample size tenfold; change nothing else.')).stdout).toContain('sample-size-inflation@1 is unchanged')
+    expect((await define('Multiply the stated sample size a hundredfold; change nothing else.')).stdout).toContain('Defined sample-size-inflation@2')
+    const kinds = JSON.parse((await runCli('probe', 'kinds', path, '--json')).stdout) as Array<{ name: string; version: number; builtin: boolean; flaw: unknown }>
+    expect(kinds.find((k) => k.name === 'sample-size-inflation')).toMatchObject({ version: 2, builtin: false, flaw: { type: 'unsound_method', severity: 'major' } })
+    expect(kinds.find((k) => k.name === 'formula-error')).toMatchObject({ builtin: true })
+
+    const bad = await runCli('probe', 'kind', path, 'Bad Name', '--title', 't', '--instruction', 'i')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('a probe kind is lower-case letters, digits and hyphens')
+  })
+
+  it('refuses to make probes in an annotator packet, and an edit the formula editor does not know', async () => {
+    const packet = tmp.file('packet.assay')
+    expect((await runCli('assign', path, '--annotators', 'Demo Expert 1', '--overlap', '1', '--instrument', 'pairwise-preference', '--set', 'demo-pairs')).code).toBe(0)
+    const exported = await runCli('packet', 'export', path, '--annotator', 'Demo Expert 1', '--out', packet)
+    expect(exported.code, exported.stderr).toBe(0)
+    const inPacket = await runCli('probe', 'make', packet, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '1')
+    expect(inPacket.code).not.toBe(0)
+    expect(inPacket.stderr).toContain('is an annotator packet: make probes in the curator project')
+
+    const unknownEdit = await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--edit', 'rotate')
+    expect(unknownEdit.code).toBe(2)
+    expect(unknownEdit.stderr).toContain('Unknown formula edit "rotate"')
+  })
 })

@@ -23,19 +23,13 @@ import {
   runRegistry,
   seedDefaultPrices,
   DEFAULT_PRICES,
-  setPrice,
-  type RunEnvironment
+  setPrice
 } from '../../runner'
-import { defaultKeyStore } from '../../secrets'
+import { runEnvironment } from '../run-environment'
 import { archivedJudgeIds, runArchiveStates, setArchived } from '../../store/archive'
 import type { Db } from '../../store/database'
 
-/** How runs started from the workbench reach providers: the process's key store; tests may replace it. */
-let environment: () => RunEnvironment = () => ({ keyStore: defaultKeyStore() })
-
-export function setRunEnvironment(make: () => RunEnvironment): void {
-  environment = make
-}
+const environment = runEnvironment
 
 async function keyStatus() {
   const store = environment().keyStore

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { FORMULA_EDIT_OPS, type FormulaEditOp } from '../../../shared/probes/formula-edit'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 interface MakeCliOptions {
@@ -71,44 +71,34 @@ export function registerProbe(program: Command, io: CliIO): void {
     .option('--dry-run', 'say what would be made (model mode: calls and estimated cost) and write nothing')
     .option('--json', 'print the result as JSON')
     .action(async (file: string, opts: MakeCliOptions) => {
-      const project = await Project.open(resolve(file))
-      try {
-        const query = {
-          set: opts.from,
-          sides: opts.side === 'both' ? (['a', 'b'] as const) : ([opts.side] as const),
-          origin: opts.origin,
-          seed: opts.seed ?? project.seed,
+      const edits = editOps(opts.edit)
+      if (opts.mode === 'model' && (!opts.provider || !opts.model)) throw new AssayError('invalid_input', 'The model mode needs --provider and --model')
+      const concurrency = positiveInt(opts.concurrency ?? '4')
+      const result = await withProject(file, { mode: 'write' }, (project) =>
+        project.call('probes.make', {
           kind: opts.kind,
-          n: opts.n,
+          from: opts.from,
+          mode: opts.mode,
+          sides: opts.side === 'both' ? ['a', 'b'] : [opts.side],
           toSet: opts.toSet,
-          dryRun: opts.dryRun
-        }
-        if (opts.mode === 'deterministic') {
-          const { makeDeterministicProbes } = await import('../../probes/make-deterministic')
-          const result = makeDeterministicProbes(project, { ...query, ops: editOps(opts.edit) })
-          if (opts.json) return io.out(JSON.stringify(result, null, 2))
-          io.out(`${opts.dryRun ? 'Would make' : 'Made'} ${result.made.length} ${opts.kind} probe(s) in set "${opts.toSet}"`)
-          for (const m of result.made) io.out(`  ${m.pairId}: ${m.detail}`)
-          for (const s of result.skipped) io.out(`  skipped ${s.original}:${s.side}: ${s.reason}`)
-          return
-        }
-        if (!opts.provider || !opts.model) throw new AssayError('invalid_input', 'The model mode needs --provider and --model')
-        const { makeModelProbes } = await import('../../probes/make-model')
-        const result = await makeModelProbes(project, {
-          ...query,
-          provider: opts.provider,
-          model: opts.model,
-          baseUrl: opts.baseUrl,
-          concurrency: positiveInt(opts.concurrency ?? '4')
+          ...(opts.n !== undefined ? { n: opts.n } : {}),
+          ...(opts.origin ? { origin: opts.origin } : {}),
+          ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+          ...(opts.dryRun ? { dryRun: true } : {}),
+          ...(opts.mode === 'deterministic'
+            ? edits ? { edits } : {}
+            : { provider: opts.provider!, model: opts.model!, concurrency, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) })
         })
-        if (opts.json) return io.out(JSON.stringify(result, null, 2))
+      )
+      if (opts.json) return io.out(JSON.stringify(opts.mode === 'deterministic' ? { made: result.made, skipped: result.skipped } : result, null, 2))
+      if (opts.mode === 'deterministic') {
+        io.out(`${opts.dryRun ? 'Would make' : 'Made'} ${result.made.length} ${opts.kind} probe(s) in set "${opts.toSet}"`)
+      } else {
         if (result.estimate) io.out(`${result.estimate.calls} call(s), estimated cost ${result.estimate.costUsd === null ? 'unknown (no price for this model)' : `$${result.estimate.costUsd.toFixed(4)}`}`)
         if (!opts.dryRun) io.out(`Made ${result.made.length} ${opts.kind} probe(s) in set "${opts.toSet}" (run ${result.runId ?? '-'})`)
-        for (const m of result.made) io.out(`  ${m.pairId}: ${m.detail}`)
-        for (const s of result.skipped) io.out(`  skipped ${s.original}:${s.side}: ${s.reason}`)
-      } finally {
-        project.close()
       }
+      for (const m of result.made) io.out(`  ${m.pairId}: ${m.detail}`)
+      for (const s of result.skipped) io.out(`  skipped ${s.original}:${s.side}: ${s.reason}`)
     })
 
   probe
@@ -119,22 +109,15 @@ export function registerProbe(program: Command, io: CliIO): void {
     .option('--set <set>', 'only probes in this set')
     .option('--json', 'print the list as JSON (with full provenance)')
     .action(async (file: string, opts: { kind?: string; set?: string; json?: boolean }) => {
-      const { project } = await Project.openForReading(resolve(file))
-      try {
-        const { listProbes } = await import('../../store/probes')
-        const { probeVerifications } = await import('../../probes/verification')
-        const probes = listProbes(project.db, { kind: opts.kind, set: opts.set })
-        const checks = probeVerifications(project.db)
-        const rows = probes.map((p) => ({ ...p, verification: checks.get(p.itemId) ?? { status: 'unchecked' as const, checks: 0, verifiedBy: [] } }))
-        if (opts.json) return io.out(JSON.stringify(rows, null, 2))
-        if (!rows.length) return io.out('No probes; make some with `assay probe make`')
-        for (const r of rows) {
-          const how = r.provenance.made_by.method === 'model' ? `model ${r.provenance.made_by.model ?? ''} ${r.provenance.made_by.template_id ?? ''}@${r.provenance.made_by.template_version ?? ''}` : r.method
-          const by = r.verification.verifiedBy.length ? ` by ${r.verification.verifiedBy.join(', ')}` : ''
-          io.out(`${r.externalId}\t${r.kind}@${r.kindVersion}\tfrom ${r.originalExternalId}:${r.provenance.original.side}\t${how}\t${r.verification.status}${by}`)
-        }
-      } finally {
-        project.close()
+      const { probes: rows } = await withProject(file, { mode: 'read' }, (project) =>
+        project.call('probes.list', { ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.set ? { set: opts.set } : {}) })
+      )
+      if (opts.json) return io.out(JSON.stringify(rows, null, 2))
+      if (!rows.length) return io.out('No probes; make some with `assay probe make`')
+      for (const r of rows) {
+        const how = r.provenance.made_by.method === 'model' ? `model ${r.provenance.made_by.model ?? ''} ${r.provenance.made_by.template_id ?? ''}@${r.provenance.made_by.template_version ?? ''}` : r.method
+        const by = r.verification.verifiedBy.length ? ` by ${r.verification.verifiedBy.join(', ')}` : ''
+        io.out(`${r.externalId}\t${r.kind}@${r.kindVersion}\tfrom ${r.originalExternalId}:${r.provenance.original.side}\t${how}\t${r.verification.status}${by}`)
       }
     })
 
@@ -148,14 +131,16 @@ export function registerProbe(program: Command, io: CliIO): void {
     .option('--without-originals', 'leave the original pairs out (the importing project must have them)')
     .option('--force', 'replace an existing file (never an SQLite file)')
     .action(async (file: string, opts: { out: string; kind?: string; set?: string; withoutOriginals?: boolean; force?: boolean }) => {
-      const { project } = await Project.openForReading(resolve(file))
-      try {
-        const { exportProbes } = await import('../../probes/export')
-        const r = exportProbes(project.db, { out: opts.out, kind: opts.kind, set: opts.set, withOriginals: !opts.withoutOriginals, force: opts.force, protect: [project.path] })
-        io.out(`Wrote ${r.probes} probe(s) and ${r.originals} original pair(s) to ${r.path}; import with \`assay import <file> pairs ${r.path}\``)
-      } finally {
-        project.close()
-      }
+      const r = await withProject(file, { mode: 'read' }, (project) =>
+        project.call('probes.export', {
+          out: resolve(opts.out),
+          withOriginals: !opts.withoutOriginals,
+          overwrite: opts.force === true,
+          ...(opts.kind ? { kind: opts.kind } : {}),
+          ...(opts.set ? { set: opts.set } : {})
+        })
+      )
+      io.out(`Wrote ${r.probes} probe(s) and ${r.originals} original pair(s) to ${r.path}; import with \`assay import <file> pairs ${r.path}\``)
     })
 
   probe
@@ -164,15 +149,9 @@ export function registerProbe(program: Command, io: CliIO): void {
     .argument('<file>', 'the .assay project file')
     .option('--json', 'print as JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
-      const { project } = await Project.openForReading(resolve(file))
-      try {
-        const { listProbeKinds } = await import('../../store/probe-kinds')
-        const kinds = listProbeKinds(project.db)
-        if (opts.json) return io.out(JSON.stringify(kinds, null, 2))
-        for (const k of kinds) io.out(`${k.name}@${k.version}\t${k.pairwise}\t${k.flaw ? `${k.flaw.type}/${k.flaw.severity}` : 'no flaw'}\t${k.builtin ? 'built-in' : 'defined'}`)
-      } finally {
-        project.close()
-      }
+      const { kinds } = await withProject(file, { mode: 'read' }, (project) => project.call('probes.kinds', {}))
+      if (opts.json) return io.out(JSON.stringify(kinds, null, 2))
+      for (const k of kinds) io.out(`${k.name}@${k.version}\t${k.pairwise}\t${k.flaw ? `${k.flaw.type}/${k.flaw.severity}` : 'no flaw'}\t${k.builtin ? 'built-in' : 'defined'}`)
     })
 
   probe
@@ -195,13 +174,7 @@ export function registerProbe(program: Command, io: CliIO): void {
         flaw: opts.flaw ? { type: opts.flaw, severity: opts.severity } : null
       })
       if (!parsed.success) throw new AssayError('invalid_input', `Probe kind "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
-      const project = await Project.open(resolve(file))
-      try {
-        const { defineProbeKind } = await import('../../store/probe-kinds')
-        const r = project.write((db) => defineProbeKind(db, parsed.data))
-        io.out(r.added ? `Defined ${r.kind.name}@${r.kind.version}` : `${r.kind.name}@${r.kind.version} is unchanged`)
-      } finally {
-        project.close()
-      }
+      const r = await withProject(file, { mode: 'write' }, (project) => project.call('probes.defineKind', parsed.data))
+      io.out(r.added ? `Defined ${r.kind.name}@${r.kind.version}` : `${r.kind.name}@${r.kind.version} is unchanged`)
     })
 }
