@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import type { EventName, EventPayload, OperationInput, OperationName, OperationOutput } from '../../shared/contract/operations'
 import type { EventSink } from '../events'
-import { damagedProjectError } from '../store/database'
+import { damagedProjectError, isWritable } from '../store/database'
 import { Project } from '../store/project'
 
 // The command line's one door to project data: a command opens its project file here and calls the contract's
@@ -20,8 +20,12 @@ export interface CommandProject {
 }
 
 export interface OpenFor {
-  /** `read`: opened read-only (a file without write permission can still be read); `write`: opened to change it. */
-  mode: 'read' | 'write'
+  /**
+   * `read`: opened read-only (a file without write permission can still be read); `write`: opened to change it;
+   * `write-if-possible`: to change it where the file can be written, else read-only (what exports do: they log the
+   * test items they expose when they can, and a read-only file still exports what needs no log).
+   */
+  mode: 'read' | 'write' | 'write-if-possible'
   /** Checks the whole file first (PRAGMA quick_check), for `assay info --check`. */
   verify?: boolean
   /** Events the operations push (run progress), for commands that show them. */
@@ -34,7 +38,7 @@ export interface OpenFor {
 export async function withProject<T>(file: string, how: OpenFor, fn: (project: CommandProject) => Promise<T>): Promise<T> {
   const path = resolve(file)
   let project: Project
-  if (how.mode === 'read') {
+  if (how.mode === 'read' || (how.mode === 'write-if-possible' && !isWritable(path))) {
     const opened = await Project.openForReading(path, { verify: how.verify === true })
     project = opened.project
     if (opened.notWritable) how.onNotWritable?.(project.path)

@@ -1,3 +1,4 @@
+import { TRAINING_EXPORT_KINDS } from './kinds'
 import { mkdirSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
@@ -11,7 +12,7 @@ import { toJsonl } from '../files/table'
 import { LABEL_SOURCES, readTrainingExamples, type TrainingExample, type TrainingRead } from './training-rows'
 import { exposureFinder } from '../store/exposures'
 
-export const TRAINING_EXPORTS = ['preferences', 'finetune'] as const
+export const TRAINING_EXPORTS = TRAINING_EXPORT_KINDS
 export type TrainingExport = (typeof TRAINING_EXPORTS)[number]
 
 export interface TrainingExportOptions {

@@ -28,6 +28,7 @@ import { settingsOperations } from './settings-operations'
 import { probeOperations } from './probe-operations'
 import { limitsOperations } from './limits-operations'
 import { instrumentOperations } from './instrument-operations'
+import { exportOperations } from './export-operations'
 import { splitInputSchema, splitPlanSchema } from './split-schemas'
 
 const empty = z.object({}).strict()
@@ -136,7 +137,8 @@ export const operations = {
   ...reportOperations,
   ...probeOperations,
   ...limitsOperations,
-  ...instrumentOperations
+  ...instrumentOperations,
+  ...exportOperations
 } as const
 
 /** Events pushed from main to every client. */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { handlers } from '../../../src/main/api/handlers'
 import { loadHandler } from '../../../src/main/api/handlers/load'
-import { OPERATION_NAMES, operations } from '../../../src/shared/contract/operations'
+import { OPERATION_NAMES, operations, type OperationName } from '../../../src/shared/contract/operations'
 import { createClient, type Transport } from '../../../src/shared/contract/client'
 import { AssayError } from '../../../src/shared/errors'
 import type { Project } from '../../../src/main/store/project'
@@ -57,6 +57,16 @@ describe('the contract', () => {
     expect(env).toMatchObject({ ok: false, error: { code: 'forbidden' } })
     const role = await dispatch(ctx, 'session.setRole', { role: 'curator' })
     expect(role).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+  })
+
+  it('refuses every curator operation to an annotator session before reading its input', async () => {
+    const ctx = contextFor(project, { role: 'annotator', annotator: { id: 1, name: 'x' }, locked: true })
+    const curator = (Object.keys(operations) as OperationName[]).filter((name) => operations[name].access === 'curator')
+    expect(curator).toEqual(expect.arrayContaining(['probes.make', 'probes.export', 'export.table', 'export.training', 'prices.set']))
+    for (const name of curator) {
+      const env = await dispatch(ctx, name, {})
+      expect(env, name).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    }
   })
 
   it('lists, filters and searches items through the typed client', async () => {

@@ -11,6 +11,7 @@ import { reportHandlers } from './report'
 import { probeHandlers } from './probes'
 import { limitsHandlers } from './limits'
 import { instrumentHandlers } from './instruments'
+import { exportHandlers } from './exports'
 
 /** Every operation of the contract has exactly one handler; a missing one is a compile error. */
 export const handlers: { [K in OperationName]: Handler<K> } = {
@@ -24,5 +25,6 @@ export const handlers: { [K in OperationName]: Handler<K> } = {
   ...reportHandlers,
   ...probeHandlers,
   ...limitsHandlers,
-  ...instrumentHandlers
+  ...instrumentHandlers,
+  ...exportHandlers
 }

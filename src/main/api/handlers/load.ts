@@ -31,7 +31,8 @@ const GROUPS: Record<Group, () => Promise<Loaded>> = {
   report: () => import('./report').then((m) => m.reportHandlers),
   probes: () => import('./probes').then((m) => m.probeHandlers),
   limits: () => import('./limits').then((m) => m.limitsHandlers),
-  instruments: () => import('./instruments').then((m) => m.instrumentHandlers)
+  instruments: () => import('./instruments').then((m) => m.instrumentHandlers),
+  export: () => import('./exports').then((m) => m.exportHandlers)
 }
 
 /** The handler of one operation, its group's module loaded on first use. */

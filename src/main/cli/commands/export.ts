@@ -2,15 +2,13 @@ import { resolve } from 'node:path'
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { SPLITS, type Split } from '../../../shared/items/kinds'
-import type { ExportFormat } from '../../export'
 import { EXPORT_KINDS, TRAINING_EXPORT_KINDS, type ExportKind, type TrainingExportKind } from '../../export/kinds'
-import { isWritable, namedDatabaseError } from '../../store/database'
-import { Project } from '../../store/project'
+import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 interface ExportCliOptions {
   out: string
-  format?: ExportFormat
+  format?: 'jsonl' | 'csv'
   set?: string
   split?: Split
   instrument?: string
@@ -43,36 +41,31 @@ export function registerExport(program: Command, io: CliIO): void {
         throw new AssayError('invalid_input', `cannot export "${what}"; expected ${[...EXPORT_KINDS, ...TRAINING_EXPORT_KINDS].join(', ')}`)
       }
       if (opts.instrument && !/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/.test(opts.instrument)) throw new AssayError('invalid_input', `unknown instrument "${opts.instrument}"`)
-      // The exporters load only when an export runs.
-      const { exportData } = await import('../../export')
-      const path = resolve(file)
-      // An export records which test items it exposed, so it writes when it can; a read-only file is still exported.
-      const project = isWritable(path) ? await Project.open(path) : (await Project.openForReading(path)).project
-      if (project.readonly) io.err(`note: ${path} is read-only; opened for reading (test-split items cannot be exported, as their exposure could not be recorded)`)
-      try {
-        const result = exportData(project, what as ExportKind, {
-          out: opts.out,
+      const result = await withProject(file, { mode: 'write-if-possible', onNotWritable: notWritable(io) }, (project) =>
+        project.call('export.table', {
+          what: what as ExportKind,
+          out: resolve(opts.out),
           ...(opts.format ? { format: opts.format } : {}),
-          set: opts.set,
-          split: opts.split,
-          instrument: opts.instrument,
+          ...filter(opts),
           pseudonymise: opts.pseudonymise ?? false,
-          force: opts.force ?? false,
+          overwrite: opts.force ?? false,
           rawCells: opts.rawCells ?? false
         })
-        if (opts.json) {
-          io.out(JSON.stringify(result, null, 2))
-          return
-        }
-        const noun = what === 'labels' ? 'answer' : 'model call'
-        io.out(`Exported ${result.rows} ${noun}${result.rows === 1 ? '' : 's'} on ${result.items} item${result.items === 1 ? '' : 's'} to ${result.path}`)
-        io.out(`Dataset card: ${result.cardPath}`)
-      } catch (e) {
-        throw namedDatabaseError(project.path, e)
-      } finally {
-        project.close()
-      }
+      )
+      if (opts.json) return io.out(JSON.stringify(result, null, 2))
+      const noun = what === 'labels' ? 'answer' : 'model call'
+      io.out(`Exported ${result.rows} ${noun}${result.rows === 1 ? '' : 's'} on ${result.items} item${result.items === 1 ? '' : 's'} to ${result.path}`)
+      io.out(`Dataset card: ${result.cardPath}`)
     })
+}
+
+/** The note on a file opened for reading: what an export of it cannot do. */
+const notWritable = (io: CliIO) => (path: string) =>
+  io.err(`note: ${path} is read-only; opened for reading (test-split items cannot be exported, as their exposure could not be recorded)`)
+
+/** The filter flags as the operations take them (an absent flag is no key). */
+function filter(opts: ExportCliOptions): { set?: string; split?: Split; instrument?: string } {
+  return { ...(opts.set ? { set: opts.set } : {}), ...(opts.split ? { split: opts.split } : {}), ...(opts.instrument ? { instrument: opts.instrument } : {}) }
 }
 
 function parseSplit(value: string): Split {
@@ -83,18 +76,11 @@ function parseSplit(value: string): Split {
 /** preferences | finetune: a folder that loads with the `datasets` library, written by ../../export/training. */
 async function exportTrainingSet(file: string, what: TrainingExportKind, opts: ExportCliOptions, io: CliIO): Promise<void> {
   if (opts.format === 'csv') throw new AssayError('invalid_input', `${what} is written as JSONL only`)
-  const { exportTraining } = await import('../../export/training')
-  const path = resolve(file)
-  const project = isWritable(path) ? await Project.open(path) : (await Project.openForReading(path)).project
-  try {
-    const result = exportTraining(project, what, { out: opts.out, instrument: opts.instrument, set: opts.set, split: opts.split, license: opts.license, force: opts.force ?? false })
-    if (opts.json) return io.out(JSON.stringify(result, null, 2))
-    io.out(`Exported ${result.rows} ${what} row${result.rows === 1 ? '' : 's'} to ${result.dir} (${result.files.map((f) => `${f.split} ${f.rows}`).join(', ')})`)
-    io.out(`Left out: ${result.excluded.ties} ties, ${result.excluded.abstentions} abstentions`)
-    io.out(`Dataset card: ${result.card}`)
-  } catch (e) {
-    throw namedDatabaseError(project.path, e)
-  } finally {
-    project.close()
-  }
+  const result = await withProject(file, { mode: 'write-if-possible', onNotWritable: notWritable(io) }, (project) =>
+    project.call('export.training', { what, out: resolve(opts.out), ...filter(opts), ...(opts.license ? { license: opts.license } : {}), overwrite: opts.force ?? false })
+  )
+  if (opts.json) return io.out(JSON.stringify(result, null, 2))
+  io.out(`Exported ${result.rows} ${what} row${result.rows === 1 ? '' : 's'} to ${result.dir} (${result.files.map((f) => `${f.split} ${f.rows}`).join(', ')})`)
+  io.out(`Left out: ${result.excluded.ties} ties, ${result.excluded.abstentions} abstentions`)
+  io.out(`Dataset card: ${result.card}`)
 }
