@@ -152,7 +152,9 @@ export const events = {
     costUsd: z.number(),
     etaMs: z.number().nullable()
   }),
-  'report.progress': reportProgressSchema
+  'report.progress': reportProgressSchema,
+  /** A run was recorded and is about to start (told before its first call, so an interrupted one can be resumed). */
+  'run.prepared': z.object({ runId: z.number().int(), template: z.string(), split: z.string() })
 } as const
 
 export type Operations = typeof operations

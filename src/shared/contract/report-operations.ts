@@ -4,6 +4,10 @@ import { reportSchema } from '../report/schema'
 import { MAX_BOOTSTRAP_RESAMPLES, MIN_BOOTSTRAP_RESAMPLES } from '../report/limits'
 import { calibrationRowSchema } from '../calibrate/schema'
 import { op } from './define'
+import { runCountsSchema } from './run-operations'
+
+/** Seed of the paired bootstrap intervals of a fit's evaluation. */
+const bootstrapSeed = z.number().int().min(0).max(0xffffffff).optional()
 
 export const reportableInstrumentSchema = z.object({
   id: z.string(),
@@ -58,12 +62,37 @@ export const reportOperations = {
         rule: z.enum(['conservative', 'average']).optional(),
         metric: z.enum(['balanced_accuracy', 'accuracy', 'f1', 'youden']).optional(),
         fitSplit: splitSchema.optional(),
-        evalSplit: splitSchema.optional()
+        evalSplit: splitSchema.optional(),
+        seed: bootstrapSeed
       })
       .strict(),
     output: z.object({ fits: z.array(calibrationRowSchema) }),
     access: 'curator',
     summary: 'Fit a recalibration of a judge on the fit split (never test), store it, and evaluate it on the eval split'
+  }),
+  'report.calibrateFewShot': op({
+    input: z
+      .object({
+        instrument: z.string().min(1).max(100),
+        source: z.string().min(1).max(300),
+        criterion: z.string().min(1).max(300).optional(),
+        target: z.string().min(1).max(100).optional(),
+        fitSplit: splitSchema.optional(),
+        evalSplit: splitSchema.optional(),
+        /** Labelled examples of the fit split put in the prompt, chosen stratified by label. */
+        shots: z.number().int().min(1).max(64).optional(),
+        /** Seed of the choice of examples (default: the project's seed). */
+        shotSeed: z.string().min(1).max(200).optional(),
+        seed: bootstrapSeed
+      })
+      .strict(),
+    output: z.object({
+      fits: z.array(calibrationRowSchema),
+      /** The run that asked the judge with the few-shot template on the eval split (resumable like any run). */
+      run: z.object({ runId: z.number().int(), outcome: z.enum(['done', 'cancelled', 'failed']), fatal: z.string().nullable(), counts: runCountsSchema })
+    }),
+    access: 'curator',
+    summary: 'Few-shot recalibration: labelled fit-split examples in a new version of the prompt, the judge run with it on the eval split, and compared'
   }),
   'report.cancel': op({
     input: z.object({ requestId: z.string().min(1).max(100) }).strict(),

@@ -101,7 +101,10 @@ describe('assay calibrate on the demo', () => {
 
   it('few-shot: a new template version with labelled dev examples, run on test and compared with the original on the same items', async () => {
     const r = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', 'run:1', '--method', 'few-shot', '--shots', '2', '--json')
-    expect(r.code).toBe(0)
+    expect(r.code, r.stderr).toBe(0)
+    // The run is named before it starts, with how to resume it, and its progress follows.
+    expect(r.stderr).toMatch(/^Run (\d+) asks the judge with pairwise-ranker-fewshot@1 on the test split; if interrupted, resume it with: assay judge .* --template pairwise-ranker-fewshot@1 --split test/m)
+    expect(r.stderr).toMatch(/^ {2}(\d+) of \1 calls$/m)
     const [fit] = JSON.parse(r.stdout).fits
     expect(fit.parameters).toMatchObject({ kind: 'few-shot', template: 'pairwise-ranker-fewshot@1', base_template: 'pairwise-ranker@1', k: 2 })
     expect(fit.parameters.examples).toHaveLength(2)

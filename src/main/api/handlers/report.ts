@@ -3,6 +3,7 @@ import type { reportOperations } from '../../../shared/contract/report-operation
 import { auditableInstruments, computeReportInWorker } from '../../report'
 import type { ApiContext } from '../context'
 import { calibrate } from '../../calibrate/service'
+import { runEnvironment } from '../run-environment'
 
 /** Reports being computed, by project file and request id, so that a client can cancel its own. */
 const running = new Map<string, AbortController>()
@@ -53,8 +54,30 @@ export const reportHandlers: HandlerGroup<keyof typeof reportOperations> = {
       rule: input.rule,
       metric: input.metric,
       fitSplit: input.fitSplit,
-      evalSplit: input.evalSplit
+      evalSplit: input.evalSplit,
+      ...(input.seed !== undefined ? { seed: input.seed } : {})
     }),
+  'report.calibrateFewShot': async (input, ctx) => {
+    const { calibrateFewShot } = await import('../../calibrate/few-shot-run')
+    const evalSplit = input.evalSplit ?? 'test'
+    const result = await calibrateFewShot(ctx.project, {
+      instrument: input.instrument,
+      source: input.source,
+      method: 'few-shot',
+      criterion: input.criterion,
+      targetField: input.target,
+      fitSplit: input.fitSplit,
+      evalSplit,
+      shots: input.shots,
+      shotSeed: input.shotSeed,
+      ...(input.seed !== undefined ? { seed: input.seed } : {}),
+      env: { ...runEnvironment(), progressEveryMs: 1000 },
+      onRunPrepared: (runId, template) => ctx.events.emit('run.prepared', { runId, template, split: evalSplit }),
+      onProgress: (p) => ctx.events.emit('run.progress', p)
+    })
+    const { runId, outcome, fatal, counts } = result.run
+    return { fits: result.fits, run: { runId, outcome, fatal, counts } }
+  },
   'report.cancel': (input, ctx) => {
     const controller = running.get(`${ctx.project.path}\u0000${input.requestId}`)
     controller?.abort()

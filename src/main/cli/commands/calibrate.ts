@@ -1,9 +1,9 @@
-import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
 import type { CalibrationRow } from '../../../shared/calibrate/schema'
-import { Project } from '../../store/project'
+import type { EventPayload } from '../../../shared/contract/operations'
+import { withProject, type OpenFor } from '../contract'
 import type { CliIO } from '../run'
 
 const METHODS = ['both-orders', 'platt', 'isotonic', 'threshold', 'few-shot'] as const
@@ -58,47 +58,41 @@ export function registerCalibrate(program: Command, io: CliIO): void {
       }
       const shots = opts.shots === undefined ? undefined : Number(opts.shots)
       if (shots !== undefined && !(Number.isInteger(shots) && shots >= 1 && shots <= 64)) throw new AssayError('invalid_input', `--shots must be an integer from 1 to 64 (got "${opts.shots}")`)
-      const { calibrate } = await import('../../calibrate/service')
-      const project = await Project.open(resolve(file))
-      let fits: CalibrationRow[]
-      try {
-        if (method === 'few-shot') {
-          const [{ calibrateFewShot }, { EnvKeyStore }] = await Promise.all([import('../../calibrate/few-shot-run'), import('../../secrets')])
-          const result = await calibrateFewShot(project, {
-            instrument: opts.instrument,
-            source: opts.source,
-            method,
-            criterion: opts.criterion,
-            targetField: opts.target,
-            fitSplit: split(opts.fitSplit, '--fit-split'),
-            evalSplit: split(opts.evalSplit, '--eval-split'),
-            shots,
-            shotSeed: opts.shotSeed,
-            ...(seed !== undefined ? { seed } : {}),
-            env: { keyStore: new EnvKeyStore(process.env), progressEveryMs: 1000 },
-            onRunPrepared: (runId, template) =>
-              io.err(`Run ${runId} asks the judge with ${template} on the ${opts.evalSplit} split; if interrupted, resume it with: assay judge ${file} --instrument ${opts.instrument} --template ${template} --split ${opts.evalSplit} (and the judge's options)`),
-            onProgress: (p) => io.err(`  ${p.done} of ${p.total} calls`)
-          })
-          if (result.run.counts.failed > 0) io.err(`warning: ${result.run.counts.failed} calls failed; run the judge again to retry them, then read the report`)
-          fits = result.fits
-        } else fits = calibrate(project, {
-          instrument: opts.instrument,
-          source: opts.source,
-          method,
-          criterion: opts.criterion,
-          scoreField: opts.field,
-          targetField: opts.target,
-          positive: opts.positive,
-          rule,
-          metric,
-          fitSplit: split(opts.fitSplit, '--fit-split'),
-          evalSplit: split(opts.evalSplit, '--eval-split'),
-          ...(seed !== undefined ? { seed } : {})
-        }).fits
-      } finally {
-        project.close()
+      const common = {
+        instrument: opts.instrument,
+        source: opts.source,
+        fitSplit: split(opts.fitSplit, '--fit-split'),
+        evalSplit: split(opts.evalSplit, '--eval-split'),
+        ...(opts.criterion !== undefined ? { criterion: opts.criterion } : {}),
+        ...(opts.target !== undefined ? { target: opts.target } : {}),
+        ...(seed !== undefined ? { seed } : {})
       }
+      const onEvent: OpenFor['onEvent'] = (event, payload) => {
+        if (event === 'run.prepared') {
+          const p = payload as EventPayload<'run.prepared'>
+          io.err(`Run ${p.runId} asks the judge with ${p.template} on the ${p.split} split; if interrupted, resume it with: assay judge ${file} --instrument ${opts.instrument} --template ${p.template} --split ${p.split} (and the judge's options)`)
+        } else if (event === 'run.progress') {
+          const p = payload as EventPayload<'run.progress'>
+          io.err(`  ${p.done} of ${p.total} calls`)
+        }
+      }
+      const fits = await withProject(file, { mode: 'write', onEvent }, async (project) => {
+        if (method !== 'few-shot') {
+          const input = {
+            ...common,
+            method,
+            metric,
+            ...(opts.field !== undefined ? { field: opts.field } : {}),
+            ...(opts.positive !== undefined ? { positive: opts.positive } : {}),
+            ...(rule !== undefined ? { rule } : {})
+          }
+          return (await project.call('report.calibrate', input)).fits
+        }
+        const input = { ...common, ...(shots !== undefined ? { shots } : {}), ...(opts.shotSeed !== undefined ? { shotSeed: opts.shotSeed } : {}) }
+        const result = await project.call('report.calibrateFewShot', input)
+        if (result.run.counts.failed > 0) io.err(`warning: ${result.run.counts.failed} calls failed; run the judge again to retry them, then read the report`)
+        return result.fits
+      })
       if (opts.json) return io.out(JSON.stringify({ fits }, null, 2))
       for (const fit of fits) printFit(fit, io)
       io.out('The fits appear as sources in `assay report` beside the raw judge, evaluated on the eval split only.')
