@@ -10,6 +10,22 @@ export function runEnvironment(): RunEnvironment {
   return environment()
 }
 
-export function setRunEnvironment(make: () => RunEnvironment): void {
+/** Replaces the environment; returns what puts the one before back (tests share one process, so they restore it). */
+export function setRunEnvironment(make: () => RunEnvironment): () => void {
+  const before = environment
   environment = make
+  return () => {
+    environment = before
+  }
+}
+
+/** Runs `fn` with another environment (the command line's `--api-key-env`), then puts the one before back. */
+export async function withRunEnvironment<T>(make: (before: RunEnvironment) => RunEnvironment, fn: () => Promise<T>): Promise<T> {
+  const before = environment
+  environment = () => make(before())
+  try {
+    return await fn()
+  } finally {
+    environment = before
+  }
 }

@@ -29,6 +29,7 @@ import { probeOperations } from './probe-operations'
 import { limitsOperations } from './limits-operations'
 import { instrumentOperations } from './instrument-operations'
 import { exportOperations } from './export-operations'
+import { runExecuteOperations, runStartingSchema } from './run-execute-operations'
 import { splitInputSchema, splitPlanSchema } from './split-schemas'
 
 const empty = z.object({}).strict()
@@ -133,6 +134,7 @@ export const operations = {
   ...importOperations,
   ...settingsOperations,
   ...runOperations,
+  ...runExecuteOperations,
   ...packetOperations,
   ...reportOperations,
   ...probeOperations,
@@ -154,7 +156,8 @@ export const events = {
   }),
   'report.progress': reportProgressSchema,
   /** A run was recorded and is about to start (told before its first call, so an interrupted one can be resumed). */
-  'run.prepared': z.object({ runId: z.number().int(), template: z.string(), split: z.string() })
+  'run.prepared': z.object({ runId: z.number().int(), template: z.string(), split: z.string() }),
+  'run.starting': runStartingSchema
 } as const
 
 export type Operations = typeof operations

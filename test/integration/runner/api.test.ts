@@ -12,12 +12,14 @@ const tmp = tempDir()
 let fake: FakeProviders
 let project: Project
 let n = 0
+let restoreEnvironment: () => void
 
 beforeAll(async () => {
   fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai } })
-  setRunEnvironment(() => testEnv())
+  restoreEnvironment = setRunEnvironment(() => testEnv())
 })
 afterAll(async () => {
+  restoreEnvironment()
   project?.close()
   await fake.close()
   tmp.cleanup()

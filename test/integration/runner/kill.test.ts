@@ -123,3 +123,32 @@ describe('a CLI run killed with SIGKILL', () => {
     }
   }, 120_000)
 })
+
+describe('a CLI run stopped with Ctrl+C', () => {
+  it('cancels through the contract: finished calls kept, exit 130, the same command resumes it', async () => {
+    const path = tmp.file('sigint.assay')
+    ;(await ideaProject(path, ITEMS)).close()
+    const args = ['judge', path, '--instrument', 'idea-review', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--concurrency', String(CONCURRENCY)]
+    const env = { OPENAI_API_KEY: KEYS.openai }
+
+    const first = cli(args, env)
+    const deadline = Date.now() + 60_000
+    while (answeredInFile(path) < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    first.kill('SIGINT')
+    const stopped = await first.done
+    expect(stopped.code, stopped.stderr).toBe(130)
+    expect(stopped.stderr).toContain('Starting run 1: idea-review by gpt-4.1-mini (openai), 120 calls on 120 items')
+    expect(stopped.stdout).toMatch(/^Run 1 cancelled \(run the same command to resume\): \d+ ok, /m)
+    const kept = answeredInFile(path)
+    expect(kept).toBeGreaterThanOrEqual(10)
+    expect(kept).toBeLessThan(ITEMS)
+    const listed = JSON.parse((await runCli('runs', 'list', path, '--json')).stdout).runs[0]
+    expect(listed).toMatchObject({ status: 'cancelled', active: false })
+
+    const second = cli(args, env)
+    const resumed = await second.done
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.stderr).toContain('Resuming run 1')
+    expect(resumed.stdout).toMatch(new RegExp(`Run 1 finished: ${ITEMS} ok, 0 unparseable, 0 failed, 0 pending of ${ITEMS}`))
+  }, 120_000)
+})

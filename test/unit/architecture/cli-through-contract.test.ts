@@ -14,9 +14,7 @@ const CLI_STORE_EXCEPTIONS: Record<string, string> = {
   // Creating a project file is what makes a project to call operations on; there is none before it.
   'src/main/cli/commands/new.ts': 'creates a new project file',
   // `serve` holds the project open for the HTTP server's whole life and hands it to the server (which dispatches).
-  'src/main/cli/commands/serve.ts': 'opens the project for the server it starts',
-  // Not yet through the contract: each still calls the store and its domain room directly.
-  'src/main/cli/commands/judge.ts': 'not yet through the contract'
+  'src/main/cli/commands/serve.ts': 'opens the project for the server it starts'
 }
 
 /** Imports from a module of src/main/cli into src/main/store, type-only and dynamic ones included, as `from -> to`. */

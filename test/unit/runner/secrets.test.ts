@@ -39,6 +39,20 @@ describe('key stores', () => {
     expect(await store.get('named:XAI')).toBe('k-2')
   })
 
+  it('read the process environment as it is at each read, not as it was when the store was made', async () => {
+    const saved = process.env
+    try {
+      process.env = { ASSAY_KEY_LATER: 'first' }
+      const store = new EnvKeyStore()
+      process.env = { ASSAY_KEY_LATER: 'second' }
+      expect(await store.get('named:LATER')).toBe('second')
+      delete process.env.ASSAY_KEY_LATER
+      expect(await store.get('named:LATER')).toBeUndefined()
+    } finally {
+      process.env = saved
+    }
+  })
+
   it('layer a writable store before the environment', async () => {
     const store = new LayeredKeyStore(new MemoryKeyStore({ backend: 'os-keychain', encrypted: true }), new EnvKeyStore(env))
     await store.set('openai', 'sk-typed')

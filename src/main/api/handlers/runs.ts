@@ -26,6 +26,8 @@ import {
   setPrice
 } from '../../runner'
 import { runEnvironment } from '../run-environment'
+import { runExecuteHandlers } from './run-execute'
+import type { runExecuteOperations } from '../../../shared/contract/run-execute-operations'
 import { archivedJudgeIds, runArchiveStates, setArchived } from '../../store/archive'
 import type { Db } from '../../store/database'
 
@@ -84,7 +86,8 @@ function archiveJudge(ctx: ApiContext, judgeId: number, archived: boolean): Judg
   return { ...getJudge(ctx.project.db, judgeId), archived }
 }
 
-export const runHandlers: HandlerGroup<keyof typeof runOperations> = {
+export const runHandlers: HandlerGroup<keyof typeof runOperations | keyof typeof runExecuteOperations> = {
+  ...runExecuteHandlers,
   'judges.list': (input, ctx) => ({ judges: judgeList(ctx.project.db, input.includeArchived ?? false) }),
   'judges.archive': (input, ctx) => archiveJudge(ctx, input.judgeId, true),
   'judges.restore': (input, ctx) => archiveJudge(ctx, input.judgeId, false),

@@ -1,14 +1,13 @@
-import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
-import type { RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
+import type { JudgeInput, RunEstimate, RunSpec } from '../../../shared/contract/run-operations'
 import type { InstrumentId } from '../../../shared/instruments/types'
 import { instrumentArg, instrumentHelp } from '../instrument-arg'
 import { kindNeeded } from '../../../shared/items/imports'
 import { SPLITS, type ItemKind, type Split } from '../../../shared/items/kinds'
 import { PROVIDER_KINDS, type JudgeConfig } from '../../providers/types'
-import type { Judge, JudgeInput, RunProgress, RunResult } from '../../runner'
-import { namedDatabaseError } from '../../store/database'
-import { Project } from '../../store/project'
+import type { EventPayload } from '../../../shared/contract/operations'
+import type { RunExecuteResult } from '../../../shared/contract/run-execute-operations'
+import { withProject, type OpenFor } from '../contract'
 import { costText, formatUsd } from '../../../shared/cost-text'
 import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
@@ -118,14 +117,12 @@ export function registerJudge(program: Command, io: CliIO): void {
       ].join('\n')
     )
     .action(async (file: string, opts: JudgeCliOptions) => {
-      const project = await Project.open(resolve(file))
-      try {
-        await judgeCommand(project, opts, io, file)
-      } catch (e) {
-        throw namedDatabaseError(project.path, e)
-      } finally {
-        project.close()
-      }
+      // `--api-key-env VAR`: every key of this command is read from VAR.
+      const run = () => judgeCommand(file, opts, io)
+      if (!opts.apiKeyEnv) return run()
+      const [{ withRunEnvironment }, { EnvKeyStore }] = await Promise.all([import('../../api/run-environment'), import('../../secrets/key-stores')])
+      const keyStore = new EnvKeyStore(undefined, opts.apiKeyEnv)
+      return withRunEnvironment((before) => ({ ...before, keyStore }), run)
     })
 }
 
@@ -146,10 +143,9 @@ function judgeInput(opts: JudgeCliOptions): JudgeInput {
   }
 }
 
-function runSpec(opts: JudgeCliOptions, judgeId: number): RunSpec {
+function runSpec(opts: JudgeCliOptions): Omit<RunSpec, 'judgeId'> {
   return {
     instrument: opts.instrument as RunSpec['instrument'],
-    judgeId,
     ...(opts.template ? { template: opts.template } : {}),
     ...(opts.set ? { set: opts.set } : {}),
     ...(opts.split ? { split: opts.split } : {}),
@@ -183,99 +179,82 @@ async function kindsOf(opts: JudgeCliOptions): Promise<ItemKind[]> {
   return ['rediscovery-task']
 }
 
-async function judgeCommand(project: Project, opts: JudgeCliOptions, io: CliIO, file: string): Promise<void> {
-  // The runner and the model SDKs load only when a judge runs.
-  const [{ composedTasksOf, priceFor, responsesOf, discardUnansweredRun, draftJudge, ensureJudge, estimateRun, generatedIdeasOf, generatedSetsOf, parseRunSpec, prepareRun, providerFor, runRegistry }, { EnvKeyStore }] = await Promise.all([
-    import('../../runner'),
-    import('../../secrets')
-  ])
-  const db = project.db
-  if (opts.dryRun) {
-    // A judge not saved yet is planned as a draft (id 0; the spec needs a positive id to validate); nothing is written.
-    const judge = draftJudge(db, judgeInput(opts))
-    const { estimate } = estimateRun(project, parseRunSpec(runSpec(opts, Math.max(judge.id, 1))), judge)
-    if (opts.json) io.out(JSON.stringify({ dryRun: true, judge: judge.name, ...estimate }, null, 2))
-    else printEstimate(io, opts, judge, estimate)
+async function judgeCommand(file: string, opts: JudgeCliOptions, io: CliIO): Promise<void> {
+  let priced = true
+  let runId: number | null = null
+  let lastAt = 0
+  let lastLine = ''
+  const onEvent: OpenFor['onEvent'] = (event, payload) => {
+    if (event === 'run.starting') {
+      const p = payload as EventPayload<'run.starting'>
+      runId = p.runId
+      priced = p.priced
+      if (!opts.json) {
+        io.err(`${p.resumed ? 'Resuming' : 'Starting'} run ${p.runId}: ${whatRuns(opts, p)}${p.skippedCount ? `, ${p.skippedCount} skipped` : ''}`)
+        for (const s of p.skipped) io.err(`  skipped ${s.externalId}: ${s.reason}`)
+      }
+    } else if (event === 'run.progress') {
+      const p = payload as EventPayload<'run.progress'>
+      const now = Date.now()
+      const line = progressLine(p, priced)
+      if (line === lastLine || (now - lastAt < 1000 && p.done < p.total)) return
+      lastAt = now
+      lastLine = line
+      io.err(line)
+    }
+  }
+  const result = await withProject(file, { mode: 'write', onEvent }, async (project) => {
+    // Ctrl+C cancels the run once it has started: finished calls are kept, and the same command resumes it.
+    const onSignal = () => {
+      if (runId !== null) void project.call('runs.cancel', { runId })
+    }
+    process.on('SIGINT', onSignal)
+    try {
+      return await project.call('runs.execute', { judge: judgeInput(opts), run: runSpec(opts), ...(opts.dryRun ? { dryRun: true } : {}) })
+    } finally {
+      process.removeListener('SIGINT', onSignal)
+    }
+  })
+  if (result.kind === 'estimate') {
+    if (opts.json) io.out(JSON.stringify({ dryRun: true, judge: result.judge.name, ...result.estimate }, null, 2))
+    else printEstimate(io, opts, result.judge, result.estimate)
     return
   }
-  // A run that cannot start records nothing: the key is checked and the items planned before any write.
-  const keyStore = new EnvKeyStore(process.env, opts.apiKeyEnv)
-  const draft = draftJudge(db, judgeInput(opts))
-  await providerFor(draft, { keyStore })
-  const { estimate } = estimateRun(project, parseRunSpec(runSpec(opts, Math.max(draft.id, 1))), draft)
-  if (estimate.calls === 0) {
-    const needs = estimate.items === 0 && estimate.skipped === 0 ? `${opts.instrument} needs ${kindNeeded(await kindsOf(opts), file)}` : null
-    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'nothing_to_ask', skippedCount: estimate.skipped, skipped: estimate.skippedItems, ...(needs ? { needs } : {}) }, null, 2))
+  if (result.kind === 'nothing_to_ask') {
+    const needs = result.items === 0 && result.skippedCount === 0 ? `${opts.instrument} needs ${kindNeeded(await kindsOf(opts), file)}` : null
+    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'nothing_to_ask', skippedCount: result.skippedCount, skipped: result.skipped, ...(needs ? { needs } : {}) }, null, 2))
     else {
-      io.err(`assay: nothing to ask: no item of the selection can be put to ${opts.instrument}${estimate.skipped ? ` (${estimate.skipped} skipped)` : ''}; no run was recorded`)
+      io.err(`assay: nothing to ask: no item of the selection can be put to ${opts.instrument}${result.skippedCount ? ` (${result.skippedCount} skipped)` : ''}; no run was recorded`)
       if (needs) io.err(`  ${needs}`)
-      for (const s of estimate.skippedItems.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
+      for (const s of result.skipped.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
     }
     throw new ExitCode(EXIT_FAILURE)
   }
-  const judge = project.write((db) => ensureJudge(db, judgeInput(opts)))
-  const spec = parseRunSpec(runSpec(opts, judge.id))
-  const prepared = prepareRun(project, spec)
-  const total = prepared.plan.calls.length
-  if (!opts.json) {
-    const what =
-      opts.instrument === 'generation'
-        ? `${opts.scheme} generation${opts.generate === 'ideas' ? ' of ideas' : ''} by ${judge.name} (${judge.provider}) on ${prepared.plan.items} ${opts.generate === 'ideas' ? 'keyword' : opts.generate === 'tasks' ? 'paper' : opts.generate === 'responses' ? 'problem' : 'task'}${prepared.plan.items === 1 ? '' : 's'}${opts.generate === 'responses' && (opts.trials ?? 1) > 1 ? `, ${opts.trials} trials each` : ''}`
-        : `${opts.instrument} by ${judge.name} (${judge.provider}), ${total} call${total === 1 ? '' : 's'} on ${prepared.plan.items} item${prepared.plan.items === 1 ? '' : 's'}`
-    io.err(`${prepared.resumed ? 'Resuming' : 'Starting'} run ${prepared.runId}: ${what}${prepared.plan.skipped.length ? `, ${prepared.plan.skipped.length} skipped` : ''}`)
-    for (const s of prepared.plan.skipped.slice(0, 5)) io.err(`  skipped ${s.externalId}: ${s.reason}`)
+  if (result.kind === 'could_not_start') {
+    if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'could_not_start', error: result.error, requests: result.requests, skipped: result.skipped }, null, 2))
+    else io.err(`assay: the run could not start: ${result.error}; no run was recorded`)
+    throw new ExitCode(EXIT_FAILURE)
   }
-  const priced = priceFor(db, judge.provider, judge.model) !== undefined
-  const onSignal = () => runRegistry.cancel(project, prepared.runId)
-  process.once('SIGINT', onSignal)
-  let lastAt = 0
-  let lastLine = ''
-  const progress = (p: RunProgress) => {
-    const now = Date.now()
-    const line = progressLine(p, priced)
-    if (line === lastLine || (now - lastAt < 1000 && p.done < p.total)) return
-    lastAt = now
-    lastLine = line
-    io.err(line)
-  }
-  let result: RunResult
-  try {
-    result = await runRegistry.run(project, prepared.runId, { keyStore, progressEveryMs: 250 }, progress)
-  } finally {
-    process.removeListener('SIGINT', onSignal)
-  }
-  const c = result.counts
-  // Not one answer from a new run (a wrong model name, an endpoint that does not answer): it could not start.
-  if (!prepared.resumed && opts.instrument !== 'generation' && result.outcome !== 'cancelled' && c.ok + c.unparseable === 0 && (c.failed > 0 || result.outcome === 'failed')) {
-    const { discarded, firstError } = project.write((db) => discardUnansweredRun(db, result.runId))
-    if (discarded) {
-      const reason = result.fatal ?? firstError ?? 'every call failed'
-      if (opts.json) io.out(JSON.stringify({ runId: null, outcome: 'could_not_start', error: reason, requests: result.requests, skipped: prepared.plan.skipped }, null, 2))
-      else io.err(`assay: the run could not start: ${reason}; no run was recorded`)
-      throw new ExitCode(EXIT_FAILURE)
-    }
-  }
-  const ideas = opts.instrument === 'generation' && opts.generate === 'ideas' ? generatedIdeasOf(db, result.runId) : null
-  const tasks = opts.instrument === 'generation' && opts.generate === 'tasks' ? composedTasksOf(db, result.runId) : null
-  const responses = opts.instrument === 'generation' && opts.generate === 'responses' ? responsesOf(db, result.runId) : null
-  const sets = opts.instrument === 'generation' && !ideas && !tasks && !responses ? generatedSetsOf(db, result.runId) : null
-  if (opts.json) {
-    io.out(
-      JSON.stringify(
-        { runId: result.runId, resumed: prepared.resumed, outcome: result.outcome, requests: result.requests, fatal: result.fatal, counts: result.counts, skipped: prepared.plan.skipped, ...(sets ? { sets } : {}), ...(ideas ? { ideas } : {}), ...(tasks ? { tasks } : {}), ...(responses ? { responses } : {}) },
-        null,
-        2
-      )
-    )
-  } else {
-    printResult(io, result)
-    if (responses) io.out(`${responses.length} response${responses.length === 1 ? '' : 's'} stored as problems to grade${responses.length ? ` (set ${JSON.stringify(opts.outSet ?? `generated-run${result.runId}`)})` : ''}`)
+  const { kind: _kind, ...ran } = result
+  if (opts.json) io.out(JSON.stringify(ran, null, 2))
+  else {
+    printResult(io, ran)
+    const { responses, tasks, ideas, sets } = ran
+    if (responses) io.out(`${responses.length} response${responses.length === 1 ? '' : 's'} stored as problems to grade${responses.length ? ` (set ${JSON.stringify(opts.outSet ?? `generated-run${ran.runId}`)})` : ''}`)
     if (tasks) io.out(`${tasks.length} rediscovery task${tasks.length === 1 ? '' : 's'} composed${tasks.length ? `: ${tasks.join(', ')}` : ''}`)
     if (ideas) io.out(`${ideas.length} idea${ideas.length === 1 ? '' : 's'} generated, ${ideas.filter((i) => i.selected).length} chosen by the generator`)
     if (sets) io.out(`${sets.length} hypothesis set${sets.length === 1 ? '' : 's'} generated${sets.length ? `: ${sets.join(', ')}` : ''}`)
   }
-  if (result.outcome === 'cancelled') throw new ExitCode(EXIT_CANCELLED)
-  if (result.outcome === 'failed' || result.counts.failed > 0) throw new ExitCode(EXIT_FAILURE)
+  if (ran.outcome === 'cancelled') throw new ExitCode(EXIT_CANCELLED)
+  if (ran.outcome === 'failed' || ran.counts.failed > 0) throw new ExitCode(EXIT_FAILURE)
+}
+
+/** What the starting line says the run asks. */
+function whatRuns(opts: JudgeCliOptions, p: EventPayload<'run.starting'>): string {
+  if (opts.instrument !== 'generation') return `${opts.instrument} by ${p.judge.name} (${p.judge.provider}), ${p.calls} call${p.calls === 1 ? '' : 's'} on ${p.items} item${p.items === 1 ? '' : 's'}`
+  const unit = opts.generate === 'ideas' ? 'keyword' : opts.generate === 'tasks' ? 'paper' : opts.generate === 'responses' ? 'problem' : 'task'
+  const trials = opts.generate === 'responses' && (opts.trials ?? 1) > 1 ? `, ${opts.trials} trials each` : ''
+  return `${opts.scheme} generation${opts.generate === 'ideas' ? ' of ideas' : ''} by ${p.judge.name} (${p.judge.provider}) on ${p.items} ${unit}${p.items === 1 ? '' : 's'}${trials}`
 }
 
 export function formatDuration(ms: number): string {
@@ -289,13 +268,13 @@ export function formatDuration(ms: number): string {
 export { formatUsd }
 
 /** `priced`: the judge's model has a price; without one the cost so far is unknown, not $0. */
-export function progressLine(p: RunProgress, priced = true): string {
+export function progressLine(p: EventPayload<'run.progress'>, priced = true): string {
   const pct = p.total ? Math.floor((p.done / p.total) * 100) : 100
   const eta = p.etaMs === null ? '' : p.done < p.total ? ` · ETA ${formatDuration(p.etaMs)}` : ''
   return `run ${p.runId}: ${p.done}/${p.total} done (${pct}%) · ${p.failed} failed · ${priced ? formatUsd(p.costUsd) : 'price unknown'}${eta}`
 }
 
-function printEstimate(io: CliIO, opts: JudgeCliOptions, judge: Judge, e: RunEstimate): void {
+function printEstimate(io: CliIO, opts: JudgeCliOptions, judge: { name: string; provider: string; model: string }, e: RunEstimate): void {
   io.out(`Dry run: ${opts.instrument} by ${judge.name} (${judge.provider}) with ${e.template}${e.batch ? ', batch API' : ''}`)
   io.out(`  items ${e.items}${e.skipped ? ` (${e.skipped} skipped)` : ''} · calls ${e.calls} · cached ${e.cached} · to send ${e.toSend}`)
   io.out(`  tokens ≈ ${e.inputTokens.toLocaleString('en-US')} in + ${e.outputTokens.toLocaleString('en-US')} out (prompt length / 4; answer limit assumed)`)
@@ -309,7 +288,7 @@ function printEstimate(io: CliIO, opts: JudgeCliOptions, judge: Judge, e: RunEst
   for (const s of e.skippedItems.slice(0, 5)) io.out(`  skipped ${s.externalId}: ${s.reason}`)
 }
 
-function printResult(io: CliIO, r: RunResult): void {
+function printResult(io: CliIO, r: Pick<Extract<RunExecuteResult, { kind: 'ran' }>, 'runId' | 'outcome' | 'counts' | 'requests' | 'fatal'>): void {
   const c = r.counts
   const what = r.outcome === 'done' ? 'finished' : r.outcome === 'cancelled' ? 'cancelled (run the same command to resume)' : 'stopped'
   io.out(
