@@ -18,6 +18,7 @@ import { parentsFirst } from './chains'
 import { assignmentDigest, viewDigest, type DigestEntry } from './digest'
 import { PACKET_FORMAT, PACKET_META, VIEW_KEY } from '../store/packet-format'
 import { insertPacket, packetFileWriter, type PacketFileWriter } from '../store/packets'
+import { copyProjectInstrumentRows, projectInstrumentRows, type ProjectInstrumentRow } from '../store/instruments'
 
 export interface PacketExportOptions {
   annotator: string
@@ -73,8 +74,13 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
   const annotator = findAnnotator(project, opts.annotator.trim())
   if (!annotator) throw new AssayError('not_found', `No annotator named "${opts.annotator}" in this project`)
 
-  // One read transaction: the assignments, views and revisions come from one state of the project.
-  const content = db.transaction(() => collect(project, annotator, opts))()
+  // One read transaction: the assignments, views, revisions and declarations come from one state of the project.
+  const { content, declared } = db.transaction(() => {
+    const content = collect(project, annotator, opts)
+    // A declared instrument travels with its assignments: the packet's form, checks and judge prompt are its own.
+    const ids = new Set(content.map((c) => c.assignment.instrument_id))
+    return { content, declared: projectInstrumentRows(db).filter((r) => ids.has(r.instrument_id)) }
+  })()
   if (content.length === 0) {
     throw new AssayError('invalid_input', `${annotator.name} has no assignments${describeFilter(opts)}; assign items first`)
   }
@@ -90,7 +96,7 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
 
   const temp = tempPathFor(out)
   try {
-    await writePacketFile(temp, { packetId, projectId: project.id, digest, annotator, content, limits: readAnswerLimits(project.db) })
+    await writePacketFile(temp, { packetId, projectId: project.id, digest, annotator, content, declared, limits: readAnswerLimits(project.db) })
     project.write((db) =>
       insertPacket(
         db,
@@ -184,6 +190,8 @@ interface PacketFileContent {
   content: PacketAssignment[]
   /** The project's caps on answers, so the packet asks no more of its answers than the merge will. */
   limits: AnswerLimits
+  /** Every version of the declared instruments among the assignments. */
+  declared: ReadonlyArray<ProjectInstrumentRow>
 }
 
 async function writePacketFile(path: string, c: PacketFileContent): Promise<void> {
@@ -199,6 +207,7 @@ async function writePacketFile(path: string, c: PacketFileContent): Promise<void
       setMeta(db, PACKET_META.format, String(PACKET_FORMAT))
       setMeta(db, PACKET_META.digest, c.digest)
       writeAnswerLimits(db, c.limits)
+      copyProjectInstrumentRows(db, c.declared)
       const writer = packetFileWriter(db)
       const annotatorId = writer.annotator({ name: c.annotator.name, expertise: c.annotator.expertise, pseudonym: c.annotator.pseudonym })
       writeAssignments(db, writer, annotatorId, c.annotator.name, c.content)

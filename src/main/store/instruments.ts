@@ -63,6 +63,12 @@ export function addProjectInstrument(db: WritableDB, d: Declaration): AddOutcome
   return { status: 'added', id: d.id, version, hash }
 }
 
+/** Writes rows of another file as they are (a packet carries the declarations its assignments are answered with). */
+export function copyProjectInstrumentRows(db: WritableDB, rows: ReadonlyArray<ProjectInstrumentRow>): void {
+  const insert = db.prepare(`INSERT INTO project_instruments (instrument_id, version, declaration, content_hash, created_at) VALUES (?, ?, ?, ?, ?)`)
+  for (const r of rows) insert.run(r.instrument_id, r.version, r.declaration, r.content_hash, r.created_at)
+}
+
 /** The stored declaration of a row (checked again: a hand-edited file is refused, not half-used). */
 export function declarationOf(row: ProjectInstrumentRow): Declaration {
   return declarationSchema.parse(JSON.parse(row.declaration))
