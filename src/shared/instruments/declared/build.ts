@@ -5,6 +5,7 @@ import { blindProposalPair } from '../proposal-view'
 import type { AnyInstrument, FieldSpec, JudgementIssue, Observation, Widget } from '../types'
 import type { Declaration, DeclaredField } from './declaration'
 import { derivedPrompt, promptValues } from './prompt'
+import { flawList, flawsIssues, flawsSchema, flawsSpecs, flawsValues, flawsWidget, onSide, swapFlawSides } from './flaws'
 
 // A declaration turned into an Instrument: the same object every part of Assay uses for a built-in one (queues,
 // forms, main's validation, judges' requests and parsing, the audit, adjudication, exports).
@@ -20,7 +21,7 @@ function optionKeys(options: ReadonlyArray<{ value: string; key?: string | undef
   return options.map((o) => o.key ?? free.shift() ?? '')
 }
 
-function fieldSchema(f: DeclaredField): z.ZodType {
+function fieldSchema(shape: Declaration['item'], f: DeclaredField): z.ZodType {
   const maybe = (s: z.ZodType, absent: boolean) => (absent ? s.nullish() : s)
   const notAlways = f.optional === true || f.required_when !== undefined
   switch (f.kind) {
@@ -41,11 +42,13 @@ function fieldSchema(f: DeclaredField): z.ZodType {
       return notAlways ? z.string().nullish() : z.string()
     case 'quote':
       return f.many ? (notAlways ? z.array(z.string()).default([]) : z.array(z.string())) : notAlways ? z.string().nullish() : z.string()
+    case 'flaws':
+      return flawsSchema(shape, f)
   }
 }
 
 function judgementSchema(d: Declaration): z.ZodType<Answer> {
-  return z.lazy(() => z.object(Object.fromEntries(d.fields.map((f) => [f.name, fieldSchema(f)])))) as unknown as z.ZodType<Answer>
+  return z.lazy(() => z.object(Object.fromEntries(d.fields.map((f) => [f.name, fieldSchema(d.item, f)])))) as unknown as z.ZodType<Answer>
 }
 
 function requiredWhen(f: DeclaredField) {
@@ -103,6 +106,8 @@ function widgetsOf(d: Declaration): Widget[] {
           ...(f.optional ? { optional: true } : {}),
           ...requiredWhen(f)
         }]
+      case 'flaws':
+        return [flawsWidget(d.item, f, QUOTE_SOURCES[d.item])]
     }
   })
 }
@@ -121,6 +126,8 @@ function fieldSpecs(d: Declaration): FieldSpec[] {
       }
       case 'number':
         return [{ name: f.name, label: f.label, level: f.level ?? 'interval' }]
+      case 'flaws':
+        return flawsSpecs(f)
       case 'text':
       case 'quote':
         return []
@@ -145,6 +152,8 @@ function emptyAnswer(d: Declaration): Answer {
           return [f.name, '']
         case 'quote':
           return [f.name, f.many ? [] : '']
+        case 'flaws':
+          return [f.name, []]
         default:
           return [f.name, null]
       }
@@ -160,6 +169,7 @@ function mirrorSides(d: Declaration, j: Answer, display: Record<string, unknown>
     const v = j[f.name]
     if (f.kind === 'choice' && f.swap && typeof v === 'string') out[f.name] = f.swap[v] ?? v
     if (f.kind === 'scale' && f.mirror && typeof v === 'number') out[f.name] = f.min + f.max - v
+    if (f.kind === 'flaws') out[f.name] = swapFlawSides(v)
   }
   return out
 }
@@ -175,6 +185,8 @@ function quoteIssues(d: Declaration, j: Answer, texts: ReadonlyArray<string>): J
       if (typeof q === 'string' && q.trim() && !quoteFragmentsIn(texts, q)) issues.push({ path, message: 'This quote is not in the text shown.' })
     }
   }
+  // A flaw's evidence is quoted from the text it is about: for a pair, the side it names (texts are A, then B).
+  for (const f of d.fields) if (f.kind === 'flaws') issues.push(...flawsIssues(f, j, (side) => (side === 'b' ? texts[1] : texts[0]) ?? ''))
   return issues
 }
 
@@ -190,11 +202,23 @@ function fromModel(d: Declaration, parsed: unknown): unknown {
   return out
 }
 
-function observed(d: Declaration, j: Answer): Record<string, string | number | boolean | null> {
+/** A pair's flaws are observed per side, as the built-in flaw audit's are: `<pair>:a` and `<pair>:b`. */
+function sideObservations(d: Declaration, j: Answer, pairId: string): Observation[] {
+  const lists = d.fields.filter((f) => f.kind === 'flaws')
+  if (!lists.length) return []
+  return (['a', 'b'] as const).map((side) => ({
+    unit: `${pairId}:${side}`,
+    values: Object.assign({}, ...lists.map((f) => flawsValues(f, onSide(flawList(j, f), side)))) as Observation['values']
+  }))
+}
+
+function observed(d: Declaration, j: Answer, pair = false): Record<string, string | number | boolean | null> {
   const values: Record<string, string | number | boolean | null> = {}
   for (const f of d.fields) {
     const v = j[f.name]
-    if (f.kind === 'multi') {
+    if (f.kind === 'flaws') {
+      if (!pair) Object.assign(values, flawsValues(f, flawList(j, f)))
+    } else if (f.kind === 'multi') {
       for (const o of f.options) values[`${f.name}.${o.value}`] = (v as Record<string, unknown> | undefined)?.[o.value] === true
     } else if (f.kind === 'choice' || f.kind === 'scale' || f.kind === 'number') {
       values[f.name] = typeof v === 'string' || typeof v === 'number' ? v : null
@@ -243,7 +267,12 @@ export function buildInstrument(declaration: Declaration, version: number): AnyI
       itemKind: 'proposal-pair',
       blind: blindProposalPair,
       check: (j: Answer, payload: ItemPayload<'proposal-pair'>) => quoteIssues(d, j, [payload.a.markdown, payload.b.markdown]),
-      observe: (j: Answer, payload: ItemPayload<'proposal-pair'>): Observation[] => [{ unit: payload.pair_id, values: observed(d, j) }]
+      observe: (j: Answer, payload: ItemPayload<'proposal-pair'>): Observation[] => {
+        // A pair whose only fields are flaw lists is observed per side alone.
+        const values = observed(d, j, true)
+        const pair = Object.keys(values).length || !d.fields.some((f) => f.kind === 'flaws') ? [{ unit: payload.pair_id, values }] : []
+        return [...pair, ...sideObservations(d, j, payload.pair_id)]
+      }
     }
   }
   return {

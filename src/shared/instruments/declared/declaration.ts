@@ -87,7 +87,21 @@ const quoteField = z
   .object({ ...common, kind: z.literal('quote'), /** Several quotes rather than one. */ many: z.boolean().optional() })
   .strict()
 
-export const declaredFieldSchema = z.discriminatedUnion('kind', [choiceField, multiField, scaleField, numberField, textField, quoteField])
+/** A list of flaws, each of a declared type and severity, its evidence quoted from the item (from one side of a pair). */
+const flawsField = z
+  .object({
+    ...common,
+    kind: z.literal('flaws'),
+    types: z.array(optionSchema).min(1),
+    /** Least to most severe (default: minor, major, fatal). */
+    severities: z.array(optionSchema).min(2).optional(),
+    /** Whether each flaw must quote its evidence (default: required). */
+    evidence: z.enum(['required', 'optional']).optional()
+  })
+  .strict()
+export type FlawsField = z.infer<typeof flawsField>
+
+export const declaredFieldSchema = z.discriminatedUnion('kind', [choiceField, multiField, scaleField, numberField, textField, quoteField, flawsField])
 export type DeclaredField = z.infer<typeof declaredFieldSchema>
 export type DeclaredFieldKind = DeclaredField['kind']
 
@@ -141,17 +155,34 @@ export type Declaration = z.infer<typeof declarationSchema>
 
 type Report = (path: ReadonlyArray<string | number>, message: string) => void
 
+/** Options of one list: each value and key once, at most 30. */
+function checkOptions(options: ReadonlyArray<{ value: string; key?: string | undefined }>, at: string, report: Report): Set<string> {
+  const values = new Set<string>()
+  const keys = new Set<string>()
+  options.forEach((o, i) => {
+    if (values.has(o.value)) report([at, i, 'value'], `the option "${o.value}" is listed twice`)
+    if (o.key !== undefined && keys.has(o.key)) report([at, i, 'key'], `the key "${o.key}" is taken by another option`)
+    values.add(o.value)
+    if (o.key !== undefined) keys.add(o.key)
+  })
+  if (options.length > 30) report([at], 'at most 30 options')
+  return values
+}
+
 function checkField(shape: DeclaredItemShape, f: DeclaredField, names: Map<string, DeclaredField>, report: Report): void {
-  if (f.kind === 'choice' || f.kind === 'multi') {
-    const values = new Set<string>()
-    const keys = new Set<string>()
-    f.options.forEach((o, i) => {
-      if (values.has(o.value)) report(['options', i, 'value'], `the option "${o.value}" is listed twice`)
-      if (o.key !== undefined && keys.has(o.key)) report(['options', i, 'key'], `the key "${o.key}" is taken by another option`)
-      values.add(o.value)
-      if (o.key !== undefined) keys.add(o.key)
+  if (f.kind === 'flaws') {
+    checkOptions(f.types, 'types', report)
+    const severities = f.severities ?? [{ value: 'minor' }, { value: 'major' }, { value: 'fatal' }]
+    if (f.severities) checkOptions(f.severities, 'severities', report)
+    // The statistics name a type beside the worst severity and the gravest one found.
+    const gravest = `has_${severities[severities.length - 1]!.value}`
+    f.types.forEach((t, i) => {
+      if (t.value === 'worst' || t.value === gravest) report(['types', i, 'value'], `"${t.value}" names a statistic of the list; call the type otherwise`)
     })
-    if (f.options.length > 30) report(['options'], 'at most 30 options')
+    if (f.optional || f.required_when) report([f.optional ? 'optional' : 'required_when'], 'a list of flaws may be empty (nothing found); it is neither optional nor required when')
+  }
+  if (f.kind === 'choice' || f.kind === 'multi') {
+    const values = checkOptions(f.options, 'options', report)
     if (f.kind === 'choice' && f.swap) {
       if (shape !== 'pair') report(['swap'], 'only a pair has sides to swap')
       for (const [from, to] of Object.entries(f.swap)) {

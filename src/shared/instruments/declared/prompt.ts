@@ -1,4 +1,5 @@
 import type { Declaration, DeclaredField } from './declaration'
+import { severitiesOf } from './flaws'
 
 // What a judge is asked for a declared instrument: the team's own prompt, or one derived from the fields. Either
 // way the prompt names its values as {{name}} (the item as shown: {{text}}, or {{a}}, {{b}} and {{topic}}; the
@@ -13,7 +14,7 @@ function quoted(values: ReadonlyArray<string>): string {
   return values.map((v) => `"${v}"`).join(', ')
 }
 
-function describe(f: DeclaredField): string {
+function describe(f: DeclaredField, pair: boolean): string {
   const help = f.help ? ` ${f.help}` : ''
   const need = f.optional || f.required_when ? ' (may be null)' : ''
   switch (f.kind) {
@@ -33,6 +34,16 @@ function describe(f: DeclaredField): string {
       return `- "${f.name}" (${f.label}): text${need}.${help}`
     case 'quote':
       return `- "${f.name}" (${f.label}): ${f.many ? 'a list of passages' : 'one passage'} copied exactly from the text${need}.${help}`
+    case 'flaws': {
+      const severities = severitiesOf(f)
+      const side = pair ? '"side": "a" or "b" (the proposal it is in), ' : ''
+      const evidence = f.evidence === 'optional' ? 'a passage copied exactly from the text it is about, or ""' : 'a passage copied exactly from the text it is about'
+      return (
+        `- "${f.name}" (${f.label}): a list of the flaws found, empty if there are none; each flaw an object {${side}"type": one of ${quoted(f.types.map((t) => t.value))}, ` +
+        `"severity": one of ${quoted(severities.map((s) => s.value))} (least to most severe), "evidence": ${evidence}, "note": text}.${help} ` +
+        `${f.types.map((t) => `"${t.value}" = ${t.label}`).join('; ')}.`
+      )
+    }
   }
 }
 
@@ -40,7 +51,7 @@ function describe(f: DeclaredField): string {
 export function fieldInstructions(d: Declaration): string {
   return [
     'Answer with one JSON object and nothing else, with these fields:',
-    ...d.fields.map(describe)
+    ...d.fields.map((f) => describe(f, d.item === 'pair'))
   ].join('\n')
 }
 
