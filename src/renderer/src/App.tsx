@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react'
+import { ScreenBoundary } from './views/ScreenBoundary'
 import { useWorkbench, type Screen } from './workbench-state'
 import { api } from './api'
 import { dropFirstAnswers } from './first-page'
@@ -124,9 +125,11 @@ export function App() {
         </div>
       )}
       <main className="content">
-        <Suspense fallback={<p className="screen-loading">Loading…</p>}>
-          {annotating ? <AnnotateScreen /> : <CuratorScreen screen={screen} info={info} />}
-        </Suspense>
+        <ScreenBoundary screen={annotating ? 'annotate' : screen}>
+          <Suspense fallback={<p className="screen-loading">Loading…</p>}>
+            {annotating ? <AnnotateScreen /> : <CuratorScreen screen={screen} info={info} />}
+          </Suspense>
+        </ScreenBoundary>
       </main>
     </div>
   )
