@@ -44,6 +44,10 @@ function fieldSchema(shape: Declaration['item'], f: DeclaredField): z.ZodType {
       return f.many ? (notAlways ? z.array(z.string()).default([]) : z.array(z.string())) : notAlways ? z.string().nullish() : z.string()
     case 'flaws':
       return flawsSchema(shape, f)
+    case 'per_side': {
+      const one = z.object(Object.fromEntries(f.fields.map((g) => [g.name, fieldSchema(shape, g)])))
+      return z.object({ a: one, b: one })
+    }
   }
 }
 
@@ -57,7 +61,15 @@ function requiredWhen(f: DeclaredField) {
 }
 
 function widgetsOf(d: Declaration): Widget[] {
-  return d.fields.flatMap((f): Widget[] => {
+  return d.fields.flatMap((f) => fieldWidgets(d, f))
+}
+
+/** A field inside a per-side group, named by its path in the answer (`scores.a.novelty`) and labelled by its side. */
+function onSideField<F extends DeclaredField>(group: { name: string }, side: 'a' | 'b', f: F): F {
+  return { ...f, name: `${group.name}.${side}.${f.name}`, label: `${side === 'a' ? 'A (left)' : 'B (right)'} · ${f.label}` }
+}
+
+function fieldWidgets(d: Declaration, f: DeclaredField): Widget[] {
     switch (f.kind) {
       case 'choice': {
         const keys = optionKeys(f.options)
@@ -108,8 +120,10 @@ function widgetsOf(d: Declaration): Widget[] {
         }]
       case 'flaws':
         return [flawsWidget(d.item, f, QUOTE_SOURCES[d.item])]
+      case 'per_side':
+        // The same questions for each proposal, as shown: A's first, then B's.
+        return (['a', 'b'] as const).flatMap((side) => f.fields.flatMap((g) => fieldWidgets(d, onSideField(f, side, g))))
     }
-  })
 }
 
 /** The measurement level of each field, and the declared scale where there is one. */
@@ -128,6 +142,9 @@ function fieldSpecs(d: Declaration): FieldSpec[] {
         return [{ name: f.name, label: f.label, level: f.level ?? 'interval' }]
       case 'flaws':
         return flawsSpecs(f)
+      case 'per_side':
+        // Compared per side of the pair (units `<pair>:a`, `<pair>:b`), each question as its own field.
+        return f.fields.flatMap((g) => fieldSpecs({ ...d, fields: [{ ...g, name: `${f.name}.${g.name}`, label: `${f.label}: ${g.label}` }] }))
       case 'text':
       case 'quote':
         return []
@@ -154,6 +171,10 @@ function emptyAnswer(d: Declaration): Answer {
           return [f.name, f.many ? [] : '']
         case 'flaws':
           return [f.name, []]
+        case 'per_side': {
+          const one = emptyAnswer({ ...d, fields: f.fields })
+          return [f.name, { a: one, b: { ...one } }]
+        }
         default:
           return [f.name, null]
       }
@@ -170,6 +191,7 @@ function mirrorSides(d: Declaration, j: Answer, display: Record<string, unknown>
     if (f.kind === 'choice' && f.swap && typeof v === 'string') out[f.name] = f.swap[v] ?? v
     if (f.kind === 'scale' && f.mirror && typeof v === 'number') out[f.name] = f.min + f.max - v
     if (f.kind === 'flaws') out[f.name] = swapFlawSides(v)
+    if (f.kind === 'per_side' && v !== null && typeof v === 'object') out[f.name] = { ...(v as Answer), a: (v as Answer).b, b: (v as Answer).a }
   }
   return out
 }
@@ -198,6 +220,11 @@ function fromModel(d: Declaration, parsed: unknown): unknown {
     const v = out[f.name]
     if (f.kind === 'multi' && Array.isArray(v)) out[f.name] = Object.fromEntries(f.options.map((o) => [o.value, v.some((x) => String(x).trim().toLowerCase() === o.value)]))
     if ((f.kind === 'scale' || f.kind === 'number') && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) out[f.name] = Number(v)
+    if (f.kind === 'per_side' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      // Sides named as shown, in any case ("A", "b").
+      const sides = Object.fromEntries(Object.entries(v as Answer).map(([k, x]) => [k.trim().toLowerCase(), x]))
+      out[f.name] = { a: fromModel({ ...d, fields: f.fields }, sides.a), b: fromModel({ ...d, fields: f.fields }, sides.b) }
+    }
   }
   return out
 }
@@ -205,17 +232,24 @@ function fromModel(d: Declaration, parsed: unknown): unknown {
 /** A pair's flaws are observed per side, as the built-in flaw audit's are: `<pair>:a` and `<pair>:b`. */
 function sideObservations(d: Declaration, j: Answer, pairId: string): Observation[] {
   const lists = d.fields.filter((f) => f.kind === 'flaws')
-  if (!lists.length) return []
-  return (['a', 'b'] as const).map((side) => ({
-    unit: `${pairId}:${side}`,
-    values: Object.assign({}, ...lists.map((f) => flawsValues(f, onSide(flawList(j, f), side)))) as Observation['values']
-  }))
+  const groups = d.fields.filter((f) => f.kind === 'per_side')
+  if (!lists.length && !groups.length) return []
+  return (['a', 'b'] as const).map((side) => {
+    const values: Observation['values'] = Object.assign({}, ...lists.map((f) => flawsValues(f, onSide(flawList(j, f), side))))
+    for (const f of groups) {
+      const own = ((j[f.name] as Answer | undefined)?.[side] ?? {}) as Answer
+      const seen = observed({ ...d, fields: f.fields }, own)
+      for (const [name, v] of Object.entries(seen)) values[`${f.name}.${name}`] = v
+    }
+    return { unit: `${pairId}:${side}`, values }
+  })
 }
 
 function observed(d: Declaration, j: Answer, pair = false): Record<string, string | number | boolean | null> {
   const values: Record<string, string | number | boolean | null> = {}
   for (const f of d.fields) {
     const v = j[f.name]
+    if (f.kind === 'per_side') continue
     if (f.kind === 'flaws') {
       if (!pair) Object.assign(values, flawsValues(f, flawList(j, f)))
     } else if (f.kind === 'multi') {
@@ -270,7 +304,7 @@ export function buildInstrument(declaration: Declaration, version: number): AnyI
       observe: (j: Answer, payload: ItemPayload<'proposal-pair'>): Observation[] => {
         // A pair whose only fields are flaw lists is observed per side alone.
         const values = observed(d, j, true)
-        const pair = Object.keys(values).length || !d.fields.some((f) => f.kind === 'flaws') ? [{ unit: payload.pair_id, values }] : []
+        const pair = Object.keys(values).length || !d.fields.some((f) => f.kind === 'flaws' || f.kind === 'per_side') ? [{ unit: payload.pair_id, values }] : []
         return [...pair, ...sideObservations(d, j, payload.pair_id)]
       }
     }

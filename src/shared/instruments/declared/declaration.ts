@@ -101,7 +101,13 @@ const flawsField = z
   .strict()
 export type FlawsField = z.infer<typeof flawsField>
 
-export const declaredFieldSchema = z.discriminatedUnion('kind', [choiceField, multiField, scaleField, numberField, textField, quoteField, flawsField])
+/** The same questions asked of each proposal of a pair (a per-unit repeat, the units being the two sides). */
+const perSideField = z
+  .object({ ...common, kind: z.literal('per_side'), fields: z.array(z.discriminatedUnion('kind', [choiceField, scaleField, numberField, textField])).min(1) })
+  .strict()
+export type PerSideField = z.infer<typeof perSideField>
+
+export const declaredFieldSchema = z.discriminatedUnion('kind', [choiceField, multiField, scaleField, numberField, textField, quoteField, flawsField, perSideField])
 export type DeclaredField = z.infer<typeof declaredFieldSchema>
 export type DeclaredFieldKind = DeclaredField['kind']
 
@@ -170,6 +176,22 @@ function checkOptions(options: ReadonlyArray<{ value: string; key?: string | und
 }
 
 function checkField(shape: DeclaredItemShape, f: DeclaredField, names: Map<string, DeclaredField>, report: Report): void {
+  if (f.kind === 'per_side') {
+    if (shape !== 'pair') report(['kind'], 'only a pair has sides to ask about')
+    if (f.optional || f.required_when) report([f.optional ? 'optional' : 'required_when'], 'a per-side group is answered for both sides; its own fields say what is optional')
+    const inner = new Map<string, DeclaredField>()
+    f.fields.forEach((g, i) => {
+      const at = (path: ReadonlyArray<string | number>, message: string) => report(['fields', i, ...path], message)
+      if (inner.has(g.name)) at(['name'], `the field "${g.name}" is declared twice`)
+      else inner.set(g.name, g)
+      // Inside a side, nothing names a side, and a condition would have to say which side it reads.
+      if (g.required_when) at(['required_when'], 'a field asked of each side cannot depend on another field')
+      if (g.kind === 'choice' && g.swap) at(['swap'], 'a field asked of each side names no side')
+      if (g.kind === 'scale' && g.mirror) at(['mirror'], 'a field asked of each side runs along no side')
+      checkField(shape, { ...g, ...(g.kind === 'choice' ? { swap: undefined } : {}), ...(g.kind === 'scale' ? { mirror: undefined } : {}), required_when: undefined }, inner, at)
+    })
+    return
+  }
   if (f.kind === 'flaws') {
     checkOptions(f.types, 'types', report)
     const severities = f.severities ?? [{ value: 'minor' }, { value: 'major' }, { value: 'fatal' }]

@@ -44,6 +44,10 @@ function describe(f: DeclaredField, pair: boolean): string {
         `${f.types.map((t) => `"${t.value}" = ${t.label}`).join('; ')}.`
       )
     }
+    case 'per_side': {
+      const inner = f.fields.map((g) => `  ${describe(g, pair)}`).join('\n')
+      return `- "${f.name}" (${f.label}): an object {"a": {...}, "b": {...}} with the same fields for proposal A and for proposal B:${help}\n${inner}`
+    }
   }
 }
 
