@@ -4,6 +4,7 @@ import { isOperationName, operations, type OperationName } from '../../shared/co
 import type { Envelope } from '../../shared/contract/client'
 import type { ApiContext } from './context'
 import { loadHandler } from './handlers/load'
+import { withProjectInstruments } from '../instruments/scope'
 
 /**
  * The single entry for every transport: unknown operations and invalid input become typed errors,
@@ -12,7 +13,8 @@ import { loadHandler } from './handlers/load'
 export async function dispatch(ctx: ApiContext, name: string, rawInput: unknown): Promise<Envelope> {
   try {
     if (!isOperationName(name)) throw new AssayError('unknown_operation', `Unknown operation "${name}"`)
-    const value = await invoke(ctx, name, rawInput)
+    // The operation sees its own project's declared instruments, whatever else this process has open.
+    const value = await withProjectInstruments(ctx.project, () => invoke(ctx, name, rawInput))
     return { ok: true, value }
   } catch (e) {
     return { ok: false, error: toAssayError(e).toPayload() }

@@ -34,7 +34,7 @@ export function checkDeclarationFile(path: string): Declaration {
 /** Adds a declaration: identical to the newest version, nothing is written; changed, it is the next version. */
 export function addDeclaration(project: Project, declaration: Declaration): AddOutcome {
   const outcome = project.write((db) => addProjectInstrument(db, declaration))
-  registerProjectInstruments(project.db)
+  project.knowInstruments(registerProjectInstruments(project.db))
   return outcome
 }
 

@@ -5,6 +5,7 @@ import { ensureProjectIdentity, getMeta } from './meta'
 import { countItems } from './items'
 import { LATEST_SCHEMA_VERSION } from './migrations'
 import type { ProjectInfo } from '../../shared/contract/schemas'
+import type { AnyInstrument } from '../../shared/instruments/types'
 
 /** Whether the file holds declared instruments (a file not yet migrated has no such table). */
 function declaresInstruments(db: ReadableDB): boolean {
@@ -16,14 +17,16 @@ function declaresInstruments(db: ReadableDB): boolean {
  * Makes the file's own instruments known beside the built-in ones, on any connection that reads it (the project's,
  * a report worker's). The instrument code loads only for a file that declares some, so the command line starts without it.
  */
-export async function knowDeclaredInstruments(db: ReadableDB): Promise<void> {
-  if (declaresInstruments(db)) (await import('./instruments')).registerProjectInstruments(db)
+export async function knowDeclaredInstruments(db: ReadableDB): Promise<AnyInstrument[]> {
+  return declaresInstruments(db) ? (await import('./instruments')).registerProjectInstruments(db) : []
 }
 
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
   /** The connection, to read through; writes go through `write`, which hands out the writable handle. */
   readonly db: ReadableDB
+  /** This file's own instruments, newest versions by id: what its operations see (src/main/instruments/scope.ts). */
+  readonly declaredInstruments = new Map<string, AnyInstrument>()
 
   private constructor(
     private readonly writable: WritableDB,
@@ -34,12 +37,19 @@ export class Project {
     this.db = writable
   }
 
+  /** Takes newer versions of the file's own instruments (after a declaration is added). */
+  knowInstruments(list: ReadonlyArray<AnyInstrument>): void {
+    for (const inst of list) this.declaredInstruments.set(inst.id, inst)
+  }
+
   static async open(path: string, opts: OpenOptions = {}): Promise<Project> {
     const db = await openDatabase(path, opts)
     if (!opts.readonly) ensureProjectIdentity(db, basename(path).replace(/\.assay$/, ''))
     // The project's own instruments join the built-in ones for everything that follows (forms, runs, the audit).
-    await knowDeclaredInstruments(db)
-    return new Project(db, path, opts.readonly ?? false)
+    const declared = await knowDeclaredInstruments(db)
+    const project = new Project(db, path, opts.readonly ?? false)
+    project.knowInstruments(declared)
+    return project
   }
 
   /**

@@ -14,6 +14,7 @@ import { preprintSameStudy } from './preprint-same-study'
 import { probeCheck } from './probe-check'
 import { referenceComparison } from './reference-comparison'
 import { INSTRUMENT_IDS, type AnyInstrument, type BuiltInInstrumentId, type InstrumentId } from './types'
+import { scopedDeclared } from './declared-scope'
 
 /** The built-in instruments. Adding one is adding its file, its tests and one line here. */
 export const INSTRUMENTS: Record<BuiltInInstrumentId, AnyInstrument> = {
@@ -37,6 +38,9 @@ export const INSTRUMENTS: Record<BuiltInInstrumentId, AnyInstrument> = {
 // in main, and from `instruments.list` in the window). Built-in ids are never among them.
 const declared = new Map<string, AnyInstrument>()
 
+/** The current operation's project's own instruments (see ./declared-scope), else the ones registered here. */
+const table = (): ReadonlyMap<string, AnyInstrument> => scopedDeclared() ?? declared
+
 /**
  * Makes a project's declared instruments known, each replacing one of the same id. Others stay: a packet or a second
  * file opened beside the project (a merge, an import) must not take the project's own instruments away.
@@ -49,12 +53,12 @@ export function registerDeclaredInstruments(list: ReadonlyArray<AnyInstrument>):
 }
 
 export function declaredInstruments(): AnyInstrument[] {
-  return [...declared.values()]
+  return [...table().values()]
 }
 
 /** Every instrument: the built-in ones, then the project's own. */
 export function allInstruments(): AnyInstrument[] {
-  return [...INSTRUMENT_IDS.map((id) => INSTRUMENTS[id]), ...declared.values()]
+  return [...INSTRUMENT_IDS.map((id) => INSTRUMENTS[id]), ...table().values()]
 }
 
 export function isBuiltInInstrumentId(id: string): id is BuiltInInstrumentId {
@@ -63,12 +67,12 @@ export function isBuiltInInstrumentId(id: string): id is BuiltInInstrumentId {
 
 /** A built-in id or one the open project declared. */
 export function isInstrumentId(id: string): id is InstrumentId {
-  return isBuiltInInstrumentId(id) || declared.has(id)
+  return isBuiltInInstrumentId(id) || table().has(id)
 }
 
 export function getInstrument(id: string): AnyInstrument {
   if (isBuiltInInstrumentId(id)) return INSTRUMENTS[id]
-  const own = declared.get(id)
+  const own = table().get(id)
   if (!own) throw new Error(`Unknown instrument "${id}".`)
   return own
 }
