@@ -1,17 +1,15 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeProviders, type FakeProviders, type Prompt } from '../../fakes'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Prompt } from '../../fakes'
 import { runCli } from '../../support/cli'
 import { repoRoot, tempDir } from '../../support/tmp'
-import { KEYS } from '../runner/helpers'
+import { openAiFakeForFile } from '../runner/helpers'
 
 // A declared flaw list over proposal pairs, from declaration to report: two experts' labels imported, a judge asked
 // through the fake provider, and the report's agreement on each side's worst flaw and on whether it has a fatal one.
 
 const tmp = tempDir()
-let fake: FakeProviders
-const saved = process.env.OPENAI_API_KEY
 const DECLARATION = join(repoRoot, 'test', 'fixtures', 'instruments', 'proposal-flaws.yaml')
 
 const PAIRS = [1, 2, 3, 4].map((n) => ({
@@ -37,16 +35,8 @@ function judgeAnswer(p: Prompt): string {
   return JSON.stringify({ flaws: flawsOf(n, true).map((f) => ({ ...f, side: shown(f.side).toUpperCase(), note: '' })), overall: shown('b') })
 }
 
-beforeAll(async () => {
-  fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder: judgeAnswer })
-  process.env.OPENAI_API_KEY = KEYS.openai
-})
-afterAll(async () => {
-  if (saved === undefined) delete process.env.OPENAI_API_KEY
-  else process.env.OPENAI_API_KEY = saved
-  await fake.close()
-  tmp.cleanup()
-})
+const openai = openAiFakeForFile(judgeAnswer)
+afterAll(() => tmp.cleanup())
 
 describe('a declared flaw list', () => {
   it('is labelled, judged and reported per side like the built-in flaw audit', async () => {
@@ -71,10 +61,10 @@ describe('a declared flaw list', () => {
     const imported = await runCli('import', path, 'labels', tmp.file('labels.jsonl'))
     expect(imported.code, imported.stderr).toBe(0)
 
-    const judged = await runCli('judge', path, '--instrument', 'proposal-flaws', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--json')
+    const judged = await runCli('judge', path, '--instrument', 'proposal-flaws', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', openai.fake.url('openai'), '--json')
     expect(judged.code, judged.stderr).toBe(0)
     expect(JSON.parse(judged.stdout).counts).toMatchObject({ total: 4, ok: 4, unparseable: 0 })
-    const user = (fake.requestsTo('openai.chat')[0]!.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')!.content
+    const user = (openai.fake.requestsTo('openai.chat')[0]!.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')!.content
     expect(user).toContain('"flaws" (Flaws): a list of the flaws found, empty if there are none')
 
     const r = await runCli('report', path, '--instrument', 'proposal-flaws', '--json')

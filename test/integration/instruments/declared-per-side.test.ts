@@ -1,17 +1,15 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeProviders, type FakeProviders, type Prompt } from '../../fakes'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Prompt } from '../../fakes'
 import { runCli } from '../../support/cli'
 import { repoRoot, tempDir } from '../../support/tmp'
-import { KEYS } from '../runner/helpers'
+import { openAiFakeForFile } from '../runner/helpers'
 
 // Questions asked of each proposal of a pair, from declaration to report: experts' labels imported, a judge asked
 // through the fake provider (answering with the sides as shown), and agreement computed per side.
 
 const tmp = tempDir()
-let fake: FakeProviders
-const saved = process.env.OPENAI_API_KEY
 const DECLARATION = join(repoRoot, 'test', 'fixtures', 'instruments', 'proposal-scores.yaml')
 const N = 6
 const novelty = (n: number, side: 'a' | 'b') => (side === 'a' ? 3 + (n % 5) : 8 - (n % 4))
@@ -25,16 +23,8 @@ function judgeAnswer(p: Prompt): string {
   return JSON.stringify({ scores: { A: scores(first), B: scores(second) }, better: leftFirst ? 'a' : 'b' })
 }
 
-beforeAll(async () => {
-  fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder: judgeAnswer })
-  process.env.OPENAI_API_KEY = KEYS.openai
-})
-afterAll(async () => {
-  if (saved === undefined) delete process.env.OPENAI_API_KEY
-  else process.env.OPENAI_API_KEY = saved
-  await fake.close()
-  tmp.cleanup()
-})
+const openai = openAiFakeForFile(judgeAnswer)
+afterAll(() => tmp.cleanup())
 
 describe('a declared per-side group', () => {
   it('is labelled, judged with the sides as shown, and compared per side', async () => {
@@ -57,11 +47,11 @@ describe('a declared per-side group', () => {
     const imported = await runCli('import', path, 'labels', tmp.file('labels.jsonl'))
     expect(imported.code, imported.stderr).toBe(0)
 
-    const judged = await runCli('judge', path, '--instrument', 'proposal-scores', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--json')
+    const judged = await runCli('judge', path, '--instrument', 'proposal-scores', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', openai.fake.url('openai'), '--json')
     expect(judged.code, judged.stderr).toBe(0)
     expect(JSON.parse(judged.stdout).counts).toMatchObject({ total: N, ok: N, unparseable: 0 })
     // The seeded order shows some pairs the other way round, so the mapping back is exercised.
-    const users = fake.requestsTo('openai.chat').map((q) => (q.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')!.content)
+    const users = openai.fake.requestsTo('openai.chat').map((q) => (q.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')!.content)
     expect(users.some((u) => u.indexOf('right proposal') < u.indexOf('left proposal'))).toBe(true)
 
     const r = await runCli('report', path, '--instrument', 'proposal-scores', '--json')

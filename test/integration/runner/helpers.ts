@@ -6,7 +6,8 @@ import { insertItems, type NewItem } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import { loadDemo } from '../../../src/main/demo/load-demo'
 import type { RunSpec } from '../../../src/shared/contract/run-operations'
-import type { FakeProviders, Prompt } from '../../fakes'
+import { afterAll, beforeAll } from 'vitest'
+import { startFakeProviders, type FakeProviders, type Prompt, type Responder } from '../../fakes'
 
 export const KEYS: Record<ProviderKind, string> = {
   openai: 'sk-test-openai-0123456789abcdef',
@@ -96,3 +97,22 @@ export function protocolResponder(p: Prompt): string {
 }
 
 export type { Prompt }
+
+/**
+ * For one test file: the loopback fake answering OpenAI's protocol with `responder`, and OPENAI_API_KEY set to the
+ * key it expects (put back after the file). Read `fake` inside tests, once the file's beforeAll has run.
+ */
+export function openAiFakeForFile(responder: Responder): { readonly fake: FakeProviders } {
+  const state = {} as { fake: FakeProviders }
+  const saved = process.env.OPENAI_API_KEY
+  beforeAll(async () => {
+    state.fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder })
+    process.env.OPENAI_API_KEY = KEYS.openai
+  })
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.OPENAI_API_KEY
+    else process.env.OPENAI_API_KEY = saved
+    await state.fake?.close()
+  })
+  return state
+}
