@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { AssayError, BadDataError, zodIssuesToLocations } from '../../shared/errors'
-import { isOperationName, operations, type OperationName } from '../../shared/contract/operations'
+import type { OperationName } from '../../shared/contract/operations'
+import { operationSpec } from '../../shared/contract/operation-specs'
+import type { OperationSpec } from '../../shared/contract/define'
 import type { Envelope } from '../../shared/contract/client'
 import type { ApiContext } from './context'
 import { loadHandler } from './handlers/load'
@@ -12,17 +14,18 @@ import { withProjectInstruments } from '../instruments/scope'
  */
 export async function dispatch(ctx: ApiContext, name: string, rawInput: unknown): Promise<Envelope> {
   try {
-    if (!isOperationName(name)) throw new AssayError('unknown_operation', `Unknown operation "${name}"`)
+    // Only the operation's own group of schemas is built (a command reading the counts builds no report schema).
+    const spec = await operationSpec(name)
+    if (!spec) throw new AssayError('unknown_operation', `Unknown operation "${name}"`)
     // The operation sees its own project's declared instruments, whatever else this process has open.
-    const value = await withProjectInstruments(ctx.project, () => invoke(ctx, name, rawInput))
+    const value = await withProjectInstruments(ctx.project, () => invoke(ctx, name as OperationName, spec, rawInput))
     return { ok: true, value }
   } catch (e) {
     return { ok: false, error: toAssayError(e).toPayload() }
   }
 }
 
-async function invoke(ctx: ApiContext, name: OperationName, rawInput: unknown): Promise<unknown> {
-  const spec = operations[name]
+async function invoke(ctx: ApiContext, name: OperationName, spec: OperationSpec, rawInput: unknown): Promise<unknown> {
   if (spec.access === 'curator' && ctx.session.role !== 'curator') {
     throw new AssayError('forbidden', `"${name}" is for curators; this session annotates blind`)
   }
