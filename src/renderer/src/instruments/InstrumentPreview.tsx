@@ -78,7 +78,7 @@ export function InstrumentPreview({ instrument }: { instrument: AnyInstrument })
             <select value={preview.item.id} onChange={(e) => setItemId(Number(e.target.value))} data-testid="try-item">
               {preview.items.map((i) => (
                 <option key={i.id} value={i.id}>
-                  {i.externalId} — {i.title}
+                  {i.title && i.title !== i.externalId ? `${i.externalId} — ${i.title}` : i.externalId}
                 </option>
               ))}
             </select>
