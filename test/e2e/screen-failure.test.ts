@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('a screen that fails to draw, in Chr
     await page.goto(served.url)
   })
 
-  it('shows what failed where the screen was, and drawing it again is offered', async () => {
+  it('shows what failed where the item was, offers to draw it again or to go back to the queues', async () => {
     await page.locator('[data-testid=queue][data-instrument="flaw-audit"]').click()
     const failed = page.getByTestId('screen-failed')
     await failed.waitFor()
@@ -44,5 +44,9 @@ describe.skipIf(!hasChromium)(chromiumSuite('a screen that fails to draw, in Chr
     expect(await failed.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true)
     // The rest of the window is still there.
     expect(await page.getByTestId('session').textContent()).toContain('Annotating as Demo Expert 1')
+    // An annotator is not stuck on the item (a reload would reopen it): back to the queues.
+    await failed.getByRole('button', { name: 'Back to the queues' }).click()
+    await page.locator('[data-testid=queue][data-instrument="flaw-audit"]').waitFor()
+    expect(await page.getByTestId('screen-failed').count()).toBe(0)
   })
 })

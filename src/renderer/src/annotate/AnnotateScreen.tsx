@@ -6,6 +6,7 @@ import { QueueRunner } from './QueueRunner'
 import { useAnnotate } from './annotate-state'
 import { WhoIsAnnotating } from './WhoIsAnnotating'
 import { AssignPanel } from '../assign/AssignPanel'
+import { ScreenBoundary } from '../views/ScreenBoundary'
 
 /** The annotation screens: who is annotating (curators), then the queues and the items of one queue. */
 export function AnnotateScreen() {
@@ -14,6 +15,7 @@ export function AnnotateScreen() {
   const notice = useAnnotate((s) => s.notice)
   const clearNotice = useAnnotate((s) => s.clearNotice)
   const openQueue = useAnnotate((s) => s.openQueue)
+  const closeQueue = useAnnotate((s) => s.closeQueue)
   const projectId = useWorkbench((s) => s.info?.projectId ?? 'project')
   const restored = useRef(false)
 
@@ -45,7 +47,10 @@ export function AnnotateScreen() {
           <AssignPanel />
         </>
       ) : open ? (
-        <QueueRunner key={`${open.instrument}:${open.assignmentId ?? ''}`} instrument={open.instrument} startAt={open.assignmentId} />
+        // An item that cannot be drawn leaves a way back to the queues (a reload would reopen the same item).
+        <ScreenBoundary screen={`queue:${open.instrument}`} leave={{ label: 'Back to the queues', run: closeQueue }}>
+          <QueueRunner key={`${open.instrument}:${open.assignmentId ?? ''}`} instrument={open.instrument} startAt={open.assignmentId} />
+        </ScreenBoundary>
       ) : (
         <QueueList />
       )}

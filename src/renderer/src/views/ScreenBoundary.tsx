@@ -7,6 +7,8 @@ interface Props {
   /** Which screen this is; a change draws the new one afresh. */
   screen: string
   children: ReactNode
+  /** A way out where trying again would fail the same way (an annotator's item: back to the queues). */
+  leave?: { label: string; run(): void }
 }
 
 interface State {
@@ -36,9 +38,22 @@ export class ScreenBoundary extends Component<Props, State> {
         <h2>This screen could not be drawn</h2>
         <p className="screen-failed-message">{error.message}</p>
         <p>Nothing was written by this failure: what was saved before it is in the project file.</p>
-        <button type="button" onClick={() => this.setState({ error: null })}>
-          Try again
-        </button>
+        <div className="screen-failed-actions">
+          <button type="button" onClick={() => this.setState({ error: null })}>
+            Try again
+          </button>
+          {this.props.leave && (
+            <button
+              type="button"
+              onClick={() => {
+                this.props.leave?.run()
+                this.setState({ error: null })
+              }}
+            >
+              {this.props.leave.label}
+            </button>
+          )}
+        </div>
       </div>
     )
   }
