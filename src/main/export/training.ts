@@ -1,4 +1,3 @@
-import { TRAINING_EXPORT_KINDS } from './kinds'
 import { mkdirSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
@@ -11,9 +10,8 @@ import { writeOutputFiles } from '../files/output-file'
 import { toJsonl } from '../files/table'
 import { LABEL_SOURCES, readTrainingExamples, type TrainingExample, type TrainingRead } from './training-rows'
 import { exposureFinder } from '../store/exposures'
+import type { TrainingExportKind } from './kinds'
 
-export const TRAINING_EXPORTS = TRAINING_EXPORT_KINDS
-export type TrainingExport = (typeof TRAINING_EXPORTS)[number]
 
 export interface TrainingExportOptions {
   /** A folder: one JSONL per split and a README.md dataset card. */
@@ -27,7 +25,7 @@ export interface TrainingExportOptions {
 }
 
 export interface TrainingExportResult {
-  what: TrainingExport
+  what: TrainingExportKind
   dir: string
   card: string
   files: Array<{ split: string; path: string; rows: number }>
@@ -58,7 +56,7 @@ function provenance(e: TrainingExample, instrument: string) {
  * Each row names its label source and split; ties and abstentions are left out and counted in the card. Test items
  * written are logged as exposed, as every export does.
  */
-export function exportTraining(project: Project, what: TrainingExport, opts: TrainingExportOptions): TrainingExportResult {
+export function exportTraining(project: Project, what: TrainingExportKind, opts: TrainingExportOptions): TrainingExportResult {
   const instrumentId = opts.instrument ?? 'pairwise-preference'
   // The license is one value of the card's front matter: a line break or other control character would start a key.
   if (opts.license !== undefined && (!opts.license.trim() || /\p{Cc}/u.test(opts.license))) {
@@ -126,7 +124,7 @@ function exposedCount(project: Project, examples: readonly TrainingExample[]): n
 }
 
 /** Counts recomputed from the rows written: splits, label sources, label balance and its majority baseline, exclusions. */
-function cardBody(project: Project, what: TrainingExport, read: TrainingRead, files: ReadonlyArray<{ split: string; rows: number }>, exposed: number): string {
+function cardBody(project: Project, what: TrainingExportKind, read: TrainingRead, files: ReadonlyArray<{ split: string; rows: number }>, exposed: number): string {
   const n = read.examples.length
   const count = <K extends string>(keys: readonly K[], of: (e: TrainingExample) => K) => keys.map((k) => [k, read.examples.filter((e) => of(e) === k).length] as const)
   const sources = count(LABEL_SOURCES, (e) => e.labelSource).filter(([, c]) => c > 0)

@@ -1,4 +1,3 @@
-import { AssayError } from '../../../shared/errors'
 import type { instrumentOperations } from '../../../shared/contract/instrument-operations'
 import { buildInstrument } from '../../../shared/instruments/declared/build'
 import { readDeclaration } from '../../../shared/instruments/declared/read'
@@ -6,6 +5,7 @@ import { addDeclaration, checkDeclarationText, declaredVersions } from '../../in
 import { previewInstrument } from '../../instruments/preview'
 import { declarationHash, latestProjectInstruments, projectInstrumentRows } from '../../store/instruments'
 import type { HandlerGroup } from './types'
+import { refuseInPacket } from './packet-guard'
 
 export const instrumentHandlers: HandlerGroup<keyof typeof instrumentOperations> = {
   'instruments.list': (_input, ctx) => ({
@@ -28,7 +28,7 @@ export const instrumentHandlers: HandlerGroup<keyof typeof instrumentOperations>
   },
   'instruments.add': (input, ctx) => {
     // A packet's instruments are its project's: a declaration is added in the curator project.
-    if (ctx.project.isPacket) throw new AssayError('conflict', `${ctx.project.path} is an annotator packet: declare instruments in the curator project`)
+    refuseInPacket(ctx, 'declare instruments')
     return addDeclaration(ctx.project, checkDeclarationText(input.text, input.file ?? 'declaration'))
   },
   'instruments.preview': (input, ctx) => previewInstrument(ctx.project, input),

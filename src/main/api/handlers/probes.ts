@@ -1,19 +1,13 @@
-import { AssayError } from '../../../shared/errors'
 import { defineProbeKind, listProbeKinds } from '../../store/probe-kinds'
 import { listProbes } from '../../store/probes'
 import { makeHandProbe } from '../../probes/make-hand'
 import { probeVerifications } from '../../probes/verification'
 import { runEnvironment } from '../run-environment'
-import type { ApiContext } from '../context'
+import { refuseInPacket } from './packet-guard'
 import type { probeOperations } from '../../../shared/contract/probe-operations'
 import type { HandlerGroup } from './types'
 
 const UNCHECKED = { status: 'unchecked' as const, checks: 0, verifiedBy: [], severity: null }
-
-/** Probes are made in the curator project: a packet holds one annotator's work, not the project's items. */
-function refuseInPacket(ctx: ApiContext, what: string): void {
-  if (ctx.project.isPacket) throw new AssayError('conflict', `${ctx.project.path} is an annotator packet: ${what} in the curator project`)
-}
 
 export const probeHandlers: HandlerGroup<keyof typeof probeOperations> = {
   'probes.kinds': (_input, ctx) => ({ kinds: listProbeKinds(ctx.project.db) }),

@@ -31,10 +31,8 @@ import type { runExecuteOperations } from '../../../shared/contract/run-execute-
 import { archivedJudgeIds, runArchiveStates, setArchived } from '../../store/archive'
 import type { Db } from '../../store/database'
 
-const environment = runEnvironment
-
 async function keyStatus() {
-  const store = environment().keyStore
+  const store = runEnvironment().keyStore
   return { storage: store.info, keys: await store.list() }
 }
 
@@ -42,7 +40,7 @@ async function keyStatus() {
 function launch(ctx: ApiContext, runId: number): void {
   ctx.events.emit('project.changed', { what: 'runs' })
   runRegistry
-    .run(ctx.project, runId, environment(), (p) => ctx.events.emit('run.progress', p))
+    .run(ctx.project, runId, runEnvironment(), (p) => ctx.events.emit('run.progress', p))
     .catch(() => {
       // The run's status and its calls' errors are the record; the workbench reads them from runs.get.
     })
@@ -121,11 +119,11 @@ export const runHandlers: HandlerGroup<keyof typeof runOperations | keyof typeof
   },
   'keys.status': () => keyStatus(),
   'keys.set': async (input) => {
-    await environment().keyStore.set(input.ref, input.key)
+    await runEnvironment().keyStore.set(input.ref, input.key)
     return keyStatus()
   },
   'keys.delete': async (input) => {
-    await environment().keyStore.delete(input.ref)
+    await runEnvironment().keyStore.delete(input.ref)
     return keyStatus()
   },
   'runs.estimate': (input, ctx) => {
@@ -135,7 +133,7 @@ export const runHandlers: HandlerGroup<keyof typeof runOperations | keyof typeof
   'runs.start': async (input, ctx) => {
     const spec = parseRunSpec(input)
     // A missing key is reported now, before anything is recorded.
-    await providerFor(getJudge(ctx.project.db, spec.judgeId), environment())
+    await providerFor(getJudge(ctx.project.db, spec.judgeId), runEnvironment())
     const prepared = prepareRun(ctx.project, spec)
     if (runRegistry.isActive(ctx.project, prepared.runId)) throw new AssayError('conflict', `Run ${prepared.runId} is running already`)
     launch(ctx, prepared.runId)
@@ -143,7 +141,7 @@ export const runHandlers: HandlerGroup<keyof typeof runOperations | keyof typeof
   },
   'runs.resume': async (input, ctx) => {
     const run = getRunSummary(ctx.project.db, input.runId, isActive(ctx))
-    await providerFor(getJudge(ctx.project.db, run.judge.id), environment())
+    await providerFor(getJudge(ctx.project.db, run.judge.id), runEnvironment())
     if (runRegistry.isActive(ctx.project, input.runId)) throw new AssayError('conflict', `Run ${input.runId} is running already`)
     launch(ctx, input.runId)
     return { runId: input.runId, resumed: true }

@@ -87,6 +87,13 @@ const quoteField = z
   .object({ ...common, kind: z.literal('quote'), /** Several quotes rather than one. */ many: z.boolean().optional() })
   .strict()
 
+/** Least to most severe, when a flaw list names no severities. */
+export const DEFAULT_SEVERITIES = [
+  { value: 'minor', label: 'Minor' },
+  { value: 'major', label: 'Major' },
+  { value: 'fatal', label: 'Fatal' }
+] as const
+
 /** A list of flaws, each of a declared type and severity, its evidence quoted from the item (from one side of a pair). */
 const flawsField = z
   .object({
@@ -194,7 +201,7 @@ function checkField(shape: DeclaredItemShape, f: DeclaredField, names: Map<strin
   }
   if (f.kind === 'flaws') {
     checkOptions(f.types, 'types', report)
-    const severities = f.severities ?? [{ value: 'minor' }, { value: 'major' }, { value: 'fatal' }]
+    const severities = f.severities ?? DEFAULT_SEVERITIES
     if (f.severities) checkOptions(f.severities, 'severities', report)
     // The statistics name a type beside the worst severity and the gravest one found.
     const gravest = `has_${severities[severities.length - 1]!.value}`

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { caseInsensitiveEnum, quoteFragmentsIn, SIDE_KEYS } from '../common'
 import type { FieldSpec, JudgementIssue, Widget } from '../types'
-import type { DeclaredItemShape, FlawsField } from './declaration'
+import { DEFAULT_SEVERITIES, type DeclaredItemShape, type FlawsField } from './declaration'
 
 // A declared list of flaws: each flaw of a type and a severity the declaration names, with its evidence quoted
 // exactly from the item (for a pair, from the side it names), as the built-in flaw audit asks. The statistics see,
@@ -9,13 +9,6 @@ import type { DeclaredItemShape, FlawsField } from './declaration'
 
 type Answer = Record<string, unknown>
 type Side = 'a' | 'b'
-
-/** Least to most severe, when a declaration names none. */
-export const DEFAULT_SEVERITIES = [
-  { value: 'minor', label: 'Minor' },
-  { value: 'major', label: 'Major' },
-  { value: 'fatal', label: 'Fatal' }
-] as const
 
 export function severitiesOf(f: FlawsField): ReadonlyArray<{ value: string; label: string; key?: string | undefined }> {
   return f.severities ?? DEFAULT_SEVERITIES
@@ -62,10 +55,10 @@ export function flawsWidget(shape: DeclaredItemShape, f: FlawsField, source: Rea
 }
 
 /** The gravest severity, named so the statistics can say "has a fatal flaw". */
-const gravest = (f: FlawsField) => severitiesOf(f)[severitiesOf(f).length - 1]!.value
+const gravest = (f: FlawsField) => severitiesOf(f)[severitiesOf(f).length - 1]!
 
 export function flawsSpecs(f: FlawsField): FieldSpec[] {
-  const top = severitiesOf(f)[severitiesOf(f).length - 1]!
+  const top = gravest(f)
   return [
     { name: `${f.name}.worst`, label: `${f.label}: worst severity`, level: 'ordinal', categories: ['none', ...values(severitiesOf(f))] },
     { name: `${f.name}.has_${top.value}`, label: `${f.label}: has a ${top.label.toLowerCase()} one`, level: 'nominal', categories: [false, true] },
@@ -78,9 +71,10 @@ export function flawsValues(f: FlawsField, flaws: ReadonlyArray<Answer>): Record
   const order = values(severitiesOf(f))
   let worst = -1
   for (const flaw of flaws) worst = Math.max(worst, order.indexOf(String(flaw.severity)))
+  const top = gravest(f).value
   const out: Record<string, string | boolean> = {
     [`${f.name}.worst`]: worst < 0 ? 'none' : order[worst]!,
-    [`${f.name}.has_${gravest(f)}`]: flaws.some((flaw) => flaw.severity === gravest(f))
+    [`${f.name}.has_${top}`]: flaws.some((flaw) => flaw.severity === top)
   }
   for (const t of f.types) out[`${f.name}.${t.value}`] = flaws.some((flaw) => flaw.type === t.value)
   return out
