@@ -204,9 +204,12 @@ async function judgeCommand(file: string, opts: JudgeCliOptions, io: CliIO): Pro
     }
   }
   const result = await withProject(file, { mode: 'write', onEvent }, async (project) => {
-    // Ctrl+C cancels the run once it has started: finished calls are kept, and the same command resumes it.
+    // Ctrl+C cancels the run once it has started: finished calls are kept, and the same command resumes it. Before
+    // the run starts, and at a second Ctrl+C, the signal does what it does to any process.
     const onSignal = () => {
-      if (runId !== null) void project.call('runs.cancel', { runId })
+      process.removeListener('SIGINT', onSignal)
+      if (runId === null) process.kill(process.pid, 'SIGINT')
+      else void project.call('runs.cancel', { runId })
     }
     process.on('SIGINT', onSignal)
     try {
