@@ -4,6 +4,7 @@ import { PAIRWISE_RULES, PROBE_SEVERITIES, probeKindNameSchema, userProbeKindSch
 import { FORMULA_EDIT_OPS } from '../probes/formula-edit-method'
 import { probeProvenanceSchema } from '../probes/provenance'
 import { splitSchema } from '../items/kinds'
+import { judgeInputSchema, providerKindSchema } from './run-operations'
 
 // Probes: made by hand by a curator (the side-by-side editor), seeded (a formula edit) or by a model with a kind's
 // probe template; listed with their checks, written out in the pairs format, and their kinds defined per project.
@@ -36,9 +37,10 @@ export const probeMakeInputSchema = z
     /** Deterministic mode: the formula edits allowed. */
     edits: z.array(z.enum(FORMULA_EDIT_OPS)).min(1).optional(),
     /** Model mode: who writes the probes. */
-    provider: z.string().min(1).max(100).optional(),
-    model: z.string().min(1).max(300).optional(),
-    baseUrl: z.string().url().max(2000).optional(),
+    provider: providerKindSchema.optional(),
+    model: judgeInputSchema.shape.model.optional(),
+    // As a judge's: the endpoint is stored with the judge that writes the probes, so it carries no credentials.
+    baseUrl: judgeInputSchema.shape.baseUrl,
     concurrency: z.number().int().positive().max(64).optional(),
     /** Say what would be made (and, in model mode, the calls and their estimated cost); write nothing. */
     dryRun: z.boolean().optional()

@@ -268,5 +268,13 @@ describe('probes through the command line', () => {
     const unknownEdit = await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--edit', 'rotate')
     expect(unknownEdit.code).toBe(2)
     expect(unknownEdit.stderr).toContain('Unknown formula edit "rotate"')
+
+    // The model that writes probes is a judge: its endpoint carries no key, and its provider is one Assay speaks.
+    const keyed = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--provider', 'openai', '--model', 'm', '--base-url', 'http://user:sk-secret@127.0.0.1:9/v1')
+    expect(keyed.code).toBe(2)
+    expect(keyed.stderr).toContain('a base URL carries no credentials or query string')
+    const unknownProvider = await runCli('probe', 'make', path, '--kind', 'inflated-framing', '--from', 'demo-pairs', '--mode', 'model', '--provider', 'acme', '--model', 'm')
+    expect(unknownProvider.code).not.toBe(0)
+    expect(unknownProvider.stderr).toContain('expected one of openai, anthropic, google, openai-compatible')
   })
 })

@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { FORMULA_EDIT_OPS, type FormulaEditOp } from '../../../shared/probes/formula-edit'
 import { withProject } from '../contract'
+import { PROVIDER_KINDS, type ProviderKind } from '../../providers/types'
 import type { CliIO } from '../run'
 
 interface MakeCliOptions {
@@ -15,7 +16,7 @@ interface MakeCliOptions {
   toSet: string
   seed?: string
   edit?: string[]
-  provider?: string
+  provider?: ProviderKind
   model?: string
   baseUrl?: string
   concurrency?: string
@@ -64,7 +65,7 @@ export function registerProbe(program: Command, io: CliIO): void {
     .option('--to-set <set>', 'set the probe pairs go into', 'probes')
     .option('--seed <seed>', 'seed of the choices (default: the project seed)')
     .option('--edit <op...>', `deterministic mode: the formula edits allowed (${FORMULA_EDIT_OPS.join(', ')})`)
-    .option('--provider <provider>', 'model mode: openai, anthropic, google or openai-compatible')
+    .option('--provider <provider>', 'model mode: openai, anthropic, google or openai-compatible', oneOf(PROVIDER_KINDS))
     .option('--model <model>', 'model mode: the model that writes the probes')
     .option('--base-url <url>', 'model mode: endpoint of an OpenAI-compatible server')
     .option('--concurrency <n>', 'model mode: requests at once', '4')
