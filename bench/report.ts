@@ -1,4 +1,9 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { computeReportInWorker, gatherReportInput } from '../src/main/report'
+import type { ReportJobData, ReportJobMessage } from '../src/main/report/report-worker'
 import { calibrate } from '../src/main/calibrate/service'
 import type { Project } from '../src/main/store/project'
 import { buildReport, reportSchema, type Report } from '../src/shared/report'
@@ -51,9 +56,10 @@ function resamplingDraws(items: number, resamples: number): void {
   const random = seededRandom(DEFAULT_BOOTSTRAP_SEED)
   const bins = new Int32Array(items).map((_, i) => i % 256)
   const counts = new Int32Array(257)
+  const draw = random.binned(bins)
   for (let r = 0; r < resamples; r++) {
     counts.fill(0)
-    random.addDrawsToBins(counts, items, bins)
+    draw(counts, items)
   }
 }
 
@@ -70,6 +76,30 @@ export async function benchReport(dir: string, sizes: readonly number[] = [5_000
   const out: Record<string, BenchFigures> = {}
   for (const pairs of sizes) out[`pairs_${pairs}`] = await benchReportAt(dir, pairs)
   return out
+}
+
+/** The compiled command line's report worker, as the built app and `assay report` start it. */
+const BUILT_WORKER = fileURLToPath(new URL('../out/cli/report-worker.mjs', import.meta.url))
+
+/**
+ * Builds the command line if a source is newer than its build, so the compiled worker is the code being measured;
+ * null (and the figure left out) where it cannot be built.
+ */
+function builtWorker(): string | null {
+  const build = spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/build-cli.mjs', import.meta.url)), '--if-stale', '--quiet'], { stdio: 'inherit' })
+  return build.status === 0 && existsSync(BUILT_WORKER) ? BUILT_WORKER : null
+}
+
+/** One report through the compiled worker: its start, gathering on its own connection, building and the copy back. */
+function reportInBuiltWorker(worker: string, data: ReportJobData): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(worker, { workerData: data })
+    thread.on('message', (m: ReportJobMessage) => {
+      if (m.type === 'done') void thread.terminate().then(() => resolve())
+      else if (m.type === 'error') void thread.terminate().then(() => reject(new Error(m.message)))
+    })
+    thread.on('error', reject)
+  })
 }
 
 /** The process's peak resident memory so far (main thread and the report's worker), in MiB. */
@@ -102,6 +132,8 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
     const drawsMs: number[] = []
     const drawsCpuMs: number[] = []
     const workerMs: number[] = []
+    const builtWorkerMs: number[] = []
+    const compiled = builtWorker()
     const validateMs: number[] = []
     let bare = 0
     for (let round = 0; round < 3; round++) {
@@ -120,6 +152,11 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       const workerStarted = performance.now()
       await computeReportInWorker({ path, instrument: 'pairwise-preference', report: { generatedAt: 'bench' } })
       workerMs.push(performance.now() - workerStarted)
+      if (compiled) {
+        const builtStarted = performance.now()
+        await reportInBuiltWorker(compiled, { path, instrument: 'pairwise-preference', report: { generatedAt: 'bench' } })
+        builtWorkerMs.push(performance.now() - builtStarted)
+      }
       tablesMs.push(tablesDone - started)
       let drawsCpu = 0
       drawsMs.push(time(() => (drawsCpu = cpuTime(() => resamplingDraws(pairs, 2000)))))
@@ -152,6 +189,9 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       // What the workbench waits for: the worker's start, gathering, building and the copy back; then validation.
       worker_report_ms: median(workerMs),
       worker_vs_bare_ratio: median(workerMs) / median(bareMs),
+      // The same through the compiled worker the app and `assay report` start (run from source, the worker above
+      // first compiles its TypeScript).
+      ...(compiled ? { built_worker_report_ms: median(builtWorkerMs), built_worker_vs_bare_ratio: median(builtWorkerMs) / median(bareMs) } : { built_worker_report_ms: null }),
       output_validation_ms: median(validateMs),
       target_ratio: 3,
       bare_accuracy: bare,

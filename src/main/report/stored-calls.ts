@@ -52,26 +52,29 @@ export function callOf(
   reader?: JudgementReader
 ): { call: SourceCall; invalid: boolean } {
   const shownFirst = swappedOf(display)
-  const call = (callStatus: CallStatus, observations: Observation[]): SourceCall =>
-    shownFirst ? { itemId, trial, order, shownFirst, status: callStatus, observations } : { itemId, trial, order, status: callStatus, observations }
-  if (status !== 'ok') return { call: call(status, []), invalid: false }
-  if (judgementJson === null) return { call: call('unparseable', []), invalid: false }
+  if (status !== 'ok') return { call: callWith(itemId, trial, order, shownFirst, status, []), invalid: false }
+  if (judgementJson === null) return { call: callWith(itemId, trial, order, shownFirst, 'unparseable', []), invalid: false }
   const parsed = reader ? reader.read(judgementJson) : instrument.judgement.safeParse(JSON.parse(judgementJson))
-  if (!parsed.success) return { call: call('unparseable', []), invalid: true }
-  if (instrument.isAbstention?.(parsed.data)) return { call: call('abstained', []), invalid: false }
+  if (!parsed.success) return { call: callWith(itemId, trial, order, shownFirst, 'unparseable', []), invalid: true }
+  if (instrument.isAbstention?.(parsed.data)) return { call: callWith(itemId, trial, order, shownFirst, 'abstained', []), invalid: false }
   let observations: Observation[]
   try {
     observations = instrument.observe(parsed.data, payload as never)
   } catch {
-    return { call: call('unparseable', []), invalid: true }
+    return { call: callWith(itemId, trial, order, shownFirst, 'unparseable', []), invalid: true }
   }
-  const result = call('ok', observations)
+  const result = callWith(itemId, trial, order, shownFirst, 'ok', observations)
   const flawList = instrument.id === 'flaw-audit' ? flawRecordsOf(parsed.data) : null
   if (flawList) {
     result.flaws = flawList.flaws
     result.unparseableFlaws = flawList.unparseableFlaws
   }
   return { call: result, invalid: false }
+}
+
+/** A call of one status; `shownFirst` only where the display order was recorded (made once per stored row). */
+function callWith(itemId: number, trial: number, order: number, shownFirst: 'a' | 'b' | undefined, status: CallStatus, observations: Observation[]): SourceCall {
+  return shownFirst ? { itemId, trial, order, shownFirst, status, observations } : { itemId, trial, order, status, observations }
 }
 
 /** Display mappings read so far: a run stores a handful of distinct ones, repeated on every call. */

@@ -1,4 +1,4 @@
-import { RANDOM_GENERATOR, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
+import { RANDOM_GENERATOR, WeightedSums, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
 import { assertLevel } from '../stats/input-checks'
 import type { BootstrapSettings } from './intervals'
 import { SumColumns } from './sum-columns'
@@ -166,13 +166,19 @@ export class BootstrapPlan {
     const points = new Array<Estimate>(statisticCount)
     evaluate((k, estimate) => (points[k] = estimate))
 
-    const replicates = Array.from({ length: statisticCount }, () => [] as number[])
+    // Each statistic's defined replicates, in the order drawn, in one buffer of a row per statistic.
+    const resamples = settings.resamples
+    const replicates = new Float64Array(statisticCount * resamples)
+    const defined = new Int32Array(statisticCount)
     const record = (k: number, estimate: Estimate): void => {
-      if (estimate.value !== null && estimate.value !== undefined) (replicates[k] as number[]).push(estimate.value)
+      if (estimate.value === null || estimate.value === undefined) return
+      replicates[k * resamples + (defined[k] as number)] = estimate.value
+      defined[k] = (defined[k] as number) + 1
     }
     const random = seededRandom(settings.seed)
+    const drawKinds = byKind ? sums.drawer(random) : null
     for (let r = 0; r < settings.resamples; r++) {
-      if (byKind) sums.drawKinds(random, n)
+      if (drawKinds) drawKinds(n)
       else {
         weights.fill(0)
         random.addDraws(weights, n)
@@ -182,7 +188,10 @@ export class BootstrapPlan {
 
     let k = 0
     for (const entry of this.entries) {
-      entry.done(Array.from({ length: entry.size }, (_, j) => percentileInterval(points[k + j] as Estimate, replicates[k + j] as number[], settings)))
+      entry.done(Array.from({ length: entry.size }, (_, j) => {
+        const row = (k + j) * resamples
+        return percentileInterval(points[k + j] as Estimate, replicates.subarray(row, row + (defined[k + j] as number)), settings)
+      }))
       k += entry.size
     }
   }
@@ -204,11 +213,8 @@ class SumsLayout {
   private readonly kindWeights: Int32Array
   /** kindOfItem with the last bin in place of -1, for drawing straight into kindWeights. */
   private readonly binOfItem: Int32Array
-  /** Compressed rows of the kinds: slots[offsets[k]..offsets[k+1]) with their amounts. */
-  private readonly offsets: Int32Array
-  private readonly slots: Int32Array
-  private readonly amounts: Float64Array
-  private readonly sums: Float64Array
+  /** The kinds' compressed rows (slots with their amounts) and their sums under the kinds' draws. */
+  private readonly weighted: WeightedSums
   private readonly firstSlot = new Map<SumsEntry, number>()
 
   constructor(itemCount: number, entries: readonly Entry[]) {
@@ -245,7 +251,6 @@ class SumsLayout {
       }
     }
 
-    this.sums = new Float64Array(slotCount)
     this.kindOfItem = new Int32Array(itemCount).fill(-1)
     const kindsByHash = new Map<number, number[]>()
     const offsets: number[] = [0]
@@ -285,11 +290,9 @@ class SumsLayout {
       this.kindOfItem[i] = kind
     }
     const kinds = offsets.length - 1
-    this.kindWeights = new Int32Array(kinds + 1)
     this.binOfItem = this.kindOfItem.map((kind) => (kind < 0 ? kinds : kind))
-    this.offsets = Int32Array.from(offsets)
-    this.slots = Int32Array.from(slots)
-    this.amounts = Float64Array.from(amounts)
+    this.weighted = new WeightedSums(Int32Array.from(offsets), Int32Array.from(slots), Float64Array.from(amounts), slotCount)
+    this.kindWeights = this.weighted.weights
   }
 
   /** Every sum on the items weighted by how often each was drawn. */
@@ -308,32 +311,26 @@ class SumsLayout {
     }
   }
 
-  /** One resample's draws of `n` items (the stream a draw per item gives), totalled by kind as they are drawn. */
-  drawKinds(random: SeededRandom, n: number): void {
-    this.kindWeights.fill(0)
-    random.addDrawsToBins(this.kindWeights, n, this.binOfItem)
+  /**
+   * Draws one resample of `n` items (the stream a draw per item gives), totalled by kind as they are drawn: the
+   * kinds' bins are handed to the stream once.
+   */
+  drawer(random: SeededRandom): (n: number) => void {
+    const draw = random.binned(this.binOfItem)
+    return (n) => {
+      this.kindWeights.fill(0)
+      draw(this.kindWeights, n)
+    }
   }
 
-  /** Every sum from the draws of each kind. */
+  /** Every sum from the draws of each kind (the last bin, items that add to no sum, is not read). */
   fillFromKinds(): void {
-    const { kindWeights, offsets, slots, amounts, sums } = this
-    sums.fill(0)
-    // The last bin holds items that add to no sum.
-    const kinds = kindWeights.length - 1
-    for (let k = 0; k < kinds; k++) {
-      const weight = kindWeights[k] as number
-      if (weight === 0) continue
-      const end = offsets[k + 1] as number
-      for (let p = offsets[k] as number; p < end; p++) {
-        const slot = slots[p] as number
-        sums[slot] = (sums[slot] as number) + weight * (amounts[p] as number)
-      }
-    }
+    this.weighted.fill()
   }
 
   of(entry: SumsEntry): Float64Array {
     const first = this.firstSlot.get(entry) as number
-    return this.sums.subarray(first, first + entry.slots)
+    return this.weighted.sums.subarray(first, first + entry.slots)
   }
 }
 
@@ -367,8 +364,9 @@ function sortAndMerge(slots: Int32Array, amounts: Float64Array, start: number, e
 }
 
 /** The percentile interval (type 7) of the defined replicates, as the stats module's cluster bootstrap reports it. */
-function percentileInterval(point: Estimate, replicates: number[], settings: BootstrapSettings): BootstrapInterval {
-  const values = replicates.sort((a, b) => a - b)
+function percentileInterval(point: Estimate, replicates: Float64Array, settings: BootstrapSettings): BootstrapInterval {
+  // A typed array sorts by numeric value without a comparator call per comparison.
+  const values = replicates.sort()
   const base = {
     point,
     level: settings.level,

@@ -18,7 +18,7 @@ import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportP
 import { systemsOf } from './systems'
 import { publishedAgreement } from './published'
 import { PUBLISHED_CHANCE } from './pairwise-schema'
-import { judgeVsJudge } from './judge-vs-judge'
+import { judgeVsJudgeSection } from './judge-vs-judge'
 import { collectWarnings } from './warnings'
 import { flaggedSources } from './source-flags'
 import { roundResidues } from './residue'
@@ -326,23 +326,6 @@ function ceilingSection(
   return fields
     .filter((field) => annotators.some((a) => hasField(a, field)))
     .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options))
-}
-
-/** Every pair of judges on every field and criterion where they share units. */
-function judgeVsJudgeSection(fields: readonly FieldSpec[], criteria: readonly ResolvedSource[], judges: readonly ResolvedSource[], plan: BootstrapPlan): Report['judge_vs_judge'] {
-  const rows: Report['judge_vs_judge'] = []
-  for (const field of fields) {
-    for (const criterion of criteria) {
-      const truth = criterion.values.get(field.name) ?? new Map<string, Value>()
-      judges.forEach((first, i) => {
-        for (const second of judges.slice(i + 1)) {
-          const row = judgeVsJudge(field, first, second, criterion.id, truth, plan)
-          if (row) rows.push(row)
-        }
-      })
-    }
-  }
-  return rows
 }
 
 function sourceSummary(source: ResolvedSource): ReportSource {

@@ -6,11 +6,61 @@ import { itemOfUnitKey, sameValue, type ResolvedSource, type Value } from './res
 import type { ReportJudgeVsJudge } from './schema'
 import { judgeVsJudgeDefinition } from './definitions'
 
-interface PairedUnit {
-  item: number
-  n: number
-  first: number
-  second: number
+/**
+ * One criterion's units on one field, listed once for every pair of judges: the keys and true values in the
+ * criterion's order, each unit's item as a dense index (in order of first appearance) and its item id.
+ */
+interface CriterionUnits {
+  keys: string[]
+  truths: Value[]
+  itemIndex: Int32Array
+  itemIds: number[]
+}
+
+function criterionUnits(criterion: ReadonlyMap<string, Value>): CriterionUnits {
+  const keys: string[] = []
+  const truths: Value[] = []
+  const itemIndex = new Int32Array(criterion.size)
+  const itemIds: number[] = []
+  const indexOfItem = new Map<number, number>()
+  for (const [key, truth] of criterion) {
+    const item = itemOfUnitKey(key)
+    let index = indexOfItem.get(item)
+    if (index === undefined) {
+      index = itemIds.length
+      indexOfItem.set(item, index)
+      itemIds.push(item)
+    }
+    itemIndex[keys.length] = index
+    keys.push(key)
+    truths.push(truth)
+  }
+  return { keys, truths, itemIndex, itemIds }
+}
+
+/** A judge's values on the criterion's units, in the criterion's order (undefined: no value there). */
+function alignedValues(values: ReadonlyMap<string, Value> | undefined, units: CriterionUnits): Array<Value | undefined> | null {
+  if (!values) return null
+  return units.keys.map((key) => values.get(key))
+}
+
+/** Every pair of judges on every field and criterion where they share units. */
+export function judgeVsJudgeSection(fields: readonly FieldSpec[], criteria: readonly ResolvedSource[], judges: readonly ResolvedSource[], plan: BootstrapPlan): ReportJudgeVsJudge[] {
+  const rows: ReportJudgeVsJudge[] = []
+  for (const field of fields) {
+    for (const criterion of criteria) {
+      const units = criterionUnits(criterion.values.get(field.name) ?? new Map<string, Value>())
+      // Each judge's values read once per criterion, not once per pair it is in.
+      const aligned = judges.map((judge) => alignedValues(judge.values.get(field.name), units))
+      judges.forEach((first, i) => {
+        for (let j = i + 1; j < judges.length; j++) {
+          const row = judgeVsJudge(field, first, judges[j] as ResolvedSource, criterion.id, units, aligned[i] ?? null, aligned[j] ?? null, plan)
+          if (row) rows.push(row)
+        }
+      })
+    }
+  }
+  return rows
 }
 
 /**
@@ -19,28 +69,34 @@ interface PairedUnit {
  * mean absolute difference from the criterion. The difference is evaluated on the report's shared resamples of
  * items, so both judges are always scored on the same draw (a paired cluster bootstrap).
  */
-export function judgeVsJudge(
+function judgeVsJudge(
   field: FieldSpec,
   first: ResolvedSource,
   second: ResolvedSource,
   criterionId: string,
-  criterion: ReadonlyMap<string, Value>,
+  units: CriterionUnits,
+  firstValues: ReadonlyArray<Value | undefined> | null,
+  secondValues: ReadonlyArray<Value | undefined> | null,
   plan: BootstrapPlan
 ): ReportJudgeVsJudge | null {
   const categorical = field.level === 'nominal' || field.level === 'ordinal'
-  const firstValues = first.values.get(field.name)
-  const secondValues = second.values.get(field.name)
   if (!firstValues || !secondValues) return null
-  const units = new Map<number, PairedUnit>()
+  // Per item (by its dense index): shared units and each judge's summed score, in order of first appearance.
+  const items = units.itemIds.length
+  const unitCount = new Int32Array(items)
+  const firstSum = new Float64Array(items)
+  const secondSum = new Float64Array(items)
+  const order: number[] = []
   let n = 0
   let bothCorrect = 0
   let onlyFirst = 0
   let onlySecond = 0
   let bothWrong = 0
-  for (const [key, truth] of criterion) {
-    const a = firstValues.get(key)
-    const b = secondValues.get(key)
+  for (let u = 0; u < units.keys.length; u++) {
+    const a = firstValues[u]
+    const b = secondValues[u]
     if (a === undefined || b === undefined) continue
+    const truth = units.truths[u] as Value
     let scoreA: number
     let scoreB: number
     if (categorical) {
@@ -58,16 +114,15 @@ export function judgeVsJudge(
       scoreB = Math.abs(b - truth)
     }
     n++
-    const item = itemOfUnitKey(key)
-    const unit = units.get(item) ?? { item, n: 0, first: 0, second: 0 }
-    unit.n++
-    unit.first += scoreA
-    unit.second += scoreB
-    units.set(item, unit)
+    const index = units.itemIndex[u] as number
+    if (unitCount[index] === 0) order.push(index)
+    unitCount[index] = (unitCount[index] as number) + 1
+    firstSum[index] = (firstSum[index] as number) + scoreA
+    secondSum[index] = (secondSum[index] as number) + scoreB
   }
   if (n === 0) return null
   const statistic = categorical ? 'accuracy' : 'mean_abs_diff'
-  const list = [...units.values()]
+  const list = order.map((index) => ({ item: units.itemIds[index] as number, n: unitCount[index] as number, first: firstSum[index] as number, second: secondSum[index] as number }))
   const firstScores = Float64Array.from(list, (u) => u.first)
   const secondScores = Float64Array.from(list, (u) => u.second)
   const none = { value: null, reason: 'no shared units' } as const
@@ -75,7 +130,7 @@ export function judgeVsJudge(
   const firstValue: Estimate = { value: total(firstScores) / n }
   const secondValue: Estimate = { value: total(secondScores) / n }
   const reasons: Record<string, string> = {}
-  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: units.size, statistic, definition: judgeVsJudgeDefinition(statistic, n, units.size, criterionId) }
+  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: list.length, statistic, definition: judgeVsJudgeDefinition(statistic, n, list.length, criterionId) }
   if (categorical) {
     Object.assign(row, { both_correct: bothCorrect, only_first: onlyFirst, only_second: onlySecond, both_wrong: bothWrong })
     const test = mcnemarExact(onlyFirst, onlySecond)

@@ -13,7 +13,7 @@ export function quantileType7(values: readonly number[], probability: number): E
 }
 
 /** Type-7 quantile of values already sorted ascending (non-empty). */
-export function sortedQuantileType7(sorted: readonly number[], probability: number): number {
+export function sortedQuantileType7(sorted: ArrayLike<number>, probability: number): number {
   const h = (sorted.length - 1) * probability
   const below = Math.floor(h)
   const low = sorted[below] as number

@@ -1,4 +1,6 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand'
+import { DRAW_DATA_START, drawKernel, type DrawKernel } from './kernel/draws'
+import { ensureMemory, kernelsAreOff } from './kernel/wasm'
 
 /** Names the generator in results so a reported interval can be reproduced. */
 export const RANDOM_GENERATOR = 'pure-rand@7 xoroshiro128plus'
@@ -16,6 +18,11 @@ export type SeededRandom = {
    * a resample's totals per group of units without a pass over the units.
    */
   addDrawsToBins(counts: Int32Array, draws: number, binOf: Int32Array): void
+  /**
+   * `addDrawsToBins` for bins fixed once (read now; later changes to `binOf` are not seen): a resample's draws
+   * totalled by kind, each call continuing this stream.
+   */
+  binned(binOf: Int32Array): (counts: Int32Array, draws: number) => void
   /**
    * Fills `out` with `out.length` integers in [0, bound): the same stream, value for value and in order, as that many
    * `integerBelow(bound)` calls, without a call per draw (a cluster bootstrap's drawn unit indices).
@@ -39,18 +46,108 @@ export function seededRandom(seed: number): SeededRandom {
     addDraws(counts, draws) {
       const bound = counts.length
       if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
-      drawInto(state, bound, draws, counts, null)
+      if (!kernelDraw(state, bound, draws, counts, null)) drawInto(state, bound, draws, counts, null)
     },
     addDrawsToBins(counts, draws, binOf) {
       const bound = binOf.length
       if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
-      drawInto(state, bound, draws, counts, binOf)
+      if (!kernelDraw(state, bound, draws, counts, binOf)) drawInto(state, bound, draws, counts, binOf)
+    },
+    binned(binOf) {
+      const bound = binOf.length
+      if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      return binnedDraws(state, binOf)
     },
     fillBelow(out, bound) {
       if (!(Number.isInteger(bound) && bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
-      fillInto(state, bound, out)
+      if (!kernelFill(state, bound, out)) fillInto(state, bound, out)
     }
   }
+}
+
+/** This thread's kernel for one-off calls, made on first use; null where there is none (or kernels are off). */
+let shared: DrawKernel | null | undefined
+function sharedKernel(): DrawKernel | null {
+  if (kernelsAreOff()) return null
+  if (shared === undefined) shared = drawKernel()
+  return shared
+}
+
+/** pure-rand's rejection threshold: the largest multiple of the bound at or below 2^32. */
+function maxAllowedOf(bound: number): bigint {
+  return BigInt(bound > 2 ? Math.floor(0x100000000 / bound) * bound : 0x100000000)
+}
+
+function writeState(words: Int32Array, state: XoroState): void {
+  words[0] = state.s00
+  words[1] = state.s01
+  words[2] = state.s10
+  words[3] = state.s11
+}
+
+function readState(words: Int32Array, state: XoroState): void {
+  state.s00 = words[0] as number
+  state.s01 = words[1] as number
+  state.s10 = words[2] as number
+  state.s11 = words[3] as number
+}
+
+/**
+ * drawInto through a kernel whose memory already holds the bins (or none) from `countsAt` on: the counts are copied
+ * in and back out (a few microseconds beside the draws).
+ */
+function kernelTally(k: DrawKernel, state: XoroState, bound: number, draws: number, counts: Int32Array, binsAt: number, countsAt: number): void {
+  ensureMemory(k.memory, countsAt + counts.length * 4)
+  const words = new Int32Array(k.memory.buffer)
+  writeState(words, state)
+  words.set(counts, countsAt / 4)
+  k.draw(draws, bound, maxAllowedOf(bound), binsAt, countsAt)
+  counts.set(words.subarray(countsAt / 4, countsAt / 4 + counts.length))
+  readState(words, state)
+}
+
+/** drawInto through the shared kernel, the bins (if any) copied in first; false when there is no kernel. */
+function kernelDraw(state: XoroState, bound: number, draws: number, counts: Int32Array, binOf: Int32Array | null): boolean {
+  const k = sharedKernel()
+  if (k === null) return false
+  if (binOf === null) {
+    kernelTally(k, state, bound, draws, counts, 0, DRAW_DATA_START)
+    return true
+  }
+  const countsAt = DRAW_DATA_START + binOf.length * 4
+  ensureMemory(k.memory, countsAt)
+  new Int32Array(k.memory.buffer).set(binOf, DRAW_DATA_START / 4)
+  kernelTally(k, state, bound, draws, counts, DRAW_DATA_START, countsAt)
+  return true
+}
+
+/** fillInto through the shared kernel; false when there is none. */
+function kernelFill(state: XoroState, bound: number, out: Int32Array): boolean {
+  const k = sharedKernel()
+  if (k === null) return false
+  const outAt = DRAW_DATA_START
+  ensureMemory(k.memory, outAt + out.length * 4)
+  const words = new Int32Array(k.memory.buffer)
+  writeState(words, state)
+  k.fill(out.length, bound, maxAllowedOf(bound), outAt, 0)
+  out.set(words.subarray(outAt / 4, outAt / 4 + out.length))
+  readState(words, state)
+  return true
+}
+
+/** addDrawsToBins for fixed bins: with a kernel of its own, the bins are copied into it once. */
+function binnedDraws(state: XoroState, binOf: Int32Array): (counts: Int32Array, draws: number) => void {
+  const bound = binOf.length
+  const k = drawKernel()
+  if (k === null) {
+    const bins = binOf.slice()
+    return (counts, draws) => drawInto(state, bound, draws, counts, bins)
+  }
+  const binsAt = DRAW_DATA_START
+  const countsAt = binsAt + bound * 4
+  ensureMemory(k.memory, countsAt)
+  new Int32Array(k.memory.buffer).set(binOf, binsAt / 4)
+  return (counts, draws) => kernelTally(k, state, bound, draws, counts, binsAt, countsAt)
 }
 
 /**

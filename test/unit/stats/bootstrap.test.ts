@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   clusterBootstrap,
   clusterBootstrapMany,
@@ -8,8 +8,10 @@ import {
   pairedBootstrapDifference,
   quantileType7,
   seededRandom,
+  useJavaScriptLoops,
   type Estimate
 } from '../../../src/shared/stats'
+import { drawKernel } from '../../../src/shared/stats/kernel/draws'
 
 const mean = (values: readonly number[]): Estimate =>
   values.length === 0 ? { value: null, reason: 'no values' } : { value: values.reduce((sum, v) => sum + v, 0) / values.length }
@@ -167,7 +169,18 @@ describe('paired bootstrap of a difference', () => {
   })
 })
 
-describe('drawing a whole resample at once', () => {
+describe.each([
+  ['the WebAssembly kernel', false],
+  ['the JavaScript loops', true]
+])('drawing a whole resample at once, with %s', (_name, javascript) => {
+  let before = false
+  beforeAll(() => {
+    before = useJavaScriptLoops(javascript)
+  })
+  afterAll(() => {
+    useJavaScriptLoops(before)
+  })
+
   it('gives the same stream as one integerBelow call per draw, bounds and state carried over', () => {
     for (const bound of [1, 2, 3, 7, 1000, 20_000, 65_537, 1_000_003, 16_777_217]) {
       const one = seededRandom(20240917)
@@ -189,7 +202,7 @@ describe('drawing a whole resample at once', () => {
   })
 
   it('fills indices in the order of one integerBelow call per draw, state carried over', () => {
-    for (const bound of [1, 2, 3, 7, 20_000, 1_000_003]) {
+    for (const bound of [1, 2, 3, 7, 20_000, 1_000_003, 0x7fffffff, 0x80000000]) {
       const one = seededRandom(20240917)
       const many = seededRandom(20240917)
       for (let round = 0; round < 3; round++) {
@@ -234,5 +247,58 @@ describe('drawing a whole resample at once', () => {
       }
       expect(binned.integerBelow(bound)).toBe(plain.integerBelow(bound))
     }
+  })
+})
+
+describe('the draw kernel', () => {
+  it('compiles here, so reports draw through it', () => {
+    expect(drawKernel()).not.toBeNull()
+  })
+
+  it('gives the JavaScript loops\' stream value for value, at bounds up to 2^32 − 1 and across calls', () => {
+    const bounds = [1, 2, 3, 5, 255, 256, 20_000, 65_536, 1_000_003, 0x7fffffff, 0x80000000, 0x80000001, 3_000_000_019, 0xffffffff]
+    for (const seed of [0, 1, 20240917, 0xffffffff]) {
+      for (const bound of bounds) {
+        const kernel = seededRandom(seed)
+        const loops = seededRandom(seed)
+        for (let round = 0; round < 3; round++) {
+          const viaKernel = new Int32Array(700)
+          kernel.fillBelow(viaKernel, bound)
+          const before = useJavaScriptLoops(true)
+          const viaLoops = new Int32Array(700)
+          try {
+            loops.fillBelow(viaLoops, bound)
+          } finally {
+            useJavaScriptLoops(before)
+          }
+          expect(viaKernel).toEqual(viaLoops)
+        }
+        expect(kernel.integerBelow(1_000)).toBe(loops.integerBelow(1_000))
+      }
+    }
+  })
+
+  it('tallies into counts that already hold draws, by bin and without bins, as the loops do', () => {
+    const binOf = Int32Array.from({ length: 20_000 }, (_, u) => (u * 7919) % 1_309)
+    const kernel = seededRandom(99)
+    const loops = seededRandom(99)
+    const viaKernel = new Int32Array(1_309).fill(3)
+    const viaLoops = new Int32Array(1_309).fill(3)
+    const plainKernel = new Int32Array(977)
+    const plainLoops = new Int32Array(977)
+    for (let round = 0; round < 5; round++) {
+      kernel.addDrawsToBins(viaKernel, 20_000, binOf)
+      kernel.addDraws(plainKernel, 3_000)
+      const before = useJavaScriptLoops(true)
+      try {
+        loops.addDrawsToBins(viaLoops, 20_000, binOf)
+        loops.addDraws(plainLoops, 3_000)
+      } finally {
+        useJavaScriptLoops(before)
+      }
+      expect(viaKernel).toEqual(viaLoops)
+      expect(plainKernel).toEqual(plainLoops)
+    }
+    expect(viaKernel.reduce((a, b) => a + b, 0)).toBe(1_309 * 3 + 5 * 20_000)
   })
 })
