@@ -38,6 +38,8 @@ interface ItemCount {
   denominator: number
   /** Judged calls other than ties. */
   decided: number
+  /** The groups the item's calls count in (label, side, subsets), found once per item. */
+  groups: Count[]
 }
 
 const SUBSET_GROUPINGS = ['set', 'probe', 'label_source'] as const
@@ -89,15 +91,18 @@ export function pairwiseRow(
       continue
     }
     total++
-    const label = labelOf(item, truth, terms)
-    // Every group this call counts in: its label, its side, and its value of each subset grouping.
-    const groups = [countIn(byLabel, label), countIn(bySide, truth)]
-    SUBSET_GROUPINGS.forEach((by, g) => {
-      const key = subsetKey(by, item)
-      if (key !== null) groups.push(countIn(bySubset[g] as Map<string, Count>, key))
-    })
     let perItem = byItem.get(call.item)
-    if (!perItem) byItem.set(call.item, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0 }))
+    if (!perItem) {
+      const label = labelOf(item, truth, terms)
+      // Every group the item's calls count in: its label, its side, and its value of each subset grouping.
+      const groups = [countIn(byLabel, label), countIn(bySide, truth)]
+      for (let g = 0; g < SUBSET_GROUPINGS.length; g++) {
+        const key = subsetKey(SUBSET_GROUPINGS[g] as (typeof SUBSET_GROUPINGS)[number], item)
+        if (key !== null) groups.push(countIn(bySubset[g] as Map<string, Count>, key))
+      }
+      byItem.set(call.item, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0, groups }))
+    }
+    const { label, groups } = perItem
     if (call.status === 'failed') {
       failed++
       continue

@@ -1,4 +1,4 @@
-import { bradleyTerry, winRateAgainstReferences, type ReferenceOutcome } from '../stats'
+import { bradleyTerryLogStrengths, undefinedBecause, winRateAgainstReferences, type ReferenceOutcome } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { ReportItem } from './input'
 import { itemWinner, otherSide, type Side } from './pairwise'
@@ -54,10 +54,11 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
       contributions,
       size,
       (sums) => {
-        // wins[i][j]: times player i beat player j in the resample.
-        const wins = players.map((_, r) => Array.from(sums.subarray(r * size, r * size + size)))
-        const fit = bradleyTerry(wins, players)
-        return players.map((p) => fit.logStrengths[p] ?? { value: null, reason: 'not fitted' })
+        // sums[i × size + j]: times player i beat player j in the resample.
+        const fit = bradleyTerryLogStrengths(sums, size)
+        if (fit.values === null) return players.map(() => undefinedBecause(fit.reason))
+        const values = fit.values
+        return players.map((_, i) => ({ value: values[i] as number }))
       },
       (intervals) => {
         players.forEach((player, j) => {

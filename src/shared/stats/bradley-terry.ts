@@ -61,24 +61,54 @@ export function bradleyTerry<P extends string>(
   wins.forEach((row, i) => row.forEach((count, j) => {
     if (!(Number.isFinite(count) && count >= 0)) throw new RangeError(`Bradley–Terry: wins[${i}][${j}] must be a non-negative number (${count})`)
   }))
-  const tolerance = options.tolerance ?? 1e-10
-  const maxIterations = options.maxIterations ?? 100_000
   const allUndefined = (reason: string, iterations = 0): BradleyTerryFit<P> => ({
     players: [...players],
     logStrengths: Object.fromEntries(players.map((player) => [player, undefinedBecause(reason)])) as Record<P, Estimate>,
     iterations
   })
-  if (size < 2) return allUndefined('fewer than 2 players')
-  if (!stronglyConnected(wins)) {
-    return allUndefined('the maximum-likelihood strengths do not exist: some player never won, or never lost, against a connected group of the others')
+  const flat = new Float64Array(size * size)
+  for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) flat[i * size + j] = (wins[i] as readonly number[])[j] as number
+  const fit = bradleyTerryLogStrengths(flat, size, options)
+  if (fit.values === null) return allUndefined(fit.reason, fit.iterations)
+  const values = fit.values
+  return {
+    players: [...players],
+    logStrengths: Object.fromEntries(players.map((player, i) => [player, { value: values[i] as number }])) as Record<P, Estimate>,
+    iterations: fit.iterations
+  }
+}
+
+export type LogStrengths = { values: Float64Array; iterations: number } | { values: null; reason: string; iterations: number }
+
+/**
+ * bradleyTerry on a win matrix laid out row by row (wins[i × size + j]: times i beat j), returning the centred
+ * log-strengths in player order: what a bootstrap refits on each resample, without a matrix of arrays or a record
+ * per fit. The matrix is read, not kept.
+ */
+export function bradleyTerryLogStrengths(wins: Float64Array, size: number, options: BradleyTerryOptions = {}): LogStrengths {
+  if (wins.length !== size * size) throw new RangeError('Bradley–Terry: the win matrix must be players × players')
+  for (let p = 0; p < wins.length; p++) {
+    const count = wins[p] as number
+    if (!(Number.isFinite(count) && count >= 0)) throw new RangeError(`Bradley–Terry: wins[${Math.floor(p / size)}][${p % size}] must be a non-negative number (${count})`)
+  }
+  const tolerance = options.tolerance ?? 1e-10
+  const maxIterations = options.maxIterations ?? 100_000
+  if (size < 2) return { values: null, reason: 'fewer than 2 players', iterations: 0 }
+  if (!stronglyConnected(wins, size)) {
+    return { values: null, reason: 'the maximum-likelihood strengths do not exist: some player never won, or never lost, against a connected group of the others', iterations: 0 }
   }
 
   // Refitted on every bootstrap resample: the loop works in place on typed arrays, with the same operations in the
   // same order as the textbook update, so every figure is the same to the last bit.
-  const totalWins = wins.map((row) => row.reduce((sum, count) => sum + count, 0))
+  const totalWins = new Float64Array(size)
+  for (let i = 0; i < size; i++) {
+    let sum = 0
+    for (let j = 0; j < size; j++) sum += wins[i * size + j] as number
+    totalWins[i] = sum
+  }
   const games = new Float64Array(size * size)
   for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) games[i * size + j] = (wins[i]?.[j] ?? 0) + (wins[j]?.[i] ?? 0)
+    for (let j = 0; j < size; j++) games[i * size + j] = (wins[i * size + j] as number) + (wins[j * size + i] as number)
   }
   let logGamma = new Float64Array(size)
   let centred = new Float64Array(size)
@@ -106,35 +136,31 @@ export function bradleyTerry<P extends string>(
     const previous = logGamma
     logGamma = centred
     centred = previous
-    if (change < tolerance) {
-      return {
-        players: [...players],
-        logStrengths: Object.fromEntries(players.map((player, i) => [player, { value: logGamma[i] as number }])) as Record<P, Estimate>,
-        iterations: iteration
-      }
-    }
+    if (change < tolerance) return { values: logGamma, iterations: iteration }
   }
-  return allUndefined(`did not converge within ${maxIterations} iterations`, maxIterations)
+  return { values: null, reason: `did not converge within ${maxIterations} iterations`, iterations: maxIterations }
 }
 
 /** Whether every player reaches every other along "beat" edges (i → j when i beat j). */
-function stronglyConnected(wins: readonly (readonly number[])[]): boolean {
-  const size = wins.length
+function stronglyConnected(wins: Float64Array, size: number): boolean {
   const reachesAll = (edge: (from: number, to: number) => boolean): boolean => {
-    const seen = new Set<number>([0])
+    const seen = new Uint8Array(size)
+    seen[0] = 1
+    let reached = 1
     const stack = [0]
     while (stack.length > 0) {
       const from = stack.pop() as number
       for (let to = 0; to < size; to++) {
-        if (!seen.has(to) && edge(from, to)) {
-          seen.add(to)
+        if (seen[to] === 0 && edge(from, to)) {
+          seen[to] = 1
+          reached++
           stack.push(to)
         }
       }
     }
-    return seen.size === size
+    return reached === size
   }
-  return reachesAll((from, to) => (wins[from]?.[to] ?? 0) > 0) && reachesAll((from, to) => (wins[to]?.[from] ?? 0) > 0)
+  return reachesAll((from, to) => (wins[from * size + to] as number) > 0) && reachesAll((from, to) => (wins[to * size + from] as number) > 0)
 }
 
 /**

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import {
   bradleyTerry,
   bradleyTerryBootstrap,
+  bradleyTerryLogStrengths,
+  seededRandom,
   winMatrix,
   winRateAgainstReferences,
   type Comparison
@@ -98,5 +100,66 @@ describe('win rate against reference proposals', () => {
   it('is undefined without references or verdicts', () => {
     expect(winRateAgainstReferences([])).toMatchObject({ value: null, reason: 'no reference proposals' })
     expect(winRateAgainstReferences(['missing']).ofJudged).toEqual({ value: null, reason: 'no reference comparison has a verdict' })
+  })
+})
+
+/**
+ * The textbook MM update on nested arrays (Hunter 2004), written out here as the reference: γ_i ← W_i / Σ_j n_ij /
+ * (γ_i + γ_j) on log scale, centred each step, until the largest change is below 1e-10. Null where the strengths do
+ * not exist (a player who never won or never lost).
+ */
+function textbookLogStrengths(wins: number[][]): { values: number[]; iterations: number } | null {
+  const size = wins.length
+  const total = wins.map((row) => row.reduce((s, c) => s + c, 0))
+  if (total.some((w) => w === 0) || wins.every((row, i) => row.every((_, j) => wins[j]![i] === 0))) return null
+  let log = wins.map(() => 0)
+  for (let iteration = 1; iteration <= 100_000; iteration++) {
+    const gamma = log.map((l) => Math.exp(l))
+    const updated = log.map((_, i) => {
+      let denominator = 0
+      for (let j = 0; j < size; j++) if (j !== i) denominator += (wins[i]![j]! + wins[j]![i]!) / (gamma[i]! + gamma[j]!)
+      return Math.log(total[i]! / denominator)
+    })
+    const mean = updated.reduce((s, v) => s + v, 0) / size
+    const centred = updated.map((v) => v - mean)
+    const change = Math.max(...centred.map((v, i) => Math.abs(v - log[i]!)))
+    log = centred
+    if (change < 1e-10) return { values: log, iterations: iteration }
+  }
+  return null
+}
+
+describe('Bradley–Terry on a win matrix laid out row by row', () => {
+  it('gives the textbook update\'s log-strengths to the last bit, and the same through bradleyTerry', () => {
+    const random = seededRandom(5)
+    let fitted = 0
+    for (let trial = 0; trial < 40; trial++) {
+      const size = 2 + random.integerBelow(5)
+      const players = Array.from({ length: size }, (_, i) => `p${i}`)
+      // Dense matrices (every player won and lost against every other), some with halves as ties give.
+      const wins = players.map((_, i) => players.map((__, j) => (i === j ? 0 : (1 + random.integerBelow(9)) / (trial % 3 === 0 ? 2 : 1))))
+      const reference = textbookLogStrengths(wins)
+      const flat = bradleyTerryLogStrengths(Float64Array.from(wins.flat()), size)
+      expect(reference).not.toBeNull()
+      expect(flat.values && [...flat.values]).toEqual(reference?.values)
+      expect(flat.iterations).toBe(reference?.iterations)
+      expect(players.map((p) => bradleyTerry(wins, players).logStrengths[p]?.value)).toEqual(reference?.values)
+      fitted++
+    }
+    expect(fitted).toBe(40)
+  })
+
+  it('says why where the strengths do not exist, as bradleyTerry does', () => {
+    // z never wins: the "beat" graph is not strongly connected.
+    const wins = [[0, 2, 1], [1, 0, 1], [0, 0, 0]]
+    const flat = bradleyTerryLogStrengths(Float64Array.from(wins.flat()), 3)
+    expect(flat.values).toBeNull()
+    expect(bradleyTerry(wins, ['x', 'y', 'z']).logStrengths.z).toEqual({ value: null, reason: flat.values === null ? flat.reason : '' })
+    expect(bradleyTerryLogStrengths(new Float64Array(1), 1)).toEqual({ values: null, reason: 'fewer than 2 players', iterations: 0 })
+  })
+
+  it('refuses a matrix of the wrong shape or with a negative count, naming the cell', () => {
+    expect(() => bradleyTerryLogStrengths(new Float64Array(3), 2)).toThrow(/players × players/)
+    expect(() => bradleyTerryLogStrengths(Float64Array.from([0, 1, -1, 0]), 2)).toThrow(/wins\[1\]\[0\]/)
   })
 })
