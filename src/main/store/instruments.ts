@@ -74,9 +74,14 @@ export function declarationOf(row: ProjectInstrumentRow): Declaration {
   return declarationSchema.parse(JSON.parse(row.declaration))
 }
 
+/** The project's declared instruments at their newest versions. */
+export function projectInstruments(db: ReadableDB): AnyInstrument[] {
+  return latestProjectInstruments(db).map((r) => buildInstrument(declarationOf(r), r.version))
+}
+
 /** The project's declared instruments at their newest versions, made the ones the registry knows. */
 export function registerProjectInstruments(db: ReadableDB): AnyInstrument[] {
-  const built = latestProjectInstruments(db).map((r) => buildInstrument(declarationOf(r), r.version))
+  const built = projectInstruments(db)
   registerDeclaredInstruments(built)
   return built
 }

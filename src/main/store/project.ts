@@ -21,6 +21,15 @@ export async function knowDeclaredInstruments(db: ReadableDB): Promise<AnyInstru
   return declaresInstruments(db) ? (await import('./instruments')).registerProjectInstruments(db) : []
 }
 
+/**
+ * The file's own instruments, newest versions by id, read without making them known to the process: for a thread
+ * that serves several files in turn (the kept report worker), which scopes each job to its own file's.
+ */
+export async function readDeclaredInstruments(db: ReadableDB): Promise<Map<string, AnyInstrument>> {
+  if (!declaresInstruments(db)) return new Map()
+  return new Map((await import('./instruments')).projectInstruments(db).map((inst) => [inst.id, inst]))
+}
+
 /** An open project file. The file is the truth; this object only holds the connection. */
 export class Project {
   /** The connection, to read through; writes go through `write`, which hands out the writable handle. */
