@@ -176,6 +176,8 @@ async function benchReportAt(dir: string, pairs: number): Promise<BenchFigures> 
       await releaseReportWorker()
       await computeReportInWorker({ path, instrument: 'pairwise-preference', report: { generatedAt: 'bench' } })
       workerMs.push(performance.now() - workerStarted)
+      // Let go at once, so that its memory is not held beside the compiled worker's below.
+      await releaseReportWorker()
       if (compiled) {
         const built = await reportsInBuiltWorker(compiled, { path, instrument: 'pairwise-preference', report: { generatedAt: 'bench' } })
         builtWorkerMs.push(built.first)
