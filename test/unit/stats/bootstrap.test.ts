@@ -231,6 +231,24 @@ describe.each([
     expect(drawn).toEqual(onUnits)
   })
 
+  it('totals the same draws by fixed bins as addDrawsToBins, reading the bins once, state carried over', () => {
+    const binOf = Int32Array.from({ length: 3_001 }, (_, u) => (u * 13) % 17)
+    const each = seededRandom(3)
+    const fixed = seededRandom(3)
+    const draw = fixed.binned(binOf)
+    // Later changes to the caller's array are not seen.
+    const given = binOf.slice()
+    binOf.fill(0)
+    for (let round = 0; round < 4; round++) {
+      const expected = new Int32Array(17).fill(round)
+      each.addDrawsToBins(expected, 2_500, given)
+      const got = new Int32Array(17).fill(round)
+      draw(got, 2_500)
+      expect([...got]).toEqual([...expected])
+    }
+    expect(fixed.integerBelow(99)).toBe(each.integerBelow(99))
+  })
+
   it('totals the same draws by bin when each unit is given a bin, state carried over', () => {
     for (const bound of [1, 2, 7, 20_000]) {
       const binOf = Int32Array.from({ length: bound }, (_, u) => (u * 7) % 5)
