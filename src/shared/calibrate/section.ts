@@ -1,7 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import type { ReportInput } from '../report/input'
 import { valueKey, type ItemStatus, type Value } from '../report/resolve'
-import { brierScore, clusterBootstrapDrawn, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate, type PairedBootstrapDifference } from '../stats'
+import { brierScore, clusterBootstrapCounted, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate, type PairedBootstrapDifference } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
 import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
@@ -301,25 +301,26 @@ function accuracyDifference(rows: ReadonlyArray<{ itemId: number; before: boolea
       if (r.after) after[u] = (after[u] as number) + 1
     }
   })
-  const accuracies = (drawn: Int32Array | null): { n: number; after: number; before: number } => {
+  // Each unit's counts times how often it was drawn: sums of whole numbers, the same as over the drawn units.
+  const accuracies = (times: Int32Array | null): { n: number; after: number; before: number } => {
     let n = 0
     let a = 0
     let b = 0
-    const count = drawn === null ? units.length : drawn.length
-    for (let i = 0; i < count; i++) {
-      const u = drawn === null ? i : (drawn[i] as number)
-      n += size[u] as number
-      a += after[u] as number
-      b += before[u] as number
+    for (let u = 0; u < units.length; u++) {
+      const weight = times === null ? 1 : (times[u] as number)
+      if (weight === 0) continue
+      n += weight * (size[u] as number)
+      a += weight * (after[u] as number)
+      b += weight * (before[u] as number)
     }
     return { n, after: a, before: b }
   }
   const estimate = (correct: number, n: number): Estimate => (n ? { value: correct / n } : { value: null, reason: 'no units' })
   const given = accuracies(null)
-  const difference = clusterBootstrapDrawn(
+  const difference = clusterBootstrapCounted(
     units.length,
-    (drawn) => {
-      const c = accuracies(drawn)
+    (times) => {
+      const c = accuracies(times)
       if (c.n === 0) return { statistic: { value: null, reason: 'first source: no units' } }
       return { statistic: { value: c.after / c.n - c.before / c.n } }
     },

@@ -1,6 +1,6 @@
 import { assertLevel } from './input-checks'
 import { sortedQuantileType7 } from './quantile'
-import { RANDOM_GENERATOR, assertSeed, seededRandom } from './seeded-random'
+import { RANDOM_GENERATOR, assertSeed, seededRandom, type SeededRandom } from './seeded-random'
 import type { Estimate } from './types'
 
 export const DEFAULT_BOOTSTRAP_RESAMPLES = 2000
@@ -89,6 +89,39 @@ export function clusterBootstrapDrawn<K extends string>(
   statistics: (drawn: Int32Array | null) => Record<K, Estimate>,
   options: BootstrapOptions = {}
 ): Record<K, BootstrapInterval> {
+  // One array of drawn indices, filled anew for each resample: the same draws in the same order as a call per unit.
+  const drawn = new Int32Array(count)
+  return resampled(statistics, options, (random) => {
+    if (count > 0) random.fillBelow(drawn, count)
+    return drawn
+  })
+}
+
+/**
+ * The same cluster bootstrap told by how often each unit was drawn: `statistics` gets each resample's times drawn
+ * per unit (null for the units as given). The draws are those of clusterBootstrapDrawn, in the same order, so a
+ * statistic of whole-number sums over the drawn units gives the same figures; it reads the units in order instead
+ * of the drawn indices.
+ */
+export function clusterBootstrapCounted<K extends string>(
+  count: number,
+  statistics: (times: Int32Array | null) => Record<K, Estimate>,
+  options: BootstrapOptions = {}
+): Record<K, BootstrapInterval> {
+  const times = new Int32Array(count)
+  return resampled(statistics, options, (random) => {
+    times.fill(0)
+    if (count > 0) random.addDraws(times, count)
+    return times
+  })
+}
+
+/** The percentile bootstrap of statistics evaluated on the data as given, then on each drawn resample. */
+function resampled<K extends string>(
+  statistics: (resample: Int32Array | null) => Record<K, Estimate>,
+  options: BootstrapOptions,
+  draw: (random: SeededRandom) => Int32Array
+): Record<K, BootstrapInterval> {
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES
   const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED
   const level = options.level ?? 0.95
@@ -100,11 +133,8 @@ export function clusterBootstrapDrawn<K extends string>(
   const keys = Object.keys(points) as K[]
   const replicates = new Map<K, number[]>(keys.map((key) => [key, []]))
   const random = seededRandom(seed)
-  // One array of drawn indices, filled anew for each resample: the same draws in the same order as a call per unit.
-  const drawn = new Int32Array(count)
   for (let r = 0; r < resamples; r++) {
-    if (count > 0) random.fillBelow(drawn, count)
-    const estimates = statistics(drawn)
+    const estimates = statistics(draw(random))
     for (const key of keys) {
       const value = estimates[key]?.value
       if (value !== null && value !== undefined) replicates.get(key)?.push(value)

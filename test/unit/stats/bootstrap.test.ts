@@ -3,6 +3,7 @@ import {
   clusterBootstrap,
   clusterBootstrapMany,
   clusterBootstrapDrawn,
+  clusterBootstrapCounted,
   DEFAULT_BOOTSTRAP_RESAMPLES,
   groupRowsIntoUnits,
   pairedBootstrapDifference,
@@ -229,6 +230,33 @@ describe.each([
     const onUnits = clusterBootstrap(units, share, { resamples: 300, seed: 11 })
     const drawn = clusterBootstrapDrawn(units.length, (d) => ({ s: share(d === null ? units : [...d].map((u) => units[u]!)) }), { resamples: 300, seed: 11 }).s
     expect(drawn).toEqual(onUnits)
+  })
+
+  it('gives the same intervals told by times drawn per unit as by the drawn indices, for sums of whole numbers', () => {
+    const size = Int32Array.from({ length: 211 }, (_, u) => 1 + (u % 3))
+    const right = Int32Array.from({ length: 211 }, (_, u) => (u % 5 === 0 ? 0 : (u % 3) + (u % 2)) % (1 + (u % 3)))
+    const byIndex = clusterBootstrapDrawn(size.length, (drawn) => {
+      let n = 0
+      let c = 0
+      for (let i = 0; i < (drawn === null ? size.length : drawn.length); i++) {
+        const u = drawn === null ? i : drawn[i]!
+        n += size[u]!
+        c += right[u]!
+      }
+      return { share: { value: c / n }, count: { value: n } }
+    }, { resamples: 400, seed: 8 })
+    const byTimes = clusterBootstrapCounted(size.length, (times) => {
+      let n = 0
+      let c = 0
+      for (let u = 0; u < size.length; u++) {
+        const w = times === null ? 1 : times[u]!
+        n += w * size[u]!
+        c += w * right[u]!
+      }
+      return { share: { value: c / n }, count: { value: n } }
+    }, { resamples: 400, seed: 8 })
+    expect(byTimes).toEqual(byIndex)
+    expect(byTimes.share.lower).toBeLessThan(byTimes.share.upper as number)
   })
 
   it('totals the same draws by fixed bins as addDrawsToBins, reading the bins once, state carried over', () => {
