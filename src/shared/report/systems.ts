@@ -2,7 +2,7 @@ import { bradleyTerryLogStrengths, undefinedBecause, winRateAgainstReferences, t
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { ReportItem } from './input'
 import { itemWinner, otherSide, type Side } from './pairwise'
-import type { ResolvedSource } from './resolve'
+import type { ItemStatus, ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /** The system name under which human-written proposals compete. */
@@ -19,21 +19,22 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
   const outcomes = new Map<string, { outcomes: ReferenceOutcome[]; cohorts: Set<string> }>()
   for (const item of items) {
     const pair = item.pair
-    if (!pair || !source.itemStatus.has(item.id)) continue
+    const status = pair ? source.itemStatus.get(item.id) : undefined
+    if (!pair || status === undefined) continue
     const systemA = pair.a.system
     const systemB = pair.b.system
-    const winner = source.itemStatus.get(item.id) === 'answered' ? itemWinner(source, item) : null
+    const winner = status === 'answered' ? itemWinner(source, item) : null
     if (systemA && systemB && systemA !== systemB && winner) {
       comparisons.push({ item: item.id, first: systemA, second: systemB, winner: winner === 'a' ? systemA : systemB })
     }
-    for (const side of ['a', 'b'] as const) {
+    for (const side of SIDES) {
       const mine = pair[side]
       const theirs = pair[otherSide(side)]
       if (!mine.system || mine.origin === 'human' || theirs.origin !== 'human') continue
-      const entry = outcomes.get(mine.system) ?? { outcomes: [], cohorts: new Set<string>() }
-      entry.outcomes.push(outcomeFor(source, item, winner, side))
+      let entry = outcomes.get(mine.system)
+      if (!entry) outcomes.set(mine.system, (entry = { outcomes: [], cohorts: new Set<string>() }))
+      entry.outcomes.push(outcomeFor(status, winner, side))
       if (pair.cohort) entry.cohorts.add(pair.cohort)
-      outcomes.set(mine.system, entry)
     }
   }
   const players = [...new Set(comparisons.flatMap((c) => [c.first, c.second]))].sort()
@@ -90,8 +91,10 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
   return { source: source.id, players, n_comparisons: comparisons.length, bradley_terry: strengths, win_rates: winRates, reasons }
 }
 
-function outcomeFor(source: ResolvedSource, item: ReportItem, winner: Side | null, side: Side): ReferenceOutcome {
+function outcomeFor(status: ItemStatus, winner: Side | null, side: Side): ReferenceOutcome {
   if (winner) return winner === side ? 'win' : 'loss'
   // Answered without a winner: the votes of its trials or orders split evenly.
-  return source.itemStatus.get(item.id) === 'answered' ? 'tie' : 'missing'
+  return status === 'answered' ? 'tie' : 'missing'
 }
+
+const SIDES = ['a', 'b'] as const
