@@ -51,6 +51,7 @@ function unshelve(): Worker | null {
   kept = null
   clearTimeout(timer)
   worker.off('exit', gone)
+  worker.off('error', gone)
   return worker
 }
 
@@ -69,11 +70,15 @@ function keepWorker(worker: Worker): void {
   worker.unref()
   const timer = setTimeout(() => void unshelve()?.terminate(), KEEP_MS)
   timer.unref()
-  // A kept worker that ends on its own is not handed out again.
+  // A kept worker that fails or ends on its own is not handed out again (an idle worker's error, unheard, would
+  // be thrown in this thread).
   const gone = () => {
-    if (kept?.worker === worker) unshelve()
+    if (kept?.worker !== worker) return
+    unshelve()
+    void worker.terminate()
   }
   worker.once('exit', gone)
+  worker.once('error', gone)
   kept = { worker, timer, gone }
 }
 
