@@ -1,7 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import type { ReportInput } from '../report/input'
 import { valueKey, type ItemStatus, type Value } from '../report/resolve'
-import { brierScore, clusterBootstrapCounted, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate, type PairedBootstrapDifference } from '../stats'
+import { brierScore, clusterBootstrapBinned, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate, type PairedBootstrapDifference } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
 import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
@@ -285,48 +285,62 @@ function decisionBlock(
 }
 
 /**
- * after − before accuracy, by a paired bootstrap over items (an item's rows stay together), held in columns: each
- * item's rows and correct rows are counted once, and each resample sums them over its drawn items. The sums are of
- * integers, so they are the same in any order: the same figures as evaluating both accuracies on resampled rows.
+ * after − before accuracy, by a paired bootstrap over items (an item's rows stay together), held in columns: items
+ * with the same counts (rows, correct before, correct after) are one bin, and each resample sums the bins' counts
+ * times how often their items were drawn. The sums are of integers, so they are the same in any order: the same
+ * figures as evaluating both accuracies on resampled rows.
  */
 function accuracyDifference(rows: ReadonlyArray<{ itemId: number; before: boolean; after: boolean }>, bootstrap: BootstrapOptions): PairedBootstrapDifference {
   const units = groupRowsIntoUnits([...rows], (r) => String(r.itemId))
-  const size = new Int32Array(units.length)
-  const before = new Int32Array(units.length)
-  const after = new Int32Array(units.length)
-  units.forEach((unit, u) => {
-    size[u] = unit.rows.length
+  const binOfCounts = new Map<string, number>()
+  const size: number[] = []
+  const before: number[] = []
+  const after: number[] = []
+  const binOf = Int32Array.from(units, (unit) => {
+    let b = 0
+    let a = 0
     for (const r of unit.rows) {
-      if (r.before) before[u] = (before[u] as number) + 1
-      if (r.after) after[u] = (after[u] as number) + 1
+      if (r.before) b++
+      if (r.after) a++
     }
+    const key = `${unit.rows.length} ${b} ${a}`
+    let bin = binOfCounts.get(key)
+    if (bin === undefined) {
+      bin = size.length
+      binOfCounts.set(key, bin)
+      size.push(unit.rows.length)
+      before.push(b)
+      after.push(a)
+    }
+    return bin
   })
-  // Each unit's counts times how often it was drawn: sums of whole numbers, the same as over the drawn units.
-  const accuracies = (times: Int32Array | null): { n: number; after: number; before: number } => {
+  // Each bin's counts times how often its items were drawn: sums of whole numbers, the same as over the drawn units.
+  const accuracies = (drawn: Int32Array): { n: number; after: number; before: number } => {
     let n = 0
     let a = 0
     let b = 0
-    for (let u = 0; u < units.length; u++) {
-      const weight = times === null ? 1 : (times[u] as number)
+    for (let k = 0; k < size.length; k++) {
+      const weight = drawn[k] as number
       if (weight === 0) continue
-      n += weight * (size[u] as number)
-      a += weight * (after[u] as number)
-      b += weight * (before[u] as number)
+      n += weight * (size[k] as number)
+      a += weight * (after[k] as number)
+      b += weight * (before[k] as number)
     }
     return { n, after: a, before: b }
   }
   const estimate = (correct: number, n: number): Estimate => (n ? { value: correct / n } : { value: null, reason: 'no units' })
-  const given = accuracies(null)
-  const difference = clusterBootstrapCounted(
-    units.length,
-    (times) => {
-      const c = accuracies(times)
+  const difference = clusterBootstrapBinned(
+    binOf,
+    size.length,
+    (drawn) => {
+      const c = accuracies(drawn)
       if (c.n === 0) return { statistic: { value: null, reason: 'first source: no units' } }
       return { statistic: { value: c.after / c.n - c.before / c.n } }
     },
     bootstrap
   ).statistic
-  return { ...difference, first: estimate(given.after, given.n), second: estimate(given.before, given.n) }
+  const correct = (which: 'before' | 'after') => rows.reduce((sum, r) => sum + (r[which] ? 1 : 0), 0)
+  return { ...difference, first: estimate(correct('after'), rows.length), second: estimate(correct('before'), rows.length) }
 }
 
 /** The mean absolute difference over a resample's rows, summed in row order (as a sum over the flattened rows). */

@@ -116,6 +116,32 @@ export function clusterBootstrapCounted<K extends string>(
   })
 }
 
+/**
+ * The same cluster bootstrap for statistics that depend on the units only through their bins (units of one bin add
+ * alike to every sum): `statistics` gets how often the units of each bin were drawn, the bins' sizes for the units as
+ * given. The draws are those of clusterBootstrapCounted, in the same order, each added to its unit's bin, so sums of
+ * whole numbers give the same figures with a pass over the bins instead of the units.
+ */
+export function clusterBootstrapBinned<K extends string>(
+  binOf: Int32Array,
+  binCount: number,
+  statistics: (drawnPerBin: Int32Array) => Record<K, Estimate>,
+  options: BootstrapOptions = {}
+): Record<K, BootstrapInterval> {
+  const sizes = new Int32Array(binCount)
+  for (const bin of binOf) {
+    if (!(bin >= 0 && bin < binCount)) throw new RangeError(`bin ${bin} is outside 0..${binCount - 1}`)
+    sizes[bin] = (sizes[bin] as number) + 1
+  }
+  const counts = new Int32Array(binCount)
+  let draw: ((counts: Int32Array, draws: number) => void) | null = null
+  return resampled((drawn) => statistics(drawn ?? sizes), options, (random) => {
+    counts.fill(0)
+    if (binOf.length > 0) (draw ??= random.binned(binOf))(counts, binOf.length)
+    return counts
+  })
+}
+
 /** The percentile bootstrap of statistics evaluated on the data as given, then on each drawn resample. */
 function resampled<K extends string>(
   statistics: (resample: Int32Array | null) => Record<K, Estimate>,

@@ -3,6 +3,7 @@ import {
   clusterBootstrap,
   clusterBootstrapMany,
   clusterBootstrapDrawn,
+  clusterBootstrapBinned,
   clusterBootstrapCounted,
   DEFAULT_BOOTSTRAP_RESAMPLES,
   groupRowsIntoUnits,
@@ -257,6 +258,37 @@ describe.each([
     }, { resamples: 400, seed: 8 })
     expect(byTimes).toEqual(byIndex)
     expect(byTimes.share.lower).toBeLessThan(byTimes.share.upper as number)
+  })
+
+  it('gives the same intervals told by draws per bin of alike units as by times drawn per unit', () => {
+    const size = Int32Array.from({ length: 307 }, (_, u) => 1 + (u % 3))
+    const right = Int32Array.from({ length: 307 }, (_, u) => (u % 7 === 0 ? 0 : u % 2) * size[u]!)
+    const byTimes = clusterBootstrapCounted(size.length, (times) => {
+      let n = 0
+      let c = 0
+      for (let u = 0; u < size.length; u++) {
+        const w = times === null ? 1 : times[u]!
+        n += w * size[u]!
+        c += w * right[u]!
+      }
+      return { share: { value: c / n }, count: { value: n } }
+    }, { resamples: 400, seed: 8 })
+    // Units alike in (size, right) share a bin: 3 sizes × right 0 or all.
+    const binOf = Int32Array.from(size, (s, u) => (s - 1) * 2 + (right[u]! > 0 ? 1 : 0))
+    const binSize = [1, 1, 2, 2, 3, 3]
+    const binRight = [0, 1, 0, 2, 0, 3]
+    const byBins = clusterBootstrapBinned(binOf, 6, (drawn) => {
+      let n = 0
+      let c = 0
+      for (let k = 0; k < 6; k++) {
+        n += drawn[k]! * binSize[k]!
+        c += drawn[k]! * binRight[k]!
+      }
+      return { share: { value: c / n }, count: { value: n } }
+    }, { resamples: 400, seed: 8 })
+    expect(byBins).toEqual(byTimes)
+    expect(byBins.share.lower).toBeLessThan(byBins.share.upper as number)
+    expect(() => clusterBootstrapBinned(Int32Array.of(0, 6), 6, () => ({}))).toThrow(/bin 6 is outside 0..5/)
   })
 
   it('totals the same draws by fixed bins as addDrawsToBins, reading the bins once, state carried over', () => {
