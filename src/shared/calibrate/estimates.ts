@@ -69,7 +69,15 @@ export function estimatesSection(input: ReportInput, level: number): EstimatesSe
   for (const field of resolved.fields) {
     const quantity = quantityOf(field)
     if (!quantity) continue
-    const labelledByPeople = new Set(people.flatMap((s) => [...(s.values.get(field.name)?.keys() ?? [])]))
+    // Only asked of units a judge answered and the criterion did not label: made on the first such unit.
+    let labelled: Set<string> | null = null
+    const labelledByPeople = (key: string): boolean => {
+      if (labelled === null) {
+        labelled = new Set<string>()
+        for (const person of people) for (const unit of person.values.get(field.name)?.keys() ?? []) labelled.add(unit)
+      }
+      return labelled.has(key)
+    }
     for (const criterion of resolved.criteria) {
       const truth = criterion.values.get(field.name)
       if (!truth || truth.size === 0) continue
@@ -86,7 +94,7 @@ export function estimatesSection(input: ReportInput, level: number): EstimatesSe
           if (y !== null) {
             Y.push(y)
             F.push(f)
-          } else if (labelledByPeople.has(key)) leftOut.push(key)
+          } else if (labelledByPeople(key)) leftOut.push(key)
           else U.push(f)
         }
         if (U.length === 0 || Y.length === 0) continue

@@ -16,6 +16,7 @@ type SystemsRow = ReportPairwise['systems'][number]
  */
 export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], plan: BootstrapPlan): SystemsRow | null {
   const comparisons: { item: number; first: string; second: string; winner: string }[] = []
+  const compared = new Set<string>()
   const outcomes = new Map<string, { outcomes: ReferenceOutcome[]; cohorts: Set<string> }>()
   for (const item of items) {
     const pair = item.pair
@@ -26,6 +27,7 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
     const winner = status === 'answered' ? itemWinner(source, item) : null
     if (systemA && systemB && systemA !== systemB && winner) {
       comparisons.push({ item: item.id, first: systemA, second: systemB, winner: winner === 'a' ? systemA : systemB })
+      compared.add(systemA).add(systemB)
     }
     for (const side of SIDES) {
       const mine = pair[side]
@@ -37,7 +39,7 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
       if (pair.cohort) entry.cohorts.add(pair.cohort)
     }
   }
-  const players = [...new Set(comparisons.flatMap((c) => [c.first, c.second]))].sort()
+  const players = [...compared].sort()
   if (players.length < 2 && outcomes.size === 0) return null
   const reasons: Record<string, string> = {}
   const strengths: SystemsRow['bradley_terry'] = []
