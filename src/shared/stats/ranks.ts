@@ -1,16 +1,19 @@
-/** 1-based ranks with ties given the average of the ranks they span. */
+/**
+ * 1-based ranks with ties given the average of the ranks they span. The values are sorted as numbers (a typed
+ * array's own sort, no comparator call per comparison) and each distinct value is given its rank once: the same
+ * ranks as ordering the positions, since tied values share one rank whatever order they are sorted in.
+ */
 export function averageRanks(values: readonly number[]): number[] {
-  const order = values.map((_, index) => index).sort((a, b) => (values[a] as number) - (values[b] as number))
-  const ranks = new Array<number>(values.length).fill(0)
+  const sorted = Float64Array.from(values).sort()
+  const rankOf = new Map<number, number>()
   let start = 0
-  while (start < order.length) {
+  while (start < sorted.length) {
     let end = start
-    while (end + 1 < order.length && values[order[end + 1] as number] === values[order[start] as number]) end++
-    const rank = (start + end) / 2 + 1
-    for (let position = start; position <= end; position++) ranks[order[position] as number] = rank
+    while (end + 1 < sorted.length && sorted[end + 1] === sorted[start]) end++
+    rankOf.set(sorted[start] as number, (start + end) / 2 + 1)
     start = end + 1
   }
-  return ranks
+  return values.map((value) => rankOf.get(value) as number)
 }
 
 /** Sizes of the groups of tied values (groups of one included). */
