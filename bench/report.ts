@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { computeReportInWorker, gatherReportInput } from '../src/main/report'
 import type { ReportJobData, ReportJobMessage, ReportJobRequest } from '../src/main/report/report-worker'
-import { releaseReportWorker } from '../src/main/report/report-job'
+import { REPORT_WORKER_LIMITS, releaseReportWorker } from '../src/main/report/report-job'
 import { calibrate } from '../src/main/calibrate/service'
 import type { Project } from '../src/main/store/project'
 import { buildReport, reportSchema, type Report } from '../src/shared/report'
@@ -99,7 +99,7 @@ function builtWorker(): string | null {
  */
 async function reportsInBuiltWorker(worker: string, data: ReportJobData): Promise<{ first: number; kept: number }> {
   const started = performance.now()
-  const thread = new Worker(worker, { workerData: data })
+  const thread = new Worker(worker, { workerData: data, resourceLimits: REPORT_WORKER_LIMITS })
   const next = () =>
     new Promise<void>((resolve, reject) => {
       const onMessage = (m: ReportJobMessage) => {

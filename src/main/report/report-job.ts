@@ -22,18 +22,26 @@ const BUILT_WORKER = ['./report-worker.js', './report-worker.mjs', '../report-wo
  * file near this bundle; run from source (tsx, tests) the worker first registers the same TypeScript loader, then
  * imports the source file.
  */
+/**
+ * The report worker's heap: a young generation of 192 MB (three 64 MB semi-spaces) instead of V8's default 16 MB
+ * semi-spaces. A report makes millions of short-lived objects while holding the gathered answers, and with small
+ * semi-spaces most scavenges copy those long-lived answers again; measured on a 20,000-pair report, the next report
+ * on a kept worker took about an eighth less time (1.2–1.4 s against 1.4–1.6 s).
+ */
+export const REPORT_WORKER_LIMITS = { maxYoungGenerationSizeMb: 192 } as const
+
 function startWorker(): Worker {
   const here = import.meta.url
   if (!here.endsWith('.ts')) {
     const built = BUILT_WORKER.map((p) => new URL(p, here)).find((url) => existsSync(fileURLToPath(url)))
     if (!built) throw new AssayError('internal', `The report worker is missing beside ${fileURLToPath(here)}; rebuild Assay`)
-    return new Worker(built, { workerData: null })
+    return new Worker(built, { workerData: null, resourceLimits: REPORT_WORKER_LIMITS })
   }
   const require = createRequire(here)
   const loader = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
   const entry = new URL('./report-worker.ts', here).href
   const code = `import(${JSON.stringify(loader)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) })`
-  return new Worker(code, { eval: true, workerData: null })
+  return new Worker(code, { eval: true, workerData: null, resourceLimits: REPORT_WORKER_LIMITS })
 }
 
 /**
