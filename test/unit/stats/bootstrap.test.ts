@@ -21,6 +21,18 @@ const mean = (values: readonly number[]): Estimate =>
 // 200 items, 120 of them correct.
 const outcomes = Array.from({ length: 200 }, (_, i) => (i % 5 < 3 ? 1 : 0))
 
+/** Right of all over units of given sizes, each unit counted as often as it was drawn (once each when null). */
+function shareOfUnits(size: Int32Array, right: Int32Array, times: Int32Array | null): { share: Estimate; count: Estimate } {
+  let n = 0
+  let c = 0
+  for (let u = 0; u < size.length; u++) {
+    const w = times === null ? 1 : times[u]!
+    n += w * size[u]!
+    c += w * right[u]!
+  }
+  return { share: { value: c / n }, count: { value: n } }
+}
+
 describe('seeded random integers', () => {
   it('repeats for a seed, differs between seeds, and stays in range', () => {
     const draw = (seed: number): number[] => {
@@ -246,16 +258,7 @@ describe.each([
       }
       return { share: { value: c / n }, count: { value: n } }
     }, { resamples: 400, seed: 8 })
-    const byTimes = clusterBootstrapCounted(size.length, (times) => {
-      let n = 0
-      let c = 0
-      for (let u = 0; u < size.length; u++) {
-        const w = times === null ? 1 : times[u]!
-        n += w * size[u]!
-        c += w * right[u]!
-      }
-      return { share: { value: c / n }, count: { value: n } }
-    }, { resamples: 400, seed: 8 })
+    const byTimes = clusterBootstrapCounted(size.length, (times) => shareOfUnits(size, right, times), { resamples: 400, seed: 8 })
     expect(byTimes).toEqual(byIndex)
     expect(byTimes.share.lower).toBeLessThan(byTimes.share.upper as number)
   })
@@ -263,16 +266,7 @@ describe.each([
   it('gives the same intervals told by draws per bin of alike units as by times drawn per unit', () => {
     const size = Int32Array.from({ length: 307 }, (_, u) => 1 + (u % 3))
     const right = Int32Array.from({ length: 307 }, (_, u) => (u % 7 === 0 ? 0 : u % 2) * size[u]!)
-    const byTimes = clusterBootstrapCounted(size.length, (times) => {
-      let n = 0
-      let c = 0
-      for (let u = 0; u < size.length; u++) {
-        const w = times === null ? 1 : times[u]!
-        n += w * size[u]!
-        c += w * right[u]!
-      }
-      return { share: { value: c / n }, count: { value: n } }
-    }, { resamples: 400, seed: 8 })
+    const byTimes = clusterBootstrapCounted(size.length, (times) => shareOfUnits(size, right, times), { resamples: 400, seed: 8 })
     // Units alike in (size, right) share a bin: 3 sizes × right 0 or all.
     const binOf = Int32Array.from(size, (s, u) => (s - 1) * 2 + (right[u]! > 0 ? 1 : 0))
     const binSize = [1, 1, 2, 2, 3, 3]
