@@ -21,7 +21,7 @@ const mean = (values: readonly number[]): Estimate =>
 // 200 items, 120 of them correct.
 const outcomes = Array.from({ length: 200 }, (_, i) => (i % 5 < 3 ? 1 : 0))
 
-/** Right of all over units of given sizes, each unit counted as often as it was drawn (once each when null). */
+/** The share of right answers over units of the given sizes, each unit counted as often as it was drawn (once when null). */
 function shareOfUnits(size: Int32Array, right: Int32Array, times: Int32Array | null): { share: Estimate; count: Estimate } {
   let n = 0
   let c = 0
