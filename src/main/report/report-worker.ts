@@ -5,6 +5,7 @@ import type { Split } from '../../shared/items/kinds'
 import { namedDatabaseError, openDatabase } from '../store/database'
 import { readDeclaredInstruments } from '../store/project'
 import { withProjectInstruments } from '../instruments/scope'
+import { drawAheadOnWorker } from './draw-ahead'
 import { gatherReportInput } from './gather'
 
 /**
@@ -36,6 +37,9 @@ export type ReportJobMessage =
 
 const STEPS = 3
 
+/** The bootstrap's draws, made on a thread of their own while this one computes the statistics. */
+const drawAhead = drawAheadOnWorker()
+
 /** Counts in progress messages, grouped by thousands (20,000 items). */
 const count = (n: number): string => n.toLocaleString('en-US')
 
@@ -57,7 +61,7 @@ async function run(data: ReportJobData): Promise<void> {
       const onResampling = ({ resamples, items, statistics }: ResamplingDetail) => {
         if (statistics > 0) post({ type: 'progress', phase: 'resampling', step: 2, steps: STEPS, detail: `${count(resamples)} bootstrap resamples of ${count(items)} items for ${count(statistics)} intervals` })
       }
-      return buildReport(input, { ...data.report, onResampling })
+      return buildReport(input, { ...data.report, onResampling, drawAhead })
     })
     post({ type: 'done', report })
   } finally {

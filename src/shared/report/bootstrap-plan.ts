@@ -1,6 +1,6 @@
 import { RANDOM_GENERATOR, WeightedSums, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
 import { assertLevel } from '../stats/input-checks'
-import type { BootstrapSettings } from './intervals'
+import type { BootstrapSettings, DrawAhead } from './intervals'
 import { SumColumns } from './sum-columns'
 
 /** How many times each item (by dense index) was drawn into a resample; all ones for the data as given. */
@@ -176,14 +176,19 @@ export class BootstrapPlan {
       defined[k] = (defined[k] as number) + 1
     }
     const random = seededRandom(settings.seed)
-    const drawKinds = byKind ? sums.drawer(random) : null
-    for (let r = 0; r < settings.resamples; r++) {
-      if (drawKinds) drawKinds(n)
-      else {
-        weights.fill(0)
-        random.addDraws(weights, n)
+    const ahead = byKind && settings.drawAhead ? sums.drawnAhead(settings.drawAhead, settings.seed, resamples) : null
+    try {
+      const drawKinds = ahead ? ahead.draw : byKind ? sums.drawer(random) : null
+      for (let r = 0; r < settings.resamples; r++) {
+        if (drawKinds) drawKinds(n)
+        else {
+          weights.fill(0)
+          random.addDraws(weights, n)
+        }
+        evaluate(record)
       }
-      evaluate(record)
+    } finally {
+      ahead?.close()
     }
 
     let k = 0
@@ -321,6 +326,14 @@ class SumsLayout {
       this.kindWeights.fill(0)
       draw(this.kindWeights, n)
     }
+  }
+
+  /** drawer's resamples, drawn on another thread (null when it declines): the same totals in the same order. */
+  drawnAhead(drawAhead: DrawAhead, seed: number, resamples: number): { draw: (n: number) => void; close: () => void } | null {
+    const n = this.binOfItem.length
+    const ahead = drawAhead({ seed, bins: this.binOfItem, binCount: this.kindWeights.length, draws: n, resamples })
+    if (!ahead) return null
+    return { draw: () => ahead.next(this.kindWeights), close: () => ahead.close() }
   }
 
   /** Every sum from the draws of each kind (the last bin, items that add to no sum, is not read). */

@@ -8,7 +8,7 @@ import { judgeFlawAuditRows } from './fatal-flaw-audits'
 import { ideaOriginalitySection } from './idea-originality'
 import { flawMatchingSection } from './flaw-matching'
 import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput } from './input'
-import type { BootstrapSettings } from './intervals'
+import type { BootstrapSettings, DrawAhead } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
 import { itemWinner, labelTermsOf, pairCallsOf, positionRow, type Side } from './pairwise'
@@ -40,6 +40,8 @@ export interface ReportOptions {
   eceBins?: number
   /** The report's timestamp (injected so that reports can be reproduced byte for byte). */
   generatedAt?: string
+  /** Where the report's one bootstrap may draw its resamples ahead, on another thread (the same figures). */
+  drawAhead?: DrawAhead | undefined
   /** Told when the bootstrap starts drawing its resamples (the longest step), with what it draws. */
   onResampling?: (detail: ResamplingDetail) => void
 }
@@ -76,7 +78,7 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
   if (!(Number.isInteger(resamples) && resamples >= MIN_BOOTSTRAP_RESAMPLES)) {
     throw new RangeError(`a report draws at least ${MIN_BOOTSTRAP_RESAMPLES} bootstrap resamples (${resamples})`)
   }
-  const bootstrap: BootstrapSettings = { resamples, seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED, level }
+  const bootstrap: BootstrapSettings = { resamples, seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED, level, drawAhead: options.drawAhead }
   const eceBins = options.eceBins ?? 10
   const minItems = options.minItemsForInterval ?? DEFAULT_MIN_ITEMS_FOR_INTERVAL
   const fields = comparableFields(input.instrument.fields)

@@ -1,6 +1,7 @@
 export * from './input'
 export * from './schema'
 export { MAX_BOOTSTRAP_RESAMPLES } from './limits'
+export type { DrawAhead, DrawAheadJob, DrawsAhead } from './intervals'
 export { buildReport, MIN_BOOTSTRAP_RESAMPLES, DEFAULT_MIN_ITEMS_FOR_INTERVAL, type ReportOptions, type ResamplingDetail } from './build'
 export { PROBABILITY_OUTCOMES, outcomeRuleFor, type OutcomeRule } from './outcomes'
 export { combine, aggregationOf, comparableFields, type Value } from './resolve'

@@ -1,5 +1,5 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand'
-import { DRAW_DATA_START, drawKernel, type DrawKernel } from './kernel/draws'
+import { DRAW_DATA_START, drawKernel, drawKernelModule, type DrawKernel } from './kernel/draws'
 import { ensureMemory, kernelsAreOff } from './kernel/wasm'
 
 /** Names the generator in results so a reported interval can be reproduced. */
@@ -63,6 +63,21 @@ export function seededRandom(seed: number): SeededRandom {
       if (!kernelFill(state, bound, out)) fillInto(state, bound, out)
     }
   }
+}
+
+/**
+ * What another thread needs to draw this seed's stream from its start through the draw kernel, value for value: the
+ * compiled kernel, the generator's first state in the kernel's layout (memory words 0..3), and the rejection
+ * threshold of draws below `bound`. Null where there is no kernel.
+ */
+export function kernelStreamStart(seed: number, bound: number): { module: WebAssembly.Module; state: Int32Array; maxAllowed: bigint } | null {
+  assertSeed(seed)
+  if (!(Number.isInteger(bound) && bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+  const module = drawKernelModule()
+  if (module === null) return null
+  const state = new Int32Array(4)
+  writeState(state, xoroshiro128plus(seed) as unknown as XoroState)
+  return { module, state, maxAllowed: maxAllowedOf(bound) }
 }
 
 /** This thread's kernel for one-off calls, made on first use; null where there is none (or kernels are off). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { clusterBootstrap, clusterBootstrapMany, type BootstrapInterval, type Estimate } from '../../../src/shared/stats'
+import { clusterBootstrap, clusterBootstrapMany, seededRandom, type BootstrapInterval, type Estimate } from '../../../src/shared/stats'
+import type { DrawAhead, DrawAheadJob } from '../../../src/shared/report'
 import { BootstrapPlan } from '../../../src/shared/report/bootstrap-plan'
 
 // The plan must give the very intervals of the stats module's cluster bootstrap over the same items, seed and level:
@@ -115,5 +116,49 @@ describe('the report’s bootstrap plan', () => {
     const outside = asColumns.sumColumns()
     outside.push(100, 2, 1)
     expect(() => asColumns.addSums(2, outside, 1, statistic, () => undefined)).toThrow(/outside 0\.\.1/)
+  })
+})
+
+describe('the plan’s draws made ahead', () => {
+  const job = { item: 0, numerator: 0, denominator: 0 }
+  const fraction = itemIds.map((item, i) => ({ ...job, item, numerator: i % 2, denominator: 1 }))
+
+  it('hands the drawer its bins and stream, and reads the same resamples as drawing in line', () => {
+    const inLine = new BootstrapPlan(itemIds)
+    let expected: BootstrapInterval | undefined
+    inLine.addRatio(fraction, 'none', (interval) => (expected = interval))
+    inLine.run(settings)
+    const seen: DrawAheadJob[] = []
+    let closed = 0
+    const drawAhead: DrawAhead = (given) => {
+      seen.push(given)
+      const draw = seededRandom(given.seed).binned(given.bins)
+      return { next: (counts) => (counts.fill(0), draw(counts, given.draws)), close: () => closed++ }
+    }
+    const ahead = new BootstrapPlan(itemIds)
+    let got: BootstrapInterval | undefined
+    ahead.addRatio(fraction, 'none', (interval) => (got = interval))
+    ahead.run({ ...settings, drawAhead })
+    expect(got).toEqual(expected)
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({ seed: settings.seed, draws: itemIds.length, resamples: settings.resamples })
+    expect(seen[0]?.bins).toHaveLength(itemIds.length)
+    expect(closed).toBe(1)
+  })
+
+  it('ends the drawer when a statistic throws mid-way', () => {
+    let closed = 0
+    const drawAhead: DrawAhead = (given) => {
+      const draw = seededRandom(given.seed).binned(given.bins)
+      return { next: (counts) => (counts.fill(0), draw(counts, given.draws)), close: () => closed++ }
+    }
+    const plan = new BootstrapPlan(itemIds)
+    let calls = 0
+    plan.addSums(1, fraction.map((u) => ({ item: u.item, slot: 0, amount: u.numerator })), 1, (sums) => {
+      if (++calls === 10) throw new Error('planted')
+      return [{ value: sums[0] as number }]
+    }, () => undefined)
+    expect(() => plan.run({ ...settings, drawAhead })).toThrow('planted')
+    expect(closed).toBe(1)
   })
 })

@@ -1,4 +1,4 @@
-import { I32, I64, OP, compiled, double, get, i32, instanceOf, moduleOf, set, signed, tee, word, type KernelFunction } from './wasm'
+import { I32, I64, OP, compiled, double, get, i32, instanceOf, kernelsAreOff, moduleOf, set, signed, tee, word, type KernelFunction } from './wasm'
 
 /**
  * The seeded stream's hot loop (pure-rand 7's xoroshiro128plus with its uniform integer distribution) in
@@ -82,6 +82,11 @@ function drawing(name: string, each: number[]): KernelFunction {
 }
 
 const drawModule = compiled(() => moduleOf([drawing('draw', TALLY), drawing('fill', WRITE)]))
+
+/** The compiled kernel, for a thread that instantiates its own; null where there is none (or kernels are off). */
+export function drawKernelModule(): WebAssembly.Module | null {
+  return kernelsAreOff() ? null : drawModule()
+}
 
 /** A fresh instance of the kernel (its own memory), or null where WebAssembly cannot be compiled here. */
 export function drawKernel(): DrawKernel | null {
