@@ -180,7 +180,7 @@ export class BootstrapPlan {
     try {
       const drawKinds = ahead ? ahead.draw : byKind ? sums.drawer(random) : null
       for (let r = 0; r < settings.resamples; r++) {
-        if (drawKinds) drawKinds(n)
+        if (drawKinds) drawKinds()
         else {
           weights.fill(0)
           random.addDraws(weights, n)
@@ -320,16 +320,17 @@ class SumsLayout {
    * Draws one resample of `n` items (the stream a draw per item gives), totalled by kind as they are drawn: the
    * kinds' bins are handed to the stream once.
    */
-  drawer(random: SeededRandom): (n: number) => void {
+  drawer(random: SeededRandom): () => void {
     const draw = random.binned(this.binOfItem)
-    return (n) => {
+    const n = this.binOfItem.length
+    return () => {
       this.kindWeights.fill(0)
       draw(this.kindWeights, n)
     }
   }
 
   /** drawer's resamples, drawn on another thread (null when it declines): the same totals in the same order. */
-  drawnAhead(drawAhead: DrawAhead, seed: number, resamples: number): { draw: (n: number) => void; close: () => void } | null {
+  drawnAhead(drawAhead: DrawAhead, seed: number, resamples: number): { draw: () => void; close: () => void } | null {
     const n = this.binOfItem.length
     const ahead = drawAhead({ seed, bins: this.binOfItem, binCount: this.kindWeights.length, draws: n, resamples })
     if (!ahead) return null

@@ -33,6 +33,11 @@ export type SeededRandom = {
 /** The state of pure-rand's xoroshiro128plus (four 32-bit words), read and written back around a fast loop. */
 type XoroState = { s01: number; s00: number; s11: number; s10: number }
 
+/** The draw loops' bound: draws are 32-bit, so a bound is an integer in [1, 2^32). */
+function assertDrawBound(bound: number): void {
+  if (!(Number.isInteger(bound) && bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+}
+
 /** A seeded stream of random integers; the same seed always yields the same stream. */
 export function seededRandom(seed: number): SeededRandom {
   assertSeed(seed)
@@ -45,21 +50,21 @@ export function seededRandom(seed: number): SeededRandom {
     },
     addDraws(counts, draws) {
       const bound = counts.length
-      if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      assertDrawBound(bound)
       if (!kernelDraw(state, bound, draws, counts, null)) drawInto(state, bound, draws, counts, null)
     },
     addDrawsToBins(counts, draws, binOf) {
       const bound = binOf.length
-      if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      assertDrawBound(bound)
       if (!kernelDraw(state, bound, draws, counts, binOf)) drawInto(state, bound, draws, counts, binOf)
     },
     binned(binOf) {
       const bound = binOf.length
-      if (!(bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      assertDrawBound(bound)
       return binnedDraws(state, binOf)
     },
     fillBelow(out, bound) {
-      if (!(Number.isInteger(bound) && bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+      assertDrawBound(bound)
       if (!kernelFill(state, bound, out)) fillInto(state, bound, out)
     }
   }
@@ -72,7 +77,7 @@ export function seededRandom(seed: number): SeededRandom {
  */
 export function kernelStreamStart(seed: number, bound: number): { module: WebAssembly.Module; state: Int32Array; maxAllowed: bigint } | null {
   assertSeed(seed)
-  if (!(Number.isInteger(bound) && bound >= 1 && bound <= 0xffffffff)) throw new RangeError(`bound must be a positive integer below 2^32 (${bound})`)
+  assertDrawBound(bound)
   const module = drawKernelModule()
   if (module === null) return null
   const state = new Int32Array(4)
