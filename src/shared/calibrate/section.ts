@@ -1,7 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import type { ReportInput } from '../report/input'
 import { valueKey, type ItemStatus, type Value } from '../report/resolve'
-import { brierScore, clusterBootstrapBinned, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type Estimate, type PairedBootstrapDifference } from '../stats'
+import { brierScore, clusterBootstrapBinned, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type DrawAhead, type Estimate, type PairedBootstrapDifference } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
 import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
@@ -15,6 +15,8 @@ export interface CalibrationSectionOptions {
   resamples: number
   seed: number
   eceBins: number
+  /** The report's thread for bootstrap draws, if it has one (the same figures either way). */
+  drawAhead?: DrawAhead | undefined
 }
 
 /**
@@ -31,7 +33,7 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
   const field = input.instrument.fields.find((f) => f.name === fit.spec.target.field)
   const itemsById = new Map(input.items.map((i) => [i.id, i]))
   const reasons: Record<string, string> = {}
-  const bootstrap: BootstrapOptions = { resamples: options.resamples, seed: options.seed, level: options.level }
+  const bootstrap: BootstrapOptions = { resamples: options.resamples, seed: options.seed, level: options.level, drawAhead: options.drawAhead }
   // Never scored on an item it learned from (or one made from the same original), whatever the splits say now.
   const holdOut = fitHoldOut(fit)
   const kept = (itemId: number) => !holdOut.excluded.has(itemId)

@@ -281,7 +281,10 @@ class SumsLayout {
         hash = Math.imul(hash ^ (rowAmounts[p] as number), 0x01000193)
       }
       const candidates = kindsByHash.get(hash)
-      let kind = candidates?.find((k) => sameAsKind(k, start, length))
+      let kind: number | undefined
+      if (candidates) {
+        for (let k = 0; k < candidates.length && kind === undefined; k++) if (sameAsKind(candidates[k] as number, start, length)) kind = candidates[k]
+      }
       if (kind === undefined) {
         kind = offsets.length - 1
         for (let p = start; p < start + length; p++) {

@@ -123,7 +123,7 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
   const majorityId = derived.find((s) => s.input.kind === 'human_majority')?.id ?? null
   const citedCeiling = withMajorityRows(ceiling, fieldSections, majorityId, new Set(annotators.map((a) => a.id)))
 
-  const fitSections = calibrationSections(input, { level, resamples, seed: bootstrap.seed, eceBins })
+  const fitSections = calibrationSections(input, { level, resamples, seed: bootstrap.seed, eceBins, drawAhead: bootstrap.drawAhead })
   // The fit rows keep a failed run in view (its units are missing there, and counted); the other sections compare
   // only sources with answers.
   const compared = leftOut.size ? { ...input, sources: input.sources.filter((s) => !leftOut.has(s.id)) } : input

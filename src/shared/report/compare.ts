@@ -2,23 +2,22 @@ import type { FieldSpec } from '../instruments/types'
 import {
   auroc,
   brierScore,
-  cohenKappa,
   cohenKappaFromCounts,
+  cohenKappaFromTable,
   agreementWeights,
   cohenKappaWithSe,
   scottPiOfPositions,
   quantileCalibrationError,
   confusionMatrix,
   expectedCalibrationError,
-  gwetAc1,
+  gwetFromTable,
   logLoss,
-  majorityLabelBaseline,
+  majorityOfCounts,
   meanAbsoluteDifference,
   observedCategories,
   pearson,
   randomBaseline,
-  spearman,
-  weightedKappa,
+  spearmanOfPositions,
   type Category
 } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
@@ -204,28 +203,36 @@ function compareCategories(
   put(record, reasons, 'accuracy_of_all', ofAll)
   row.ci.accuracy_of_all = wilsonCi(ofAll)
 
-  const judgedLabels = [...c, ...unparseableLabels].map(String)
-  const baseline = majorityLabelBaseline(judgedLabels)
+  // One table serves every coefficient below (each would otherwise count the units again).
+  const table = confusionMatrix(c, s, scale).counts
+  const criterionCounts = table.map((row) => row.reduce((sum, n) => sum + n, 0))
+  const sourceCounts = categories.map((_, j) => table.reduce((sum, row) => sum + (row[j] as number), 0))
+  // The majority among judged units' criterion labels, by position (labels given as their positions' strings).
+  const judgedCounts: Record<string, number> = {}
+  criterionCounts.forEach((n, k) => {
+    if (n > 0) judgedCounts[String(k)] = n
+  })
+  for (const u of unparseableLabels) judgedCounts[String(u)] = (judgedCounts[String(u)] ?? 0) + 1
+  const baseline = majorityOfCounts(judgedCounts)
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = baseline.majority.map((k) => categories[Number(k)] as Value)
   put(record, reasons, 'random_baseline', q > 0 ? randomBaseline(q) : { value: null, reason: 'no categories' })
   row.below_majority_baseline = accuracy.value !== null && baseline.value !== null ? accuracy.value < baseline.value : null
 
-  put(record, reasons, 'cohen_kappa', cohenKappa(c, s, scale))
-  const table = confusionMatrix(c, s, scale).counts
+  put(record, reasons, 'cohen_kappa', cohenKappaFromTable(table))
   const kappaSe = cohenKappaWithSe(table, 'identity', options.level)
   put(record, reasons, 'cohen_kappa_se', kappaSe.se === null ? { value: null, reason: kappaSe.reason ?? 'kappa is undefined' } : { value: kappaSe.se })
   row.ci.cohen_kappa_asymptotic = asymptoticCi(kappaSe)
   if (field.level === 'nominal') {
     put(record, reasons, 'scott_pi', scottPiOfPositions(c, s, q))
-    put(record, reasons, 'gwet_ac1', gwetAc1(c, s, scale))
+    put(record, reasons, 'gwet_ac1', gwetFromTable(table, 'identity'))
   } else {
-    put(record, reasons, 'weighted_kappa_linear', weightedKappa(c, s, scale, 'linear'))
-    put(record, reasons, 'weighted_kappa_quadratic', weightedKappa(c, s, scale, 'quadratic'))
+    put(record, reasons, 'weighted_kappa_linear', cohenKappaFromTable(table, 'linear'))
+    put(record, reasons, 'weighted_kappa_quadratic', cohenKappaFromTable(table, 'quadratic'))
     const quadraticSe = cohenKappaWithSe(table, 'quadratic', options.level)
     put(record, reasons, 'weighted_kappa_quadratic_se', quadraticSe.se === null ? { value: null, reason: quadraticSe.reason ?? 'kappa is undefined' } : { value: quadraticSe.se })
     row.ci.weighted_kappa_quadratic_asymptotic = asymptoticCi(quadraticSe)
-    put(record, reasons, 'spearman', spearman(c, s))
+    put(record, reasons, 'spearman', spearmanOfPositions(c, s, criterionCounts, sourceCounts))
     const tau = kendallTauBOrdinal(c, s, q)
     put(record, reasons, 'kendall_tau_b', tau)
     row.kendall_p = tau.pValue
@@ -233,14 +240,8 @@ function compareCategories(
   putAlphas(record, reasons, [c, s], field.level, scale)
   row.confusion = { categories, counts: table }
   row.per_label = categories.map((label, k) => {
-    let n = 0
-    let right = 0
-    for (let i = 0; i < c.length; i++) {
-      if (c[i] !== k) continue
-      n++
-      if (s[i] === k) right++
-    }
-    for (const u of unparseableLabels) if (u === k) n++
+    const n = judgedCounts[String(k)] ?? 0
+    const right = (table[k] as number[])[k] as number
     const share = proportion(right, n, options.level)
     return { label, n, correct: right, accuracy: share.value, ci_low: share.lower, ci_high: share.upper }
   })

@@ -1,4 +1,4 @@
-import { clopperPearsonInterval, wilsonInterval, wilsonIntervalOfShare, type KappaWithSe, type BootstrapInterval, type Estimate, type IntervalEstimate } from '../stats'
+import { clopperPearsonInterval, wilsonInterval, wilsonIntervalOfShare, type DrawAhead, type KappaWithSe, type BootstrapInterval, type Estimate, type IntervalEstimate } from '../stats'
 import type { ReportInterval } from './schema'
 
 /** Bootstrap settings shared by every interval of one report (recorded in the report's settings). */
@@ -10,29 +10,7 @@ export interface BootstrapSettings {
   drawAhead?: DrawAhead | undefined
 }
 
-/**
- * A resampling's draws, made on another thread ahead of the statistics: resample after resample of the seed's
- * stream, each totalled by bin exactly as `seededRandom(seed).binned(bins)` totals it. Null when it declines (too
- * small a job to be worth a thread, or no thread to be had); the draws are then made in line.
- */
-export type DrawAhead = (job: DrawAheadJob) => DrawsAhead | null
-
-export interface DrawAheadJob {
-  seed: number
-  /** The bin of each unit: the draws are of units, in [0, bins.length). */
-  bins: Int32Array
-  binCount: number
-  /** Units drawn per resample. */
-  draws: number
-  resamples: number
-}
-
-export interface DrawsAhead {
-  /** The next resample's totals per bin, written over `counts` (binCount long). */
-  next(counts: Int32Array): void
-  /** Ends the drawing thread; called once, whether or not every resample was read. */
-  close(): void
-}
+export type { DrawAhead, DrawAheadJob, DrawsAhead } from '../stats'
 
 export function wilsonCi(interval: IntervalEstimate): ReportInterval {
   return {

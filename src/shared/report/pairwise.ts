@@ -82,9 +82,17 @@ function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportI
   const winner = columns.field('winner')
   const a = winner.values.indexOf('a')
   const b = winner.values.indexOf('b')
+  // An item's calls usually come one after another: the item and its pair's unit are looked up once per run of them.
+  let lastItem = Number.NaN
+  let item: ReportItem | undefined
+  let pairUnit = -1
   for (let c = 0; c < columns.length; c++) {
     const itemId = itemOf[c] as number
-    const item = items.get(itemId)
+    if (itemId !== lastItem) {
+      lastItem = itemId
+      item = items.get(itemId)
+      pairUnit = item?.pair ? units.find(itemId, item.pair.unit) : -1
+    }
     if (!item?.pair) continue
     const order = orderOf[c] as number
     if (!(order >= 0 && order < ORDER_SLOTS)) throw new RangeError(`display order ${order} of item ${itemId} is outside 0..${ORDER_SLOTS - 1}`)
@@ -96,7 +104,6 @@ function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportI
     const first = shownFirst[c] as number
     if (first !== 0 && !group.shownFirst) group.shownFirst = first === 1 ? 'a' : 'b'
     if (code !== OK) continue
-    const pairUnit = units.find(itemId, item.pair.unit)
     const end = observationStart[c + 1] as number
     for (let o = observationStart[c] as number; o < end; o++) {
       if (unit[o] !== pairUnit) continue

@@ -202,16 +202,27 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
   const unitCount = units.size
   const answers: FieldAnswers[] = fields.map(() => ({ first: new Int32Array(unitCount).fill(-1), second: new Int32Array(unitCount).fill(-1), more: new Map(), order: [] }))
   const { item, status, observationStart, unit } = columns
+  // An item's calls usually come one after another: its scope and status are looked up once per run of them.
+  let lastItem = Number.NaN
+  let lastInScope = false
+  let lastStatus: ItemStatus | undefined
   for (let c = 0; c < columns.length; c++) {
     const itemId = item[c] as number
-    if (!inScope.has(itemId)) continue
+    if (itemId !== lastItem) {
+      lastItem = itemId
+      lastInScope = inScope.has(itemId)
+      lastStatus = lastInScope ? itemStatus.get(itemId) : undefined
+    }
+    if (!lastInScope) continue
     const callStatus = CALL_STATUSES[status[c] as number] as CallStatus
     counts.calls++
     if (callStatus === 'ok') counts.answered++
     else counts[callStatus]++
-    const earlierStatus = itemStatus.get(itemId)
-    const next = betterStatus(earlierStatus, statusOfCall(callStatus))
-    if (next !== earlierStatus) itemStatus.set(itemId, next)
+    const next = betterStatus(lastStatus, statusOfCall(callStatus))
+    if (next !== lastStatus) {
+      itemStatus.set(itemId, next)
+      lastStatus = next
+    }
     if (status[c] !== OK) continue
     const end = observationStart[c + 1] as number
     for (let o = observationStart[c] as number; o < end; o++) {

@@ -15,12 +15,19 @@ export type MajorityBaseline<L extends string> = Estimate & {
 export function majorityLabelBaseline<L extends string>(labels: readonly L[]): MajorityBaseline<L> {
   const counts = {} as Record<L, number>
   for (const label of labels) counts[label] = (counts[label] ?? 0) + 1
+  return majorityOfCounts(counts)
+}
+
+/** majorityLabelBaseline from the labels' counts (label → times given), for callers that tallied them already. */
+export function majorityOfCounts<L extends string>(counts: Record<L, number>): MajorityBaseline<L> {
   const entries = Object.entries(counts) as [L, number][]
+  let total = 0
+  for (const [, count] of entries) total += count
   const top = entries.reduce((max, [, count]) => Math.max(max, count), 0)
   const majority = entries.filter(([, count]) => count === top).map(([label]) => label)
-  const summary = { majority, counts, total: labels.length }
-  if (labels.length === 0) return { ...undefinedBecause('no labels'), ...summary }
-  return { ...defined(top / labels.length), ...summary }
+  const summary = { majority, counts, total }
+  if (total === 0) return { ...undefinedBecause('no labels'), ...summary }
+  return { ...defined(top / total), ...summary }
 }
 
 /** Expected accuracy of answering uniformly at random among the options (0.5 for a pair without ties). */

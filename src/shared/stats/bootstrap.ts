@@ -1,6 +1,7 @@
 import { assertLevel } from './input-checks'
 import { sortedQuantileType7 } from './quantile'
 import { RANDOM_GENERATOR, assertSeed, seededRandom, type SeededRandom } from './seeded-random'
+import type { DrawAhead, DrawsAhead } from './draw-ahead'
 import type { Estimate } from './types'
 
 export const DEFAULT_BOOTSTRAP_RESAMPLES = 2000
@@ -12,6 +13,8 @@ export type BootstrapOptions = {
   seed?: number
   /** Confidence level of the percentile interval (default 0.95). */
   level?: number
+  /** Where the binned bootstrap may have its draws made on another thread (the same draws; see DrawAhead). */
+  drawAhead?: DrawAhead | undefined
 }
 
 export type BootstrapInterval = {
@@ -135,11 +138,24 @@ export function clusterBootstrapBinned<K extends string>(
   }
   const counts = new Int32Array(binCount)
   let draw: ((counts: Int32Array, draws: number) => void) | null = null
-  return resampled((drawn) => statistics(drawn ?? sizes), options, (random) => {
-    counts.fill(0)
-    if (binOf.length > 0) (draw ??= random.binned(binOf))(counts, binOf.length)
-    return counts
-  })
+  // Asked for at the first draw, once the settings are checked; the thread's draws are the stream's, in order.
+  let ahead: DrawsAhead | null | undefined
+  try {
+    return resampled((drawn) => statistics(drawn ?? sizes), options, (random) => {
+      if (ahead === undefined) {
+        const job = { seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED, bins: binOf, binCount, draws: binOf.length, resamples: options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES }
+        ahead = options.drawAhead && binOf.length > 0 ? options.drawAhead(job) : null
+      }
+      if (ahead) ahead.next(counts)
+      else {
+        counts.fill(0)
+        if (binOf.length > 0) (draw ??= random.binned(binOf))(counts, binOf.length)
+      }
+      return counts
+    })
+  } finally {
+    ahead?.close()
+  }
 }
 
 /** The percentile bootstrap of statistics evaluated on the data as given, then on each drawn resample. */

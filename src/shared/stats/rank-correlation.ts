@@ -12,6 +12,26 @@ export function spearman(first: readonly number[], second: readonly number[]): E
   return pearson(averageRanks(first), averageRanks(second))
 }
 
+/**
+ * spearman of two raters' category positions (0..q−1 on one ordered scale), given each rater's count per category:
+ * the tied ranks follow from the counts, so nothing is sorted. The same ranks, hence the same value, as spearman.
+ */
+export function spearmanOfPositions(first: readonly number[], second: readonly number[], firstCounts: readonly number[], secondCounts: readonly number[]): Estimate {
+  assertSameLength(first, second, 'Spearman correlation')
+  const ranksOf = (positions: readonly number[], counts: readonly number[]): number[] => {
+    const rank = new Float64Array(counts.length)
+    let start = 0
+    counts.forEach((count, k) => {
+      // averageRanks' rank of a tied run spanning sorted places start..end (0-based).
+      rank[k] = (start + (start + count - 1)) / 2 + 1
+      start += count
+    })
+    if (start !== positions.length) throw new RangeError(`Spearman correlation: the counts add to ${start}, not ${positions.length}`)
+    return positions.map((p) => rank[p] as number)
+  }
+  return pearson(ranksOf(first, firstCounts), ranksOf(second, secondCounts))
+}
+
 export type KendallPValueMethod = 'exact' | 'normal-approximation'
 
 export type KendallTauB = Estimate & {

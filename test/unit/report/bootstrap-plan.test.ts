@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { clusterBootstrap, clusterBootstrapMany, seededRandom, type BootstrapInterval, type Estimate } from '../../../src/shared/stats'
-import type { DrawAhead, DrawAheadJob } from '../../../src/shared/report'
+import { clusterBootstrap, clusterBootstrapMany, type BootstrapInterval, type Estimate } from '../../../src/shared/stats'
 import { BootstrapPlan } from '../../../src/shared/report/bootstrap-plan'
+import { drawsInLine } from '../../support/draws-in-line'
 
 // The plan must give the very intervals of the stats module's cluster bootstrap over the same items, seed and level:
 // the same draws, the same replicates, the same percentiles.
@@ -128,13 +128,7 @@ describe('the plan’s draws made ahead', () => {
     let expected: BootstrapInterval | undefined
     inLine.addRatio(fraction, 'none', (interval) => (expected = interval))
     inLine.run(settings)
-    const seen: DrawAheadJob[] = []
-    let closed = 0
-    const drawAhead: DrawAhead = (given) => {
-      seen.push(given)
-      const draw = seededRandom(given.seed).binned(given.bins)
-      return { next: (counts) => (counts.fill(0), draw(counts, given.draws)), close: () => closed++ }
-    }
+    const { drawAhead, jobs: seen, closed } = drawsInLine()
     const ahead = new BootstrapPlan(itemIds)
     let got: BootstrapInterval | undefined
     ahead.addRatio(fraction, 'none', (interval) => (got = interval))
@@ -143,15 +137,11 @@ describe('the plan’s draws made ahead', () => {
     expect(seen).toHaveLength(1)
     expect(seen[0]).toMatchObject({ seed: settings.seed, draws: itemIds.length, resamples: settings.resamples })
     expect(seen[0]?.bins).toHaveLength(itemIds.length)
-    expect(closed).toBe(1)
+    expect(closed()).toBe(1)
   })
 
   it('ends the drawer when a statistic throws mid-way', () => {
-    let closed = 0
-    const drawAhead: DrawAhead = (given) => {
-      const draw = seededRandom(given.seed).binned(given.bins)
-      return { next: (counts) => (counts.fill(0), draw(counts, given.draws)), close: () => closed++ }
-    }
+    const { drawAhead, closed } = drawsInLine()
     const plan = new BootstrapPlan(itemIds)
     let calls = 0
     plan.addSums(1, fraction.map((u) => ({ item: u.item, slot: 0, amount: u.numerator })), 1, (sums) => {
@@ -159,6 +149,6 @@ describe('the plan’s draws made ahead', () => {
       return [{ value: sums[0] as number }]
     }, () => undefined)
     expect(() => plan.run({ ...settings, drawAhead })).toThrow('planted')
-    expect(closed).toBe(1)
+    expect(closed()).toBe(1)
   })
 })

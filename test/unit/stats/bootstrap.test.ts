@@ -14,6 +14,7 @@ import {
   type Estimate
 } from '../../../src/shared/stats'
 import { drawKernel } from '../../../src/shared/stats/kernel/draws'
+import { drawsInLine } from '../../support/draws-in-line'
 
 const mean = (values: readonly number[]): Estimate =>
   values.length === 0 ? { value: null, reason: 'no values' } : { value: values.reduce((sum, v) => sum + v, 0) / values.length }
@@ -283,6 +284,28 @@ describe.each([
     expect(byBins).toEqual(byTimes)
     expect(byBins.share.lower).toBeLessThan(byBins.share.upper as number)
     expect(() => clusterBootstrapBinned(Int32Array.of(0, 6), 6, () => ({}))).toThrow(/bin 6 is outside 0..5/)
+  })
+
+  it('gives the same binned intervals with its draws made elsewhere, asks once with the job, and ends the drawer', () => {
+    const binOf = Int32Array.from({ length: 211 }, (_, u) => (u * 5) % 4)
+    const share = (drawn: Int32Array) => ({ share: { value: ((drawn[1] as number) + 2 * (drawn[3] as number)) / (1 + (drawn[0] as number) + (drawn[1] as number) + (drawn[2] as number) + (drawn[3] as number)) } })
+    const inLine = clusterBootstrapBinned(binOf, 4, share, { resamples: 300, seed: 12 })
+    const { drawAhead, jobs, closed } = drawsInLine()
+    expect(clusterBootstrapBinned(binOf, 4, share, { resamples: 300, seed: 12, drawAhead })).toEqual(inLine)
+    expect(jobs).toHaveLength(1)
+    expect(jobs[0]).toMatchObject({ seed: 12, binCount: 4, draws: 211, resamples: 300 })
+    expect(closed()).toBe(1)
+    // Another stream gives other intervals: the drawer's totals are what the statistics read.
+    expect(clusterBootstrapBinned(binOf, 4, share, { resamples: 300, seed: 12, drawAhead: drawsInLine(1).drawAhead })).not.toEqual(inLine)
+    // A drawer that declines leaves the draws in line; a statistic that throws still ends the drawer.
+    expect(clusterBootstrapBinned(binOf, 4, share, { resamples: 300, seed: 12, drawAhead: () => null })).toEqual(inLine)
+    let calls = 0
+    const throwing = (drawn: Int32Array) => {
+      if (++calls === 5) throw new Error('planted')
+      return share(drawn)
+    }
+    expect(() => clusterBootstrapBinned(binOf, 4, throwing, { resamples: 300, seed: 12, drawAhead })).toThrow('planted')
+    expect(closed()).toBe(2)
   })
 
   it('totals the same draws by fixed bins as addDrawsToBins, reading the bins once, state carried over', () => {

@@ -1,0 +1,25 @@
+// What a bootstrap hands another thread to draw its resamples on: the contract only; the thread is the host's.
+
+/**
+ * A resampling's draws, made on another thread ahead of the statistics: resample after resample of the seed's
+ * stream, each totalled by bin exactly as `seededRandom(seed).binned(bins)` totals it. Null when it declines (too
+ * small a job to be worth a thread, or no thread to be had); the draws are then made in line.
+ */
+export type DrawAhead = (job: DrawAheadJob) => DrawsAhead | null
+
+export interface DrawAheadJob {
+  seed: number
+  /** The bin of each unit: the draws are of units, in [0, bins.length). */
+  bins: Int32Array
+  binCount: number
+  /** Units drawn per resample. */
+  draws: number
+  resamples: number
+}
+
+export interface DrawsAhead {
+  /** The next resample's totals per bin, written over `counts` (binCount long). */
+  next(counts: Int32Array): void
+  /** Ends the drawing thread; called once, whether or not every resample was read. */
+  close(): void
+}
