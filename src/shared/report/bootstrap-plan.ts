@@ -1,6 +1,6 @@
-import { RANDOM_GENERATOR, WeightedSums, assertSeed, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
+import { RANDOM_GENERATOR, WeightedSums, assertSeed, binnedResamples, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
 import { assertLevel } from '../stats/input-checks'
-import type { BootstrapSettings, DrawAhead } from './intervals'
+import type { BootstrapSettings } from './intervals'
 import { SumColumns } from './sum-columns'
 
 /** How many times each item (by dense index) was drawn into a resample; all ones for the data as given. */
@@ -176,11 +176,10 @@ export class BootstrapPlan {
       defined[k] = (defined[k] as number) + 1
     }
     const random = seededRandom(settings.seed)
-    const ahead = byKind && settings.drawAhead ? sums.drawnAhead(settings.drawAhead, settings.seed, resamples) : null
+    const drawKinds = byKind ? sums.resamples(random, settings) : null
     try {
-      const drawKinds = ahead ? ahead.draw : byKind ? sums.drawer(random) : null
       for (let r = 0; r < settings.resamples; r++) {
-        if (drawKinds) drawKinds()
+        if (drawKinds) drawKinds.next()
         else {
           weights.fill(0)
           random.addDraws(weights, n)
@@ -188,7 +187,7 @@ export class BootstrapPlan {
         evaluate(record)
       }
     } finally {
-      ahead?.close()
+      drawKinds?.close()
     }
 
     let k = 0
@@ -320,24 +319,13 @@ class SumsLayout {
   }
 
   /**
-   * Draws one resample of `n` items (the stream a draw per item gives), totalled by kind as they are drawn: the
-   * kinds' bins are handed to the stream once.
+   * Each resample's draws of `n` items (the stream a draw per item gives), totalled by kind as they are drawn: on
+   * the settings' draw thread when it takes the job, else in line from `random`.
    */
-  drawer(random: SeededRandom): () => void {
-    const draw = random.binned(this.binOfItem)
-    const n = this.binOfItem.length
-    return () => {
-      this.kindWeights.fill(0)
-      draw(this.kindWeights, n)
-    }
-  }
-
-  /** drawer's resamples, drawn on another thread (null when it declines): the same totals in the same order. */
-  drawnAhead(drawAhead: DrawAhead, seed: number, resamples: number): { draw: () => void; close: () => void } | null {
-    const n = this.binOfItem.length
-    const ahead = drawAhead({ seed, bins: this.binOfItem, binCount: this.kindWeights.length, draws: n, resamples })
-    if (!ahead) return null
-    return { draw: () => ahead.next(this.kindWeights), close: () => ahead.close() }
+  resamples(random: SeededRandom, settings: BootstrapSettings): { next: () => void; close: () => void } {
+    const job = { seed: settings.seed, bins: this.binOfItem, binCount: this.kindWeights.length, draws: this.binOfItem.length, resamples: settings.resamples }
+    const drawn = binnedResamples(random, job, settings.drawAhead)
+    return { next: () => drawn.next(this.kindWeights), close: () => drawn.close() }
   }
 
   /** Every sum from the draws of each kind (the last bin, items that add to no sum, is not read). */

@@ -20,6 +20,7 @@ import {
   spearmanOfPositions,
   type Category
 } from '../stats'
+import { tableMargins } from '../stats/table-margins'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
 import { putAlphas } from './alpha-levels'
@@ -205,8 +206,7 @@ function compareCategories(
 
   // One table serves every coefficient below (each would otherwise count the units again).
   const table = confusionMatrix(c, s, scale).counts
-  const criterionCounts = table.map((row) => row.reduce((sum, n) => sum + n, 0))
-  const sourceCounts = categories.map((_, j) => table.reduce((sum, row) => sum + (row[j] as number), 0))
+  const { rows: criterionCounts, columns: sourceCounts } = tableMargins(table)
   // The majority among judged units' criterion labels, by position (labels given as their positions' strings).
   const judgedCounts: Record<string, number> = {}
   criterionCounts.forEach((n, k) => {

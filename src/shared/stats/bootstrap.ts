@@ -1,7 +1,7 @@
 import { assertLevel } from './input-checks'
 import { sortedQuantileType7 } from './quantile'
 import { RANDOM_GENERATOR, assertSeed, seededRandom, type SeededRandom } from './seeded-random'
-import type { DrawAhead, DrawsAhead } from './draw-ahead'
+import { binnedResamples, type DrawAhead, type DrawsAhead } from './draw-ahead'
 import type { Estimate } from './types'
 
 export const DEFAULT_BOOTSTRAP_RESAMPLES = 2000
@@ -137,24 +137,16 @@ export function clusterBootstrapBinned<K extends string>(
     sizes[bin] = (sizes[bin] as number) + 1
   }
   const counts = new Int32Array(binCount)
-  let draw: ((counts: Int32Array, draws: number) => void) | null = null
-  // Asked for at the first draw, once the settings are checked; the thread's draws are the stream's, in order.
-  let ahead: DrawsAhead | null | undefined
+  let resamples = null as DrawsAhead | null
   try {
-    return resampled((drawn) => statistics(drawn ?? sizes), options, (random) => {
-      if (ahead === undefined) {
-        const job = { seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED, bins: binOf, binCount, draws: binOf.length, resamples: options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES }
-        ahead = options.drawAhead && binOf.length > 0 ? options.drawAhead(job) : null
-      }
-      if (ahead) ahead.next(counts)
-      else {
-        counts.fill(0)
-        if (binOf.length > 0) (draw ??= random.binned(binOf))(counts, binOf.length)
-      }
+    return resampled((drawn) => statistics(drawn ?? sizes), options, (random, settings) => {
+      // Made at the first draw, once the settings are checked.
+      resamples ??= binnedResamples(random, { ...settings, bins: binOf, binCount, draws: binOf.length }, options.drawAhead)
+      resamples.next(counts)
       return counts
     })
   } finally {
-    ahead?.close()
+    resamples?.close()
   }
 }
 
@@ -162,7 +154,7 @@ export function clusterBootstrapBinned<K extends string>(
 function resampled<K extends string>(
   statistics: (resample: Int32Array | null) => Record<K, Estimate>,
   options: BootstrapOptions,
-  draw: (random: SeededRandom) => Int32Array
+  draw: (random: SeededRandom, settings: { seed: number; resamples: number }) => Int32Array
 ): Record<K, BootstrapInterval> {
   const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES
   const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED
@@ -175,8 +167,9 @@ function resampled<K extends string>(
   const keys = Object.keys(points) as K[]
   const replicates = new Map<K, number[]>(keys.map((key) => [key, []]))
   const random = seededRandom(seed)
+  const settings = { seed, resamples }
   for (let r = 0; r < resamples; r++) {
-    const estimates = statistics(draw(random))
+    const estimates = statistics(draw(random, settings))
     for (const key of keys) {
       const value = estimates[key]?.value
       if (value !== null && value !== undefined) replicates.get(key)?.push(value)

@@ -1,4 +1,6 @@
-// What a bootstrap hands another thread to draw its resamples on: the contract only; the thread is the host's.
+// What a bootstrap hands another thread to draw its resamples on (the contract; the thread is the host's), and the
+// one place that chooses between that thread and drawing in line.
+import type { SeededRandom } from './seeded-random'
 
 /**
  * A resampling's draws, made on another thread ahead of the statistics: resample after resample of the seed's
@@ -22,4 +24,21 @@ export interface DrawsAhead {
   next(counts: Int32Array): void
   /** Ends the drawing thread; called once, whether or not every resample was read. */
   close(): void
+}
+
+/**
+ * A resampling's draws totalled by bin: on `drawAhead`'s thread when it takes the job, else in line from `random`
+ * (a stream seeded with job.seed and not yet drawn from). Either way the same totals in the same order.
+ */
+export function binnedResamples(random: SeededRandom, job: DrawAheadJob, drawAhead?: DrawAhead | undefined): DrawsAhead {
+  const ahead = drawAhead && job.bins.length > 0 ? drawAhead(job) : null
+  if (ahead) return ahead
+  let draw: ((counts: Int32Array, draws: number) => void) | null = null
+  return {
+    next(counts) {
+      counts.fill(0)
+      if (job.bins.length > 0) (draw ??= random.binned(job.bins))(counts, job.draws)
+    },
+    close: () => undefined
+  }
 }
