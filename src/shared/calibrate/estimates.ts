@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../instruments/types'
 import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput } from '../report/input'
-import { itemOfUnitKey, unitOfUnitKey, valueKey, type ResolvedSource, type Value } from '../report/resolve'
+import { forEachUnit, itemOfUnitKey, unitOfUnitKey, valueKey, valueReader, type ResolvedSource, type Value } from '../report/resolve'
 import { classicalMean, ppiMean, roganGladen, type MeanEstimate, type PpiMean } from '../stats'
 import { resolveInput } from './data'
 import type { EstimateRow, EstimatesSection } from './schema'
@@ -86,17 +86,18 @@ export function estimatesSection(input: ReportInput, level: number): EstimatesSe
         if (!judged || judged.size === 0) continue
         const Y: number[] = [], F: number[] = [], U: number[] = []
         const leftOut: string[] = []
-        for (const [key, v] of judged) {
+        const truthAt = valueReader(truth, judged)
+        forEachUnit(judged, (key, code, _item, v) => {
           const f = quantity.of(v)
-          if (f === null) continue
-          const t = truth.get(key)
+          if (f === null) return
+          const t = truthAt(key, code)
           const y = t === undefined ? null : quantity.of(t)
           if (y !== null) {
             Y.push(y)
             F.push(f)
           } else if (labelledByPeople(key)) leftOut.push(key)
           else U.push(f)
-        }
+        })
         if (U.length === 0 || Y.length === 0) continue
         const reason = leftOutReason(criterion)
         const warnings = leftOut.length

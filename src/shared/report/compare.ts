@@ -26,7 +26,7 @@ import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from '.
 import { putAlphas } from './alpha-levels'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
-import { itemOfUnitKey, sameValue, type ResolvedSource, type Value } from './resolve'
+import { forEachUnit, sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
 import type { ReportComparison } from './schema'
 
 export interface CompareOptions {
@@ -59,29 +59,28 @@ interface Accounting<T> {
  * returns the two values to compare, or null when the source has none for that unit.
  */
 function account<T>(
-  criterionKeys: Iterable<[string, Value]>,
+  criterion: ReadonlyMap<string, Value>,
   source: ResolvedSource,
-  pair: (key: string, criterionValue: Value) => { criterion: T; source: T } | null,
+  pair: (key: string, code: number, criterionValue: Value) => { criterion: T; source: T } | null,
   criterionOnly: (criterionValue: Value) => T
 ): Accounting<T> {
   const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, pairs: [], unparseableCriterion: [] }
-  for (const [key, criterionValue] of criterionKeys) {
-    const item = itemOfUnitKey(key)
+  forEachUnit(criterion, (key, code, item, criterionValue) => {
     const status = source.itemStatus.get(item)
     if (status === undefined) {
       acc.notAsked++
-      continue
+      return
     }
     acc.inScope++
     if (status === 'answered') {
-      const values = pair(key, criterionValue)
+      const values = pair(key, code, criterionValue)
       if (values === null) acc.noValue++
       else acc.pairs.push({ item, criterion: values.criterion, source: values.source })
     } else if (status === 'unparseable') {
       acc.unparseable++
       acc.unparseableCriterion.push({ item, criterion: criterionOnly(criterionValue) })
     } else acc[status]++
-  }
+  })
   return acc
 }
 
@@ -160,12 +159,12 @@ function compareCategories(
   criterion: ReadonlyMap<string, Value>,
   options: CompareOptions
 ): ReportComparison {
-  const sourceValues = source.values.get(field.name) ?? new Map<string, Value>()
+  const sourceValue = valueReader(source.values.get(field.name), criterion)
   const raw = account<Value>(
     criterion,
     source,
-    (key, c) => {
-      const s = sourceValues.get(key)
+    (key, code, c) => {
+      const s = sourceValue(key, code)
       return s === undefined ? null : { criterion: c, source: s }
     },
     (c) => c
@@ -287,12 +286,12 @@ function compareNumbers(
   criterion: ReadonlyMap<string, Value>,
   options: CompareOptions
 ): ReportComparison {
-  const sourceValues = source.values.get(field.name) ?? new Map<string, Value>()
+  const sourceValue = valueReader(source.values.get(field.name), criterion)
   const acc = account<number>(
     criterion,
     source,
-    (key, c) => {
-      const s = sourceValues.get(key)
+    (key, code, c) => {
+      const s = sourceValue(key, code)
       return typeof s === 'number' && typeof c === 'number' && Number.isFinite(s) && Number.isFinite(c) ? { criterion: c, source: s } : null
     },
     (c) => (typeof c === 'number' ? c : Number.NaN)
@@ -328,19 +327,20 @@ function compareProbabilities(
   rule: OutcomeRule,
   options: CompareOptions
 ): ReportComparison {
-  const probabilities = source.values.get(field.name) ?? new Map<string, Value>()
-  const ruleSource = source.values.get(rule.field) ?? new Map<string, Value>()
+  const criterion = criterionValues(rule.field)
+  const probability = valueReader(source.values.get(field.name), criterion)
+  const ruleValue = valueReader(source.values.get(rule.field), criterion)
   const acc = account<number>(
-    criterionValues(rule.field),
+    criterion,
     source,
-    (key, c) => {
-      const p = probabilities.get(key)
+    (key, code, c) => {
+      const p = probability(key, code)
       if (typeof p !== 'number' || !(p >= 0 && p <= 1)) return null
       if (rule.kind === 'criterion_field') {
         const y = binary(c)
         return y === null ? null : { criterion: y, source: p }
       }
-      const own = ruleSource.get(key)
+      const own = ruleValue(key, code)
       return own === undefined ? null : { criterion: sameValue(own, c) ? 1 : 0, source: p }
     },
     () => 0

@@ -59,6 +59,11 @@ export class UnitDictionary {
     return this.codeOfKey.get(unitKey(itemId, unit)) ?? -1
   }
 
+  /** The code of a unit key already coded, or -1. */
+  findKey(key: string): number {
+    return this.codeOfKey.get(key) ?? -1
+  }
+
   key(code: number): string {
     return this.keys[code] as string
   }

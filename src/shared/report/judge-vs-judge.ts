@@ -2,7 +2,7 @@ import type { FieldSpec } from '../instruments/types'
 import { mcnemarExact, mcnemarMidP, type BootstrapInterval, type Estimate } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { bootstrapCi, put } from './intervals'
-import { itemOfUnitKey, sameValue, type ResolvedSource, type Value } from './resolve'
+import { forEachUnit, sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
 import type { ReportJudgeVsJudge } from './schema'
 import { judgeVsJudgeDefinition } from './definitions'
 
@@ -11,37 +11,42 @@ import { judgeVsJudgeDefinition } from './definitions'
  * criterion's order, each unit's item as a dense index (in order of first appearance) and its item id.
  */
 interface CriterionUnits {
+  /** The criterion's values the units were read from, and each unit's key and code (see forEachUnit). */
+  criterion: ReadonlyMap<string, Value>
   keys: string[]
+  codes: number[]
   truths: Value[]
   itemIndex: Int32Array
   itemIds: number[]
 }
 
 function criterionUnits(criterion: ReadonlyMap<string, Value>): CriterionUnits {
-  const keys: string[] = []
+  const codes: number[] = []
   const truths: Value[] = []
   const itemIndex = new Int32Array(criterion.size)
   const itemIds: number[] = []
   const indexOfItem = new Map<number, number>()
-  for (const [key, truth] of criterion) {
-    const item = itemOfUnitKey(key)
+  const keys: string[] = []
+  forEachUnit(criterion, (key, code, item, truth) => {
     let index = indexOfItem.get(item)
     if (index === undefined) {
       index = itemIds.length
       indexOfItem.set(item, index)
       itemIds.push(item)
     }
-    itemIndex[keys.length] = index
+    itemIndex[truths.length] = index
     keys.push(key)
+    codes.push(code)
     truths.push(truth)
-  }
-  return { keys, truths, itemIndex, itemIds }
+  })
+  return { criterion, keys, codes, truths, itemIndex, itemIds }
 }
 
 /** A judge's values on the criterion's units, in the criterion's order (undefined: no value there). */
 function alignedValues(values: ReadonlyMap<string, Value> | undefined, units: CriterionUnits): Array<Value | undefined> | null {
   if (!values) return null
-  return units.keys.map((key) => values.get(key))
+  const read = valueReader(values, units.criterion)
+  return units.keys.map((key, u) => read(key, units.codes[u] as number))
 }
 
 /** Every pair of judges on every field and criterion where they share units. */

@@ -3,7 +3,7 @@ import { CALL_STATUSES, OK, SourceColumns, UnitDictionary } from './frame'
 import type { ReportItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { unitKey, type ResolvedSource } from './resolve'
+import { unitKey, unitValuesOf, type ResolvedSource, type UnitValues } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /**
@@ -36,9 +36,10 @@ export function itemWinner(source: ResolvedSource, item: ReportItem): Side | nul
   if (!item.pair) return null
   const values = source.values.get('winner')
   if (!values) return null
-  // The pair's unit key from the frame's dictionary (the very string the values are keyed by), else built.
-  const code = source.units ? source.units.find(item.id, item.pair.unit) : -1
-  const v = values.get(code >= 0 ? (source.units as UnitDictionary).key(code) : unitKey(item.id, item.pair.unit))
+  // The pair's unit by its code in the frame's dictionary, else by its key.
+  const coded = unitValuesOf(values)
+  const code = coded ? coded.units.find(item.id, item.pair.unit) : -1
+  const v = code >= 0 ? (coded as UnitValues).at[code] : values.get(unitKey(item.id, item.pair.unit))
   return isSide(v) ? v : null
 }
 
@@ -162,7 +163,7 @@ export function positionRow(sourceId: string, calls: readonly PairCall[], level:
     if (call.status === 'choice' || call.status === 'tie') answeredItems.add(call.item)
     const verdict: PairwiseVerdict<Side> = call.status === 'choice' ? { kind: 'choice', choice: call.winner as Side } : { kind: call.status }
     // positionBias reads only the verdict and the side shown first; the label is not used.
-    shown.push({ itemId: String(call.item), label: 'a', verdict, shownFirst: call.shownFirst })
+    shown.push({ itemId: call.item, label: 'a', verdict, shownFirst: call.shownFirst })
   }
   if (!bothOrders) return null
   const reasons: Record<string, string> = {}

@@ -38,6 +38,58 @@ export interface ResolvedSource {
   units?: UnitDictionary
 }
 
+/**
+ * One field's values of a resolved source as the frame codes them: the unit codes that have a value, in the order of
+ * the values map, and the value at each code (undefined: none). Readers that walk units in bulk (every comparison,
+ * strength and judge-vs-judge test) index these arrays instead of looking unit key strings up, which slows as the
+ * audit grows.
+ */
+export interface UnitValues {
+  units: UnitDictionary
+  codes: Int32Array
+  at: ReadonlyArray<Value | undefined>
+}
+
+/** The coded twin of each values map resolved on a frame (the maps are never changed once resolved). */
+const codedValues = new WeakMap<ReadonlyMap<string, Value>, UnitValues>()
+
+/** The coded twin of a field's values map, where it was resolved on a frame. */
+export function unitValuesOf(values: ReadonlyMap<string, Value> | undefined): UnitValues | undefined {
+  return values ? codedValues.get(values) : undefined
+}
+
+/**
+ * Walks a field's values in the map's order: each unit's key, its code in the frame's dictionary (-1 where the map
+ * was not resolved on a frame), its item and its value.
+ */
+export function forEachUnit(values: ReadonlyMap<string, Value>, visit: (key: string, code: number, item: number, value: Value) => void): void {
+  const coded = codedValues.get(values)
+  if (!coded) {
+    for (const [key, value] of values) visit(key, -1, itemOfUnitKey(key), value)
+    return
+  }
+  const { units, codes, at } = coded
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i] as number
+    visit(units.key(code), code, units.item(code), at[code] as Value)
+  }
+}
+
+/**
+ * Reads another source's field values on the units `forEachUnit` walks over `along`: by code where both maps were
+ * resolved on the same dictionary, by key otherwise.
+ */
+export function valueReader(values: ReadonlyMap<string, Value> | undefined, along: ReadonlyMap<string, Value>): (key: string, code: number) => Value | undefined {
+  if (!values) return () => undefined
+  const own = codedValues.get(values)
+  const theirs = codedValues.get(along)
+  if (own && theirs && own.units === theirs.units) {
+    const at = own.at
+    return (_key, code) => at[code]
+  }
+  return (key) => values.get(key)
+}
+
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
   if (level === 'nominal' || level === 'ordinal') return 'vote'
   if (level === 'interval' || level === 'ratio' || level === 'probability') return 'mean'
@@ -251,12 +303,17 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     const { first, second, more, order } = answers[f] as FieldAnswers
     const dictionary = (fieldColumns[f] as FieldColumn).values
     const perUnit = new Map<string, Value>()
+    const at = new Array<Value | undefined>(unitCount).fill(undefined)
+    const coded = new Int32Array(order.length)
+    let valued = 0
     for (const u of order) {
       const key = units.key(u)
       const lone = dictionary[first[u] as number] as Value
       const nextCode = second[u] as number
       if (nextCode < 0) {
         perUnit.set(key, lone)
+        at[u] = lone
+        coded[valued++] = u
         continue
       }
       const rest = more.get(u)
@@ -267,8 +324,13 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
         tied[u] = 1
         tiedVotes++
       }
-      if (combined.value !== null) perUnit.set(key, combined.value)
+      if (combined.value !== null) {
+        perUnit.set(key, combined.value)
+        at[u] = combined.value
+        coded[valued++] = u
+      }
     }
+    codedValues.set(perUnit, { units, codes: coded.subarray(0, valued), at })
     values.set(field.name, perUnit)
   })
   counts.tiedVotes = tiedVotes
@@ -296,6 +358,7 @@ export function combineSources(
   }
   const values = new Map<string, Map<string, Value>>()
   const tiedUnits = new Set<string>()
+  const units = members.find((m) => m.units)?.units
   for (const field of fields) {
     const how = aggregationOf(field.level) as Aggregation
     const collected = new Map<string, Value[]>()
@@ -312,9 +375,23 @@ export function combineSources(
       if (tied) tiedUnits.add(key)
       if (value !== null) out.set(key, value)
     }
+    if (units) code(out, units)
     values.set(field.name, out)
   }
   counts.tiedVotes = tiedUnits.size
-  const units = members.find((m) => m.units)?.units
   return units ? { id: input.id, input, itemStatus, values, counts, units } : { id: input.id, input, itemStatus, values, counts }
+}
+
+/** Gives a combined values map its coded twin, where every unit is in the dictionary. */
+function code(values: ReadonlyMap<string, Value>, units: UnitDictionary): void {
+  const at = new Array<Value | undefined>(units.size).fill(undefined)
+  const codes = new Int32Array(values.size)
+  let i = 0
+  for (const [key, value] of values) {
+    const c = units.findKey(key)
+    if (c < 0) return
+    codes[i++] = c
+    at[c] = value
+  }
+  codedValues.set(values, { units, codes, at })
 }

@@ -38,7 +38,7 @@ export function randomBaseline(optionCount = 2): Estimate {
 
 /** One label per pair, read from the calls; calls of one pair that disagree on its label are an error. */
 export function labelsPerItem<L extends string>(calls: readonly PairwiseCall<L>[]): L[] {
-  const labels = new Map<string, L>()
+  const labels = new Map<string | number, L>()
   for (const call of calls) {
     const known = labels.get(call.itemId)
     if (known !== undefined && known !== call.label) {

@@ -34,10 +34,10 @@ export type BootstrapInterval = {
 }
 
 /** Rows grouped into resampling units by a unit id, in order of first appearance. */
-export type Unit<R> = { id: string; rows: R[] }
+export type Unit<R, I extends string | number = string> = { id: I; rows: R[] }
 
-export function groupRowsIntoUnits<R>(rows: readonly R[], unitIdOf: (row: R) => string): Unit<R>[] {
-  const units = new Map<string, Unit<R>>()
+export function groupRowsIntoUnits<R, I extends string | number = string>(rows: readonly R[], unitIdOf: (row: R) => I): Unit<R, I>[] {
+  const units = new Map<I, Unit<R, I>>()
   for (const row of rows) {
     const id = unitIdOf(row)
     const unit = units.get(id)

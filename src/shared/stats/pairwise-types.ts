@@ -10,8 +10,11 @@ export type PairwiseVerdict<L extends string> =
 
 /** One judge call on one pair of proposals. */
 export type PairwiseCall<L extends string> = {
-  /** The pair; calls of the same pair (both display orders, repeated runs) share it and are resampled together. */
-  itemId: string
+  /**
+   * The pair; calls of the same pair (both display orders, repeated runs) share it and are resampled together. A
+   * number is a pair id too (the report's item ids), kept apart from the string of its digits.
+   */
+  itemId: string | number
   /** The reference answer: the side that is better, in canonical terms (e.g. 'A' | 'B', or 'human' | 'ai'). */
   label: L
   verdict: PairwiseVerdict<L>

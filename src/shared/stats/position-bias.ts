@@ -60,7 +60,7 @@ export function positionBias<L extends string>(calls: readonly PairwiseCall<L>[]
   let pickedFirst = 0
   // Per pair, the state of each display order in order of first appearance (a pair has two: the general route
   // below takes any pair with more).
-  const byPair = new Map<string, PairOrders<L>>()
+  const byPair = new Map<string | number, PairOrders<L>>()
   for (const call of calls) {
     const shownFirst = call.shownFirst
     if (shownFirst === undefined) throw new RangeError(`call on pair ${call.itemId} does not say which side was shown first`)
@@ -155,7 +155,7 @@ type MtCounts = { pairs: number; consistent: number; biasedFirst: number; biased
 function positionBiasByMaps<L extends string>(calls: readonly PairwiseCall<L>[], ties: TiePolicy = 'kept'): PositionBias {
   let answered = 0
   let pickedFirst = 0
-  const byPair = new Map<string, Map<L, OrderVerdict>>()
+  const byPair = new Map<string | number, Map<L, OrderVerdict>>()
   for (const call of calls) {
     if (call.shownFirst === undefined) throw new RangeError(`call on pair ${call.itemId} does not say which side was shown first`)
     const orders = byPair.get(call.itemId) ?? new Map<L, OrderVerdict>()

@@ -14,7 +14,7 @@ type OrderVerdict = { kind: 'answer'; canonical: string; picked: 'first' | 'seco
 function referencePositionBias<L extends string>(calls: readonly PairwiseCall<L>[], ties: TiePolicy = 'kept'): PositionBias {
   let answered = 0
   let pickedFirst = 0
-  const byPair = new Map<string, Map<L, OrderVerdict>>()
+  const byPair = new Map<string | number, Map<L, OrderVerdict>>()
   for (const call of calls) {
     if (call.shownFirst === undefined) throw new RangeError(`call on pair ${call.itemId} does not say which side was shown first`)
     const orders = byPair.get(call.itemId) ?? new Map<L, OrderVerdict>()
