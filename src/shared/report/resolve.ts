@@ -307,28 +307,23 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     const coded = new Int32Array(order.length)
     let valued = 0
     for (const u of order) {
-      const key = units.key(u)
-      const lone = dictionary[first[u] as number] as Value
+      let value: Value | null = dictionary[first[u] as number] as Value
       const nextCode = second[u] as number
-      if (nextCode < 0) {
-        perUnit.set(key, lone)
-        at[u] = lone
-        coded[valued++] = u
-        continue
+      if (nextCode >= 0) {
+        const rest = more.get(u)
+        const answered = [value, dictionary[nextCode] as Value]
+        if (rest) for (const code of rest) answered.push(dictionary[code] as Value)
+        const combined = combine(answered, how)
+        if (combined.tied && tied[u] === 0) {
+          tied[u] = 1
+          tiedVotes++
+        }
+        value = combined.value
       }
-      const rest = more.get(u)
-      const answered = [lone, dictionary[nextCode] as Value]
-      if (rest) for (const code of rest) answered.push(dictionary[code] as Value)
-      const combined = combine(answered, how)
-      if (combined.tied && tied[u] === 0) {
-        tied[u] = 1
-        tiedVotes++
-      }
-      if (combined.value !== null) {
-        perUnit.set(key, combined.value)
-        at[u] = combined.value
-        coded[valued++] = u
-      }
+      if (value === null) continue
+      perUnit.set(units.key(u), value)
+      at[u] = value
+      coded[valued++] = u
     }
     codedValues.set(perUnit, { units, codes: coded.subarray(0, valued), at })
     values.set(field.name, perUnit)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { FieldSpec } from '../../../src/shared/instruments/types'
 import type { ReportSourceInput, SourceCall } from '../../../src/shared/report'
 import { ReportFrame } from '../../../src/shared/report/frame'
-import { combine, itemOfUnitKey, resolveSource, sameValue, unitKey, valueKey, type Value } from '../../../src/shared/report/resolve'
+import { combine, combineSources, forEachUnit, itemOfUnitKey, resolveSource, sameValue, unitKey, unitValuesOf, valueKey, valueReader, type Value } from '../../../src/shared/report/resolve'
 
 const fields: FieldSpec[] = [
   { name: 'choice', label: 'Choice', level: 'nominal', categories: ['x', 'y'] },
@@ -13,8 +13,8 @@ function call(itemId: number, trial: number, values: Record<string, string | num
   return { itemId, trial, order: 0, status: 'ok', observations: [{ unit, values }] }
 }
 
-function source(calls: SourceCall[]): ReportSourceInput {
-  return { id: 's', kind: 'judge_run', name: 's', detail: {}, calls }
+function source(calls: SourceCall[], id = 's'): ReportSourceInput {
+  return { id, kind: 'judge_run', name: id, detail: {}, calls }
 }
 
 describe('resolveSource', () => {
@@ -141,5 +141,88 @@ describe('the audit frame', () => {
     expect(c).not.toBe(a)
     expect([...c.unit]).toEqual([1])
     expect(resolveSource(filtered, fields, new Set([1, 2]), frame).values.get('choice')).toEqual(new Map([[unitKey(2, 'v'), 'y']]))
+  })
+})
+
+// The coded twin of a resolved values map must say exactly what the map says: the comparisons, strengths and
+// judge-vs-judge tests read it instead of the map wherever both sides were resolved on one frame.
+describe('coded values', () => {
+  /** What walking the map's entries gives: key, item, value, in order. */
+  const walkedByKey = (values: ReadonlyMap<string, Value>): Array<[string, number, Value]> => [...values].map(([key, value]) => [key, itemOfUnitKey(key), value])
+  const walked = (values: ReadonlyMap<string, Value>): Array<[string, number, Value]> => {
+    const out: Array<[string, number, Value]> = []
+    forEachUnit(values, (key, _code, item, value) => out.push([key, item, value]))
+    return out
+  }
+  /** Another map's values on the units of `along`, read as the tables read them. */
+  const readAlong = (values: ReadonlyMap<string, Value> | undefined, along: ReadonlyMap<string, Value>): Array<Value | undefined> => {
+    const read = valueReader(values, along)
+    const out: Array<Value | undefined> = []
+    forEachUnit(along, (key, code) => out.push(read(key, code)))
+    return out
+  }
+  const frame = new ReportFrame()
+  const scope = new Set([1, 2, 3, 4])
+  // Lone answers, a vote of three (one unit tied and left without a value), means, and a second unit on one item.
+  const first = resolveSource(
+    source(
+      [
+        call(3, 0, { choice: 'y', score: 2 }),
+        call(1, 0, { choice: 'x', score: 1 }),
+        call(1, 1, { choice: 'y', score: 4 }),
+        call(2, 0, { choice: 'x', score: 3 }),
+        call(2, 1, { choice: 'x', score: 5 }),
+        call(2, 2, { choice: 'y', score: 1 }),
+        call(2, 0, { choice: 'y' }, 'other')
+      ],
+      'first'
+    ),
+    fields,
+    scope,
+    frame
+  )
+  const second = resolveSource(source([call(4, 0, { choice: 'x', score: 7 }), call(3, 0, { choice: 'x', score: 2 }), call(2, 0, { choice: 'y' }, 'other')], 'second'), fields, scope, frame)
+  const choices = first.values.get('choice') as ReadonlyMap<string, Value>
+
+  it('walks every resolved field in the map\'s order, with the same keys, items and values', () => {
+    for (const resolved of [first, second]) {
+      for (const field of fields) {
+        const values = resolved.values.get(field.name) as ReadonlyMap<string, Value>
+        expect(unitValuesOf(values)).toBeDefined()
+        expect(walked(values)).toEqual(walkedByKey(values))
+      }
+    }
+    // The tied unit (item 1: x against y) has no value, in the map and in its twin alike.
+    expect(choices.has(unitKey(1, 'u'))).toBe(false)
+    expect(walked(choices).map(([key]) => key)).not.toContain(unitKey(1, 'u'))
+  })
+
+  it('reads another source\'s values on those units as the map does, none where it has none', () => {
+    for (const field of fields) {
+      const along = first.values.get(field.name) as ReadonlyMap<string, Value>
+      const other = second.values.get(field.name) as ReadonlyMap<string, Value>
+      expect(readAlong(other, along)).toEqual([...along.keys()].map((key) => other.get(key)))
+    }
+    // The first's units in order of first answer (3, then 2 and 2's other unit; 1 tied): the second's values there.
+    expect([...choices.values()]).toEqual(['y', 'x', 'y'])
+    expect(readAlong(second.values.get('choice'), choices)).toEqual(['x', undefined, 'y'])
+  })
+
+  it('gives a majority of sources its own twin, and leaves a hand-built map to be read by key', () => {
+    const majority = combineSources([first, second], fields, { id: 'majority', kind: 'human_majority', name: 'majority', detail: {}, calls: [] })
+    for (const field of fields) {
+      const values = majority.values.get(field.name) as ReadonlyMap<string, Value>
+      expect(unitValuesOf(values)).toBeDefined()
+      expect(walked(values)).toEqual(walkedByKey(values))
+    }
+    const handBuilt = new Map<string, Value>([
+      [unitKey(3, 'u'), 'x'],
+      [unitKey(9, 'u'), 'y']
+    ])
+    expect(unitValuesOf(handBuilt)).toBeUndefined()
+    expect(walked(handBuilt)).toEqual(walkedByKey(handBuilt))
+    expect(readAlong(choices, handBuilt)).toEqual(['y', undefined])
+    // A map with a twin read along a hand-built one is read by key too.
+    expect(readAlong(handBuilt, choices)).toEqual([...choices.keys()].map((key) => handBuilt.get(key)))
   })
 })
