@@ -1,13 +1,13 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
-import { ReportFrame, comparableFields, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
-import { callOf, JudgementReader } from './stored-calls'
+import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
+import { addAnswer, callOf, JudgementReader } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
 import { currentAnswers, type AnswerRow } from '../store/annotations'
-import { annotatorPseudonyms, reportCallRows, reportRunRows, currentAdjudicationRows, exposureRows, itemRowsOfKind, type ReportRunRow } from '../store/report-reads'
+import { annotatorPseudonyms, runCallColumns, reportRunRows, currentAdjudicationRows, exposureRows, itemRowsOfKind, type ReportRunRow } from '../store/report-reads'
 import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
@@ -39,7 +39,11 @@ interface ScopedItem {
  */
 export function gatherReportInput(db: Db, options: GatherOptions): ReportInput {
   if (!isInstrumentId(options.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${options.instrument}"`)
-  const instrument = getInstrument(options.instrument)
+  // One read transaction: every table is read from one state of the project, even while a run writes calls.
+  return db.transaction(() => gatherIn(db, getInstrument(options.instrument), options))()
+}
+
+function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): ReportInput {
   const scoped = scopedItems(db, instrument, options.split)
   const exposures = exposuresByItem(db)
   const items: ReportItem[] = scoped.map(({ row, payload }) => ({
@@ -142,35 +146,50 @@ function pairFacts(pair: ProposalPair): PairFacts {
   }
 }
 
+/** A source being read: its facts, its calls written as rows, and how many stored answers no longer validate. */
+interface SourceBeingRead {
+  head: Omit<ReportSourceInput, 'calls'>
+  rows: CallRows
+  invalid: number
+}
+
+function beingRead(head: Omit<ReportSourceInput, 'calls'>): SourceBeingRead {
+  return { head, rows: new CallRows(), invalid: 0 }
+}
+
+/** The sources read, each with its count of stored answers that no longer validate (where `counted`). */
+function sourcesRead(read: Iterable<SourceBeingRead>, counted: boolean): ReportSourceInput[] {
+  const out: ReportSourceInput[] = []
+  for (const { head, rows, invalid } of read) out.push(sourceOfRows(counted ? { ...head, detail: { ...head.detail, n_invalid_stored: invalid } } : head, rows))
+  return out
+}
+
 /** The items' own reference labels (a proposal pair's `label`), one source per label source. */
 function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): ReportSourceInput[] {
   if (instrument.id === 'preprint-same-study') return sameStudyLabelSources(scoped)
   if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
-  const bySource = new Map<string, ReportSourceInput>()
+  const bySource = new Map<string, SourceBeingRead>()
   const reader = new JudgementReader(instrument)
   for (const { row, payload } of scoped) {
     const label = payload.label
     if (typeof label !== 'string') continue
-    const source = labelSourceOf(bySource, payload)
-    const { call } = callOf(instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
-    source.calls.push(call)
+    addAnswer(labelSourceOf(bySource, payload).rows, instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
   }
-  return [...bySource.values()]
+  return sourcesRead(bySource.values(), false)
 }
 
 /** The reference-label source of an item's payload (one per `label_source`), made on first use. */
-function labelSourceOf(bySource: Map<string, ReportSourceInput>, payload: Record<string, unknown>): ReportSourceInput {
+function labelSourceOf(bySource: Map<string, SourceBeingRead>, payload: Record<string, unknown>): SourceBeingRead {
   const labelSource = typeof payload.label_source === 'string' && payload.label_source ? payload.label_source : null
   const key = labelSource ?? ''
   let source = bySource.get(key)
   if (!source) {
-    source = {
+    source = beingRead({
       id: labelSource ? `label:${labelSource}` : 'label',
       kind: 'item_label',
       name: labelSource ? `Reference label (${labelSource})` : 'Reference label',
-      detail: { label_source: labelSource },
-      calls: []
-    }
+      detail: { label_source: labelSource }
+    })
     bySource.set(key, source)
   }
   return source
@@ -181,18 +200,17 @@ function labelSourceOf(bySource: Map<string, ReportSourceInput>, payload: Record
  * are scored on. It answers only that question, so it is observed directly rather than as a whole judgement.
  */
 function sameStudyLabelSources(scoped: readonly ScopedItem[]): ReportSourceInput[] {
-  const bySource = new Map<string, ReportSourceInput>()
+  const bySource = new Map<string, SourceBeingRead>()
   for (const { row, payload } of scoped) {
     if (typeof payload.same_study !== 'boolean') continue
-    const source = labelSourceOf(bySource, payload)
-    source.calls.push({ itemId: row.id, trial: 0, order: 0, status: 'ok', observations: [{ unit: 'pair', values: { same_study: payload.same_study } }] })
+    labelSourceOf(bySource, payload).rows.add(row.id, 0, 0, 0, OK, [{ unit: 'pair', values: { same_study: payload.same_study } }])
   }
-  return [...bySource.values()]
+  return sourcesRead(bySource.values(), false)
 }
 
 function annotationSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): ReportSourceInput[] {
   const pseudonyms = annotatorPseudonyms(db)
-  const bySource = new Map<string, ReportSourceInput & { invalid: number }>()
+  const bySource = new Map<string, SourceBeingRead>()
   const trials = new Map<string, number>()
   const reader = new JudgementReader(instrument)
   for (const a of currentAnswers(db, instrument.id)) {
@@ -201,19 +219,14 @@ function annotationSources(db: Db, instrument: AnyInstrument, payloads: Readonly
     versions.add(a.instrument_version)
     const { id, kind, name } = annotationSourceOf(a, pseudonyms)
     let source = bySource.get(id)
-    if (!source) {
-      source = { id, kind, name, detail: { source_kind: a.source_kind, origin: a.origin }, calls: [], invalid: 0 }
-      bySource.set(id, source)
-    }
+    if (!source) bySource.set(id, (source = beingRead({ id, kind, name, detail: { source_kind: a.source_kind, origin: a.origin } })))
     // Several current answers of one source on one item (imports of repeated runs) are its trials.
     const trialKey = `${id}\u0000${a.item_id}`
     const trial = trials.get(trialKey) ?? 0
     trials.set(trialKey, trial + 1)
-    const { call, invalid } = callOf(instrument, a.item_id, payload, a.judgement, a.display, 'ok', trial, 0, reader)
-    source.calls.push(call)
-    if (invalid) source.invalid++
+    if (addAnswer(source.rows, instrument, a.item_id, payload, a.judgement, a.display, 'ok', trial, 0, reader)) source.invalid++
   }
-  return [...bySource.values()].map(({ invalid, ...source }) => ({ ...source, detail: { ...source.detail, n_invalid_stored: invalid } }))
+  return sourcesRead(bySource.values(), true)
 }
 
 function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string>): Pick<ReportSourceInput, 'id' | 'kind' | 'name'> {
@@ -229,22 +242,18 @@ function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string
 /** The latest adjudication of each item: the head of its revision chain. */
 function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): ReportSourceInput | null {
   const rows = currentAdjudicationRows(db, instrument.id)
-  const source: ReportSourceInput = { id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {}, calls: [] }
+  const source = beingRead({ id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {} })
+  const reader = new JudgementReader(instrument)
   const seen = new Set<number>()
-  let invalid = 0
   for (const r of rows) {
     const payload = payloads.get(r.item_id)
     if (!payload || seen.has(r.item_id)) continue
     seen.add(r.item_id)
-    const result = callOf(instrument, r.item_id, payload, r.judgement, null, 'ok', 0, 0)
-    source.calls.push(result.call)
-    if (result.invalid) invalid++
+    if (addAnswer(source.rows, instrument, r.item_id, payload, r.judgement, null, 'ok', 0, 0, reader)) source.invalid++
   }
-  source.detail = { n_invalid_stored: invalid }
-  return source.calls.length ? source : null
+  // Only the count of answers that no longer validate, as before the rows.
+  return source.rows.length ? sourceOfRows({ ...source.head, detail: { n_invalid_stored: source.invalid } }, source.rows) : null
 }
-
-
 
 /**
  * The source filter: judges not listed are dropped, people and criteria stay (they are what a judge is scored
@@ -266,47 +275,48 @@ function keepJudges(sources: ReportSourceInput[], keep: readonly string[]): void
 
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */
 function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): ReportSourceInput[] {
-  const runs = new Map(reportRunRows(db, instrument.id, includeArchived).map((r) => [r.run_id, r]))
-  // The run's facts are read once above; the calls carry only what differs per call.
-  const rows = reportCallRows(db, instrument.id, includeArchived)
-  const byRun = new Map<number, ReportSourceInput & { invalid: number }>()
+  const runs = reportRunRows(db, instrument.id, includeArchived).sort((a, b) => a.run_id - b.run_id)
+  // The run's facts are read once above; its calls come as columns and are written straight into its rows.
+  const out: SourceBeingRead[] = []
   const reader = new JudgementReader(instrument)
-  for (const row of rows) {
-    const runId = row[0]
-    const itemId = row[1]
-    const payload = payloads.get(itemId)
-    if (!payload) continue
-    let source = byRun.get(runId)
-    if (!source) {
-      const r = runs.get(runId) as ReportRunRow
-      const company = companyOf({ provider: r.provider as ProviderKind, model: r.model, ...(r.company ? { company: r.company } : {}), ...(r.base_url ? { baseUrl: r.base_url } : {}) })
-      source = {
-        id: `run:${r.run_id}`,
-        kind: 'judge_run',
-        name: `${r.judge} · run ${r.run_id}`,
-        detail: {
-          run_id: r.run_id,
-          judge: r.judge,
-          provider: r.provider,
-          model: r.model,
-          company,
-          template: `${r.template_id}@${r.template_version}`,
-          trials: r.trials,
-          both_orders: r.both_orders === 1,
-          run_status: r.run_status,
-          // Only read with includeArchived; marked so that tables and cards can say so.
-          ...(r.archived ? { archived: true } : {})
-        },
-        calls: [],
-        invalid: 0
+  for (const run of runs) {
+    const source = beingRead(runHead(run))
+    for (const calls of runCallColumns(db, run.run_id)) {
+      const { item, trial, order, status, display, judgement } = calls
+      for (let c = 0; c < item.length; c++) {
+        const itemId = item[c] as number
+        const payload = payloads.get(itemId)
+        if (!payload) continue
+        if (addAnswer(source.rows, instrument, itemId, payload, judgement[c] as string | null, display[c] as string, status[c] as CallStatus, trial[c] as number, order[c] as number, reader)) source.invalid++
       }
-      byRun.set(runId, source)
     }
-    const { call, invalid } = callOf(instrument, itemId, payload, row[6], row[5], row[4], row[2], row[3], reader)
-    source.calls.push(call)
-    if (invalid) source.invalid++
+    // A run with no call on the items in scope is not a source of this report.
+    if (source.rows.length) out.push(source)
   }
-  return [...byRun.values()].map(({ invalid, ...source }) => ({ ...source, detail: { ...source.detail, n_invalid_stored: invalid } }))
+  return sourcesRead(out, true)
+}
+
+/** A run's facts as its source tells them. */
+function runHead(r: ReportRunRow): Omit<ReportSourceInput, 'calls'> {
+  const company = companyOf({ provider: r.provider as ProviderKind, model: r.model, ...(r.company ? { company: r.company } : {}), ...(r.base_url ? { baseUrl: r.base_url } : {}) })
+  return {
+    id: `run:${r.run_id}`,
+    kind: 'judge_run',
+    name: `${r.judge} · run ${r.run_id}`,
+    detail: {
+      run_id: r.run_id,
+      judge: r.judge,
+      provider: r.provider,
+      model: r.model,
+      company,
+      template: `${r.template_id}@${r.template_version}`,
+      trials: r.trials,
+      both_orders: r.both_orders === 1,
+      run_status: r.run_status,
+      // Only read with includeArchived; marked so that tables and cards can say so.
+      ...(r.archived ? { archived: true } : {})
+    }
+  }
 }
 
 /** Human flaw audits of the same pairs (current answers), for fatal-flaw recall. */

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { AssayError } from '../../shared/errors'
-import { buildReport, type ReportOptions, type ResamplingDetail } from '../../shared/report'
+import { buildReport, callCountOf, type ReportOptions, type ResamplingDetail } from '../../shared/report'
 import type { Split } from '../../shared/items/kinds'
 import { namedDatabaseError, openDatabase } from '../store/database'
 import { readDeclaredInstruments } from '../store/project'
@@ -56,7 +56,7 @@ async function run(data: ReportJobData): Promise<void> {
     const report = withProjectInstruments({ declaredInstruments }, () => {
       post({ type: 'progress', phase: 'reading', step: 0, steps: STEPS, detail: 'reading answers and judge calls' })
       const input = gatherReportInput(db, { instrument: data.instrument, split: data.split, includeArchived: data.includeArchived, sources: data.sources, panel: data.panel })
-      const calls = input.sources.reduce((n, s) => n + s.calls.length, 0)
+      const calls = input.sources.reduce((n, s) => n + callCountOf(s), 0)
       post({ type: 'progress', phase: 'computing', step: 1, steps: STEPS, detail: `${count(input.items.length)} items, ${input.sources.length} sources, ${count(calls)} answers` })
       const onResampling = ({ resamples, items, statistics }: ResamplingDetail) => {
         if (statistics > 0) post({ type: 'progress', phase: 'resampling', step: 2, steps: STEPS, detail: `${count(resamples)} bootstrap resamples of ${count(items)} items for ${count(statistics)} intervals` })

@@ -1,5 +1,5 @@
 import type { AnyInstrument, Observation } from '../../shared/instruments'
-import { flawRecordsOf, type CallStatus, type SourceCall } from '../../shared/report'
+import { CallRows, STATUS_CODE, flawRecordsOf, shownFirstCode, type CallStatus, type FlawList, type SourceCall } from '../../shared/report'
 
 /**
  * Stored answers read into the report's calls: a judgement validated by its instrument and observed, with
@@ -20,6 +20,9 @@ const MAX_REMEMBERED_JUDGEMENTS = 10_000
  */
 export class JudgementReader {
   private readonly known = new Map<string, Validated>()
+  private lastData: unknown = undefined
+  private lastPayload: unknown = undefined
+  private lastObservations: Observation[] = []
 
   constructor(private readonly instrument: AnyInstrument) {}
 
@@ -33,10 +36,58 @@ export class JudgementReader {
     return validated
   }
 
-  private validate(json: string): Validated {
-    const parsed = this.instrument.judgement.safeParse(JSON.parse(json))
-    return parsed.success ? { success: true, data: parsed.data } : { success: false }
+  /**
+   * The instrument's observations of a validated answer on an item. An item's calls are read one after another, and
+   * its calls that stored the same answer share the validated value, so the last observations are given again.
+   */
+  observe(data: unknown, payload: Record<string, unknown>): Observation[] {
+    if (data === this.lastData && payload === this.lastPayload) return this.lastObservations
+    const observations = this.instrument.observe(data as never, payload as never)
+    this.lastData = data
+    this.lastPayload = payload
+    this.lastObservations = observations
+    return observations
   }
+
+  private validate(json: string): Validated {
+    return validate(this.instrument, json)
+  }
+}
+
+/** A stored answer as the report reads it: its status, and the instrument's observations where it is ok. */
+export interface ReadAnswer {
+  status: CallStatus
+  observations: Observation[]
+  /** Stored but no longer valid under the instrument (counted per source). */
+  invalid: boolean
+  flaws: FlawList | null
+}
+
+const NO_OBSERVATIONS: Observation[] = []
+
+/**
+ * Reads a stored canonical judgement: parsed by the instrument, abstentions and bad rows marked. With a reader, the
+ * observations of the same validated answer on the same item (both display orders agreeing, say) are made once.
+ */
+export function readAnswer(
+  instrument: AnyInstrument,
+  payload: Record<string, unknown>,
+  judgementJson: string | null,
+  status: CallStatus,
+  reader?: JudgementReader
+): ReadAnswer {
+  if (status !== 'ok') return { status, observations: NO_OBSERVATIONS, invalid: false, flaws: null }
+  if (judgementJson === null) return { status: 'unparseable', observations: NO_OBSERVATIONS, invalid: false, flaws: null }
+  const parsed = reader ? reader.read(judgementJson) : validate(instrument, judgementJson)
+  if (!parsed.success) return { status: 'unparseable', observations: NO_OBSERVATIONS, invalid: true, flaws: null }
+  if (instrument.isAbstention?.(parsed.data)) return { status: 'abstained', observations: NO_OBSERVATIONS, invalid: false, flaws: null }
+  let observations: Observation[]
+  try {
+    observations = reader ? reader.observe(parsed.data, payload) : instrument.observe(parsed.data, payload as never)
+  } catch {
+    return { status: 'unparseable', observations: NO_OBSERVATIONS, invalid: true, flaws: null }
+  }
+  return { status: 'ok', observations, invalid: false, flaws: instrument.id === 'flaw-audit' ? flawRecordsOf(parsed.data) : null }
 }
 
 /** Turns a stored canonical judgement into a call: parsed by the instrument, abstentions and bad rows marked. */
@@ -51,30 +102,39 @@ export function callOf(
   order: number,
   reader?: JudgementReader
 ): { call: SourceCall; invalid: boolean } {
+  const answer = readAnswer(instrument, payload, judgementJson, status, reader)
   const shownFirst = swappedOf(display)
-  if (status !== 'ok') return { call: callWith(itemId, trial, order, shownFirst, status, []), invalid: false }
-  if (judgementJson === null) return { call: callWith(itemId, trial, order, shownFirst, 'unparseable', []), invalid: false }
-  const parsed = reader ? reader.read(judgementJson) : instrument.judgement.safeParse(JSON.parse(judgementJson))
-  if (!parsed.success) return { call: callWith(itemId, trial, order, shownFirst, 'unparseable', []), invalid: true }
-  if (instrument.isAbstention?.(parsed.data)) return { call: callWith(itemId, trial, order, shownFirst, 'abstained', []), invalid: false }
-  let observations: Observation[]
-  try {
-    observations = instrument.observe(parsed.data, payload as never)
-  } catch {
-    return { call: callWith(itemId, trial, order, shownFirst, 'unparseable', []), invalid: true }
+  // Each call its own list: a call made here is the caller's to keep.
+  const observations = answer.observations.length ? [...answer.observations] : []
+  const call: SourceCall = shownFirst ? { itemId, trial, order, shownFirst, status: answer.status, observations } : { itemId, trial, order, status: answer.status, observations }
+  if (answer.flaws) {
+    call.flaws = answer.flaws.flaws
+    call.unparseableFlaws = answer.flaws.unparseableFlaws
   }
-  const result = callWith(itemId, trial, order, shownFirst, 'ok', observations)
-  const flawList = instrument.id === 'flaw-audit' ? flawRecordsOf(parsed.data) : null
-  if (flawList) {
-    result.flaws = flawList.flaws
-    result.unparseableFlaws = flawList.unparseableFlaws
-  }
-  return { call: result, invalid: false }
+  return { call, invalid: answer.invalid }
 }
 
-/** A call of one status; `shownFirst` only where the display order was recorded (made once per stored row). */
-function callWith(itemId: number, trial: number, order: number, shownFirst: 'a' | 'b' | undefined, status: CallStatus, observations: Observation[]): SourceCall {
-  return shownFirst ? { itemId, trial, order, shownFirst, status, observations } : { itemId, trial, order, status, observations }
+/** Writes a stored answer into a source's rows; true where it no longer validates (counted per source). */
+export function addAnswer(
+  rows: CallRows,
+  instrument: AnyInstrument,
+  itemId: number,
+  payload: Record<string, unknown>,
+  judgementJson: string | null,
+  display: string | null,
+  status: CallStatus,
+  trial: number,
+  order: number,
+  reader: JudgementReader
+): boolean {
+  const answer = readAnswer(instrument, payload, judgementJson, status, reader)
+  rows.add(itemId, trial, order, shownFirstCode(swappedOf(display)), STATUS_CODE.get(answer.status) as number, answer.observations, answer.flaws)
+  return answer.invalid
+}
+
+function validate(instrument: AnyInstrument, json: string): Validated {
+  const parsed = instrument.judgement.safeParse(JSON.parse(json))
+  return parsed.success ? { success: true, data: parsed.data } : { success: false }
 }
 
 /** Display mappings read so far: a run stores a handful of distinct ones, repeated on every call. */

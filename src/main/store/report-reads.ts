@@ -16,11 +16,21 @@ export interface ReportItemRow {
 }
 
 export function itemRowsOfKind(db: Db, kind: ItemKind, split: Split | undefined): ReportItemRow[] {
-  // Arrays made into literals here: a third faster than rows built as objects by the driver.
-  const rows = db
-    .prepare(`SELECT id, kind, external_id, set_name, split, payload FROM items WHERE kind = ? AND (? IS NULL OR split = ?) ORDER BY id`)
-    .raw(true)
-    .all(kind, split ?? null, split ?? null) as Array<[number, ItemKind, string, string, ReportItemRow['split'], string]>
+  // The small columns as one JSON array each and the payloads as a list, both by id: a row per item costs the driver
+  // more than reading the columns. Gathering reads inside one transaction, so both reads see the same items.
+  const where = `FROM items WHERE kind = ? AND (? IS NULL OR split = ?) ORDER BY id`
+  const args = [kind, split ?? null, split ?? null]
+  const [ids, externalIds, sets, splits] = (
+    db.prepare(`SELECT json_group_array(id), json_group_array(external_id), json_group_array(set_name), json_group_array(split) FROM (SELECT id, external_id, set_name, split ${where})`).raw(true).get(...args) as string[]
+  ).map((json) => JSON.parse(json) as unknown[]) as [number[], string[], string[], Array<ReportItemRow['split']>]
+  const payloads = db.prepare(`SELECT payload ${where}`).pluck().all(...args) as string[]
+  // An aggregate's order follows its rows' order in SQLite, though not promised: checked, and read by rows otherwise.
+  if (payloads.length !== ids.length || ids.some((id, i) => i > 0 && id <= (ids[i - 1] as number))) return itemRowsByRow(db, where, args)
+  return ids.map((id, i) => ({ id, kind, external_id: externalIds[i] as string, set_name: sets[i] as string, split: splits[i] as ReportItemRow['split'], payload: payloads[i] as string }))
+}
+
+function itemRowsByRow(db: Db, where: string, args: unknown[]): ReportItemRow[] {
+  const rows = db.prepare(`SELECT id, kind, external_id, set_name, split, payload ${where}`).raw(true).all(...args) as Array<[number, ItemKind, string, string, ReportItemRow['split'], string]>
   return rows.map((r) => ({ id: r[0], kind: r[1], external_id: r[2], set_name: r[3], split: r[4], payload: r[5] }))
 }
 
@@ -60,9 +70,6 @@ export interface ReportRunRow {
   base_url: string | null
 }
 
-/** A call as read for the report, in column order. */
-export type ReportCallRow = [run_id: number, item_id: number, trial: number, order_index: number, status: CallStatus, display: string, judgement: string | null]
-
 /** The runs of an instrument with their judge's facts (archived ones only when asked). */
 export function reportRunRows(db: Db, instrumentId: string, includeArchived: boolean): ReportRunRow[] {
   return db
@@ -76,14 +83,70 @@ export function reportRunRows(db: Db, instrumentId: string, includeArchived: boo
     .all(instrumentId, includeArchived ? 1 : 0) as ReportRunRow[]
 }
 
-/** Every call of those runs, by run, item, trial and display order. */
-export function reportCallRows(db: Db, instrumentId: string, includeArchived: boolean): IterableIterator<ReportCallRow> {
-  return db
+/** A run's calls as columns, one entry per call, in item, trial and display order. */
+export interface CallColumns {
+  item: number[]
+  trial: number[]
+  order: number[]
+  status: CallStatus[]
+  display: string[]
+  judgement: Array<string | null>
+}
+
+/** Calls read in one go: bounds the JSON text of one chunk's columns. */
+export const CALL_CHUNK = 65_536
+
+const KEY_ORDER = 'ORDER BY item_id, trial, order_index'
+const AFTER = 'run_id = ? AND (item_id, trial, order_index) > (?, ?, ?)'
+
+/**
+ * Every call of one run, by item, trial and display order, as columns, a chunk at a time. The small columns come as
+ * one JSON array each, parsed at once: a row per call costs the driver more than the rest of the report's reading.
+ * The judgements come as a list of strings by the same key. Read inside one transaction (gathering is), so both
+ * reads of a chunk see the same rows.
+ */
+export function* runCallColumns(db: Db, runId: number, chunk = CALL_CHUNK): Generator<CallColumns> {
+  const small = db
     .prepare(
-      `SELECT c.run_id, c.item_id, c.trial, c.order_index, c.status, c.display, c.judgement
-       FROM model_calls c JOIN runs r ON r.id = c.run_id JOIN judges j ON j.id = r.judge_id
-       WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL}) ORDER BY c.run_id, c.item_id, c.trial, c.order_index`
+      `SELECT json_group_array(item_id), json_group_array(trial), json_group_array(order_index), json_group_array(status), json_group_array(display)
+       FROM (SELECT item_id, trial, order_index, status, display FROM model_calls WHERE ${AFTER} ${KEY_ORDER} LIMIT ?)`
     )
     .raw(true)
-    .iterate(instrumentId, includeArchived ? 1 : 0) as IterableIterator<ReportCallRow>
+  const judgements = db.prepare(`SELECT judgement FROM model_calls WHERE ${AFTER} ${KEY_ORDER} LIMIT ?`).pluck()
+  let after: [number, number, number] = [-1, -1, -1]
+  for (;;) {
+    const [item, trial, order, status, display] = (small.get(runId, ...after, chunk) as string[]).map((json) => JSON.parse(json) as unknown[])
+    const columns = { item, trial, order, status, display, judgement: judgements.all(runId, ...after, chunk) } as CallColumns
+    const n = columns.item.length
+    if (n === 0) return
+    // An aggregate's order follows its rows' order in SQLite, though not promised: checked against the key, and the
+    // chunk read row by row where it does not hold.
+    yield inKeyOrder(columns) ? columns : callRowsByKey(db, runId, after, chunk)
+    if (n < chunk) return
+    after = [columns.item[n - 1] as number, columns.trial[n - 1] as number, columns.order[n - 1] as number]
+  }
+}
+
+function inKeyOrder(c: CallColumns): boolean {
+  for (let i = 1; i < c.item.length; i++) {
+    const item = (c.item[i] as number) - (c.item[i - 1] as number)
+    const trial = (c.trial[i] as number) - (c.trial[i - 1] as number)
+    if (item < 0 || (item === 0 && (trial < 0 || (trial === 0 && (c.order[i] as number) <= (c.order[i - 1] as number))))) return false
+  }
+  return c.judgement.length === c.item.length
+}
+
+function callRowsByKey(db: Db, runId: number, after: readonly number[], chunk: number): CallColumns {
+  const rows = db
+    .prepare(`SELECT item_id, trial, order_index, status, display, judgement FROM model_calls WHERE ${AFTER} ${KEY_ORDER} LIMIT ?`)
+    .raw(true)
+    .all(runId, ...after, chunk) as Array<[number, number, number, CallStatus, string, string | null]>
+  return {
+    item: rows.map((r) => r[0]),
+    trial: rows.map((r) => r[1]),
+    order: rows.map((r) => r[2]),
+    status: rows.map((r) => r[3]),
+    display: rows.map((r) => r[4]),
+    judgement: rows.map((r) => r[5])
+  }
 }

@@ -1,6 +1,8 @@
 import type { FieldSpec, Observation } from '../instruments/types'
 import { originLabelFromCanonical, type CanonicalPairLabel } from '../items/kinds'
 import type { ReportInput, ReportSourceInput, SourceCall } from '../report/input'
+import { CALL_STATUSES, OK, callRowsOf } from '../report/call-rows'
+import { callsByItem, orderedVerdicts } from './raw-calls'
 import { itemOfUnitKey, unitOfUnitKey, valueKey, type Value } from '../report/resolve'
 import { aggregateBothOrders, sideOf } from './both-orders'
 import { numericScores } from './data'
@@ -109,10 +111,14 @@ function scoreCalls(input: ReportInput, raw: ReportSourceInput, fit: StoredFit, 
   const calls: SourceCall[] = []
   // Items the raw judge was asked about but gave no score on keep their status (failed, unparseable, abstained).
   const statusOf = new Map<number, SourceCall['status']>()
-  for (const c of raw.calls) {
-    if (!onEval(c.itemId)) continue
-    const held = statusOf.get(c.itemId)
-    if (held !== 'ok') statusOf.set(c.itemId, c.status === 'ok' ? 'ok' : (held ?? c.status))
+  const rows = callRowsOf(raw)
+  const { item, status: statusCode } = rows.columns()
+  for (let c = 0; c < rows.length; c++) {
+    const itemId = item[c] as number
+    if (!onEval(itemId)) continue
+    const held = statusOf.get(itemId)
+    const status = CALL_STATUSES[statusCode[c] as number] as SourceCall['status']
+    if (held !== 'ok') statusOf.set(itemId, status === 'ok' ? 'ok' : (held ?? status))
   }
   for (const [itemId, status] of statusOf) {
     const observations = byItem.get(itemId)
@@ -130,21 +136,14 @@ function scoreCalls(input: ReportInput, raw: ReportSourceInput, fit: StoredFit, 
  */
 function bothOrderCalls(input: ReportInput, raw: ReportSourceInput, rule: 'conservative' | 'average', onEval: (itemId: number) => boolean): SourceCall[] {
   const items = new Map(input.items.map((i) => [i.id, i]))
-  const grouped = new Map<number, SourceCall[]>()
-  for (const c of raw.calls) {
-    if (!onEval(c.itemId)) continue
-    const list = grouped.get(c.itemId) ?? []
-    list.push(c)
-    grouped.set(c.itemId, list)
-  }
+  const rows = callRowsOf(raw)
+  const { status } = rows.columns()
   const calls: SourceCall[] = []
-  for (const [itemId, list] of grouped) {
+  for (const [itemId, list] of callsByItem(rows, onEval)) {
     const pair = items.get(itemId)?.pair
-    const verdictsOf = (order: number) =>
-      list.filter((c) => c.order === order && c.status === 'ok').flatMap((c) => c.observations.filter((o) => o.unit === pair?.unit).map((o) => String(o.values.verdict ?? '')))
-    const aggregated = pair ? aggregateBothOrders({ first: verdictsOf(0), second: verdictsOf(1) }, rule) : null
+    const aggregated = pair ? aggregateBothOrders(orderedVerdicts(rows, list, pair.unit), rule) : null
     if (!pair || aggregated === null) {
-      const unanswered = list.filter((c) => c.status !== 'ok').map((c) => ({ ...c, order: 0, observations: [] }))
+      const unanswered = list.filter((c) => status[c] !== OK).map((c) => ({ ...rows.callAt(c), order: 0, observations: [] }))
       calls.push(...(unanswered.length ? unanswered : [{ itemId, trial: 0, order: 0, status: 'pending' as const, observations: [] }]))
       continue
     }

@@ -1,5 +1,6 @@
 import { AssayError } from '../errors'
 import type { ReportInput } from '../report/input'
+import { callRowsOf } from '../report/call-rows'
 import { eventOf, isEventTarget, resolveInput, scoredUnits, type ResolvedInput } from './data'
 import { fitIsotonic } from './isotonic'
 import { fitPlatt } from './platt'
@@ -29,7 +30,7 @@ export function fitCalibration(input: ReportInput, spec: FitSpec, resolved: Reso
   }
   if (spec.method === 'both-orders') {
     const source = input.sources.find((s) => s.id === spec.source)
-    if (!source?.calls.some((c) => c.order === 1)) {
+    if (!(source && callRowsOf(source).columns().order.includes(1))) {
       throw new AssayError('invalid_input', `${spec.source} was not asked in both display orders: run the judge with --both-orders`, [{ field: 'source', message: 'no second display order' }])
     }
     // Nothing is learned from labels: the rule is fixed in advance.

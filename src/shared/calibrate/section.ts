@@ -4,6 +4,8 @@ import { valueKey, type ItemStatus, type Value } from '../report/resolve'
 import { brierScore, clusterBootstrapBinned, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type DrawAhead, type Estimate, type PairedBootstrapDifference } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
+import { callRowsOf } from '../report/call-rows'
+import { callsByItem, orderedVerdicts } from './raw-calls'
 import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
 import type { CalibrationRow } from './schema'
 import type { StoredFit, TargetSpec } from './types'
@@ -128,20 +130,13 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     const raw = resolved.sources.get(fit.spec.source)
     const rawInput = input.sources.find((s) => s.id === fit.spec.source)
     const perItem = new Map<number, OrderedVerdicts & { unit: string }>()
-    // The raw run's calls by item, read once (a scan of every call per item grows with items × calls).
-    const callsOf = new Map<number, NonNullable<typeof rawInput>['calls'][number][]>()
-    for (const c of rawInput?.calls ?? []) {
-      const list = callsOf.get(c.itemId)
-      if (list) list.push(c)
-      else callsOf.set(c.itemId, [c])
-    }
+    // The raw run's calls by item, read once from its rows (a scan of every call per item grows with items × calls).
+    const rawRows = rawInput ? callRowsOf(rawInput) : null
+    const callsOf = rawRows ? callsByItem(rawRows, () => true) : new Map<number, number[]>()
     for (const item of input.items) {
       if (item.split !== fit.spec.eval_split || !item.pair || !kept(item.id)) continue
-      const verdicts = (order: number) =>
-        (callsOf.get(item.id) ?? [])
-          .filter((c) => c.order === order && c.status === 'ok')
-          .flatMap((c) => c.observations.filter((o) => o.unit === item.pair?.unit).map((o) => String(o.values.verdict ?? '')))
-      perItem.set(item.id, { first: verdicts(0), second: verdicts(1), unit: item.pair.unit })
+      const verdicts = rawRows ? orderedVerdicts(rawRows, callsOf.get(item.id) ?? [], item.pair.unit) : { first: [], second: [] }
+      perItem.set(item.id, { ...verdicts, unit: item.pair.unit })
     }
     const truth = criterion?.values.get('winner') ?? new Map<string, Value>()
     const rawWinner = raw?.values.get('winner') ?? new Map<string, Value>()

@@ -1,5 +1,6 @@
 import type { FieldSpec } from '../instruments/types'
-import type { ReportSourceInput, CallStatus, SourceCall } from './input'
+import type { ReportSourceInput, SourceCall } from './input'
+import { CALL_STATUSES, CallRows, OK, gatheredRowsOf, type ObservedValues } from './call-rows'
 import type { Value } from './resolve'
 
 /**
@@ -10,10 +11,7 @@ import type { Value } from './resolve'
  * source to one value per unit reads these columns, not the calls' objects.
  */
 
-/** Status codes of the call columns, in this order. */
-export const CALL_STATUSES: readonly CallStatus[] = ['ok', 'failed', 'unparseable', 'abstained', 'pending']
-const STATUS_CODE = new Map<CallStatus, number>(CALL_STATUSES.map((s, i) => [s, i]))
-export const OK = 0
+export { CALL_STATUSES, OK }
 
 /** Unit keys are unique across the report: an item id and the instrument's unit id within it. */
 export function unitKey(itemId: number, unit: string): string {
@@ -79,16 +77,15 @@ export interface FieldColumn {
   values: Value[]
 }
 
-/** One source's calls as columns (see ReportFrame). */
+/** One source's calls as columns (see ReportFrame), with their units coded in the frame's dictionary. */
 export class SourceColumns {
-  /** The calls the columns were made from: a source derived with other calls gets columns of its own. */
-  readonly calls: readonly SourceCall[]
+  readonly rows: CallRows
   readonly length: number
   readonly item: Int32Array
-  readonly status: Uint8Array
+  readonly status: Int32Array
   /** Display order index of each call, and the canonical side shown first (0: not recorded, 1: a, 2: b). */
   readonly order: Int32Array
-  readonly shownFirst: Uint8Array
+  readonly shownFirst: Int32Array
   /** Observations of call c: observationStart[c] up to observationStart[c + 1]. */
   readonly observationStart: Int32Array
   readonly unit: Int32Array
@@ -96,60 +93,55 @@ export class SourceColumns {
   /** Resolutions already made of these columns, by fields and scope (the report and its fits ask the same). */
   readonly resolutions: Array<{ fields: string; scope: ReadonlySet<number>; result: unknown }> = []
 
-  constructor(calls: readonly SourceCall[], readonly units: UnitDictionary) {
-    this.calls = calls
-    this.length = calls.length
-    this.item = new Int32Array(calls.length)
-    this.status = new Uint8Array(calls.length)
-    this.order = new Int32Array(calls.length)
-    this.shownFirst = new Uint8Array(calls.length)
-    this.observationStart = new Int32Array(calls.length + 1)
-    let observations = 0
-    for (const call of calls) observations += call.observations.length
-    this.unit = new Int32Array(observations)
-    let o = 0
-    for (let c = 0; c < calls.length; c++) {
-      const call = calls[c] as SourceCall
-      this.item[c] = call.itemId
-      this.status[c] = STATUS_CODE.get(call.status) as number
-      this.order[c] = call.order
-      this.shownFirst[c] = call.shownFirst === 'a' ? 1 : call.shownFirst === 'b' ? 2 : 0
-      this.observationStart[c] = o
-      for (const observation of call.observations) this.unit[o++] = units.codeOf(call.itemId, observation.unit)
+  constructor(rows: CallRows | readonly SourceCall[], readonly units: UnitDictionary) {
+    this.rows = rows instanceof CallRows ? rows : CallRows.of(rows)
+    const columns = this.rows.columns()
+    this.length = this.rows.length
+    this.item = columns.item
+    this.status = columns.status
+    this.order = columns.order
+    this.shownFirst = columns.shownFirst
+    this.observationStart = columns.observationStart
+    const names = this.rows.unitNames
+    this.unit = new Int32Array(names.length)
+    for (let c = 0; c < this.length; c++) {
+      const itemId = this.item[c] as number
+      const end = this.observationStart[c + 1] as number
+      for (let o = this.observationStart[c] as number; o < end; o++) this.unit[o] = units.codeOf(itemId, names[o] as string)
     }
-    this.observationStart[calls.length] = o
+  }
+
+  /** The calls as objects (made from the rows on the first ask where they were written as rows). */
+  get calls(): readonly SourceCall[] {
+    return this.rows.calls
   }
 
   /** The field's column, made on the first ask (values in the order they first appear). */
   field(name: string): FieldColumn {
     let column = this.fields.get(name)
     if (column) return column
-    const codes = new Int32Array(this.unit.length).fill(-1)
+    const observed = this.rows.values
+    const codes = new Int32Array(observed.length).fill(-1)
     const values: Value[] = []
     // Values kept apart by type, as valueKey tells them apart ('1' and 1 are different answers).
     const codeOfValue = new Map<Value, number>()
     // Answers repeat a few values in long runs: the last one is kept (NaN never matches, and is looked up).
     let lastValue: Value | undefined
     let lastCode = -1
-    let o = 0
-    for (const call of this.calls) {
-      for (const observation of call.observations) {
-        const v = observation.values[name]
-        if (v !== null && v !== undefined) {
-          if (v !== lastValue) {
-            let code = codeOfValue.get(v)
-            if (code === undefined) {
-              code = values.length
-              codeOfValue.set(v, code)
-              values.push(v)
-            }
-            lastValue = v
-            lastCode = code
-          }
-          codes[o] = lastCode
+    for (let o = 0; o < observed.length; o++) {
+      const v = (observed[o] as ObservedValues)[name]
+      if (v === null || v === undefined) continue
+      if (v !== lastValue) {
+        let code = codeOfValue.get(v)
+        if (code === undefined) {
+          code = values.length
+          codeOfValue.set(v, code)
+          values.push(v)
         }
-        o++
+        lastValue = v
+        lastCode = code
       }
+      codes[o] = lastCode
     }
     column = { codes, values }
     this.fields.set(name, column)
@@ -175,9 +167,11 @@ export class ReportFrame {
   /** A source's columns; a source derived from a gathered one with other calls (a filter) is added in turn. */
   columnsOf(source: ReportSourceInput): SourceColumns {
     let list = this.bySource.get(source.id)
-    const made = list?.find((c) => c.calls === source.calls && c.length === source.calls.length)
+    // A gathered source by its rows (its call objects are never made for this); one made by hand by its calls.
+    const rows = gatheredRowsOf(source)
+    const made = rows ? list?.find((c) => c.rows === rows) : list?.find((c) => c.rows.madeCalls === source.calls && c.length === source.calls.length)
     if (made) return made
-    const columns = new SourceColumns(source.calls, this.units)
+    const columns = new SourceColumns(rows ?? source.calls, this.units)
     if (list) list.push(columns)
     else this.bySource.set(source.id, (list = [columns]))
     return columns

@@ -6,6 +6,7 @@ export { buildReport, MIN_BOOTSTRAP_RESAMPLES, DEFAULT_MIN_ITEMS_FOR_INTERVAL, t
 export { PROBABILITY_OUTCOMES, outcomeRuleFor, type OutcomeRule } from './outcomes'
 export { combine, aggregationOf, comparableFields, type Value } from './resolve'
 export { ReportFrame } from './frame'
+export { CALL_STATUSES, CallRows, OK, STATUS_CODE, callCountOf, callRowsOf, shownFirstCode, sourceOfRows, type CallColumnViews, type FlawList } from './call-rows'
 export { renderReportHtml } from './html'
 export { renderReportText } from './text'
 export { generatedIdeaFacts, ideaOriginalitySection } from './idea-originality'

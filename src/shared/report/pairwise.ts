@@ -1,5 +1,6 @@
 import { positionBias, type PairwiseCall, type PairwiseVerdict } from '../stats'
 import { CALL_STATUSES, OK, SourceColumns, UnitDictionary } from './frame'
+import { callCountOf } from './call-rows'
 import type { ReportItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
@@ -45,7 +46,7 @@ export function itemWinner(source: ResolvedSource, item: ReportItem): Side | nul
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */
 export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, ReportItem>): PairCall[] {
-  if (source.input.calls.length === 0) {
+  if (callCountOf(source.input) === 0) {
     const calls: PairCall[] = []
     for (const [itemId, status] of source.itemStatus) {
       const item = items.get(itemId)
