@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../instruments/types'
 import type { ReportInput } from '../report/input'
-import { valueKey, type ItemStatus, type Value } from '../report/resolve'
+import { valueKey, valueOfUnit, type ItemStatus, type Value } from '../report/resolve'
 import { brierScore, clusterBootstrapBinned, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type DrawAhead, type Estimate, type PairedBootstrapDifference } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
@@ -138,17 +138,16 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       const verdicts = rawRows ? orderedVerdicts(rawRows, callsOf.get(item.id) ?? [], item.pair.unit) : { first: [], second: [] }
       perItem.set(item.id, { ...verdicts, unit: item.pair.unit })
     }
-    const truth = criterion?.values.get('winner') ?? new Map<string, Value>()
-    const rawWinner = raw?.values.get('winner') ?? new Map<string, Value>()
+    const truth = criterion?.values.get('winner')
+    const rawWinner = raw?.values.get('winner')
     const rows: Array<{ itemId: number; before: boolean; after: boolean }> = []
     for (const [itemId, v] of perItem) {
-      const key = `${itemId}\u0000${v.unit}`
-      const t = truth.get(key)
+      const t = valueOfUnit(truth, itemId, v.unit)
       // A pair without a verdict in both orders has no aggregate: missing, as in the pairwise table.
       const aggregated = t === undefined ? null : aggregateBothOrders(v, rule)
       if (t === undefined || aggregated === null) continue
       const after = sideOf(aggregated)
-      const before = rawWinner.get(key)
+      const before = valueOfUnit(rawWinner, itemId, v.unit)
       rows.push({ itemId, before: before !== undefined && valueKey(before) === valueKey(t), after: after !== null && after === t })
     }
     return {

@@ -4,7 +4,7 @@ import { callCountOf } from './call-rows'
 import type { ReportItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { unitKey, unitValuesOf, type ResolvedSource, type UnitValues } from './resolve'
+import { valueOfUnit, type ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /**
@@ -35,12 +35,7 @@ export function otherSide(side: Side): Side {
 /** The item-level winner a source gives (trials and display orders voted), if any. */
 export function itemWinner(source: ResolvedSource, item: ReportItem): Side | null {
   if (!item.pair) return null
-  const values = source.values.get('winner')
-  if (!values) return null
-  // The pair's unit by its code in the frame's dictionary, else by its key.
-  const coded = unitValuesOf(values)
-  const code = coded ? coded.units.find(item.id, item.pair.unit) : -1
-  const v = code >= 0 ? (coded as UnitValues).at[code] : values.get(unitKey(item.id, item.pair.unit))
+  const v = valueOfUnit(source.values.get('winner'), item.id, item.pair.unit)
   return isSide(v) ? v : null
 }
 

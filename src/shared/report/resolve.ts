@@ -90,6 +90,15 @@ export function valueReader(values: ReadonlyMap<string, Value> | undefined, alon
   return (key) => values.get(key)
 }
 
+/** A field's value on one unit of an item: by its code where the map has a coded twin, by its key otherwise. */
+export function valueOfUnit(values: ReadonlyMap<string, Value> | undefined, itemId: number, unit: string): Value | undefined {
+  if (!values) return undefined
+  const coded = codedValues.get(values)
+  if (!coded) return values.get(unitKey(itemId, unit))
+  const code = coded.units.find(itemId, unit)
+  return code >= 0 ? coded.at[code] : undefined
+}
+
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
   if (level === 'nominal' || level === 'ordinal') return 'vote'
   if (level === 'interval' || level === 'ratio' || level === 'probability') return 'mean'
@@ -302,7 +311,6 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     const how = aggregationOf(field.level) as Aggregation
     const { first, second, more, order } = answers[f] as FieldAnswers
     const dictionary = (fieldColumns[f] as FieldColumn).values
-    const perUnit = new Map<string, Value>()
     const at = new Array<Value | undefined>(unitCount).fill(undefined)
     const coded = new Int32Array(order.length)
     let valued = 0
@@ -321,15 +329,86 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
         value = combined.value
       }
       if (value === null) continue
-      perUnit.set(units.key(u), value)
       at[u] = value
       coded[valued++] = u
     }
-    codedValues.set(perUnit, { units, codes: coded.subarray(0, valued), at })
+    const twin = { units, codes: coded.subarray(0, valued), at }
+    const perUnit = new UnitValueMap(twin)
+    codedValues.set(perUnit, twin)
     values.set(field.name, perUnit)
   })
   counts.tiedVotes = tiedVotes
   return { id: input.id, input, itemStatus, values, counts, columns, units }
+}
+
+/**
+ * A resolved field's values by unit key, filled from its coded twin on the first read: the tables that walk units in
+ * bulk read the twin, so the keyed map of a source is made only where something looks a unit up by its key.
+ */
+class UnitValueMap extends Map<string, Value> {
+  private twin: UnitValues | null
+
+  constructor(twin: UnitValues) {
+    super()
+    this.twin = twin
+  }
+
+  private filled(): this {
+    const twin = this.twin
+    if (twin) {
+      this.twin = null
+      const { units, codes, at } = twin
+      for (let i = 0; i < codes.length; i++) super.set(units.key(codes[i] as number), at[codes[i] as number] as Value)
+    }
+    return this
+  }
+
+  override get size(): number {
+    return this.twin ? this.twin.codes.length : super.size
+  }
+
+  override get(key: string): Value | undefined {
+    return this.filled() && super.get(key)
+  }
+
+  override has(key: string): boolean {
+    return this.filled() && super.has(key)
+  }
+
+  override set(key: string, value: Value): this {
+    this.filled()
+    return super.set(key, value)
+  }
+
+  override delete(key: string): boolean {
+    return this.filled() && super.delete(key)
+  }
+
+  override clear(): void {
+    this.twin = null
+    super.clear()
+  }
+
+  override forEach(visit: (value: Value, key: string, map: Map<string, Value>) => void, thisArg?: unknown): void {
+    this.filled()
+    super.forEach(visit, thisArg)
+  }
+
+  override entries(): MapIterator<[string, Value]> {
+    return this.filled() && super.entries()
+  }
+
+  override keys(): MapIterator<string> {
+    return this.filled() && super.keys()
+  }
+
+  override values(): MapIterator<Value> {
+    return this.filled() && super.values()
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, Value]> {
+    return this.filled() && super[Symbol.iterator]()
+  }
 }
 
 /**

@@ -106,9 +106,20 @@ export function bradleyTerryLogStrengths(wins: Float64Array, size: number, optio
     for (let j = 0; j < size; j++) sum += wins[i * size + j] as number
     totalWins[i] = sum
   }
+  // Only pairs that met enter the update: a pair with no games adds +0 to a sum of non-negative terms, which leaves
+  // it the same to the last bit, and pairwise designs (each AI system against human proposals) leave most pairs empty.
+  const opponentStart = new Int32Array(size + 1)
+  const opponents = new Int32Array(size * size)
   const games = new Float64Array(size * size)
+  let met = 0
   for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) games[i * size + j] = (wins[i * size + j] as number) + (wins[j * size + i] as number)
+    for (let j = 0; j < size; j++) {
+      const n = (wins[i * size + j] as number) + (wins[j * size + i] as number)
+      if (j === i || n === 0) continue
+      opponents[met] = j
+      games[met++] = n
+    }
+    opponentStart[i + 1] = met
   }
   let logGamma = new Float64Array(size)
   let centred = new Float64Array(size)
@@ -119,9 +130,8 @@ export function bradleyTerryLogStrengths(wins: Float64Array, size: number, optio
     for (let i = 0; i < size; i++) {
       const gammaI = gamma[i] as number
       let denominator = 0
-      for (let j = 0; j < size; j++) {
-        if (j !== i) denominator += (games[i * size + j] as number) / (gammaI + (gamma[j] as number))
-      }
+      const last = opponentStart[i + 1] as number
+      for (let k = opponentStart[i] as number; k < last; k++) denominator += (games[k] as number) / (gammaI + (gamma[opponents[k] as number] as number))
       const updated = Math.log((totalWins[i] as number) / denominator)
       centred[i] = updated
       total += updated

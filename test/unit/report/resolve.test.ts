@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { FieldSpec } from '../../../src/shared/instruments/types'
 import type { ReportSourceInput, SourceCall } from '../../../src/shared/report'
 import { ReportFrame } from '../../../src/shared/report/frame'
-import { combine, combineSources, forEachUnit, itemOfUnitKey, resolveSource, sameValue, unitKey, unitValuesOf, valueKey, valueReader, type Value } from '../../../src/shared/report/resolve'
+import { combine, combineSources, forEachUnit, itemOfUnitKey, resolveSource, sameValue, unitKey, unitValuesOf, valueKey, valueOfUnit, valueReader, type Value } from '../../../src/shared/report/resolve'
 
 const fields: FieldSpec[] = [
   { name: 'choice', label: 'Choice', level: 'nominal', categories: ['x', 'y'] },
@@ -140,7 +140,7 @@ describe('the audit frame', () => {
     const c = frame.columnsOf(filtered)
     expect(c).not.toBe(a)
     expect([...c.unit]).toEqual([1])
-    expect(resolveSource(filtered, fields, new Set([1, 2]), frame).values.get('choice')).toEqual(new Map([[unitKey(2, 'v'), 'y']]))
+    expect(new Map(resolveSource(filtered, fields, new Set([1, 2]), frame).values.get('choice'))).toEqual(new Map([[unitKey(2, 'v'), 'y']]))
   })
 })
 
@@ -206,6 +206,41 @@ describe('coded values', () => {
     // The first's units in order of first answer (3, then 2 and 2's other unit; 1 tied): the second's values there.
     expect([...choices.values()]).toEqual(['y', 'x', 'y'])
     expect(readAlong(second.values.get('choice'), choices)).toEqual(['x', undefined, 'y'])
+  })
+
+  it('answers every read of a keyed map, whichever comes first, as a map of its twin\'s units would', () => {
+    const calls = [call(3, 0, { choice: 'y', score: 2 }), call(1, 0, { choice: 'x', score: 1 }), call(2, 0, { choice: 'x' }, 'other')]
+    const expected = [
+      [unitKey(3, 'u'), 'y'],
+      [unitKey(1, 'u'), 'x'],
+      [unitKey(2, 'other'), 'x']
+    ] as Array<[string, Value]>
+    const reads: Array<(m: Map<string, Value>) => unknown> = [
+      (m) => m.size,
+      (m) => m.get(unitKey(1, 'u')),
+      (m) => m.get(unitKey(9, 'u')),
+      (m) => m.has(unitKey(2, 'other')),
+      (m) => [...m],
+      (m) => [...m.entries()],
+      (m) => [...m.keys()],
+      (m) => [...m.values()],
+      (m) => {
+        const seen: unknown[] = []
+        m.forEach((v, k) => seen.push([k, v]))
+        return seen
+      },
+      (m) => new Map(m)
+    ]
+    reads.forEach((read, first) => {
+      // A new frame each time, so each map is read first by another read.
+      const values = resolveSource(source(calls, `s${first}`), fields, new Set([1, 2, 3]), new ReportFrame()).values.get('choice') as Map<string, Value>
+      const plain = new Map(expected)
+      expect(read(values), `read ${first} first`).toEqual(read(plain))
+      for (const after of reads) expect(after(values)).toEqual(after(plain))
+      expect(valueOfUnit(values, 2, 'other')).toBe('x')
+      expect(valueOfUnit(values, 2, 'u')).toBeUndefined()
+      expect(valueOfUnit(plain, 3, 'u')).toBe('y')
+    })
   })
 
   it('gives a majority of sources its own twin, and leaves a hand-built map to be read by key', () => {

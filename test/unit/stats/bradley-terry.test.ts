@@ -149,6 +149,25 @@ describe('Bradley–Terry on a win matrix laid out row by row', () => {
     expect(fitted).toBe(40)
   })
 
+  it('gives the textbook update\'s log-strengths to the last bit where most pairs never met', () => {
+    const random = seededRandom(9)
+    for (let trial = 0; trial < 40; trial++) {
+      // Every system against one reference player (human proposals) only, some pairs of systems now and then.
+      const size = 3 + random.integerBelow(5)
+      const wins = Array.from({ length: size }, () => Array.from({ length: size }, () => 0))
+      for (let j = 1; j < size; j++) {
+        wins[0]![j] = 1 + random.integerBelow(30)
+        wins[j]![0] = 1 + random.integerBelow(30)
+        if (j > 1 && random.integerBelow(4) === 0) wins[j]![j - 1] = random.integerBelow(3)
+      }
+      const reference = textbookLogStrengths(wins)
+      const flat = bradleyTerryLogStrengths(Float64Array.from(wins.flat()), size)
+      expect(reference).not.toBeNull()
+      expect(flat.values && [...flat.values]).toEqual(reference?.values)
+      expect(flat.iterations).toBe(reference?.iterations)
+    }
+  })
+
   it('says why where the strengths do not exist, as bradleyTerry does', () => {
     // z never wins: the "beat" graph is not strongly connected.
     const wins = [[0, 2, 1], [1, 0, 1], [0, 0, 0]]
