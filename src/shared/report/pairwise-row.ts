@@ -2,7 +2,7 @@ import { majorityLabelBaseline, randomBaseline } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { ReportItem } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './intervals'
-import { labelOf, labelTermsOf, type LabelTerms, type PairCall, type Side } from './pairwise'
+import { PAIR_STATUSES, SIDE_OF_CODE, labelOf, labelTermsOf, type LabelTerms, type PairCalls, type PairStatus, type Side } from './pairwise'
 import type { ReportPairwiseRow } from './schema'
 
 /**
@@ -58,7 +58,7 @@ function countIn<K>(counts: Map<K, Count>, key: K): Count {
 
 export function pairwiseRow(
   sourceId: string,
-  calls: readonly PairCall[],
+  calls: PairCalls,
   criterionId: string,
   criterionWinners: ReadonlyMap<number, Side>,
   items: ReadonlyMap<number, ReportItem>,
@@ -78,20 +78,30 @@ export function pairwiseRow(
   const bySide = new Map<Side, Count>()
   const bySubset = SUBSET_GROUPINGS.map(() => new Map<string, Count>())
   const byItem = new Map<number, ItemCount>()
-  for (const call of calls) {
-    const truth = criterionWinners.get(call.item)
-    const item = items.get(call.item)
+  // An item's calls come one after another: its truth, facts and count are looked up once per run of them.
+  let lastItem = Number.NaN
+  let truth: Side | undefined
+  let item: ReportItem | undefined
+  let perItem: ItemCount | undefined
+  for (let c = 0; c < calls.length; c++) {
+    const itemId = calls.item[c] as number
+    if (itemId !== lastItem) {
+      lastItem = itemId
+      truth = criterionWinners.get(itemId)
+      item = items.get(itemId)
+      perItem = byItem.get(itemId)
+    }
     if (!truth || !item) continue
-    if (call.status === 'abstained') {
+    const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
+    if (status === 'abstained') {
       abstained++
       continue
     }
-    if (call.status === 'pending') {
+    if (status === 'pending') {
       pending++
       continue
     }
     total++
-    let perItem = byItem.get(call.item)
     if (!perItem) {
       const label = labelOf(item, truth, terms)
       // Every group the item's calls count in: its label, its side, and its value of each subset grouping.
@@ -100,17 +110,18 @@ export function pairwiseRow(
         const key = subsetKey(SUBSET_GROUPINGS[g] as (typeof SUBSET_GROUPINGS)[number], item)
         if (key !== null) groups.push(countIn(bySubset[g] as Map<string, Count>, key))
       }
-      byItem.set(call.item, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0, groups }))
+      byItem.set(itemId, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0, groups }))
     }
     const { label, groups } = perItem
-    if (call.status === 'failed') {
+    if (status === 'failed') {
       failed++
       continue
     }
     // Right when the choice names the truth's label (the same side, or, in origin terms, the same origin).
-    const right = call.status === 'choice' && (call.winner === truth || labelOf(item, call.winner as Side, terms) === label)
-    if (call.status === 'unparseable') unparseable++
-    if (call.status === 'tie') ties++
+    const choice = status === 'choice' ? (SIDE_OF_CODE[calls.winner[c] as number] as Side) : null
+    const right = choice !== null && (choice === truth || labelOf(item, choice, terms) === label)
+    if (status === 'unparseable') unparseable++
+    if (status === 'tie') ties++
     else perItem.decided++
     perItem.denominator++
     if (right) {

@@ -15,13 +15,45 @@ import type { ReportPairwise } from './schema'
 export type Side = 'a' | 'b'
 export type LabelTerms = 'origin' | 'side'
 
-export interface PairCall {
-  item: number
-  order: number
-  status: 'choice' | 'tie' | 'unparseable' | 'failed' | 'abstained' | 'pending'
-  winner?: Side
-  /** The canonical side shown first, where the source recorded its display. */
-  shownFirst?: Side
+/** What a pairwise call of a source came to, coded in PairCalls.status in this order. */
+export const PAIR_STATUSES = ['choice', 'tie', 'unparseable', 'failed', 'abstained', 'pending'] as const
+export type PairStatus = (typeof PAIR_STATUSES)[number]
+export const CHOICE = 0
+export const TIE = 1
+const PAIR_STATUS_CODE = new Map<PairStatus, number>(PAIR_STATUSES.map((s, i) => [s, i]))
+
+/** A side as coded in PairCalls.winner and .shownFirst: 0 none (or not recorded), 1 a, 2 b. */
+export const SIDE_OF_CODE = [null, 'a', 'b'] as const
+
+/**
+ * A source's pairwise calls as columns, one per item and display order (trials voted): the item, the display order,
+ * the status (PAIR_STATUSES), the side chosen (a choice only) and the canonical side shown first where the source
+ * recorded its display. A source derived from others gives one per item.
+ */
+export class PairCalls {
+  length = 0
+  item: Int32Array
+  order: Int32Array
+  status: Uint8Array
+  winner: Uint8Array
+  shownFirst: Uint8Array
+
+  constructor(capacity: number) {
+    this.item = new Int32Array(capacity)
+    this.order = new Int32Array(capacity)
+    this.status = new Uint8Array(capacity)
+    this.winner = new Uint8Array(capacity)
+    this.shownFirst = new Uint8Array(capacity)
+  }
+
+  push(item: number, order: number, status: number, winner: number, shownFirst: number): void {
+    const c = this.length++
+    this.item[c] = item
+    this.order[c] = order
+    this.status[c] = status
+    this.winner[c] = winner
+    this.shownFirst[c] = shownFirst
+  }
 }
 
 export function isSide(v: unknown): v is Side {
@@ -40,50 +72,45 @@ export function itemWinner(source: ResolvedSource, item: ReportItem): Side | nul
 }
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */
-export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, ReportItem>): PairCall[] {
+export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, ReportItem>): PairCalls {
   if (callCountOf(source.input) === 0) {
-    const calls: PairCall[] = []
+    const calls = new PairCalls(source.itemStatus.size)
     for (const [itemId, status] of source.itemStatus) {
       const item = items.get(itemId)
       if (!item?.pair) continue
       if (status === 'answered') {
         const winner = itemWinner(source, item)
         // The ties policy: a majority split evenly has no label on this pair; it is left out, never scored as wrong.
-        if (winner) calls.push({ item: itemId, order: 0, status: 'choice', winner })
-      } else calls.push({ item: itemId, order: 0, status })
+        if (winner) calls.push(itemId, 0, CHOICE, winner === 'a' ? 1 : 2, 0)
+      } else calls.push(itemId, 0, PAIR_STATUS_CODE.get(status) as number, 0, 0)
     }
     return calls
   }
-  // One group per item and display order (numeric keys: this runs over every call of every source).
-  const groups = new Map<number, PairGroup>()
   // A resolved source carries its columns; one made by hand gets them here.
-  groupColumns(source.columns ?? new SourceColumns(source.input.calls, new UnitDictionary()), items, groups)
-  const calls: PairCall[] = []
-  for (const g of groups.values()) {
-    let call: PairCall
-    if (g.a + g.b > 0) {
-      // Trials voted: an even split is a tie.
-      call = g.a === g.b ? { item: g.item, order: g.order, status: 'tie' } : { item: g.item, order: g.order, status: 'choice', winner: g.a > g.b ? 'a' : 'b' }
-    } else call = { item: g.item, order: g.order, status: FALLBACK_STATUSES.find((s) => (g.statuses & STATUS_BIT[s]) !== 0) ?? 'unparseable' }
-    if (g.shownFirst) call.shownFirst = g.shownFirst
-    calls.push(call)
-  }
-  return calls
+  return groupColumns(source.columns ?? new SourceColumns(source.input.calls, new UnitDictionary()), items)
 }
 
-type PairGroup = { item: number; order: number; a: number; b: number; statuses: number; shownFirst?: Side }
-
-/** pairCallsOf's grouping, read from the frame's columns of the source's calls: the same groups in the same order. */
-function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportItem>, groups: Map<number, PairGroup>): void {
+/**
+ * pairCallsOf's grouping, read from the frame's columns of the source's calls: one group per item and display order,
+ * in order of their first call, with the trials' votes for each side, the statuses seen and the side shown first.
+ */
+function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportItem>): PairCalls {
   const { item: itemOf, order: orderOf, status, shownFirst, observationStart, unit, units } = columns
   const winner = columns.field('winner')
   const a = winner.values.indexOf('a')
   const b = winner.values.indexOf('b')
+  // Groups by key (item and order; numeric keys: this runs over every call of every source), held in columns.
+  const groupOf = new Map<number, number>()
+  const n = columns.length
+  const votesA = new Int32Array(n)
+  const votesB = new Int32Array(n)
+  const statuses = new Uint8Array(n)
+  const calls = new PairCalls(n)
   // An item's calls usually come one after another: the item and its pair's unit are looked up once per run of them.
   let lastItem = Number.NaN
   let item: ReportItem | undefined
   let pairUnit = -1
-  for (let c = 0; c < columns.length; c++) {
+  for (let c = 0; c < n; c++) {
     const itemId = itemOf[c] as number
     if (itemId !== lastItem) {
       lastItem = itemId
@@ -94,22 +121,39 @@ function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportI
     const order = orderOf[c] as number
     if (!(order >= 0 && order < ORDER_SLOTS)) throw new RangeError(`display order ${order} of item ${itemId} is outside 0..${ORDER_SLOTS - 1}`)
     const key = itemId * ORDER_SLOTS + order
-    let group = groups.get(key)
-    if (!group) groups.set(key, (group = { item: itemId, order, a: 0, b: 0, statuses: 0 }))
+    let g = groupOf.get(key)
+    if (g === undefined) {
+      g = calls.length
+      groupOf.set(key, g)
+      calls.push(itemId, order, 0, 0, 0)
+    }
     const code = status[c] as number
-    group.statuses |= STATUS_BIT[CALL_STATUSES[code] as CallStatus]
+    statuses[g] = (statuses[g] as number) | (STATUS_BIT[CALL_STATUSES[code] as CallStatus] as number)
     const first = shownFirst[c] as number
-    if (first !== 0 && !group.shownFirst) group.shownFirst = first === 1 ? 'a' : 'b'
+    if (first !== 0 && calls.shownFirst[g] === 0) calls.shownFirst[g] = first
     if (code !== OK) continue
     const end = observationStart[c + 1] as number
     for (let o = observationStart[c] as number; o < end; o++) {
       if (unit[o] !== pairUnit) continue
       const value = winner.codes[o] as number
-      if (value >= 0 && value === a) group.a++
-      else if (value >= 0 && value === b) group.b++
+      if (value >= 0 && value === a) votesA[g] = (votesA[g] as number) + 1
+      else if (value >= 0 && value === b) votesB[g] = (votesB[g] as number) + 1
       break
     }
   }
+  for (let g = 0; g < calls.length; g++) {
+    const forA = votesA[g] as number
+    const forB = votesB[g] as number
+    if (forA + forB > 0) {
+      // Trials voted: an even split is a tie.
+      calls.status[g] = forA === forB ? TIE : CHOICE
+      calls.winner[g] = forA === forB ? 0 : forA > forB ? 1 : 2
+    } else {
+      const fallback = FALLBACK_STATUSES.find((s) => ((statuses[g] as number) & STATUS_BIT[s]) !== 0) ?? 'unparseable'
+      calls.status[g] = PAIR_STATUS_CODE.get(fallback) as number
+    }
+  }
+  return calls
 }
 
 /** Of a call with no winner, the status it reports (earlier wins). */
@@ -141,25 +185,28 @@ export function labelOf(item: ReportItem, side: Side, terms: LabelTerms): string
  * no part, so they are computed once per source, in side terms. Null for a source never asked about a pair in both
  * display orders: it has no position statistics, not undefined ones.
  */
-export function positionRow(sourceId: string, calls: readonly PairCall[], level: number): ReportPairwise['position'][number] | null {
+export function positionRow(sourceId: string, calls: PairCalls, level: number): ReportPairwise['position'][number] | null {
   const shown: PairwiseCall<Side>[] = []
   // Per item, the side shown first on its first call, or 'both' once the other side was shown first too.
   const orders = new Map<number, Side | 'both'>()
   let bothOrders = false
   const answeredItems = new Set<number>()
-  for (const call of calls) {
-    if (!call.shownFirst) continue
-    const seen = orders.get(call.item)
-    if (seen === undefined) orders.set(call.item, call.shownFirst)
-    else if (seen !== 'both' && seen !== call.shownFirst) {
-      orders.set(call.item, 'both')
+  for (let c = 0; c < calls.length; c++) {
+    const shownFirst = SIDE_OF_CODE[calls.shownFirst[c] as number]
+    if (!shownFirst) continue
+    const itemId = calls.item[c] as number
+    const seen = orders.get(itemId)
+    if (seen === undefined) orders.set(itemId, shownFirst)
+    else if (seen !== 'both' && seen !== shownFirst) {
+      orders.set(itemId, 'both')
       bothOrders = true
     }
-    if (call.status === 'abstained' || call.status === 'pending') continue
-    if (call.status === 'choice' || call.status === 'tie') answeredItems.add(call.item)
-    const verdict: PairwiseVerdict<Side> = call.status === 'choice' ? { kind: 'choice', choice: call.winner as Side } : { kind: call.status }
+    const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
+    if (status === 'abstained' || status === 'pending') continue
+    if (status === 'choice' || status === 'tie') answeredItems.add(itemId)
+    const verdict: PairwiseVerdict<Side> = status === 'choice' ? { kind: 'choice', choice: SIDE_OF_CODE[calls.winner[c] as number] as Side } : { kind: status }
     // positionBias reads only the verdict and the side shown first; the label is not used.
-    shown.push({ itemId: call.item, label: 'a', verdict, shownFirst: call.shownFirst })
+    shown.push({ itemId, label: 'a', verdict, shownFirst })
   }
   if (!bothOrders) return null
   const reasons: Record<string, string> = {}

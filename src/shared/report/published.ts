@@ -1,6 +1,6 @@
 import type { ReportItem } from './input'
 import { put } from './intervals'
-import { itemWinner, type PairCall, type Side } from './pairwise'
+import { CHOICE, PAIR_STATUSES, SIDE_OF_CODE, TIE, itemWinner, type PairCalls, type PairStatus, type Side } from './pairwise'
 import type { ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
@@ -22,15 +22,17 @@ type Vote = Side | 'tie'
 type Row = ReportPairwise['published_agreement'][number]
 
 /** The MT-Bench vote of a source on each pair: the same verdict in both orders, else a tie. */
-export function mtBenchVotes(calls: readonly PairCall[]): Map<number, Vote> {
+export function mtBenchVotes(calls: PairCalls): Map<number, Vote> {
   // Folded call by call: a vote unlike the pair's vote so far makes it a tie, and a tie stays one.
   const out = new Map<number, Vote>()
-  for (const call of calls) {
-    if (call.status !== 'choice' && call.status !== 'tie') continue
-    const vote: Vote = call.status === 'choice' ? (call.winner as Side) : 'tie'
-    const earlier = out.get(call.item)
-    if (earlier === undefined) out.set(call.item, vote)
-    else if (earlier !== vote) out.set(call.item, 'tie')
+  for (let c = 0; c < calls.length; c++) {
+    const status = calls.status[c]
+    if (status !== CHOICE && status !== TIE) continue
+    const vote: Vote = status === CHOICE ? (SIDE_OF_CODE[calls.winner[c] as number] as Side) : 'tie'
+    const item = calls.item[c] as number
+    const earlier = out.get(item)
+    if (earlier === undefined) out.set(item, vote)
+    else if (earlier !== vote) out.set(item, 'tie')
   }
   return out
 }
@@ -84,7 +86,7 @@ function row(source: string, s1: Share, s2: Share, alpaca: Share): Row {
 
 export function publishedAgreement(
   annotators: readonly ResolvedSource[],
-  judges: ReadonlyArray<{ id: string; calls: readonly PairCall[] }>,
+  judges: ReadonlyArray<{ id: string; calls: PairCalls }>,
   items: readonly ReportItem[],
   criterion: { id: string; winners: ReadonlyMap<number, Side> } | null
 ): Row[] {
@@ -133,15 +135,18 @@ export function publishedAgreement(
 }
 
 /** JudgeBench's both-order sign rule; null for a source never asked about a pair in both orders. */
-function judgeBench(calls: readonly PairCall[], winners: ReadonlyMap<number, Side>): { correct: number; n: number } | null {
+function judgeBench(calls: PairCalls, winners: ReadonlyMap<number, Side>): { correct: number; n: number } | null {
   // Per item, folded call by call (runs over every item of every judge: one small record per item, no lists).
   const byItem = new Map<number, { firstOrder: number; severalOrders: boolean; unanswered: boolean; score: number }>()
-  for (const c of calls) {
-    let state = byItem.get(c.item)
-    if (!state) byItem.set(c.item, (state = { firstOrder: c.order, severalOrders: false, unanswered: false, score: 0 }))
-    if (c.order !== state.firstOrder) state.severalOrders = true
-    if (c.status === 'failed' || c.status === 'pending' || c.status === 'abstained') state.unanswered = true
-    state.score += c.status === 'choice' ? (c.winner === winners.get(c.item) ? 1 : -1) : 0
+  for (let c = 0; c < calls.length; c++) {
+    const item = calls.item[c] as number
+    const order = calls.order[c] as number
+    const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
+    let state = byItem.get(item)
+    if (!state) byItem.set(item, (state = { firstOrder: order, severalOrders: false, unanswered: false, score: 0 }))
+    if (order !== state.firstOrder) state.severalOrders = true
+    if (status === 'failed' || status === 'pending' || status === 'abstained') state.unanswered = true
+    state.score += status === 'choice' ? (SIDE_OF_CODE[calls.winner[c] as number] === winners.get(item) ? 1 : -1) : 0
   }
   let bothOrders = false
   let correct = 0
