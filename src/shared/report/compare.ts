@@ -48,23 +48,33 @@ interface Accounting<T> {
   pending: number
   noValue: number
   notAsked: number
-  /** Units both have a value for. */
-  pairs: { item: number; criterion: T; source: T }[]
-  /** Criterion values of units the source returned unparseable: judged, never correct. */
-  unparseableCriterion: { item: number; criterion: T }[]
+  /** Units both have a value for, as columns: each one's item, the criterion's value and the source's. */
+  items: number[]
+  criterion: T[]
+  source: T[]
+  /** Units the source returned unparseable (judged, never correct): their items and the criterion's values. */
+  unparseableItems: number[]
+  unparseableCriterion: T[]
+}
+
+/** Where `pair` puts the two values it compares (one holder per comparison, not an object per unit). */
+interface Pair<T> {
+  criterion: T
+  source: T
 }
 
 /**
- * Walks the units the criterion has a value for and sorts each by what the source did with its item. `pair`
- * returns the two values to compare, or null when the source has none for that unit.
+ * Walks the units the criterion has a value for and sorts each by what the source did with its item. `pair` puts
+ * the two values to compare into its holder, or returns false when the source has none for that unit.
  */
 function account<T>(
   criterion: ReadonlyMap<string, Value>,
   source: ResolvedSource,
-  pair: (key: string, code: number, criterionValue: Value) => { criterion: T; source: T } | null,
+  pair: (key: string, code: number, criterionValue: Value, out: Pair<T>) => boolean,
   criterionOnly: (criterionValue: Value) => T
 ): Accounting<T> {
-  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, pairs: [], unparseableCriterion: [] }
+  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
+  const values = {} as Pair<T>
   forEachUnit(criterion, (key, code, item, criterionValue) => {
     const status = source.itemStatus.get(item)
     if (status === undefined) {
@@ -73,12 +83,16 @@ function account<T>(
     }
     acc.inScope++
     if (status === 'answered') {
-      const values = pair(key, code, criterionValue)
-      if (values === null) acc.noValue++
-      else acc.pairs.push({ item, criterion: values.criterion, source: values.source })
+      if (!pair(key, code, criterionValue, values)) acc.noValue++
+      else {
+        acc.items.push(item)
+        acc.criterion.push(values.criterion)
+        acc.source.push(values.source)
+      }
     } else if (status === 'unparseable') {
       acc.unparseable++
-      acc.unparseableCriterion.push({ item, criterion: criterionOnly(criterionValue) })
+      acc.unparseableItems.push(item)
+      acc.unparseableCriterion.push(criterionOnly(criterionValue))
     } else acc[status]++
   })
   return acc
@@ -86,16 +100,16 @@ function account<T>(
 
 function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: string, acc: Accounting<unknown>): ReportComparison {
   const items = new Set<number>()
-  for (const p of acc.pairs) items.add(p.item)
-  for (const u of acc.unparseableCriterion) items.add(u.item)
+  for (const item of acc.items) items.add(item)
+  for (const item of acc.unparseableItems) items.add(item)
   return {
     field: field.name,
     level: field.level,
     source: source.id,
     criterion: criterionId,
     n_in_scope: acc.inScope,
-    n_judged: acc.pairs.length + acc.unparseable,
-    n: acc.pairs.length,
+    n_judged: acc.items.length + acc.unparseable,
+    n: acc.items.length,
     n_items: items.size,
     n_failed: acc.failed,
     n_unparseable: acc.unparseable,
@@ -143,11 +157,11 @@ function scaleOf(field: FieldSpec, raw: Accounting<Value>): { categories: Value[
     }
   }
   // In order: each unit's criterion value then the source's, then the criterion values of unparseable units.
-  for (const p of raw.pairs) {
-    see(p.criterion)
-    see(p.source)
+  for (let i = 0; i < raw.items.length; i++) {
+    see(raw.criterion[i] as Value)
+    see(raw.source[i] as Value)
   }
-  for (const u of raw.unparseableCriterion) see(u.criterion)
+  for (const c of raw.unparseableCriterion) see(c)
   const extra = observedCategories<Category>(outside)
   return { categories: declared.length ? [...declared, ...extra] : extra, outside }
 }
@@ -163,9 +177,12 @@ function compareCategories(
   const raw = account<Value>(
     criterion,
     source,
-    (key, code, c) => {
+    (key, code, c, out) => {
       const s = sourceValue(key, code)
-      return s === undefined ? null : { criterion: c, source: s }
+      if (s === undefined) return false
+      out.criterion = c
+      out.source = s
+      return true
     },
     (c) => c
   )
@@ -181,9 +198,9 @@ function compareCategories(
     }
     return lastPosition
   }
-  const c = raw.pairs.map((p) => at(p.criterion))
-  const s = raw.pairs.map((p) => at(p.source))
-  const unparseableLabels = raw.unparseableCriterion.map((u) => at(u.criterion))
+  const c = raw.criterion.map(at)
+  const s = raw.source.map(at)
+  const unparseableLabels = raw.unparseableCriterion.map(at)
 
   const row = baseRow(field, source, criterionId, raw)
   const reasons = row.reasons
@@ -252,9 +269,9 @@ function compareCategories(
     // Per item: its cells of the q×q table (criterion × source) and its unparseable units (the last slot); one
     // pass gives both the accuracy (diagonal over judged) and the agreement coefficient of a resample.
     const cells = q * q
-    const contributions = plan.sumColumns(raw.pairs.length + raw.unparseableCriterion.length)
-    raw.pairs.forEach((p, i) => contributions.push(p.item, (c[i] as number) * q + (s[i] as number), 1))
-    for (const u of raw.unparseableCriterion) contributions.push(u.item, cells, 1)
+    const contributions = plan.sumColumns(raw.items.length + raw.unparseableItems.length)
+    raw.items.forEach((item, i) => contributions.push(item, (c[i] as number) * q + (s[i] as number), 1))
+    for (const item of raw.unparseableItems) contributions.push(item, cells, 1)
     plan.addSums(
       cells + 1,
       contributions,
@@ -290,17 +307,20 @@ function compareNumbers(
   const acc = account<number>(
     criterion,
     source,
-    (key, code, c) => {
+    (key, code, c, out) => {
       const s = sourceValue(key, code)
-      return typeof s === 'number' && typeof c === 'number' && Number.isFinite(s) && Number.isFinite(c) ? { criterion: c, source: s } : null
+      if (!(typeof s === 'number' && typeof c === 'number' && Number.isFinite(s) && Number.isFinite(c))) return false
+      out.criterion = c
+      out.source = s
+      return true
     },
     (c) => (typeof c === 'number' ? c : Number.NaN)
   )
   const row = baseRow(field, source, criterionId, acc)
   const reasons = row.reasons
   const record = row as unknown as Record<string, unknown>
-  const c = acc.pairs.map((p) => p.criterion)
-  const s = acc.pairs.map((p) => p.source)
+  const c = acc.criterion
+  const s = acc.source
   put(record, reasons, 'mean_abs_diff', meanAbsoluteDifference(s, c))
   put(record, reasons, 'mean_diff', c.length === 0 ? { value: null, reason: 'no units scored by both sources' } : { value: s.reduce((t, x, i) => t + x - (c[i] as number), 0) / c.length })
   put(record, reasons, 'pearson', pearson(c, s))
@@ -308,12 +328,12 @@ function compareNumbers(
   if (field.level === 'probability') row.outcome = 'none: the criterion gives a probability too, so probabilities are compared as numbers'
   if (options.plan) {
     const sums = new Map<number, { item: number; numerator: number; denominator: number }>()
-    for (const p of acc.pairs) {
-      const unit = sums.get(p.item) ?? { item: p.item, numerator: 0, denominator: 0 }
-      unit.numerator += Math.abs(p.source - p.criterion)
+    acc.items.forEach((item, i) => {
+      const unit = sums.get(item) ?? { item, numerator: 0, denominator: 0 }
+      unit.numerator += Math.abs((s[i] as number) - (c[i] as number))
       unit.denominator++
-      sums.set(p.item, unit)
-    }
+      sums.set(item, unit)
+    })
     options.plan.addRatio([...sums.values()], 'no units scored by both sources', (interval) => (row.ci.mean_abs_diff = bootstrapCi(interval)))
   }
   return row
@@ -333,15 +353,19 @@ function compareProbabilities(
   const acc = account<number>(
     criterion,
     source,
-    (key, code, c) => {
+    (key, code, c, out) => {
       const p = probability(key, code)
-      if (typeof p !== 'number' || !(p >= 0 && p <= 1)) return null
-      if (rule.kind === 'criterion_field') {
-        const y = binary(c)
-        return y === null ? null : { criterion: y, source: p }
+      if (typeof p !== 'number' || !(p >= 0 && p <= 1)) return false
+      let y: number | null
+      if (rule.kind === 'criterion_field') y = binary(c)
+      else {
+        const own = ruleValue(key, code)
+        y = own === undefined ? null : sameValue(own, c) ? 1 : 0
       }
-      const own = ruleValue(key, code)
-      return own === undefined ? null : { criterion: sameValue(own, c) ? 1 : 0, source: p }
+      if (y === null) return false
+      out.criterion = y
+      out.source = p
+      return true
     },
     () => 0
   )
@@ -349,8 +373,8 @@ function compareProbabilities(
   const reasons = row.reasons
   const record = row as unknown as Record<string, unknown>
   row.outcome = describeOutcome(rule)
-  const y = acc.pairs.map((p) => p.criterion)
-  const p = acc.pairs.map((q) => q.source)
+  const y = acc.criterion
+  const p = acc.source
   put(record, reasons, 'brier', brierScore(y, p))
   put(record, reasons, 'log_loss', logLoss(y, p))
   const calibration = expectedCalibrationError(y, p, options.eceBins)
@@ -369,12 +393,12 @@ function compareProbabilities(
   row.n_negative = area.negatives
   if (options.plan) {
     const sums = new Map<number, { item: number; numerator: number; denominator: number }>()
-    for (const pair of acc.pairs) {
-      const unit = sums.get(pair.item) ?? { item: pair.item, numerator: 0, denominator: 0 }
-      unit.numerator += (pair.source - pair.criterion) ** 2
+    acc.items.forEach((item, i) => {
+      const unit = sums.get(item) ?? { item, numerator: 0, denominator: 0 }
+      unit.numerator += ((p[i] as number) - (y[i] as number)) ** 2
       unit.denominator++
-      sums.set(pair.item, unit)
-    }
+      sums.set(item, unit)
+    })
     options.plan.addRatio([...sums.values()], 'no forecasts', (interval) => (row.ci.brier = bootstrapCi(interval)))
   }
   return row
