@@ -127,20 +127,20 @@ function judgeVsJudge(
   }
   if (n === 0) return null
   const statistic = categorical ? 'accuracy' : 'mean_abs_diff'
-  const list = order.map((index) => ({ item: units.itemIds[index] as number, n: unitCount[index] as number, first: firstSum[index] as number, second: secondSum[index] as number }))
-  // Filled by a plain loop: a typed array's `from` with a mapping function runs far slower over many items.
-  const firstScores = new Float64Array(list.length)
-  const secondScores = new Float64Array(list.length)
-  for (let i = 0; i < list.length; i++) {
-    firstScores[i] = (list[i] as { first: number }).first
-    secondScores[i] = (list[i] as { second: number }).second
+  // The shared items in order of first appearance, read by their dense index (no record per item).
+  const itemCount = order.length
+  const firstScores = new Float64Array(itemCount)
+  const secondScores = new Float64Array(itemCount)
+  for (let i = 0; i < itemCount; i++) {
+    firstScores[i] = firstSum[order[i] as number] as number
+    secondScores[i] = secondSum[order[i] as number] as number
   }
   const none = { value: null, reason: 'no shared units' } as const
   const total = (scores: Float64Array) => scores.reduce((s, v) => s + v, 0)
   const firstValue: Estimate = { value: total(firstScores) / n }
   const secondValue: Estimate = { value: total(secondScores) / n }
   const reasons: Record<string, string> = {}
-  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: list.length, statistic, definition: judgeVsJudgeDefinition(statistic, n, list.length, criterionId) }
+  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: itemCount, statistic, definition: judgeVsJudgeDefinition(statistic, n, itemCount, criterionId) }
   if (categorical) {
     Object.assign(row, { both_correct: bothCorrect, only_first: onlyFirst, only_second: onlySecond, both_wrong: bothWrong })
     const test = mcnemarExact(onlyFirst, onlySecond)
@@ -154,20 +154,22 @@ function judgeVsJudge(
   const result: ReportJudgeVsJudge = { ...(row as Omit<ReportJudgeVsJudge, 'ci' | 'reasons'>), ci: {}, reasons }
   const difference = (a: number, b: number, count: number): Estimate => (count === 0 ? none : { value: (a - b) / count })
   const done = (interval: BootstrapInterval) => (result.ci.difference = bootstrapCi(interval, true))
-  if (list.every((u) => Number.isSafeInteger(u.first) && Number.isSafeInteger(u.second))) {
+  if (firstScores.every(Number.isSafeInteger) && secondScores.every(Number.isSafeInteger)) {
     // Right/wrong counts (or whole-number distances): exact in any order, so summed with the report's other counts.
-    const contributions = plan.sumColumns(list.length * 3)
-    for (const u of list) {
-      contributions.push(u.item, 0, u.first)
-      contributions.push(u.item, 1, u.second)
-      contributions.push(u.item, 2, u.n)
+    const contributions = plan.sumColumns(itemCount * 3)
+    for (let i = 0; i < itemCount; i++) {
+      const index = order[i] as number
+      const item = units.itemIds[index] as number
+      contributions.push(item, 0, firstScores[i] as number)
+      contributions.push(item, 1, secondScores[i] as number)
+      contributions.push(item, 2, unitCount[index] as number)
     }
     plan.addSums(3, contributions, 1, (sums) => [difference(sums[0] as number, sums[1] as number, sums[2] as number)], ([interval]) => done(interval as BootstrapInterval))
     return result
   }
   // Fractional distances: summed item by item in a fixed order, so every resample rounds the same way.
-  const index = Int32Array.from(list, (u) => plan.index(u.item))
-  const counts = Float64Array.from(list, (u) => u.n)
+  const index = Int32Array.from(order, (i) => plan.index(units.itemIds[i] as number))
+  const counts = Float64Array.from(order, (i) => unitCount[i] as number)
   plan.addOrderedSums(index, [firstScores, secondScores, counts], ([a, b, count]) => difference(a as number, b as number, count as number), done)
   return result
 }
