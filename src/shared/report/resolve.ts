@@ -317,8 +317,17 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     for (const u of order) {
       let value: Value | null = dictionary[first[u] as number] as Value
       const nextCode = second[u] as number
-      if (nextCode >= 0) {
-        const rest = more.get(u)
+      const rest = nextCode >= 0 && more.size > 0 ? more.get(u) : undefined
+      if (nextCode >= 0 && !rest && how === 'vote') {
+        // Two answers (a run's two display orders): combine's vote of two, without a list and a result per unit.
+        if (!sameValue(value, dictionary[nextCode] as Value)) {
+          if (tied[u] === 0) {
+            tied[u] = 1
+            tiedVotes++
+          }
+          value = null
+        }
+      } else if (nextCode >= 0) {
         const answered = [value, dictionary[nextCode] as Value]
         if (rest) for (const code of rest) answered.push(dictionary[code] as Value)
         const combined = combine(answered, how)
