@@ -11,7 +11,7 @@ import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput, type ReportItem, type R
 import type { BootstrapSettings, DrawAhead } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
-import { itemWinner, labelTermsOf, pairCallsOf, positionRow, type Side } from './pairwise'
+import { labelTermsOf, pairCallsOf, positionRow, winnerReader, type Side } from './pairwise'
 import { pairwiseRow } from './pairwise-row'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
@@ -263,11 +263,15 @@ function pairwiseSection(
   const withWinners = criteria.filter((c) => (c.values.get('winner')?.size ?? 0) > 0)
   const rows = []
   const callsBySource = new Map<string, ReturnType<typeof pairCallsOf>>()
+  // Each criterion's winners by item, read once: the rows score against them, and the first is the published truth.
+  const winnersOf = new Map<string, Map<number, Side>>()
   for (const criterion of withWinners) {
     const criterionIndex = withWinners.indexOf(criterion)
     const winners = new Map<number, Side>()
+    winnersOf.set(criterion.id, winners)
+    const winnerOf = winnerReader(criterion)
     for (const item of input.items) {
-      const w = itemWinner(criterion, item)
+      const w = winnerOf(item)
       if (w) winners.set(item.id, w)
     }
     for (const source of order(all)) {
@@ -300,7 +304,7 @@ function pairwiseSection(
     .filter((s) => JUDGE_KINDS.has(s.input.kind) && s.input.kind !== 'panel')
     .map((s) => ({ id: s.id, calls: callsBySource.get(s.id) ?? pairCallsOf(s, items) }))
   const first = withWinners[0]
-  const truth = first ? { id: first.id, winners: new Map(input.items.flatMap((i) => { const w = itemWinner(first, i); return w ? [[i.id, w] as const] : [] })) } : null
+  const truth = first ? { id: first.id, winners: winnersOf.get(first.id) as Map<number, Side> } : null
   return {
     label_terms: terms,
     labels,

@@ -4,7 +4,7 @@ import { callCountOf } from './call-rows'
 import type { ReportItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { valueOfUnit, type ResolvedSource } from './resolve'
+import { unitValuesOf, valueOfUnit, type ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /**
@@ -69,6 +69,20 @@ export function itemWinner(source: ResolvedSource, item: ReportItem): Side | nul
   if (!item.pair) return null
   const v = valueOfUnit(source.values.get('winner'), item.id, item.pair.unit)
   return isSide(v) ? v : null
+}
+
+/** itemWinner for one source over many items: its winners' coded twin is found once, not once per item. */
+export function winnerReader(source: ResolvedSource): (item: ReportItem) => Side | null {
+  const values = source.values.get('winner')
+  const coded = unitValuesOf(values)
+  if (!coded) return (item) => itemWinner(source, item)
+  const { units, at } = coded
+  return (item) => {
+    if (!item.pair) return null
+    const code = units.find(item.id, item.pair.unit)
+    const v = code >= 0 ? at[code] : undefined
+    return isSide(v) ? v : null
+  }
 }
 
 /** A source's calls on pairs, one per item and display order, trials voted; derived sources give one per item. */

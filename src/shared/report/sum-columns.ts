@@ -7,6 +7,8 @@ export class SumColumns {
   slots: Int32Array
   amounts: Float64Array
   length = 0
+  private lastItem = Number.NaN
+  private lastIndex = -1
 
   /** `indexOf` turns an item id into the plan's dense index (and refuses items outside its scope). */
   constructor(
@@ -21,7 +23,12 @@ export class SumColumns {
   push(itemId: number, slot: number, amount: number): void {
     if (!Number.isSafeInteger(amount)) throw new RangeError(`a sum contribution must be a whole number (${amount})`)
     if (!(Number.isInteger(slot) && slot >= 0 && slot <= 0x7fffffff)) throw new RangeError(`slot ${slot} must be a whole number from 0`)
-    const index = this.indexOf(itemId)
+    // An item's contributions usually come one after another: its index is looked up once per run of them.
+    if (itemId !== this.lastItem) {
+      this.lastIndex = this.indexOf(itemId)
+      this.lastItem = itemId
+    }
+    const index = this.lastIndex
     if (this.length === this.items.length) this.grow()
     this.items[this.length] = index
     this.slots[this.length] = slot

@@ -1,7 +1,7 @@
 import { bradleyTerryLogStrengths, undefinedBecause, winRateAgainstReferences, type ReferenceOutcome } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
 import type { ReportItem } from './input'
-import { itemWinner, otherSide, type Side } from './pairwise'
+import { otherSide, winnerReader, type Side } from './pairwise'
 import type { ItemStatus, ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
@@ -18,13 +18,14 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
   const comparisons: { item: number; first: string; second: string; winner: string }[] = []
   const compared = new Set<string>()
   const outcomes = new Map<string, { outcomes: ReferenceOutcome[]; cohorts: Set<string> }>()
+  const winnerOf = winnerReader(source)
   for (const item of items) {
     const pair = item.pair
     const status = pair ? source.itemStatus.get(item.id) : undefined
     if (!pair || status === undefined) continue
     const systemA = pair.a.system
     const systemB = pair.b.system
-    const winner = status === 'answered' ? itemWinner(source, item) : null
+    const winner = status === 'answered' ? winnerOf(item) : null
     if (systemA && systemB && systemA !== systemB && winner) {
       comparisons.push({ item: item.id, first: systemA, second: systemB, winner: winner === 'a' ? systemA : systemB })
       compared.add(systemA).add(systemB)
