@@ -113,9 +113,13 @@ function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportI
   const winner = columns.field('winner')
   const a = winner.values.indexOf('a')
   const b = winner.values.indexOf('b')
-  // Groups by key (item and order; numeric keys: this runs over every call of every source), held in columns.
-  const groupOf = new Map<number, number>()
   const n = columns.length
+  // Groups held in columns. Where each item's calls come in one run (as gathered), an item's groups are found among
+  // the last ones made; otherwise by key (item and order; numeric keys: this runs over every call of every source).
+  const contiguous = inRunsByItem(itemOf, n)
+  const groupOf = new Map<number, number>()
+  let groupsItem = Number.NaN
+  let groupsStart = 0
   const votesA = new Int32Array(n)
   const votesB = new Int32Array(n)
   const statuses = new Uint8Array(n)
@@ -134,11 +138,18 @@ function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportI
     if (!item?.pair) continue
     const order = orderOf[c] as number
     if (!(order >= 0 && order < ORDER_SLOTS)) throw new RangeError(`display order ${order} of item ${itemId} is outside 0..${ORDER_SLOTS - 1}`)
-    const key = itemId * ORDER_SLOTS + order
-    let g = groupOf.get(key)
-    if (g === undefined) {
+    let g = -1
+    if (contiguous) {
+      // The item's groups are the last ones made: its order is found among them.
+      if (itemId !== groupsItem) {
+        groupsItem = itemId
+        groupsStart = calls.length
+      }
+      for (let k = groupsStart; k < calls.length && g < 0; k++) if (calls.order[k] === order) g = k
+    } else g = groupOf.get(itemId * ORDER_SLOTS + order) ?? -1
+    if (g < 0) {
       g = calls.length
-      groupOf.set(key, g)
+      if (!contiguous) groupOf.set(itemId * ORDER_SLOTS + order, g)
       calls.push(itemId, order, 0, 0, 0)
     }
     const code = status[c] as number
@@ -168,6 +179,18 @@ function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportI
     }
   }
   return calls
+}
+
+/** Whether each item's calls come one after another (one run per item). */
+function inRunsByItem(items: Int32Array, n: number): boolean {
+  const seen = new Set<number>()
+  for (let c = 0; c < n; c++) {
+    const item = items[c] as number
+    if (c > 0 && item === items[c - 1]) continue
+    if (seen.has(item)) return false
+    seen.add(item)
+  }
+  return true
 }
 
 /** Of a call with no winner, the status it reports (earlier wins). */
