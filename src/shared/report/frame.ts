@@ -1,7 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import type { ReportSourceInput, SourceCall } from './input'
 import { CALL_STATUSES, CallRows, OK, gatheredRowsOf, type ObservedValues } from './call-rows'
-import type { Value } from './resolve'
+import type { Value } from './unit-values'
 
 /**
  * The answers of an audit held in columns, made once at gathering and read below both the report and the

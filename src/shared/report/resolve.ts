@@ -1,6 +1,9 @@
 import type { FieldSpec, MeasurementLevel } from '../instruments/types'
 import type { ReportSourceInput, CallStatus } from './input'
-import { ReportFrame, CALL_STATUSES, OK, unitKey, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
+import { ReportFrame, CALL_STATUSES, OK, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
+import { giveTwin, valuesOfTwin, type Value } from './unit-values'
+
+export { forEachUnit, itemOfUnitKey, unitKey, unitOfUnitKey, unitValuesOf, valueOfUnit, valueReader, type UnitValues, type Value } from './unit-values'
 
 /**
  * A source's answers reduced to one value per unit and field. Several answers on one unit (trials of a call, the
@@ -8,7 +11,6 @@ import { ReportFrame, CALL_STATUSES, OK, unitKey, type FieldColumn, type SourceC
  * by vote (an even split leaves the unit without a value, counted), numbers by their mean.
  */
 
-export type Value = string | number | boolean
 export type Aggregation = 'vote' | 'mean'
 
 /** Of a source's answers on one item, the one that decides how the item counts (earlier wins). */
@@ -38,67 +40,6 @@ export interface ResolvedSource {
   units?: UnitDictionary
 }
 
-/**
- * One field's values of a resolved source as the frame codes them: the unit codes that have a value, in the order of
- * the values map, and the value at each code (undefined: none). Readers that walk units in bulk (every comparison,
- * strength and judge-vs-judge test) index these arrays instead of looking unit key strings up, which slows as the
- * audit grows.
- */
-export interface UnitValues {
-  units: UnitDictionary
-  codes: Int32Array
-  at: ReadonlyArray<Value | undefined>
-}
-
-/** The coded twin of each values map resolved on a frame (the maps are never changed once resolved). */
-const codedValues = new WeakMap<ReadonlyMap<string, Value>, UnitValues>()
-
-/** The coded twin of a field's values map, where it was resolved on a frame. */
-export function unitValuesOf(values: ReadonlyMap<string, Value> | undefined): UnitValues | undefined {
-  return values ? codedValues.get(values) : undefined
-}
-
-/**
- * Walks a field's values in the map's order: each unit's key, its code in the frame's dictionary (-1 where the map
- * was not resolved on a frame), its item and its value.
- */
-export function forEachUnit(values: ReadonlyMap<string, Value>, visit: (key: string, code: number, item: number, value: Value) => void): void {
-  const coded = codedValues.get(values)
-  if (!coded) {
-    for (const [key, value] of values) visit(key, -1, itemOfUnitKey(key), value)
-    return
-  }
-  const { units, codes, at } = coded
-  for (let i = 0; i < codes.length; i++) {
-    const code = codes[i] as number
-    visit(units.key(code), code, units.item(code), at[code] as Value)
-  }
-}
-
-/**
- * Reads another source's field values on the units `forEachUnit` walks over `along`: by code where both maps were
- * resolved on the same dictionary, by key otherwise.
- */
-export function valueReader(values: ReadonlyMap<string, Value> | undefined, along: ReadonlyMap<string, Value>): (key: string, code: number) => Value | undefined {
-  if (!values) return () => undefined
-  const own = codedValues.get(values)
-  const theirs = codedValues.get(along)
-  if (own && theirs && own.units === theirs.units) {
-    const at = own.at
-    return (_key, code) => at[code]
-  }
-  return (key) => values.get(key)
-}
-
-/** A field's value on one unit of an item: by its code where the map has a coded twin, by its key otherwise. */
-export function valueOfUnit(values: ReadonlyMap<string, Value> | undefined, itemId: number, unit: string): Value | undefined {
-  if (!values) return undefined
-  const coded = codedValues.get(values)
-  if (!coded) return values.get(unitKey(itemId, unit))
-  const code = coded.units.find(itemId, unit)
-  return code >= 0 ? coded.at[code] : undefined
-}
-
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
   if (level === 'nominal' || level === 'ordinal') return 'vote'
   if (level === 'interval' || level === 'ratio' || level === 'probability') return 'mean'
@@ -109,26 +50,6 @@ export function aggregationOf(level: MeasurementLevel): Aggregation | null {
 export function comparableFields(fields: ReadonlyArray<FieldSpec>): FieldSpec[] {
   // An abstention is a status, reported in every denominator; as a field it would only repeat those counts.
   return fields.filter((f) => aggregationOf(f.level) !== null && f.name !== 'abstained')
-}
-
-export { unitKey }
-
-export function itemOfUnitKey(key: string): number {
-  // Read digit by digit: every table walks its units by key, and a slice per unit adds up. Anything but plain
-  // digits (a hand-built id) takes the general route.
-  let item = 0
-  for (let i = 0; i < key.length; i++) {
-    const code = key.charCodeAt(i)
-    if (code === 0) return i > 0 && i <= 15 ? item : Number(key.slice(0, i))
-    if (code < 48 || code > 57) break
-    item = item * 10 + (code - 48)
-  }
-  return Number(key.slice(0, key.indexOf('\u0000')))
-}
-
-/** The instrument's unit id within a unit key (see unitKey). */
-export function unitOfUnitKey(key: string): string {
-  return key.slice(key.indexOf('\u0000') + 1)
 }
 
 export function valueKey(value: Value): string {
@@ -341,83 +262,10 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
       at[u] = value
       coded[valued++] = u
     }
-    const twin = { units, codes: coded.subarray(0, valued), at }
-    const perUnit = new UnitValueMap(twin)
-    codedValues.set(perUnit, twin)
-    values.set(field.name, perUnit)
+    values.set(field.name, valuesOfTwin({ units, codes: coded.subarray(0, valued), at }))
   })
   counts.tiedVotes = tiedVotes
   return { id: input.id, input, itemStatus, values, counts, columns, units }
-}
-
-/**
- * A resolved field's values by unit key, filled from its coded twin on the first read: the tables that walk units in
- * bulk read the twin, so the keyed map of a source is made only where something looks a unit up by its key.
- */
-class UnitValueMap extends Map<string, Value> {
-  private twin: UnitValues | null
-
-  constructor(twin: UnitValues) {
-    super()
-    this.twin = twin
-  }
-
-  private filled(): this {
-    const twin = this.twin
-    if (twin) {
-      this.twin = null
-      const { units, codes, at } = twin
-      for (let i = 0; i < codes.length; i++) super.set(units.key(codes[i] as number), at[codes[i] as number] as Value)
-    }
-    return this
-  }
-
-  override get size(): number {
-    return this.twin ? this.twin.codes.length : super.size
-  }
-
-  override get(key: string): Value | undefined {
-    return this.filled() && super.get(key)
-  }
-
-  override has(key: string): boolean {
-    return this.filled() && super.has(key)
-  }
-
-  override set(key: string, value: Value): this {
-    this.filled()
-    return super.set(key, value)
-  }
-
-  override delete(key: string): boolean {
-    return this.filled() && super.delete(key)
-  }
-
-  override clear(): void {
-    this.twin = null
-    super.clear()
-  }
-
-  override forEach(visit: (value: Value, key: string, map: Map<string, Value>) => void, thisArg?: unknown): void {
-    this.filled()
-    super.forEach(visit, thisArg)
-  }
-
-  override entries(): MapIterator<[string, Value]> {
-    return this.filled() && super.entries()
-  }
-
-  override keys(): MapIterator<string> {
-    return this.filled() && super.keys()
-  }
-
-  override values(): MapIterator<Value> {
-    return this.filled() && super.values()
-  }
-
-  override [Symbol.iterator](): MapIterator<[string, Value]> {
-    return this.filled() && super[Symbol.iterator]()
-  }
 }
 
 /**
@@ -458,23 +306,9 @@ export function combineSources(
       if (tied) tiedUnits.add(key)
       if (value !== null) out.set(key, value)
     }
-    if (units) code(out, units)
+    if (units) giveTwin(out, units)
     values.set(field.name, out)
   }
   counts.tiedVotes = tiedUnits.size
   return units ? { id: input.id, input, itemStatus, values, counts, units } : { id: input.id, input, itemStatus, values, counts }
-}
-
-/** Gives a combined values map its coded twin, where every unit is in the dictionary. */
-function code(values: ReadonlyMap<string, Value>, units: UnitDictionary): void {
-  const at = new Array<Value | undefined>(units.size).fill(undefined)
-  const codes = new Int32Array(values.size)
-  let i = 0
-  for (const [key, value] of values) {
-    const c = units.findKey(key)
-    if (c < 0) return
-    codes[i++] = c
-    at[c] = value
-  }
-  codedValues.set(values, { units, codes, at })
 }
