@@ -2,7 +2,7 @@ import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
 import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
-import { addAnswer, callOf, JudgementReader } from './stored-calls'
+import { addAnswer, JudgementReader, readAnswer } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
@@ -327,8 +327,8 @@ function humanFlawAudits(db: Db, payloads: ReadonlyMap<number, Record<string, un
     if (a.source_kind !== 'human') continue
     const payload = payloads.get(a.item_id)
     if (!payload) continue
-    const { call } = callOf(flaws, a.item_id, payload, a.judgement, null, 'ok', 0, 0)
-    if (call.status === 'ok') out.push({ sourceId: `annotator:${a.annotator_id ?? a.source_name}`, itemId: a.item_id, observations: call.observations })
+    const answer = readAnswer(flaws, payload, a.judgement, 'ok')
+    if (answer.status === 'ok') out.push({ sourceId: `annotator:${a.annotator_id ?? a.source_name}`, itemId: a.item_id, observations: answer.observations })
   }
   return out
 }

@@ -1,5 +1,5 @@
 import type { AnyInstrument, Observation } from '../../shared/instruments'
-import { CallRows, STATUS_CODE, flawRecordsOf, shownFirstCode, type CallStatus, type FlawList, type SourceCall } from '../../shared/report'
+import { CallRows, STATUS_CODE, flawRecordsOf, shownFirstCode, type CallStatus, type FlawList } from '../../shared/report'
 
 /**
  * Stored answers read into the report's calls: a judgement validated by its instrument and observed, with
@@ -88,30 +88,6 @@ export function readAnswer(
     return { status: 'unparseable', observations: NO_OBSERVATIONS, invalid: true, flaws: null }
   }
   return { status: 'ok', observations, invalid: false, flaws: instrument.id === 'flaw-audit' ? flawRecordsOf(parsed.data) : null }
-}
-
-/** Turns a stored canonical judgement into a call: parsed by the instrument, abstentions and bad rows marked. */
-export function callOf(
-  instrument: AnyInstrument,
-  itemId: number,
-  payload: Record<string, unknown>,
-  judgementJson: string | null,
-  display: string | null,
-  status: CallStatus,
-  trial: number,
-  order: number,
-  reader?: JudgementReader
-): { call: SourceCall; invalid: boolean } {
-  const answer = readAnswer(instrument, payload, judgementJson, status, reader)
-  const shownFirst = swappedOf(display)
-  // Each call its own list: a call made here is the caller's to keep.
-  const observations = answer.observations.length ? [...answer.observations] : []
-  const call: SourceCall = shownFirst ? { itemId, trial, order, shownFirst, status: answer.status, observations } : { itemId, trial, order, status: answer.status, observations }
-  if (answer.flaws) {
-    call.flaws = answer.flaws.flaws
-    call.unparseableFlaws = answer.flaws.unparseableFlaws
-  }
-  return { call, invalid: answer.invalid }
 }
 
 /** Writes a stored answer into a source's rows; true where it no longer validates (counted per source). */
