@@ -1,3 +1,4 @@
+import { ItemIndex } from './item-index'
 import { RANDOM_GENERATOR, WeightedSums, assertSeed, binnedResamples, seededRandom, sortedQuantileType7, type BootstrapInterval, type Estimate, type SeededRandom } from '../stats'
 import { assertLevel } from '../stats/input-checks'
 import type { BootstrapSettings } from './intervals'
@@ -40,16 +41,17 @@ type SumsEntry = {
  */
 export class BootstrapPlan {
   private readonly entries: Entry[] = []
-  private readonly indexOfItem = new Map<number, number>()
+
+  private readonly items: ItemIndex
 
   constructor(itemIds: Iterable<number>) {
-    for (const id of itemIds) if (!this.indexOfItem.has(id)) this.indexOfItem.set(id, this.indexOfItem.size)
+    this.items = new ItemIndex(itemIds)
   }
 
   /** Dense index of an item id (items outside the plan's scope are an error). */
   index(itemId: number): number {
-    const index = this.indexOfItem.get(itemId)
-    if (index === undefined) throw new RangeError(`item ${itemId} is outside the report's scope`)
+    const index = this.items.find(itemId)
+    if (index < 0) throw new RangeError(`item ${itemId} is outside the report's scope`)
     return index
   }
 
@@ -142,7 +144,7 @@ export class BootstrapPlan {
     if (!(Number.isInteger(settings.resamples) && settings.resamples >= 1)) throw new RangeError(`resamples must be a positive integer (${settings.resamples})`)
     assertSeed(settings.seed)
     assertLevel(settings.level)
-    const n = this.indexOfItem.size
+    const n = this.items.size
     const sums = new SumsLayout(n, this.entries)
     const weights = new Int32Array(n)
     // With no statistic reading the draw item by item, a resample's draws go straight to the kinds of items.

@@ -94,6 +94,24 @@ describe('the report’s bootstrap plan', () => {
     expect(() => plan.addSums(1, [{ item: 3, slot: 0, amount: 1 }], 1, () => [], done)).toThrow(/outside the report's scope/)
   })
 
+  it('gives each item its dense index in order of first appearance, however sparse or unusual its id, and no index to others', () => {
+    const cases = [
+      [5, 3, 5, 9, 0, 4],
+      [2, 1_000_000, 7],
+      [1.5, -2, 3],
+      Array.from({ length: 500 }, (_, i) => 2 * i + 1)
+    ]
+    for (const ids of cases) {
+      const plan = new BootstrapPlan(ids)
+      const distinct = [...new Set(ids)]
+      expect(distinct.map((id) => plan.index(id))).toEqual(distinct.map((_, i) => i))
+      // Ids between, around and beyond the plan's are outside it.
+      for (const outside of [2, 6, 8, 10, -1, 1_000_001, 0.5, 2 * 500 + 1].filter((id) => !ids.includes(id))) {
+        expect(() => plan.index(outside), `${outside} of ${ids.slice(0, 6).join(',')}`).toThrow(/outside the report's scope/)
+      }
+    }
+  })
+
   it('takes contributions as columns, grown as they are pushed, with the intervals of the same contributions as objects', () => {
     const asObjects = new BootstrapPlan(itemIds)
     const asColumns = new BootstrapPlan(itemIds)
