@@ -98,9 +98,9 @@ export function bradleyTerryLogStrengths(wins: Float64Array, size: number, optio
     return { values: null, reason: 'the maximum-likelihood strengths do not exist: some player never won, or never lost, against a connected group of the others', iterations: 0 }
   }
 
-  // Refitted on every bootstrap resample: the loop works in place on typed arrays, with the same operations in the
-  // same order as the textbook update, so every figure is the same to the last bit.
-  const totalWins = new Float64Array(size)
+  // Refitted on every bootstrap resample: the loop works in place on typed arrays kept between fits, with the same
+  // operations in the same order as the textbook update, so every figure is the same to the last bit.
+  const { totalWins, opponentStart, opponents, games, gamma } = scratchFor(size)
   for (let i = 0; i < size; i++) {
     let sum = 0
     for (let j = 0; j < size; j++) sum += wins[i * size + j] as number
@@ -108,10 +108,8 @@ export function bradleyTerryLogStrengths(wins: Float64Array, size: number, optio
   }
   // Only pairs that met enter the update: a pair with no games adds +0 to a sum of non-negative terms, which leaves
   // it the same to the last bit, and pairwise designs (each AI system against human proposals) leave most pairs empty.
-  const opponentStart = new Int32Array(size + 1)
-  const opponents = new Int32Array(size * size)
-  const games = new Float64Array(size * size)
   let met = 0
+  opponentStart[0] = 0
   for (let i = 0; i < size; i++) {
     for (let j = 0; j < size; j++) {
       const n = (wins[i * size + j] as number) + (wins[j * size + i] as number)
@@ -121,9 +119,8 @@ export function bradleyTerryLogStrengths(wins: Float64Array, size: number, optio
     }
     opponentStart[i + 1] = met
   }
-  let logGamma = new Float64Array(size)
-  let centred = new Float64Array(size)
-  const gamma = new Float64Array(size)
+  let logGamma = scratch.logA.fill(0, 0, size)
+  let centred = scratch.logB
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
     for (let i = 0; i < size; i++) gamma[i] = Math.exp(logGamma[i] as number)
     let total = 0
@@ -146,31 +143,58 @@ export function bradleyTerryLogStrengths(wins: Float64Array, size: number, optio
     const previous = logGamma
     logGamma = centred
     centred = previous
-    if (change < tolerance) return { values: logGamma, iterations: iteration }
+    if (change < tolerance) return { values: logGamma.slice(0, size), iterations: iteration }
   }
   return { values: null, reason: `did not converge within ${maxIterations} iterations`, iterations: maxIterations }
 }
 
+/** Buffers every fit works in (a bootstrap refits thousands of times), grown to the most players fitted so far. */
+let scratch = newScratch(0)
+
+function newScratch(size: number) {
+  return {
+    size,
+    totalWins: new Float64Array(size),
+    opponentStart: new Int32Array(size + 1),
+    opponents: new Int32Array(size * size),
+    games: new Float64Array(size * size),
+    gamma: new Float64Array(size),
+    logA: new Float64Array(size),
+    logB: new Float64Array(size),
+    seen: new Uint8Array(size),
+    stack: new Int32Array(size)
+  }
+}
+
+function scratchFor(size: number): typeof scratch {
+  if (size > scratch.size) scratch = newScratch(size)
+  return scratch
+}
+
 /** Whether every player reaches every other along "beat" edges (i → j when i beat j). */
 function stronglyConnected(wins: Float64Array, size: number): boolean {
-  const reachesAll = (edge: (from: number, to: number) => boolean): boolean => {
-    const seen = new Uint8Array(size)
-    seen[0] = 1
-    let reached = 1
-    const stack = [0]
-    while (stack.length > 0) {
-      const from = stack.pop() as number
-      for (let to = 0; to < size; to++) {
-        if (seen[to] === 0 && edge(from, to)) {
-          seen[to] = 1
-          reached++
-          stack.push(to)
-        }
+  return reachesAll(wins, size, false) && reachesAll(wins, size, true)
+}
+
+/** Whether player 0 reaches every player along "beat" edges (against them where `reversed`). */
+function reachesAll(wins: Float64Array, size: number, reversed: boolean): boolean {
+  const { seen, stack } = scratchFor(size)
+  seen.fill(0, 0, size)
+  seen[0] = 1
+  let reached = 1
+  let top = 0
+  stack[top++] = 0
+  while (top > 0) {
+    const from = stack[--top] as number
+    for (let to = 0; to < size; to++) {
+      if (seen[to] === 0 && (wins[reversed ? to * size + from : from * size + to] as number) > 0) {
+        seen[to] = 1
+        reached++
+        stack[top++] = to
       }
     }
-    return reached === size
   }
-  return reachesAll((from, to) => (wins[from * size + to] as number) > 0) && reachesAll((from, to) => (wins[to * size + from] as number) > 0)
+  return reached === size
 }
 
 /**
