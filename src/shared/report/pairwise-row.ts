@@ -78,6 +78,8 @@ export function pairwiseRow(
   const bySide = new Map<Side, Count>()
   const bySubset = SUBSET_GROUPINGS.map(() => new Map<string, Count>())
   const byItem = new Map<number, ItemCount>()
+  // The same counts in order of first call: read in turn below, with no iterator over the map.
+  const itemCounts: ItemCount[] = []
   // An item's calls come one after another: its truth, facts and count are looked up once per run of them.
   let lastItem = Number.NaN
   let truth: Side | undefined
@@ -111,6 +113,7 @@ export function pairwiseRow(
         if (key !== null) groups.push(countIn(bySubset[g] as Map<string, Count>, key))
       }
       byItem.set(itemId, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0, groups }))
+      itemCounts.push(perItem)
     }
     const { label, groups } = perItem
     if (status === 'failed') {
@@ -138,7 +141,7 @@ export function pairwiseRow(
   let judgedItemCount = 0
   let decidedItemCount = 0
   const judgedItemLabels: string[] = []
-  for (const perItem of byItem.values()) {
+  for (const perItem of itemCounts) {
     if (perItem.denominator > 0) {
       judgedItemCount++
       judgedItemLabels.push(perItem.label)
@@ -183,7 +186,7 @@ export function pairwiseRow(
 
   // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata, in
   // terms chosen on those items alone: other pairs of the project (probes, say) never change it.
-  const own = baselineTerms(byItem, criterionWinners, items, terms)
+  const own = baselineTerms(itemCounts, criterionWinners, items, terms)
   const baseline = majorityLabelBaseline(own ? own.labels : judgedItemLabels)
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = [...baseline.majority].sort()
@@ -197,7 +200,7 @@ export function pairwiseRow(
   row.per_label_origin = terms === 'origin' ? row.per_label : []
   row.subsets = subsets(byLabel, bySubset, options)
 
-  options.plan?.addRatio([...byItem.values()], 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
+  options.plan?.addRatio(itemCounts, 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
   const { ci, reasons: why, ...rest } = row
   return { ...rest, ci, reasons: why }
 }
@@ -208,12 +211,12 @@ export function pairwiseRow(
  * else the judged items' labels in the row's own terms.
  */
 function baselineTerms(
-  byItem: ReadonlyMap<number, ItemCount>,
+  itemCounts: readonly ItemCount[],
   winners: ReadonlyMap<number, Side>,
   items: ReadonlyMap<number, ReportItem>,
   reportTerms: LabelTerms
 ): { terms: LabelTerms; names: string[]; labels: string[] } | null {
-  const judged = [...byItem.values()].filter((c) => c.denominator > 0).map((c) => items.get(c.item)).filter((i): i is ReportItem => i !== undefined)
+  const judged = itemCounts.filter((c) => c.denominator > 0).map((c) => items.get(c.item)).filter((i): i is ReportItem => i !== undefined)
   if (judged.length === 0) return null
   const terms = labelTermsOf(judged)
   if (terms === reportTerms) return null

@@ -111,15 +111,17 @@ export function publishedAgreement(
     const votes = mtBenchVotes(judge.calls)
     const pairs: Array<[Vote, Vote]> = []
     const alpaca = new Share()
-    for (const [item, vote] of votes) {
-      const theirs = human.get(item) ?? []
+    // forEach rather than for-of: no [item, vote] array per pair.
+    votes.forEach((vote, item) => {
+      const theirs = human.get(item)
+      if (!theirs) return
       for (const h of theirs) pairs.push([vote, h])
-      if (theirs.length < 2) continue
+      if (theirs.length < 2) return
       for (let i = 0; i < theirs.length; i++) {
         const others = majorityOf(theirs.filter((_, k) => k !== i))
         if (others !== null) alpaca.add(vote === others)
       }
-    }
+    })
     const { s1, s2 } = mtBench(pairs)
     const out = row(judge.id, s1, s2, alpaca)
     const sign = criterion ? judgeBench(judge.calls, criterion.winners) : null
@@ -151,12 +153,12 @@ function judgeBench(calls: PairCalls, winners: ReadonlyMap<number, Side>): { cor
   let bothOrders = false
   let correct = 0
   let n = 0
-  for (const [item, state] of byItem) {
-    if (!state.severalOrders) continue
+  byItem.forEach((state, item) => {
+    if (!state.severalOrders) return
     bothOrders = true
-    if (!winners.get(item) || state.unanswered) continue
+    if (!winners.get(item) || state.unanswered) return
     n++
     if (state.score > 0) correct++
-  }
+  })
   return bothOrders ? { correct, n } : null
 }
