@@ -127,7 +127,8 @@ export function* runCallColumns(db: Db, runId: number, chunk = CALL_CHUNK): Gene
   }
 }
 
-function inKeyOrder(c: CallColumns): boolean {
+/** Whether a chunk's columns are in key order (item, trial, display order; each key once) with a judgement each. */
+export function inKeyOrder(c: CallColumns): boolean {
   for (let i = 1; i < c.item.length; i++) {
     const item = (c.item[i] as number) - (c.item[i - 1] as number)
     const trial = (c.trial[i] as number) - (c.trial[i - 1] as number)

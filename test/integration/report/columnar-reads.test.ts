@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { gatherReportInput } from '../../../src/main/report'
-import { itemRowsOfKind, runCallColumns, type CallColumns } from '../../../src/main/store/report-reads'
+import { inKeyOrder, itemRowsOfKind, runCallColumns, type CallColumns } from '../../../src/main/store/report-reads'
 import type { Db } from '../../../src/main/store/database'
 import { tempDir } from '../../support/tmp'
 import { demoAfterJudgeRun, syntheticPairsProject } from './fixtures'
@@ -54,6 +54,24 @@ describe('columnar reads for the report', () => {
     } finally {
       project.close()
     }
+  })
+
+  it('takes a chunk as read only in key order, each key once, with a judgement per call', () => {
+    const chunk = (item: number[], trial: number[], order: number[], judgements = item.length): CallColumns => ({
+      item,
+      trial,
+      order,
+      status: item.map(() => 'ok' as const),
+      display: item.map(() => '{}'),
+      judgement: Array.from({ length: judgements }, () => null)
+    })
+    expect(inKeyOrder(chunk([1, 1, 1, 2], [0, 0, 1, 0], [0, 1, 0, 0]))).toBe(true)
+    expect(inKeyOrder(chunk([], [], []))).toBe(true)
+    expect(inKeyOrder(chunk([2, 1], [0, 0], [0, 0]))).toBe(false)
+    expect(inKeyOrder(chunk([1, 1], [1, 0], [0, 0]))).toBe(false)
+    expect(inKeyOrder(chunk([1, 1], [0, 0], [1, 0]))).toBe(false)
+    expect(inKeyOrder(chunk([1, 1], [0, 0], [0, 0]))).toBe(false)
+    expect(inKeyOrder(chunk([1, 2], [0, 0], [0, 0], 1))).toBe(false)
   })
 
   it('reads the items of a kind as the rows give them, with and without a split', async () => {
