@@ -150,7 +150,13 @@ function scaleOf(field: FieldSpec, raw: Accounting<Value>): { categories: Value[
   // Map and Set keys tell 1, '1' and true apart (as valueKey does) without building a string per value.
   const known = new Set<Value>(declared)
   const outside: Value[] = []
+  // Units repeat a few values: the last two seen (already known) are passed over without a lookup.
+  let last: Value | undefined
+  let before: Value | undefined
   const see = (v: Value): void => {
+    if (v === last || v === before) return
+    before = last
+    last = v
     if (!known.has(v)) {
       known.add(v)
       outside.push(v)

@@ -10,14 +10,31 @@ export const HUMAN_SYSTEM = 'human'
 
 type SystemsRow = ReportPairwise['systems'][number]
 
+/** An AI system's outcomes against the human proposals it was paired with, and the cohorts they came from. */
+interface Outcomes {
+  outcomes: ReferenceOutcome[]
+  cohorts: Set<string>
+  /** The cohort added last (pairs come in runs of one cohort). */
+  lastCohort: string | undefined
+}
+
 /**
  * Ideation systems ranked by one source's verdicts: Bradley–Terry log-strengths (centred at 0) with cluster-bootstrap
  * intervals over items, and each AI system's win rate against the human proposals it was paired with (wins/m).
  */
 export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], plan: BootstrapPlan): SystemsRow | null {
-  const comparisons: { item: number; first: string; second: string; winner: string }[] = []
+  // The head-to-head comparisons as columns: item, the two systems, and the winner.
   const compared = new Set<string>()
-  const outcomes = new Map<string, { outcomes: ReferenceOutcome[]; cohorts: Set<string> }>()
+  const comparedItems: number[] = []
+  const firsts: string[] = []
+  const seconds: string[] = []
+  const winners: string[] = []
+  const outcomes = new Map<string, Outcomes>()
+  // Pairs repeat a few systems and cohorts: the last of each are passed over without a lookup.
+  let lastA: string | undefined
+  let lastB: string | undefined
+  let lastSystem: string | undefined
+  let lastEntry: Outcomes | undefined
   const winnerOf = winnerReader(source)
   for (const item of items) {
     const pair = item.pair
@@ -27,17 +44,29 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
     const systemB = pair.b.system
     const winner = status === 'answered' ? winnerOf(item) : null
     if (systemA && systemB && systemA !== systemB && winner) {
-      comparisons.push({ item: item.id, first: systemA, second: systemB, winner: winner === 'a' ? systemA : systemB })
-      compared.add(systemA).add(systemB)
+      comparedItems.push(item.id)
+      firsts.push(systemA)
+      seconds.push(systemB)
+      winners.push(winner === 'a' ? systemA : systemB)
+      if (systemA !== lastA || systemB !== lastB) {
+        compared.add(systemA).add(systemB)
+        lastA = systemA
+        lastB = systemB
+      }
     }
     for (const side of SIDES) {
       const mine = pair[side]
       const theirs = pair[otherSide(side)]
       if (!mine.system || mine.origin === 'human' || theirs.origin !== 'human') continue
-      let entry = outcomes.get(mine.system)
-      if (!entry) outcomes.set(mine.system, (entry = { outcomes: [], cohorts: new Set<string>() }))
+      let entry = mine.system === lastSystem ? lastEntry : outcomes.get(mine.system)
+      if (!entry) outcomes.set(mine.system, (entry = { outcomes: [], cohorts: new Set<string>(), lastCohort: undefined }))
+      lastSystem = mine.system
+      lastEntry = entry
       entry.outcomes.push(outcomeFor(status, winner, side))
-      if (pair.cohort) entry.cohorts.add(pair.cohort)
+      if (pair.cohort && pair.cohort !== entry.lastCohort) {
+        entry.cohorts.add(pair.cohort)
+        entry.lastCohort = pair.cohort
+      }
     }
   }
   const players = [...compared].sort()
@@ -48,10 +77,11 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
     // Refitted on every resample of items: a drawn item adds its comparison once per draw.
     const position = new Map(players.map((p, i) => [p, i]))
     const size = players.length
-    const contributions = plan.sumColumns(comparisons.length)
-    for (const c of comparisons) {
-      const loser = c.winner === c.first ? c.second : c.first
-      contributions.push(c.item, (position.get(c.winner) as number) * size + (position.get(loser) as number), 1)
+    const contributions = plan.sumColumns(comparedItems.length)
+    for (let c = 0; c < comparedItems.length; c++) {
+      const winner = winners[c] as string
+      const loser = winner === firsts[c] ? (seconds[c] as string) : (firsts[c] as string)
+      contributions.push(comparedItems[c] as number, (position.get(winner) as number) * size + (position.get(loser) as number), 1)
     }
     plan.addSums(
       size * size,
@@ -91,7 +121,7 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
         cohorts: entry.cohorts.size
       }
     })
-  return { source: source.id, players, n_comparisons: comparisons.length, bradley_terry: strengths, win_rates: winRates, reasons }
+  return { source: source.id, players, n_comparisons: comparedItems.length, bradley_terry: strengths, win_rates: winRates, reasons }
 }
 
 function outcomeFor(status: ItemStatus, winner: Side | null, side: Side): ReferenceOutcome {
