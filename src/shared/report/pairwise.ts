@@ -200,6 +200,11 @@ const FALLBACK_STATUSES = ['abstained', 'unparseable', 'failed', 'pending'] as c
 const ORDER_SLOTS = 1024
 const STATUS_BIT = { ok: 1, abstained: 2, unparseable: 4, failed: 8, pending: 16 } as const
 
+/** The verdicts a position statistic reads, made once: it only reads them. */
+const CHOSE_A: PairwiseVerdict<Side> = { kind: 'choice', choice: 'a' }
+const CHOSE_B: PairwiseVerdict<Side> = { kind: 'choice', choice: 'b' }
+const OTHER_VERDICTS = { tie: { kind: 'tie' }, unparseable: { kind: 'unparseable' }, failed: { kind: 'failed' } } as const
+
 /** Origin terms (human/ai) when every labelled pair sets a human proposal against an AI one; sides otherwise. */
 export function labelTermsOf(items: readonly ReportItem[]): LabelTerms {
   const pairs = items.filter((i) => i.pair)
@@ -241,7 +246,7 @@ export function positionRow(sourceId: string, calls: PairCalls, level: number): 
     const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
     if (status === 'abstained' || status === 'pending') continue
     if (status === 'choice' || status === 'tie') answeredItems.add(itemId)
-    const verdict: PairwiseVerdict<Side> = status === 'choice' ? { kind: 'choice', choice: SIDE_OF_CODE[calls.winner[c] as number] as Side } : { kind: status }
+    const verdict = status === 'choice' ? (calls.winner[c] === 1 ? CHOSE_A : CHOSE_B) : (OTHER_VERDICTS[status as 'tie' | 'unparseable' | 'failed'] as PairwiseVerdict<Side>)
     // positionBias reads only the verdict and the side shown first; the label is not used.
     shown.push({ itemId, label: 'a', verdict, shownFirst })
   }
