@@ -14,19 +14,18 @@ import {
   logLoss,
   majorityOfCounts,
   meanAbsoluteDifference,
-  observedCategories,
   pearson,
   randomBaseline,
-  spearmanOfPositions,
-  type Category
+  spearmanOfPositions
 } from '../stats'
 import { tableMargins } from '../stats/table-margins'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
 import { putAlphas } from './alpha-levels'
+import { account, baseRow, scaleOf } from './compare-units'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
-import { forEachUnit, sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
+import { sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
 import type { ReportComparison } from './schema'
 
 export interface CompareOptions {
@@ -39,88 +38,6 @@ export interface CompareOptions {
 
 /** The criterion's values of any field (for outcome rules that read a second field). */
 export type CriterionValues = (field: string) => ReadonlyMap<string, Value>
-
-interface Accounting<T> {
-  inScope: number
-  failed: number
-  unparseable: number
-  abstained: number
-  pending: number
-  noValue: number
-  notAsked: number
-  /** Units both have a value for, as columns: each one's item, the criterion's value and the source's. */
-  items: number[]
-  criterion: T[]
-  source: T[]
-  /** Units the source returned unparseable (judged, never correct): their items and the criterion's values. */
-  unparseableItems: number[]
-  unparseableCriterion: T[]
-}
-
-/** Where `pair` puts the two values it compares (one holder per comparison, not an object per unit). */
-interface Pair<T> {
-  criterion: T
-  source: T
-}
-
-/**
- * Walks the units the criterion has a value for and sorts each by what the source did with its item. `pair` puts
- * the two values to compare into its holder, or returns false when the source has none for that unit.
- */
-function account<T>(
-  criterion: ReadonlyMap<string, Value>,
-  source: ResolvedSource,
-  pair: (key: string, code: number, criterionValue: Value, out: Pair<T>) => boolean,
-  criterionOnly: (criterionValue: Value) => T
-): Accounting<T> {
-  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
-  const values = {} as Pair<T>
-  forEachUnit(criterion, (key, code, item, criterionValue) => {
-    const status = source.itemStatus.get(item)
-    if (status === undefined) {
-      acc.notAsked++
-      return
-    }
-    acc.inScope++
-    if (status === 'answered') {
-      if (!pair(key, code, criterionValue, values)) acc.noValue++
-      else {
-        acc.items.push(item)
-        acc.criterion.push(values.criterion)
-        acc.source.push(values.source)
-      }
-    } else if (status === 'unparseable') {
-      acc.unparseable++
-      acc.unparseableItems.push(item)
-      acc.unparseableCriterion.push(criterionOnly(criterionValue))
-    } else acc[status]++
-  })
-  return acc
-}
-
-function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: string, acc: Accounting<unknown>): ReportComparison {
-  const items = new Set<number>()
-  for (const item of acc.items) items.add(item)
-  for (const item of acc.unparseableItems) items.add(item)
-  return {
-    field: field.name,
-    level: field.level,
-    source: source.id,
-    criterion: criterionId,
-    n_in_scope: acc.inScope,
-    n_judged: acc.items.length + acc.unparseable,
-    n: acc.items.length,
-    n_items: items.size,
-    n_failed: acc.failed,
-    n_unparseable: acc.unparseable,
-    n_abstained: acc.abstained,
-    n_pending: acc.pending,
-    n_no_value: acc.noValue,
-    n_not_asked: acc.notAsked,
-    ci: {},
-    reasons: {}
-  }
-}
 
 /** Statistics first, then intervals and reasons (the interval objects stay shared with pending bootstrap entries). */
 function finish(row: ReportComparison): ReportComparison {
@@ -143,34 +60,6 @@ export function compareField(
 
 // ---------------------------------------------------------------------------------------------------------------
 // Nominal and ordinal fields
-
-/** The declared scale, with any value found outside it appended (and named in the reasons). */
-function scaleOf(field: FieldSpec, raw: Accounting<Value>): { categories: Value[]; outside: Value[] } {
-  const declared: Value[] = field.categories ? [...field.categories] : []
-  // Map and Set keys tell 1, '1' and true apart (as valueKey does) without building a string per value.
-  const known = new Set<Value>(declared)
-  const outside: Value[] = []
-  // Units repeat a few values: the last two seen (already known) are passed over without a lookup.
-  let last: Value | undefined
-  let before: Value | undefined
-  const see = (v: Value): void => {
-    if (v === last || v === before) return
-    before = last
-    last = v
-    if (!known.has(v)) {
-      known.add(v)
-      outside.push(v)
-    }
-  }
-  // In order: each unit's criterion value then the source's, then the criterion values of unparseable units.
-  for (let i = 0; i < raw.items.length; i++) {
-    see(raw.criterion[i] as Value)
-    see(raw.source[i] as Value)
-  }
-  for (const c of raw.unparseableCriterion) see(c)
-  const extra = observedCategories<Category>(outside)
-  return { categories: declared.length ? [...declared, ...extra] : extra, outside }
-}
 
 function compareCategories(
   field: FieldSpec,

@@ -1,0 +1,120 @@
+import type { FieldSpec } from '../instruments/types'
+import { observedCategories, type Category } from '../stats'
+import { forEachUnit, type ResolvedSource, type Value } from './resolve'
+import type { ReportComparison } from './schema'
+
+/**
+ * A comparison's units, sorted by what the source did with each item the criterion labels: counted as failed,
+ * unparseable, abstained, pending, without a value or not asked, or paired with the criterion's value (as columns);
+ * the row's denominators from them; and a field's scale with any value found outside it.
+ */
+
+export interface Accounting<T> {
+  inScope: number
+  failed: number
+  unparseable: number
+  abstained: number
+  pending: number
+  noValue: number
+  notAsked: number
+  /** Units both have a value for, as columns: each one's item, the criterion's value and the source's. */
+  items: number[]
+  criterion: T[]
+  source: T[]
+  /** Units the source returned unparseable (judged, never correct): their items and the criterion's values. */
+  unparseableItems: number[]
+  unparseableCriterion: T[]
+}
+
+/** Where `pair` puts the two values it compares (one holder per comparison, not an object per unit). */
+export interface Pair<T> {
+  criterion: T
+  source: T
+}
+
+/**
+ * Walks the units the criterion has a value for and sorts each by what the source did with its item. `pair` puts
+ * the two values to compare into its holder, or returns false when the source has none for that unit.
+ */
+export function account<T>(
+  criterion: ReadonlyMap<string, Value>,
+  source: ResolvedSource,
+  pair: (key: string, code: number, criterionValue: Value, out: Pair<T>) => boolean,
+  criterionOnly: (criterionValue: Value) => T
+): Accounting<T> {
+  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
+  const values = {} as Pair<T>
+  forEachUnit(criterion, (key, code, item, criterionValue) => {
+    const status = source.itemStatus.get(item)
+    if (status === undefined) {
+      acc.notAsked++
+      return
+    }
+    acc.inScope++
+    if (status === 'answered') {
+      if (!pair(key, code, criterionValue, values)) acc.noValue++
+      else {
+        acc.items.push(item)
+        acc.criterion.push(values.criterion)
+        acc.source.push(values.source)
+      }
+    } else if (status === 'unparseable') {
+      acc.unparseable++
+      acc.unparseableItems.push(item)
+      acc.unparseableCriterion.push(criterionOnly(criterionValue))
+    } else acc[status]++
+  })
+  return acc
+}
+
+export function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: string, acc: Accounting<unknown>): ReportComparison {
+  const items = new Set<number>()
+  for (const item of acc.items) items.add(item)
+  for (const item of acc.unparseableItems) items.add(item)
+  return {
+    field: field.name,
+    level: field.level,
+    source: source.id,
+    criterion: criterionId,
+    n_in_scope: acc.inScope,
+    n_judged: acc.items.length + acc.unparseable,
+    n: acc.items.length,
+    n_items: items.size,
+    n_failed: acc.failed,
+    n_unparseable: acc.unparseable,
+    n_abstained: acc.abstained,
+    n_pending: acc.pending,
+    n_no_value: acc.noValue,
+    n_not_asked: acc.notAsked,
+    ci: {},
+    reasons: {}
+  }
+}
+
+/** The declared scale, with any value found outside it appended (and named in the reasons). */
+export function scaleOf(field: FieldSpec, raw: Accounting<Value>): { categories: Value[]; outside: Value[] } {
+  const declared: Value[] = field.categories ? [...field.categories] : []
+  // Map and Set keys tell 1, '1' and true apart (as valueKey does) without building a string per value.
+  const known = new Set<Value>(declared)
+  const outside: Value[] = []
+  // Units repeat a few values: the last two seen (already known) are passed over without a lookup.
+  let last: Value | undefined
+  let before: Value | undefined
+  const see = (v: Value): void => {
+    if (v === last || v === before) return
+    before = last
+    last = v
+    if (!known.has(v)) {
+      known.add(v)
+      outside.push(v)
+    }
+  }
+  // In order: each unit's criterion value then the source's, then the criterion values of unparseable units.
+  for (let i = 0; i < raw.items.length; i++) {
+    see(raw.criterion[i] as Value)
+    see(raw.source[i] as Value)
+  }
+  for (const c of raw.unparseableCriterion) see(c)
+  const extra = observedCategories<Category>(outside)
+  return { categories: declared.length ? [...declared, ...extra] : extra, outside }
+}
