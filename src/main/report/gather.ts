@@ -251,8 +251,7 @@ function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: Readonl
     seen.add(r.item_id)
     if (addAnswer(source.rows, instrument, r.item_id, payload, r.judgement, null, 'ok', 0, 0, reader)) source.invalid++
   }
-  // Only the count of answers that no longer validate, as before the rows.
-  return source.rows.length ? sourceOfRows({ ...source.head, detail: { n_invalid_stored: source.invalid } }, source.rows) : null
+  return source.rows.length ? (sourcesRead([source], true)[0] as ReportSourceInput) : null
 }
 
 /**

@@ -41,7 +41,6 @@ type SumsEntry = {
  */
 export class BootstrapPlan {
   private readonly entries: Entry[] = []
-
   private readonly items: ItemIndex
 
   constructor(itemIds: Iterable<number>) {

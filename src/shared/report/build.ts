@@ -279,7 +279,7 @@ function pairwiseSection(
       if (criterion.input.kind === 'human_majority' && source.input.kind === 'annotator') continue
       let calls = callsBySource.get(source.id)
       if (!calls) callsBySource.set(source.id, (calls = pairCallsOf(source, items)))
-      if (!calls.item.subarray(0, calls.length).some((itemId) => winners.has(itemId))) continue
+      if (!calls.item.some((itemId) => winners.has(itemId))) continue
       const plan = source.input.kind === 'annotator' ? null : options.plan
       rows.push(pairwiseRow(source.id, calls, criterion.id, winners, items, { ...options, plan, terms, labels }))
     }

@@ -118,3 +118,15 @@ export function scaleOf(field: FieldSpec, raw: Accounting<Value>): { categories:
   const extra = observedCategories<Category>(outside)
   return { categories: declared.length ? [...declared, ...extra] : extra, outside }
 }
+
+/** Per item, in order of first unit: the sum of a term over its units and their count (a ratio's bootstrap rows). */
+export function sumsPerItem(items: readonly number[], term: (unit: number) => number): Array<{ item: number; numerator: number; denominator: number }> {
+  const sums = new Map<number, { item: number; numerator: number; denominator: number }>()
+  items.forEach((item, i) => {
+    const unit = sums.get(item) ?? { item, numerator: 0, denominator: 0 }
+    unit.numerator += term(i)
+    unit.denominator++
+    sums.set(item, unit)
+  })
+  return [...sums.values()]
+}

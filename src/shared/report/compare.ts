@@ -22,7 +22,7 @@ import { tableMargins } from '../stats/table-margins'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
 import { putAlphas } from './alpha-levels'
-import { account, baseRow, scaleOf } from './compare-units'
+import { account, baseRow, scaleOf, sumsPerItem } from './compare-units'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
 import { sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
@@ -222,14 +222,8 @@ function compareNumbers(
   putAlphas(record, reasons, [c, s], field.level)
   if (field.level === 'probability') row.outcome = 'none: the criterion gives a probability too, so probabilities are compared as numbers'
   if (options.plan) {
-    const sums = new Map<number, { item: number; numerator: number; denominator: number }>()
-    acc.items.forEach((item, i) => {
-      const unit = sums.get(item) ?? { item, numerator: 0, denominator: 0 }
-      unit.numerator += Math.abs((s[i] as number) - (c[i] as number))
-      unit.denominator++
-      sums.set(item, unit)
-    })
-    options.plan.addRatio([...sums.values()], 'no units scored by both sources', (interval) => (row.ci.mean_abs_diff = bootstrapCi(interval)))
+    const perItem = sumsPerItem(acc.items, (i) => Math.abs((s[i] as number) - (c[i] as number)))
+    options.plan.addRatio(perItem, 'no units scored by both sources', (interval) => (row.ci.mean_abs_diff = bootstrapCi(interval)))
   }
   return row
 }
@@ -287,14 +281,8 @@ function compareProbabilities(
   row.n_positive = area.positives
   row.n_negative = area.negatives
   if (options.plan) {
-    const sums = new Map<number, { item: number; numerator: number; denominator: number }>()
-    acc.items.forEach((item, i) => {
-      const unit = sums.get(item) ?? { item, numerator: 0, denominator: 0 }
-      unit.numerator += ((p[i] as number) - (y[i] as number)) ** 2
-      unit.denominator++
-      sums.set(item, unit)
-    })
-    options.plan.addRatio([...sums.values()], 'no forecasts', (interval) => (row.ci.brier = bootstrapCi(interval)))
+    const perItem = sumsPerItem(acc.items, (i) => ((p[i] as number) - (y[i] as number)) ** 2)
+    options.plan.addRatio(perItem, 'no forecasts', (interval) => (row.ci.brier = bootstrapCi(interval)))
   }
   return row
 }

@@ -111,11 +111,6 @@ export class SourceColumns {
     }
   }
 
-  /** The calls as objects (made from the rows on the first ask where they were written as rows). */
-  get calls(): readonly SourceCall[] {
-    return this.rows.calls
-  }
-
   /** The field's column, made on the first ask (values in the order they first appear). */
   field(name: string): FieldColumn {
     let column = this.fields.get(name)

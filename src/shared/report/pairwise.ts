@@ -4,7 +4,7 @@ import { callCountOf } from './call-rows'
 import type { ReportItem, CallStatus } from './input'
 import { proportion, put, wilsonCi, wilsonOverItems } from './intervals'
 import { roundResidue } from './residue'
-import { unitValuesOf, valueOfUnit, type ResolvedSource } from './resolve'
+import { unitValueReader, valueOfUnit, type ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
 /**
@@ -54,6 +54,16 @@ export class PairCalls {
     this.winner[c] = winner
     this.shownFirst[c] = shownFirst
   }
+
+  /** The columns cut to the calls pushed (made with room for the most there could be). */
+  trimmed(): this {
+    this.item = this.item.subarray(0, this.length)
+    this.order = this.order.subarray(0, this.length)
+    this.status = this.status.subarray(0, this.length)
+    this.winner = this.winner.subarray(0, this.length)
+    this.shownFirst = this.shownFirst.subarray(0, this.length)
+    return this
+  }
 }
 
 export function isSide(v: unknown): v is Side {
@@ -73,14 +83,9 @@ export function itemWinner(source: ResolvedSource, item: ReportItem): Side | nul
 
 /** itemWinner for one source over many items: its winners' coded twin is found once, not once per item. */
 export function winnerReader(source: ResolvedSource): (item: ReportItem) => Side | null {
-  const values = source.values.get('winner')
-  const coded = unitValuesOf(values)
-  if (!coded) return (item) => itemWinner(source, item)
-  const { units, at } = coded
+  const read = unitValueReader(source.values.get('winner'))
   return (item) => {
-    if (!item.pair) return null
-    const code = units.find(item.id, item.pair.unit)
-    const v = code >= 0 ? at[code] : undefined
+    const v = item.pair ? read(item.id, item.pair.unit) : undefined
     return isSide(v) ? v : null
   }
 }
@@ -98,7 +103,7 @@ export function pairCallsOf(source: ResolvedSource, items: ReadonlyMap<number, R
         if (winner) calls.push(itemId, 0, CHOICE, winner === 'a' ? 1 : 2, 0)
       } else calls.push(itemId, 0, PAIR_STATUS_CODE.get(status) as number, 0, 0)
     }
-    return calls
+    return calls.trimmed()
   }
   // A resolved source carries its columns; one made by hand gets them here.
   return groupColumns(source.columns ?? new SourceColumns(source.input.calls, new UnitDictionary()), items)
@@ -178,7 +183,7 @@ function groupColumns(columns: SourceColumns, items: ReadonlyMap<number, ReportI
       calls.status[g] = PAIR_STATUS_CODE.get(fallback) as number
     }
   }
-  return calls
+  return calls.trimmed()
 }
 
 /** Whether each item's calls come one after another (one run per item). */

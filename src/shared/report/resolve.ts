@@ -3,7 +3,7 @@ import type { ReportSourceInput, CallStatus } from './input'
 import { ReportFrame, CALL_STATUSES, OK, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
 import { giveTwin, valuesOfTwin, type Value } from './unit-values'
 
-export { forEachUnit, itemOfUnitKey, unitKey, unitOfUnitKey, unitValuesOf, valueOfUnit, valueReader, type UnitValues, type Value } from './unit-values'
+export { forEachUnit, itemOfUnitKey, unitKey, unitOfUnitKey, unitValueReader, unitValuesOf, valueOfUnit, valueReader, type UnitValues, type Value } from './unit-values'
 
 /**
  * A source's answers reduced to one value per unit and field. Several answers on one unit (trials of a call, the

@@ -62,13 +62,24 @@ export function valueReader(values: ReadonlyMap<string, Value> | undefined, alon
   return (key) => values.get(key)
 }
 
-/** A field's value on one unit of an item: by its code where the map has a coded twin, by its key otherwise. */
-export function valueOfUnit(values: ReadonlyMap<string, Value> | undefined, itemId: number, unit: string): Value | undefined {
-  if (!values) return undefined
+/**
+ * Reads a field's value on one unit of an item: by its code where the map has a coded twin (found once, for readers
+ * of many items), by its key otherwise.
+ */
+export function unitValueReader(values: ReadonlyMap<string, Value> | undefined): (itemId: number, unit: string) => Value | undefined {
+  if (!values) return () => undefined
   const coded = codedValues.get(values)
-  if (!coded) return values.get(unitKey(itemId, unit))
-  const code = coded.units.find(itemId, unit)
-  return code >= 0 ? coded.at[code] : undefined
+  if (!coded) return (itemId, unit) => values.get(unitKey(itemId, unit))
+  const { units, at } = coded
+  return (itemId, unit) => {
+    const code = units.find(itemId, unit)
+    return code >= 0 ? at[code] : undefined
+  }
+}
+
+/** A field's value on one unit of an item (see unitValueReader). */
+export function valueOfUnit(values: ReadonlyMap<string, Value> | undefined, itemId: number, unit: string): Value | undefined {
+  return unitValueReader(values)(itemId, unit)
 }
 
 export function itemOfUnitKey(key: string): number {
