@@ -1,5 +1,5 @@
 import { allInstruments, getInstrument, type AnyInstrument, type InstrumentId } from '../../shared/instruments'
-import { parseItemPayload, type ItemKind } from '../../shared/items/kinds'
+import { payloadAsRead, type ItemKind } from '../../shared/items/kinds'
 import { payloadWithContext } from '../annotation/item-context'
 import { currentAnnotations, type AnnotationRow } from '../store/annotations'
 import type { Db } from '../store/database'
@@ -35,9 +35,7 @@ export function isStaleAdjudication(head: AdjudicationRow, answerIds: ReadonlyAr
 
 /** The payload as instruments read it: context attached, the kind's defaults applied. */
 export function instrumentPayload(db: Db, row: { kind: string; payload: string }): Record<string, unknown> {
-  const raw = payloadWithContext(db, { kind: row.kind as ItemKind, payload: row.payload })
-  const parsed = parseItemPayload(row.kind as ItemKind, raw)
-  return (parsed.success ? parsed.data : raw) as Record<string, unknown>
+  return payloadAsRead(row.kind as ItemKind, payloadWithContext(db, { kind: row.kind as ItemKind, payload: row.payload }))
 }
 
 export type FinalFrom = 'adjudication' | 'majority'

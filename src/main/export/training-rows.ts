@@ -1,6 +1,6 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
-import { parseItemPayload, type ItemKind, type Split } from '../../shared/items/kinds'
+import { payloadAsRead, type ItemKind, type Split } from '../../shared/items/kinds'
 import { renderRequest } from '../../shared/templates'
 import { finalLabels } from '../adjudication/final-labels'
 import { payloadWithContext } from '../annotation/item-context'
@@ -103,9 +103,7 @@ export function readTrainingExamples(project: Project, filter: TrainingFilter): 
   }>
   const examples: TrainingExample[] = []
   for (const row of rows) {
-    const raw = payloadWithContext(project.db, row)
-    const parsed = parseItemPayload(row.kind, raw)
-    const payload = (parsed.success ? parsed.data : raw) as Record<string, unknown>
+    const payload = payloadAsRead(row.kind, payloadWithContext(project.db, row))
     let label = labelled.get(row.id)
     // Proposal pairs carry a reference label (experts', citations'); it speaks for the verdict when no person answered.
     if (!label && !unsettled.has(row.id) && row.kind === 'proposal-pair' && typeof payload.label === 'string' && instrument.fields.some((f) => f.name === 'verdict')) {

@@ -1,6 +1,6 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
-import { parseItemPayload, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
+import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { addAnswer, JudgementReader, readAnswer } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
@@ -105,10 +105,8 @@ function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined
   const rows = itemRowsOfKind(db, instrument.itemKind, split)
   const out: ScopedItem[] = []
   for (const row of rows) {
-    const raw = payloadWithContext(db, row)
-    const parsed = parseItemPayload(row.kind, raw)
-    // Parsing applies the kind's defaults the instruments rely on; the attached task survives (loose objects).
-    const payload = (parsed.success ? parsed.data : raw) as Record<string, unknown>
+    // With the kind's defaults the instruments rely on; the attached task survives (loose objects).
+    const payload = payloadAsRead(row.kind, payloadWithContext(db, row))
     if (instrument.accepts && !instrument.accepts(payload as never)) continue
     out.push({ row: { id: row.id, kind: row.kind, external_id: row.external_id, set_name: row.set_name, split: row.split }, payload })
   }

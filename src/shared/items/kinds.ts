@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CANONICAL_PAIR_LABELS, ORIGIN_PAIR_LABELS, ORIGINS, SPLITS } from './labels'
+import { parseCanChange } from './parse-changes'
 
 export * from './labels'
 
@@ -159,6 +160,23 @@ export const splitSchema = z.enum(SPLITS)
 /** Validates a payload for its kind; returns zod issues with paths for error messages. */
 export function parseItemPayload(kind: ItemKind, payload: unknown) {
   return ITEM_KINDS[kind].safeParse(payload)
+}
+
+/** Kinds whose parse can change a payload (defaults filled in), found on first use. */
+let changedByParse: Map<ItemKind, boolean> | undefined
+
+/**
+ * A stored payload as instruments read it: with the kind's defaults applied where its schema has any (parsed), else
+ * as stored, since it was validated on its way in and a parse would only copy it. A payload that no longer parses
+ * is read as stored.
+ */
+export function payloadAsRead(kind: ItemKind, raw: Record<string, unknown>): Record<string, unknown> {
+  changedByParse ??= new Map()
+  let changes = changedByParse.get(kind)
+  if (changes === undefined) changedByParse.set(kind, (changes = parseCanChange(ITEM_KINDS[kind])))
+  if (!changes) return raw
+  const parsed = parseItemPayload(kind, raw)
+  return (parsed.success ? parsed.data : raw) as Record<string, unknown>
 }
 
 /** A short human title for lists; never includes hidden fields. */
