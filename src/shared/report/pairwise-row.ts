@@ -29,17 +29,49 @@ interface Count {
   correct: number
 }
 
-/** What one item's calls add up to: its share of the bootstrap ratio and which denominators it is in. */
-interface ItemCount {
-  item: number
-  label: string
-  /** Correct calls, and judged calls (the bootstrap's numerator and denominator). */
-  numerator: number
-  denominator: number
-  /** Judged calls other than ties. */
-  decided: number
-  /** The groups the item's calls count in (label, side, subsets), found once per item. */
-  groups: Count[]
+/**
+ * What each item's calls add up to, as columns in order of the item's first call: its share of the bootstrap ratio
+ * (correct and judged calls), its judged calls other than ties, its label, and the groups its calls count in (label,
+ * side, subsets; found once per item). Columns rather than an object per item: this runs for every source and
+ * criterion over every item.
+ */
+class ItemCounts {
+  length = 0
+  item = new Int32Array(64)
+  numerator = new Int32Array(64)
+  denominator = new Int32Array(64)
+  decided = new Int32Array(64)
+  readonly label: string[] = []
+  /** Item k's groups are groups[groupStart[k]] up to groups[groupStart[k + 1]]. */
+  groupStart = new Int32Array(65)
+  readonly groups: Count[] = []
+
+  /** Adds an item, whose groups are pushed next (closed by `closeGroups`); returns its index. */
+  add(itemId: number, label: string): number {
+    const k = this.length
+    if (k === this.item.length) this.grow()
+    this.item[k] = itemId
+    this.label.push(label)
+    this.length = k + 1
+    return k
+  }
+
+  closeGroups(k: number): void {
+    this.groupStart[k + 1] = this.groups.length
+  }
+
+  private grow(): void {
+    const bigger = (a: Int32Array, extra = 0) => {
+      const b = new Int32Array(a.length * 2 + extra)
+      b.set(a)
+      return b
+    }
+    this.item = bigger(this.item)
+    this.numerator = bigger(this.numerator)
+    this.denominator = bigger(this.denominator)
+    this.decided = bigger(this.decided)
+    this.groupStart = bigger(this.groupStart, -1)
+  }
 }
 
 const SUBSET_GROUPINGS = ['set', 'probe', 'label_source'] as const
@@ -77,21 +109,21 @@ export function pairwiseRow(
   const byLabel = new Map<string, Count>()
   const bySide = new Map<Side, Count>()
   const bySubset = SUBSET_GROUPINGS.map(() => new Map<string, Count>())
-  const byItem = new Map<number, ItemCount>()
-  // The same counts in order of first call: read in turn below, with no iterator over the map.
-  const itemCounts: ItemCount[] = []
+  // Each item's index in `counts`, by id.
+  const byItem = new Map<number, number>()
+  const counts = new ItemCounts()
   // An item's calls come one after another: its truth, facts and count are looked up once per run of them.
   let lastItem = Number.NaN
   let truth: Side | undefined
   let item: ReportItem | undefined
-  let perItem: ItemCount | undefined
+  let k = -1
   for (let c = 0; c < calls.length; c++) {
     const itemId = calls.item[c] as number
     if (itemId !== lastItem) {
       lastItem = itemId
       truth = criterionWinners.get(itemId)
       item = items.get(itemId)
-      perItem = byItem.get(itemId)
+      k = byItem.get(itemId) ?? -1
     }
     if (!truth || !item) continue
     const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
@@ -104,49 +136,51 @@ export function pairwiseRow(
       continue
     }
     total++
-    if (!perItem) {
+    if (k < 0) {
       const label = labelOf(item, truth, terms)
       // Every group the item's calls count in: its label, its side, and its value of each subset grouping.
-      const groups = [countIn(byLabel, label), countIn(bySide, truth)]
+      k = counts.add(item.id, label)
+      counts.groups.push(countIn(byLabel, label), countIn(bySide, truth))
       for (let g = 0; g < SUBSET_GROUPINGS.length; g++) {
         const key = subsetKey(SUBSET_GROUPINGS[g] as (typeof SUBSET_GROUPINGS)[number], item)
-        if (key !== null) groups.push(countIn(bySubset[g] as Map<string, Count>, key))
+        if (key !== null) counts.groups.push(countIn(bySubset[g] as Map<string, Count>, key))
       }
-      byItem.set(itemId, (perItem = { item: item.id, label, numerator: 0, denominator: 0, decided: 0, groups }))
-      itemCounts.push(perItem)
+      counts.closeGroups(k)
+      byItem.set(itemId, k)
     }
-    const { label, groups } = perItem
     if (status === 'failed') {
       failed++
       continue
     }
     // Right when the choice names the truth's label (the same side, or, in origin terms, the same origin).
     const choice = status === 'choice' ? (SIDE_OF_CODE[calls.winner[c] as number] as Side) : null
-    const right = choice !== null && (choice === truth || labelOf(item, choice, terms) === label)
+    const right = choice !== null && (choice === truth || labelOf(item, choice, terms) === counts.label[k])
     if (status === 'unparseable') unparseable++
     if (status === 'tie') ties++
-    else perItem.decided++
-    perItem.denominator++
+    else counts.decided[k] = (counts.decided[k] as number) + 1
+    counts.denominator[k] = (counts.denominator[k] as number) + 1
     if (right) {
       correct++
-      perItem.numerator++
+      counts.numerator[k] = (counts.numerator[k] as number) + 1
     }
-    for (const count of groups) {
+    const end = counts.groupStart[k + 1] as number
+    for (let g = counts.groupStart[k] as number; g < end; g++) {
+      const count = counts.groups[g] as Count
       count.judged++
       if (right) count.correct++
     }
   }
   const judged = total - failed
-  const nItems = byItem.size
+  const nItems = counts.length
   let judgedItemCount = 0
   let decidedItemCount = 0
   const judgedItemLabels: string[] = []
-  for (const perItem of itemCounts) {
-    if (perItem.denominator > 0) {
+  for (let j = 0; j < counts.length; j++) {
+    if ((counts.denominator[j] as number) > 0) {
       judgedItemCount++
-      judgedItemLabels.push(perItem.label)
+      judgedItemLabels.push(counts.label[j] as string)
     }
-    if (perItem.decided > 0) decidedItemCount++
+    if ((counts.decided[j] as number) > 0) decidedItemCount++
   }
 
   const reasons: Record<string, string> = {}
@@ -186,7 +220,7 @@ export function pairwiseRow(
 
   // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata, in
   // terms chosen on those items alone: other pairs of the project (probes, say) never change it.
-  const own = baselineTerms(itemCounts, criterionWinners, items, terms)
+  const own = baselineTerms(counts, criterionWinners, items, terms)
   const baseline = majorityLabelBaseline(own ? own.labels : judgedItemLabels)
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = [...baseline.majority].sort()
@@ -200,7 +234,7 @@ export function pairwiseRow(
   row.per_label_origin = terms === 'origin' ? row.per_label : []
   row.subsets = subsets(byLabel, bySubset, options)
 
-  options.plan?.addRatio(itemCounts, 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
+  options.plan?.addRatioColumns(counts, 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
   const { ci, reasons: why, ...rest } = row
   return { ...rest, ci, reasons: why }
 }
@@ -211,12 +245,16 @@ export function pairwiseRow(
  * else the judged items' labels in the row's own terms.
  */
 function baselineTerms(
-  itemCounts: readonly ItemCount[],
+  counts: ItemCounts,
   winners: ReadonlyMap<number, Side>,
   items: ReadonlyMap<number, ReportItem>,
   reportTerms: LabelTerms
 ): { terms: LabelTerms; names: string[]; labels: string[] } | null {
-  const judged = itemCounts.filter((c) => c.denominator > 0).map((c) => items.get(c.item)).filter((i): i is ReportItem => i !== undefined)
+  const judged: ReportItem[] = []
+  for (let k = 0; k < counts.length; k++) {
+    const item = (counts.denominator[k] as number) > 0 ? items.get(counts.item[k] as number) : undefined
+    if (item !== undefined) judged.push(item)
+  }
   if (judged.length === 0) return null
   const terms = labelTermsOf(judged)
   if (terms === reportTerms) return null

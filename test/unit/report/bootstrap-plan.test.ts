@@ -31,6 +31,21 @@ describe('the report’s bootstrap plan', () => {
     expect(got?.lower).toBeLessThan(got?.upper as number)
   })
 
+  it('gives counts held as columns the interval of the same counts as objects', () => {
+    const plan = new BootstrapPlan(itemIds)
+    let got: BootstrapInterval | undefined
+    const columns = { length: rows.length, item: Int32Array.from(rows, (r) => r.item), numerator: Int32Array.from(rows, (r) => r.right), denominator: Int32Array.from(rows, (r) => r.judged) }
+    plan.addRatioColumns(columns, 'none', (interval) => (got = interval))
+    plan.run(settings)
+    expect(got).toEqual(reference((resample) => ratio(resample.reduce((s, r) => s + r.right, 0), resample.reduce((s, r) => s + r.judged, 0))))
+    // Only the first `length` entries count.
+    const shorter = new BootstrapPlan(itemIds)
+    let partial: BootstrapInterval | undefined
+    shorter.addRatioColumns({ ...columns, length: 5 }, 'none', (interval) => (partial = interval))
+    shorter.run(settings)
+    expect(partial?.point.value).toBe(rows.slice(0, 5).reduce((s, r) => s + r.right, 0) / rows.slice(0, 5).reduce((s, r) => s + r.judged, 0))
+  })
+
   it('sums fractional amounts item by item in the order given, matching the cluster bootstrap bit for bit', () => {
     const plan = new BootstrapPlan(itemIds)
     let got: BootstrapInterval | undefined
