@@ -21,33 +21,95 @@ const STALL_MS = 10_000
 /** The ring holds at most this many bytes of totals, and between 4 and 256 resamples. */
 const RING_BYTES = 4 << 20
 
-// Words of the ring's header: resamples written, resamples read, the worker failed, the reader closed.
+/**
+ * With sums, the ring holds every resample where they fit in this many bytes (else as many as fit, at least 4): the
+ * thread then never waits for the reader, which may take the sums only after other work (see BootstrapPlan.start).
+ */
+const SUMS_RING_BYTES = 64 << 20
+
+// Words of the ring's header: resamples written, resamples read, the worker failed, the reader closed, the reader
+// is waiting for the next resample.
 const WRITTEN = 0
 const READ = 1
 const FAILED = 2
 const CLOSED = 3
-const HEADER_WORDS = 4
+const WAITING = 4
+const HEADER_WORDS = 5
+
+/**
+ * Where a ring's parts start, in bytes: the header, then for a job with sums a flag per slot (1: the slot holds the
+ * resample's sums, 0: its totals per bin), the totals per bin of every slot, and the sums of every slot.
+ */
+interface RingLayout {
+  flagsAt: number
+  countsAt: number
+  sumsAt: number
+  bytes: number
+}
+
+function ringLayout(slots: number, binCount: number, slotCount: number | null): RingLayout {
+  const flagsAt = HEADER_WORDS * 4
+  const countsAt = flagsAt + (slotCount === null ? 0 : slots * 4)
+  const sumsAt = Math.ceil((countsAt + slots * binCount * 4) / 8) * 8
+  return { flagsAt, countsAt, sumsAt, bytes: sumsAt + (slotCount === null ? 0 : slots * slotCount * 8) }
+}
 
 /**
  * The worker: jobs by message, one at a time, each one loop of the draw kernel whose resamples' totals are copied
- * into the job's ring (plain JavaScript, evaluated, so that no build has to place a file for it).
+ * into the job's ring (plain JavaScript, evaluated, so that no build has to place a file for it). For a job with
+ * sums, a resample is also summed here by the sums kernel (its memory laid out as WeightedSums lays it out) while the
+ * reader is behind (busy with other work); once the reader waits for it, only its totals are written, and the reader
+ * sums it, so that neither thread waits on the other's share.
  */
 export const DRAW_WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
-parentPort.on('message', ({ module, state, bins, binCount, draws, maxAllowed, resamples, ring, slots }) => {
+const grown = (memory, end) => {
+  const have = memory.buffer.byteLength
+  if (end > have) memory.grow(Math.ceil((end - have) / 65536))
+}
+parentPort.on('message', ({ module, state, bins, binCount, draws, maxAllowed, resamples, ring, slots, layout, sums }) => {
   const header = new Int32Array(ring, 0, ${HEADER_WORDS})
-  const totals = new Int32Array(ring, ${HEADER_WORDS * 4})
+  const countsOut = new Int32Array(ring, layout.countsAt, slots * binCount)
   try {
     const { exports } = new WebAssembly.Instance(module, {})
     const binsAt = 16
     const countsAt = binsAt + bins.length * 4
-    const end = countsAt + binCount * 4
-    const have = exports.memory.buffer.byteLength
-    if (end > have) exports.memory.grow(Math.ceil((end - have) / 65536))
+    grown(exports.memory, countsAt + binCount * 4)
     const words = new Int32Array(exports.memory.buffer)
     words.set(state, 0)
     words.set(bins, binsAt / 4)
     const counts = words.subarray(countsAt / 4, countsAt / 4 + binCount)
+    let summed = null
+    if (sums) {
+      const kernel = new WebAssembly.Instance(sums.module, {}).exports
+      const { offsets, slots: rowSlots, amounts, slotCount } = sums.rows
+      const rows = offsets.length - 1
+      const offsetsAt = (rows + 1) * 4
+      const slotsAt = offsetsAt + offsets.length * 4
+      const amountsAt = Math.ceil((slotsAt + rowSlots.length * 4) / 8) * 8
+      const sumsAt = amountsAt + amounts.length * 8
+      grown(kernel.memory, sumsAt + slotCount * 8)
+      const buffer = kernel.memory.buffer
+      const weights = new Int32Array(buffer, 0, rows + 1)
+      new Int32Array(buffer, offsetsAt, offsets.length).set(offsets)
+      new Int32Array(buffer, slotsAt, rowSlots.length).set(rowSlots)
+      new Float64Array(buffer, amountsAt, amounts.length).set(amounts)
+      const result = new Float64Array(buffer, sumsAt, slotCount)
+      const flags = new Int32Array(ring, layout.flagsAt, slots)
+      const sumsOut = new Float64Array(ring, layout.sumsAt, slots * slotCount)
+      summed = (slot) => {
+        if (Atomics.load(header, ${WAITING}) === 1) {
+          flags[slot] = 0
+          return false
+        }
+        weights.set(counts)
+        result.fill(0)
+        kernel.sums(rows, 0, offsetsAt, slotsAt, amountsAt, sumsAt)
+        sumsOut.set(result, slot * slotCount)
+        flags[slot] = 1
+        return true
+      }
+    }
     for (let r = 0; r < resamples; r++) {
       for (;;) {
         if (Atomics.load(header, ${CLOSED}) === 1) return
@@ -57,7 +119,8 @@ parentPort.on('message', ({ module, state, bins, binCount, draws, maxAllowed, re
       }
       counts.fill(0)
       exports.draw(draws, bins.length, maxAllowed, binsAt, countsAt)
-      totals.set(counts, (r % slots) * binCount)
+      const slot = r % slots
+      if (!(summed && summed(slot))) countsOut.set(counts, slot * binCount)
       Atomics.store(header, ${WRITTEN}, r + 1)
       Atomics.notify(header, ${WRITTEN})
     }
@@ -107,20 +170,28 @@ export function drawAheadOnWorker(options: DrawAheadOptions = {}): DrawAhead & {
     void w.terminate()
   }
   started()
+  // The reader of the job in hand: a job offered while another is read is declined (drawn in line), so that it is
+  // never queued behind one whose reader is busy elsewhere.
+  let reading: RingReader | null = null
   const drawAhead = (job: DrawAheadJob): DrawsAhead | null => {
-    if (job.draws * job.resamples < minDraws || job.bins.length === 0) return null
+    if (job.draws * job.resamples < minDraws || job.bins.length === 0 || (reading !== null && !reading.isClosed)) return null
     const start = kernelStreamStart(job.seed, job.bins.length)
     const w = start && started()
     if (!start || !w) return null
-    const slots = Math.max(4, Math.min(256, Math.floor(RING_BYTES / (job.binCount * 4))))
-    const ring = new SharedArrayBuffer((HEADER_WORDS + slots * job.binCount) * 4)
+    const slotCount = job.sums ? job.sums.rows.slotCount : null
+    const slots = slotCount !== null
+      ? Math.max(4, Math.min(job.resamples, Math.floor(SUMS_RING_BYTES / (4 + job.binCount * 4 + slotCount * 8))))
+      : Math.max(4, Math.min(256, Math.floor(RING_BYTES / (job.binCount * 4))))
+    const layout = ringLayout(slots, job.binCount, slotCount)
+    const ring = new SharedArrayBuffer(layout.bytes)
     try {
-      w.postMessage({ ...start, bins: job.bins, binCount: job.binCount, draws: job.draws, resamples: job.resamples, ring, slots })
+      w.postMessage({ ...start, bins: job.bins, binCount: job.binCount, draws: job.draws, resamples: job.resamples, ring, slots, layout, sums: job.sums })
     } catch {
       giveUp(w)
       return null
     }
-    return new RingReader(job, ring, slots, stallMs, () => giveUp(w))
+    reading = new RingReader(job, ring, layout, slots, stallMs, () => giveUp(w))
+    return reading
   }
   return Object.assign(drawAhead, {
     close: async () => {
@@ -133,7 +204,9 @@ export function drawAheadOnWorker(options: DrawAheadOptions = {}): DrawAhead & {
 
 class RingReader implements DrawsAhead {
   private readonly header: Int32Array
-  private readonly totals: Int32Array
+  private readonly flags: Int32Array | null
+  private readonly counts: Int32Array
+  private readonly sums: Float64Array | null
   private read = 0
   private inLine: ((counts: Int32Array) => void) | null = null
   private closed = false
@@ -141,25 +214,41 @@ class RingReader implements DrawsAhead {
   constructor(
     private readonly job: DrawAheadJob,
     ring: SharedArrayBuffer,
+    layout: RingLayout,
     private readonly slots: number,
     private readonly stallMs: number,
     private readonly giveUp: () => void
   ) {
     this.header = new Int32Array(ring, 0, HEADER_WORDS)
-    this.totals = new Int32Array(ring, HEADER_WORDS * 4)
+    this.counts = new Int32Array(ring, layout.countsAt, slots * job.binCount)
+    this.flags = job.sums ? new Int32Array(ring, layout.flagsAt, slots) : null
+    this.sums = job.sums ? new Float64Array(ring, layout.sumsAt, slots * job.sums.rows.slotCount) : null
+  }
+
+  get isClosed(): boolean {
+    return this.closed
   }
 
   next(counts: Int32Array): void {
-    if (this.inLine === null && !this.awaitResample()) this.inLine = this.drawInLineFrom(this.read)
-    if (this.inLine !== null) {
-      this.inLine(counts)
-    } else {
-      const at = (this.read % this.slots) * this.job.binCount
-      counts.set(this.totals.subarray(at, at + this.job.binCount))
-      Atomics.store(this.header, READ, this.read + 1)
-      Atomics.notify(this.header, READ)
+    if (this.sums !== null) throw new Error('a job with sums is read with nextSums')
+    const slot = this.arrived()
+    if (slot < 0) this.inLine?.(counts)
+    else this.take(this.counts, slot * this.job.binCount, this.job.binCount, counts)
+  }
+
+  nextSums(counts: Int32Array, sums: Float64Array): boolean {
+    if (this.sums === null || this.flags === null) throw new Error('a job without sums is read with next')
+    const slot = this.arrived()
+    if (slot < 0) {
+      this.inLine?.(counts)
+      return false
     }
-    this.read++
+    if (this.flags[slot] === 1) {
+      this.take(this.sums, slot * sums.length, sums.length, sums)
+      return true
+    }
+    this.take(this.counts, slot * this.job.binCount, this.job.binCount, counts)
+    return false
   }
 
   close(): void {
@@ -169,13 +258,30 @@ class RingReader implements DrawsAhead {
     Atomics.notify(this.header, READ)
   }
 
+  /** The ring slot of the next resample once the worker wrote it, or -1 once it is drawn in line. */
+  private arrived(): number {
+    if (this.inLine === null && !this.awaitResample()) this.inLine = this.drawInLineFrom(this.read)
+    return this.inLine === null ? this.read % this.slots : -1
+  }
+
+  /** Copies a resample out of its slot and hands the slot back to the worker. */
+  private take<T extends Int32Array | Float64Array>(ring: T, at: number, length: number, into: T): void {
+    into.set(ring.subarray(at, at + length) as never)
+    this.read++
+    Atomics.store(this.header, READ, this.read)
+    Atomics.notify(this.header, READ)
+  }
+
   /** Waits until the worker has written the next resample; false if it failed or stalled. */
   private awaitResample(): boolean {
     for (;;) {
       const written = Atomics.load(this.header, WRITTEN)
       if (written > this.read) return true
       if (Atomics.load(this.header, FAILED) === 1) return false
-      if (Atomics.wait(this.header, WRITTEN, written, this.stallMs) === 'timed-out') return false
+      Atomics.store(this.header, WAITING, 1)
+      const woken = Atomics.wait(this.header, WRITTEN, written, this.stallMs)
+      Atomics.store(this.header, WAITING, 0)
+      if (woken === 'timed-out') return false
     }
   }
 

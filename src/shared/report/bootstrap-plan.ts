@@ -43,6 +43,9 @@ type SumsEntry = {
 export class BootstrapPlan {
   private readonly entries: Entry[] = []
   private readonly items: ItemIndex
+  private started = false
+  /** Between `start` and `finish`: the resamples still to evaluate, and how to let the draw thread go. */
+  private pending: { finish: () => void; close: () => void } | null = null
 
   constructor(itemIds: Iterable<number>) {
     this.items = new ItemIndex(itemIds)
@@ -61,6 +64,7 @@ export class BootstrapPlan {
 
   /** Several statistics from one computation per resample (e.g. one strength per player of a fit). */
   addMany(size: number, statistic: (weights: Weights) => Estimate[], done: (intervals: BootstrapInterval[]) => void): void {
+    this.assertOpen()
     this.entries.push({ kind: 'weights', size, statistic, done })
   }
 
@@ -89,7 +93,12 @@ export class BootstrapPlan {
       const slot = columns.slots[p] as number
       if (!(slot >= 0 && slot < slots)) throw new RangeError(`slot ${slot} is outside 0..${slots - 1}`)
     }
+    this.assertOpen()
     this.entries.push({ kind: 'sums', size, slots, contributions: columns, statistic, done })
+  }
+
+  private assertOpen(): void {
+    if (this.started) throw new Error('a statistic was added to a bootstrap plan already started')
   }
 
   /** Empty columns of sum contributions for this plan's items (see addSums). */
@@ -150,6 +159,18 @@ export class BootstrapPlan {
    * the items draws it), and percentile intervals (type 7) of the defined replicates.
    */
   run(settings: BootstrapSettings): void {
+    this.start(settings)
+    this.finish()
+  }
+
+  /**
+   * The first half of `run`: lays out the sums, evaluates the points and sets the draw thread (where the settings
+   * have one) drawing and summing the resamples, so that the caller can build what needs no interval meanwhile and
+   * then `finish`. No statistic can be added once started.
+   */
+  start(settings: BootstrapSettings): void {
+    if (this.started) throw new Error('the bootstrap plan was already started')
+    this.started = true
     const statisticCount = this.size
     if (statisticCount === 0) return
     if (!(Number.isInteger(settings.resamples) && settings.resamples >= 1)) throw new RangeError(`resamples must be a positive integer (${settings.resamples})`)
@@ -163,8 +184,6 @@ export class BootstrapPlan {
     // Each sums statistic's view of the one buffer every resample refills, made once.
     const views = this.entries.map((e) => (e.kind === 'sums' ? sums.of(e) : null))
     const evaluate = (record: (k: number, estimate: Estimate) => void): void => {
-      if (byKind) sums.fillFromKinds()
-      else sums.fill(weights)
       let k = 0
       for (let e = 0; e < this.entries.length; e++) {
         const entry = this.entries[e] as Entry
@@ -175,42 +194,62 @@ export class BootstrapPlan {
     }
 
     weights.fill(1)
-    if (byKind) sums.countKinds(weights)
+    sums.fill(weights)
     const points = new Array<Estimate>(statisticCount)
     evaluate((k, estimate) => (points[k] = estimate))
 
-    // Each statistic's defined replicates, in the order drawn, in one buffer of a row per statistic.
-    const resamples = settings.resamples
-    const replicates = new Float64Array(statisticCount * resamples)
-    const defined = new Int32Array(statisticCount)
-    const record = (k: number, estimate: Estimate): void => {
-      if (estimate.value === null || estimate.value === undefined) return
-      replicates[k * resamples + (defined[k] as number)] = estimate.value
-      defined[k] = (defined[k] as number) + 1
-    }
     const random = seededRandom(settings.seed)
+    // Started now, so that the draw thread works while the caller builds the rest.
     const drawKinds = byKind ? sums.resamples(random, settings) : null
-    try {
-      for (let r = 0; r < settings.resamples; r++) {
-        if (drawKinds) drawKinds.next()
-        else {
-          weights.fill(0)
-          random.addDraws(weights, n)
+    this.pending = {
+      close: () => drawKinds?.close(),
+      finish: () => {
+        // Each statistic's defined replicates, in the order drawn, in one buffer of a row per statistic.
+        const resamples = settings.resamples
+        const replicates = new Float64Array(statisticCount * resamples)
+        const defined = new Int32Array(statisticCount)
+        const record = (k: number, estimate: Estimate): void => {
+          if (estimate.value === null || estimate.value === undefined) return
+          replicates[k * resamples + (defined[k] as number)] = estimate.value
+          defined[k] = (defined[k] as number) + 1
         }
-        evaluate(record)
+        for (let r = 0; r < resamples; r++) {
+          if (drawKinds) drawKinds.next()
+          else {
+            weights.fill(0)
+            random.addDraws(weights, n)
+            sums.fill(weights)
+          }
+          evaluate(record)
+        }
+        let k = 0
+        for (const entry of this.entries) {
+          entry.done(Array.from({ length: entry.size }, (_, j) => {
+            const row = (k + j) * resamples
+            return percentileInterval(points[k + j] as Estimate, replicates.subarray(row, row + (defined[k + j] as number)), settings)
+          }))
+          k += entry.size
+        }
       }
-    } finally {
-      drawKinds?.close()
     }
+  }
 
-    let k = 0
-    for (const entry of this.entries) {
-      entry.done(Array.from({ length: entry.size }, (_, j) => {
-        const row = (k + j) * resamples
-        return percentileInterval(points[k + j] as Estimate, replicates.subarray(row, row + (defined[k + j] as number)), settings)
-      }))
-      k += entry.size
+  /** The second half of `run`: every resample's statistics, and every statistic's interval handed to it. */
+  finish(): void {
+    const pending = this.pending
+    this.pending = null
+    if (!pending) return
+    try {
+      pending.finish()
+    } finally {
+      pending.close()
     }
+  }
+
+  /** Ends a started plan without its intervals (the build that started it failed), freeing the draw thread. */
+  abandon(): void {
+    this.pending?.close()
+    this.pending = null
   }
 }
 

@@ -113,23 +113,25 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
   const ceiling = ceilingSection(fields, annotators, judges, { level, eceBins })
   const judgeVsJudgeRows = judgeVsJudgeSection(fields, criteria, judges, plan)
 
-  // Every interval above is filled in by this one bootstrap over the items in scope.
+  // Every interval above is filled in by this one bootstrap over the items in scope. Its resamples are drawn and
+  // summed on the draw thread (where there is one) while the sections that need none of its intervals are built.
   options.onResampling?.({ resamples, items: inScope.size, statistics: plan.size })
-  plan.run(bootstrap)
+  plan.start(bootstrap)
+  const { fitSections, originality, flawMatching, probes } = (() => {
+    try {
+      return sectionsBesidePlan(gathered, input, leftOut, { level, resamples, seed: bootstrap.seed, eceBins, drawAhead: bootstrap.drawAhead })
+    } catch (error) {
+      plan.abandon()
+      throw error
+    }
+  })()
+  plan.finish()
 
   // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
   roundResidues([fieldSections, pairwise, ceiling, judgeVsJudgeRows])
   // The ceiling cites the field tables' rows against the human majority, and the cards cite the ceiling.
   const majorityId = derived.find((s) => s.input.kind === 'human_majority')?.id ?? null
   const citedCeiling = withMajorityRows(ceiling, fieldSections, majorityId, new Set(annotators.map((a) => a.id)))
-
-  const fitSections = calibrationSections(input, { level, resamples, seed: bootstrap.seed, eceBins, drawAhead: bootstrap.drawAhead })
-  // The fit rows keep a failed run in view (its units are missing there, and counted); the other sections compare
-  // only sources with answers.
-  const compared = leftOut.size ? { ...input, sources: input.sources.filter((s) => !leftOut.has(s.id)) } : input
-  const originality = ideaOriginalitySection(compared, { level, resamples, seed: bootstrap.seed })
-  const flawMatching = flawMatchingSection(compared, level)
-  const probes = gathered.probes?.length ? probesSection(compared, gathered.probes, { level, resamples, seed: bootstrap.seed }) : null
 
   const listed = order([...everySource, ...derived]).map((s) => {
     const why = leftOut.get(s.id)
@@ -182,6 +184,27 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
   const summary = buildSummary(sections)
   const warnings = collectWarnings({ ...sections, summary }, { minItems, invalidStored: invalidStoredCounts(input.sources), workedChecks: input.workedChecks ?? null })
   return { ...sections, summary, warnings }
+}
+
+/**
+ * The sections with bootstraps of their own (fits, originality, probes) and flaw matching: built from the input alone,
+ * none reads the report's plan, so they are built while its resamples are drawn.
+ */
+function sectionsBesidePlan(
+  gathered: ReportInput,
+  input: ReportInput,
+  leftOut: ReadonlyMap<string, unknown>,
+  settings: { level: number; resamples: number; seed: number; eceBins: number; drawAhead: BootstrapSettings['drawAhead'] }
+) {
+  const { level, resamples, seed } = settings
+  const fitSections = calibrationSections(input, settings)
+  // The fit rows keep a failed run in view (its units are missing there, and counted); the other sections compare
+  // only sources with answers.
+  const compared = leftOut.size ? { ...input, sources: input.sources.filter((s) => !leftOut.has(s.id)) } : input
+  const originality = ideaOriginalitySection(compared, { level, resamples, seed })
+  const flawMatching = flawMatchingSection(compared, level)
+  const probes = gathered.probes?.length ? probesSection(compared, gathered.probes, { level, resamples, seed }) : null
+  return { fitSections, originality, flawMatching, probes }
 }
 
 function majorityInput(annotatorCount: number): ReportSourceInput {

@@ -1,4 +1,4 @@
-import { WeightedSums, binnedResamples, type SeededRandom } from '../stats'
+import { WeightedSums, binnedResamples, sumsKernelModule, type SeededRandom } from '../stats'
 import type { BootstrapSettings } from './intervals'
 import type { SumColumns } from './sum-columns'
 
@@ -124,13 +124,32 @@ export class SumsLayout {
   }
 
   /**
-   * Each resample's draws of `n` items (the stream a draw per item gives), totalled by kind as they are drawn: on
-   * the settings' draw thread when it takes the job, else in line from `random`.
+   * Each resample's draws of `n` items (the stream a draw per item gives), totalled by kind as they are drawn, and
+   * every sum of the resample filled in by `next()`: on the settings' draw thread when it takes the job (which then
+   * sums them too, with the same kernel on the same rows), else drawn in line from `random` and summed here.
    */
   resamples(random: SeededRandom, settings: BootstrapSettings): { next: () => void; close: () => void } {
-    const job = { seed: settings.seed, bins: this.binOfItem, binCount: this.kindWeights.length, draws: this.binOfItem.length, resamples: settings.resamples }
+    const module = settings.drawAhead ? sumsKernelModule() : null
+    const job = {
+      seed: settings.seed,
+      bins: this.binOfItem,
+      binCount: this.kindWeights.length,
+      draws: this.binOfItem.length,
+      resamples: settings.resamples,
+      ...(module ? { sums: { module, rows: this.weighted.rows } } : {})
+    }
     const drawn = binnedResamples(random, job, settings.drawAhead)
-    return { next: () => drawn.next(this.kindWeights), close: () => drawn.close() }
+    const { kindWeights } = this
+    const sums = this.weighted.sums
+    const next = drawn.nextSums
+      ? () => {
+          if (!(drawn.nextSums as NonNullable<typeof drawn.nextSums>)(kindWeights, sums)) this.fillFromKinds()
+        }
+      : () => {
+          drawn.next(kindWeights)
+          this.fillFromKinds()
+        }
+    return { next, close: () => drawn.close() }
   }
 
   /** Every sum from the draws of each kind (the last bin, items that add to no sum, is not read). */

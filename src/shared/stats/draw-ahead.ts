@@ -1,5 +1,6 @@
 // What a bootstrap hands another thread to draw its resamples on (the contract; the thread is the host's), and the
 // one place that chooses between that thread and drawing in line.
+import type { SumsRows } from './kernel/weighted-sums'
 import type { SeededRandom } from './seeded-random'
 
 /**
@@ -17,11 +18,21 @@ export interface DrawAheadJob {
   /** Units drawn per resample. */
   draws: number
   resamples: number
+  /**
+   * Where given, the thread also sums each resample's rows weighted by its totals per bin (the bins are the rows,
+   * with one more bin that no row reads), with this compiled sums kernel, as WeightedSums sums them on this thread.
+   */
+  sums?: { module: WebAssembly.Module; rows: SumsRows }
 }
 
 export interface DrawsAhead {
-  /** The next resample's totals per bin, written over `counts` (binCount long). */
+  /** The next resample's totals per bin, written over `counts` (binCount long). Not for a job with sums. */
   next(counts: Int32Array): void
+  /**
+   * For a job with sums: the next resample's sums written over `sums` (true), or, where the thread has given up, its
+   * totals per bin written over `counts` (false), for the caller to sum. Absent where the job is drawn in line.
+   */
+  nextSums?(counts: Int32Array, sums: Float64Array): boolean
   /** Ends the drawing thread; called once, whether or not every resample was read. */
   close(): void
 }

@@ -3,6 +3,7 @@ import { gatherReportInput } from '../../../src/main/report'
 import { DRAW_WORKER_SOURCE, drawAheadOnWorker, type DrawAheadOptions } from '../../../src/main/report/draw-ahead'
 import type { Project } from '../../../src/main/store/project'
 import { buildReport, type DrawAhead, type Report, type ReportInput } from '../../../src/shared/report'
+import { WeightedSums, seededRandom, sumsKernelModule, type DrawAheadJob } from '../../../src/shared/stats'
 import { tempDir } from '../../support/tmp'
 import { syntheticPairsProject } from './fixtures'
 
@@ -82,5 +83,81 @@ describe('drawing the bootstrap ahead on a worker thread', () => {
     const { drawAhead, taken } = onWorker({ workerSource: silent, stallMs: 50 })
     expect(buildReport(input, { ...options, drawAhead })).toEqual(inLine)
     expect(taken).toEqual([true])
+  })
+
+  it('declines a job while another is read, and takes jobs again once that one is closed', () => {
+    const ahead = drawAheadOnWorker({ minDraws: 0 })
+    opened.push(ahead)
+    const job = { seed: 5, bins: new Int32Array(50).map((_, i) => i % 4), binCount: 4, draws: 50, resamples: 20 }
+    const first = ahead(job)
+    expect(first).not.toBeNull()
+    expect(ahead(job)).toBeNull()
+    first?.close()
+    const second = ahead(job)
+    expect(second).not.toBeNull()
+    second?.close()
+  })
+})
+
+describe('summing the resamples on the draw thread', () => {
+  // 300 units in 7 bins (the last read by no row); each row adds whole amounts to some of 5 sums.
+  const bins = Int32Array.from({ length: 300 }, (_, i) => (i * 7) % 8 === 7 ? 7 : (i * 5) % 7)
+  const offsets = Int32Array.from([0, 2, 3, 5, 6, 8, 9, 11])
+  const slots = Int32Array.from([0, 3, 1, 2, 4, 0, 1, 3, 2, 0, 4])
+  const amounts = Float64Array.from([1, 2, 1, 3, 1, 2, 1, 1, 5, 1, 2])
+  const rows = { offsets, slots, amounts, slotCount: 5 }
+
+  /** Every resample's sums as this thread makes them: the job's stream drawn in line, summed by WeightedSums. */
+  function expectedSums(job: DrawAheadJob): Float64Array[] {
+    const draw = seededRandom(job.seed).binned(job.bins)
+    const own = new WeightedSums(offsets, slots, amounts, rows.slotCount)
+    return Array.from({ length: job.resamples }, () => {
+      own.weights.fill(0)
+      draw(own.weights, job.draws)
+      own.fill()
+      return own.sums.slice()
+    })
+  }
+
+  function read(draws: NonNullable<ReturnType<DrawAhead>>, resamples: number, pauseMs: number): { sums: Float64Array[]; summedThere: number } {
+    const counts = new Int32Array(8)
+    const own = new WeightedSums(offsets, slots, amounts, rows.slotCount)
+    const out: Float64Array[] = []
+    let summedThere = 0
+    // A reader busy elsewhere first: the worker sums what it draws meanwhile.
+    if (pauseMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pauseMs)
+    for (let r = 0; r < resamples; r++) {
+      if (draws.nextSums?.(counts, own.sums)) summedThere++
+      else {
+        own.weights.set(counts)
+        own.fill()
+      }
+      out.push(own.sums.slice())
+    }
+    draws.close()
+    return { sums: out, summedThere }
+  }
+
+  it('gives each resample the sums drawing in line and summing here gives, whichever thread summed it', () => {
+    const module = sumsKernelModule()
+    expect(module).not.toBeNull()
+    const ahead = drawAheadOnWorker({ minDraws: 0 })
+    opened.push(ahead)
+    const job = { seed: 11, bins, binCount: 8, draws: bins.length, resamples: 400, sums: { module: module as WebAssembly.Module, rows } }
+    const expected = expectedSums(job)
+    const later = read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 300)
+    expect(later.sums).toEqual(expected)
+    // Read after a pause, the worker had summed resamples itself.
+    expect(later.summedThere).toBeGreaterThan(0)
+    // Read at once, the reader waits and sums some itself: the same sums.
+    expect(read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 0).sums).toEqual(expected)
+  })
+
+  it('replays the stream and sums in line when the worker fails part-way through a job with sums', () => {
+    const planted = DRAW_WORKER_SOURCE.replace('counts.fill(0)', 'if (r === 37) throw new Error("planted"); counts.fill(0)')
+    const ahead = drawAheadOnWorker({ minDraws: 0, workerSource: planted })
+    opened.push(ahead)
+    const job = { seed: 12, bins, binCount: 8, draws: bins.length, resamples: 100, sums: { module: sumsKernelModule() as WebAssembly.Module, rows } }
+    expect(read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 50).sums).toEqual(expectedSums(job))
   })
 })

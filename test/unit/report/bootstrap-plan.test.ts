@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clusterBootstrap, clusterBootstrapMany, type BootstrapInterval, type Estimate } from '../../../src/shared/stats'
+import { WeightedSums, clusterBootstrap, clusterBootstrapMany, seededRandom, type BootstrapInterval, type DrawAhead, type Estimate } from '../../../src/shared/stats'
 import { BootstrapPlan } from '../../../src/shared/report/bootstrap-plan'
 import { drawsInLine } from '../../support/draws-in-line'
 
@@ -183,5 +183,79 @@ describe('the plan’s draws made ahead', () => {
     }, () => undefined)
     expect(() => plan.run({ ...settings, drawAhead })).toThrow('planted')
     expect(closed()).toBe(1)
+  })
+
+  it('takes a drawer’s sums where it made them and sums the rest itself, to the same intervals', () => {
+    // Every resample's sums, in the order drawn, as well as the interval.
+    const traced = (drawAhead?: DrawAhead) => {
+      const plan = new BootstrapPlan(itemIds)
+      const seen: number[] = []
+      let interval: BootstrapInterval | undefined
+      const contributions = fraction.flatMap((u, i) => [{ item: u.item, slot: 0, amount: u.numerator }, { item: u.item, slot: 1, amount: i % 5 }])
+      plan.addSums(2, contributions, 1, (sums) => (seen.push(sums[0] as number, sums[1] as number), [{ value: (sums[0] as number) + (sums[1] as number) }]), ([i]) => (interval = i))
+      plan.run({ ...settings, drawAhead })
+      return { seen, interval }
+    }
+    const expected = traced()
+    // Sums every resample but each third, whose totals per bin it hands back instead.
+    let summed = 0
+    let left = 0
+    const summing: DrawAhead = (job) => {
+      const rows = job.sums?.rows
+      if (!rows) throw new Error('the plan offered no sums')
+      const draw = seededRandom(job.seed).binned(job.bins)
+      const own = new WeightedSums(rows.offsets, rows.slots, rows.amounts, rows.slotCount)
+      let r = 0
+      return {
+        next: () => {
+          throw new Error('a job with sums is read with nextSums')
+        },
+        nextSums(counts, sums) {
+          counts.fill(0)
+          draw(counts, job.draws)
+          if (r++ % 3 === 0) return (left++, false)
+          own.weights.set(counts)
+          own.fill()
+          sums.set(own.sums)
+          summed++
+          return true
+        },
+        close: () => undefined
+      }
+    }
+    expect(traced(summing)).toEqual(expected)
+    expect(summed).toBeGreaterThan(0)
+    expect(left).toBeGreaterThan(0)
+  })
+
+  it('starts, lets the caller work, and finishes with the intervals of one run; nothing is added once started', () => {
+    const { drawAhead, closed } = drawsInLine()
+    const plan = new BootstrapPlan(itemIds)
+    let got: BootstrapInterval | undefined
+    plan.addRatio(fraction, 'none', (interval) => (got = interval))
+    plan.start({ ...settings, drawAhead })
+    expect(got).toBeUndefined()
+    expect(() => plan.addRatio(fraction, 'none', () => undefined)).toThrow(/already started/)
+    expect(() => plan.start(settings)).toThrow(/already started/)
+    expect(closed()).toBe(0)
+    plan.finish()
+    expect(closed()).toBe(1)
+    const once = new BootstrapPlan(itemIds)
+    let expected: BootstrapInterval | undefined
+    once.addRatio(fraction, 'none', (interval) => (expected = interval))
+    once.run(settings)
+    expect(got).toEqual(expected)
+  })
+
+  it('ends the drawer of a plan abandoned after its start, and hands out no interval', () => {
+    const { drawAhead, closed } = drawsInLine()
+    const plan = new BootstrapPlan(itemIds)
+    let got: BootstrapInterval | undefined
+    plan.addRatio(fraction, 'none', (interval) => (got = interval))
+    plan.start({ ...settings, drawAhead })
+    plan.abandon()
+    expect(closed()).toBe(1)
+    plan.finish()
+    expect(got).toBeUndefined()
   })
 })

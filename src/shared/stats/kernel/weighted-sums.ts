@@ -1,4 +1,4 @@
-import { F64, I32, OP, compiled, double, ensureMemory, get, i32, instanceOf, moduleOf, set, tee, word } from './wasm'
+import { F64, I32, OP, compiled, double, ensureMemory, get, i32, instanceOf, kernelsAreOff, moduleOf, set, tee, word } from './wasm'
 
 /**
  * Sums of whole-number rows weighted by how often each row was drawn: sums[slot] += weight[k] × amount over the
@@ -56,6 +56,19 @@ const sumsModule = compiled(() =>
   moduleOf([{ name: 'sums', params: [I32, I32, I32, I32, I32, I32], locals: [[3, I32], [1, F64], [1, I32]], code: SUMS }])
 )
 
+/** The compiled sums kernel, for another thread to instantiate; null where there is none (or kernels are off). */
+export function sumsKernelModule(): WebAssembly.Module | null {
+  return kernelsAreOff() ? null : sumsModule()
+}
+
+/** Rows of (slot, whole-number amount) as WeightedSums holds them: what another thread needs to sum them alike. */
+export interface SumsRows {
+  offsets: Int32Array
+  slots: Int32Array
+  amounts: Float64Array
+  slotCount: number
+}
+
 /**
  * Fixed rows of (slot, whole-number amount) and their sums under changing weights: set `weights` (one per row, and
  * one more entry after the rows that no sum reads), call `fill()`, read `sums`. The arrays live in the kernel's
@@ -64,9 +77,12 @@ const sumsModule = compiled(() =>
 export class WeightedSums {
   readonly weights: Int32Array
   readonly sums: Float64Array
+  /** The rows as given. */
+  readonly rows: SumsRows
   private readonly fillRows: () => void
 
   constructor(offsets: Int32Array, slots: Int32Array, amounts: Float64Array, slotCount: number) {
+    this.rows = { offsets, slots, amounts, slotCount }
     const rows = offsets.length - 1
     const kernel = instanceOf<SumsKernel>(sumsModule)
     if (kernel === null) {
