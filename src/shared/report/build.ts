@@ -12,7 +12,8 @@ import type { BootstrapSettings, DrawAhead } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
 import { labelTermsOf, pairCallsOf, positionRow, winnerReader, type Side } from './pairwise'
-import { pairwiseRow } from './pairwise-row'
+import { criterionTruth, pairwiseRow } from './pairwise-row'
+import { ItemIndex } from './item-index'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
 import { systemsOf } from './systems'
@@ -288,6 +289,7 @@ function pairwiseSection(
   const callsBySource = new Map<string, ReturnType<typeof pairCallsOf>>()
   // Each criterion's winners by item, read once: the rows score against them, and the first is the published truth.
   const winnersOf = new Map<string, Map<number, Side>>()
+  const dense = new ItemIndex(input.items.map((i) => i.id))
   for (const criterion of withWinners) {
     const criterionIndex = withWinners.indexOf(criterion)
     const winners = new Map<number, Side>()
@@ -297,6 +299,7 @@ function pairwiseSection(
       const w = winnerOf(item)
       if (w) winners.set(item.id, w)
     }
+    const truth = criterionTruth(dense, input.items, (item) => winners.get(item.id) ?? null)
     for (const source of order(all)) {
       if (source.id === criterion.id || source.input.kind === 'panel' || comparedTheOtherWay(source, criterionIndex, withWinners)) continue
       if (criterion.input.kind === 'human_majority' && source.input.kind === 'annotator') continue
@@ -304,7 +307,7 @@ function pairwiseSection(
       if (!calls) callsBySource.set(source.id, (calls = pairCallsOf(source, items)))
       if (!calls.item.some((itemId) => winners.has(itemId))) continue
       const plan = source.input.kind === 'annotator' ? null : options.plan
-      rows.push(pairwiseRow(source.id, calls, criterion.id, winners, items, { ...options, plan, terms, labels }))
+      rows.push(pairwiseRow(source.id, calls, criterion.id, truth, { ...options, plan, terms, labels }))
     }
   }
   const position = order(all)

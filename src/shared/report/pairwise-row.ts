@@ -1,5 +1,6 @@
 import { majorityLabelBaseline, randomBaseline } from '../stats'
 import type { BootstrapPlan } from './bootstrap-plan'
+import type { ItemIndex } from './item-index'
 import type { ReportItem } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './intervals'
 import { PAIR_STATUSES, SIDE_OF_CODE, labelOf, labelTermsOf, type LabelTerms, type PairCalls, type PairStatus, type Side } from './pairwise'
@@ -88,12 +89,34 @@ function countIn<K>(counts: Map<K, Count>, key: K): Count {
   return count
 }
 
+/**
+ * A criterion's winners over the report's items by dense index (0: no winner, 1: a, 2: b), read by the rows in
+ * place of maps keyed by item id: each row looks an item up once per run of its calls.
+ */
+export interface CriterionTruth {
+  index: ItemIndex
+  /** The report's items, by the same dense index. */
+  items: readonly ReportItem[]
+  side: Int8Array
+}
+
+const SIDE_OF_TRUTH: ReadonlyArray<Side | undefined> = [undefined, 'a', 'b']
+
+/** A criterion's truth over the items, from its winner of each. */
+export function criterionTruth(index: ItemIndex, items: readonly ReportItem[], winnerOf: (item: ReportItem) => Side | null): CriterionTruth {
+  const side = new Int8Array(items.length)
+  for (const item of items) {
+    const w = winnerOf(item)
+    side[index.find(item.id)] = w === 'a' ? 1 : w === 'b' ? 2 : 0
+  }
+  return { index, items, side }
+}
+
 export function pairwiseRow(
   sourceId: string,
   calls: PairCalls,
   criterionId: string,
-  criterionWinners: ReadonlyMap<number, Side>,
-  items: ReadonlyMap<number, ReportItem>,
+  criterion: CriterionTruth,
   options: PairwiseRowOptions
 ): ReportPairwiseRow {
   const { terms, level } = options
@@ -109,21 +132,23 @@ export function pairwiseRow(
   const byLabel = new Map<string, Count>()
   const bySide = new Map<Side, Count>()
   const bySubset = SUBSET_GROUPINGS.map(() => new Map<string, Count>())
-  // Each item's index in `counts`, by id.
-  const byItem = new Map<number, number>()
+  // Each item's index in `counts`, by the item's dense index (-1: none yet).
+  const byItem = new Int32Array(criterion.items.length).fill(-1)
   const counts = new ItemCounts()
   // An item's calls come one after another: its truth, facts and count are looked up once per run of them.
   let lastItem = Number.NaN
   let truth: Side | undefined
   let item: ReportItem | undefined
   let k = -1
+  let dense = -1
   for (let c = 0; c < calls.length; c++) {
     const itemId = calls.item[c] as number
     if (itemId !== lastItem) {
       lastItem = itemId
-      truth = criterionWinners.get(itemId)
-      item = items.get(itemId)
-      k = byItem.get(itemId) ?? -1
+      dense = criterion.index.find(itemId)
+      truth = dense < 0 ? undefined : SIDE_OF_TRUTH[criterion.side[dense] as number]
+      item = dense < 0 ? undefined : criterion.items[dense]
+      k = dense < 0 ? -1 : (byItem[dense] as number)
     }
     if (!truth || !item) continue
     const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
@@ -146,7 +171,7 @@ export function pairwiseRow(
         if (key !== null) counts.groups.push(countIn(bySubset[g] as Map<string, Count>, key))
       }
       counts.closeGroups(k)
-      byItem.set(itemId, k)
+      byItem[dense] = k
     }
     if (status === 'failed') {
       failed++
@@ -220,7 +245,7 @@ export function pairwiseRow(
 
   // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata, in
   // terms chosen on those items alone: other pairs of the project (probes, say) never change it.
-  const own = baselineTerms(counts, criterionWinners, items, terms)
+  const own = baselineTerms(counts, criterion, terms)
   const baseline = majorityLabelBaseline(own ? own.labels : judgedItemLabels)
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = [...baseline.majority].sort()
@@ -244,16 +269,14 @@ export function pairwiseRow(
  * against an AI one, sides otherwise. Null when they are the report's terms (the baseline is counted as before);
  * else the judged items' labels in the row's own terms.
  */
-function baselineTerms(
-  counts: ItemCounts,
-  winners: ReadonlyMap<number, Side>,
-  items: ReadonlyMap<number, ReportItem>,
-  reportTerms: LabelTerms
-): { terms: LabelTerms; names: string[]; labels: string[] } | null {
+function baselineTerms(counts: ItemCounts, criterion: CriterionTruth, reportTerms: LabelTerms): { terms: LabelTerms; names: string[]; labels: string[] } | null {
   const judged: ReportItem[] = []
+  const sides: Side[] = []
   for (let k = 0; k < counts.length; k++) {
-    const item = (counts.denominator[k] as number) > 0 ? items.get(counts.item[k] as number) : undefined
-    if (item !== undefined) judged.push(item)
+    if ((counts.denominator[k] as number) === 0) continue
+    const dense = criterion.index.find(counts.item[k] as number)
+    judged.push(criterion.items[dense] as ReportItem)
+    sides.push(SIDE_OF_TRUTH[criterion.side[dense] as number] as Side)
   }
   if (judged.length === 0) return null
   const terms = labelTermsOf(judged)
@@ -261,7 +284,7 @@ function baselineTerms(
   return {
     terms,
     names: terms === 'origin' ? ['human', 'ai'] : ['a', 'b'],
-    labels: judged.map((item) => labelOf(item, winners.get(item.id) as Side, terms))
+    labels: judged.map((item, i) => labelOf(item, sides[i] as Side, terms))
   }
 }
 
