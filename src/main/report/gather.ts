@@ -3,17 +3,15 @@ import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/
 import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { addAnswer, JudgementReader, readAnswer } from './stored-calls'
-import { payloadWithContext } from '../annotation/item-context'
+import { payloadWithTask } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
-import { currentAnswers, type AnswerRow } from '../store/annotations'
-import { annotatorPseudonyms, runCallColumns, reportRunRows, currentAdjudicationRows, exposureRows, itemRowsOfKind, type ReportRunRow } from '../store/report-reads'
+import type { AnswerRow } from '../store/annotations'
+import type { ReportRunRow } from '../store/report-reads'
 import type { Db } from '../store/database'
-import { getMeta } from '../store/meta'
+import { connectionReads, type GatherReads } from './gather-reads'
 import { panelSourceInput } from './panel'
-import { listFits } from '../store/calibration-fits'
 import { countCheckProvenance } from '../checks/verify'
-import { probeFacts } from '../probes/report-facts'
 
 export interface GatherOptions {
   instrument: string
@@ -40,12 +38,12 @@ interface ScopedItem {
 export function gatherReportInput(db: Db, options: GatherOptions): ReportInput {
   if (!isInstrumentId(options.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${options.instrument}"`)
   // One read transaction: every table is read from one state of the project, even while a run writes calls.
-  return db.transaction(() => gatherIn(db, getInstrument(options.instrument), options))()
+  return db.transaction(() => gatherIn(connectionReads(db), getInstrument(options.instrument), options))()
 }
 
-function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): ReportInput {
-  const scoped = scopedItems(db, instrument, options.split)
-  const exposures = exposuresByItem(db)
+function gatherIn(reads: GatherReads, instrument: AnyInstrument, options: GatherOptions): ReportInput {
+  const scoped = scopedItems(reads, instrument, options.split)
+  const exposures = exposuresByItem(reads)
   const items: ReportItem[] = scoped.map(({ row, payload }) => ({
     id: row.id,
     externalId: row.external_id,
@@ -60,23 +58,23 @@ function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): Re
 
   const sources: ReportSourceInput[] = []
   sources.push(...itemLabelSources(instrument, scoped))
-  sources.push(...annotationSources(db, instrument, payloads, versions))
-  const adjudicated = adjudicationSource(db, instrument, payloads)
+  sources.push(...annotationSources(reads, instrument, payloads, versions))
+  const adjudicated = adjudicationSource(reads, instrument, payloads)
   if (adjudicated) sources.push(adjudicated)
-  sources.push(...runSources(db, instrument, payloads, options.includeArchived ?? false))
+  sources.push(...runSources(reads, instrument, payloads, options.includeArchived ?? false))
   const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads, options.panel) : null
   if (panel?.source) sources.push(panel.source)
   if (options.sources) keepJudges(sources, options.sources)
 
-  const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
+  const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(reads, payloads) : []
   // Judges asked the flaw audit itself on the same pairs, shown beside the verdicts' fatal-flaw recall.
   const judgeFlawAudits = flawAudits.length
-    ? runSources(db, getInstrument('flaw-audit'), payloads, options.includeArchived ?? false).flatMap((s) =>
+    ? runSources(reads, getInstrument('flaw-audit'), payloads, options.includeArchived ?? false).flatMap((s) =>
         s.calls.filter((c) => c.status === 'ok').map((c) => ({ sourceId: s.id, name: s.name, itemId: c.itemId, observations: c.observations }))
       )
     : []
   return {
-    project: { name: getMeta(db, 'name') ?? '', id: getMeta(db, 'project_id') ?? '' },
+    project: { name: reads.meta('name') ?? '', id: reads.meta('project_id') ?? '' },
     instrument: { id: instrument.id, title: instrument.title, itemKind: instrument.itemKind, versions: [...versions].sort((a, b) => a - b), fields: instrument.fields },
     split: options.split ?? 'all',
     items,
@@ -84,38 +82,38 @@ function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): Re
     flawAudits,
     ...(judgeFlawAudits.length ? { judgeFlawAudits } : {}),
     panelRule: panel?.rule ?? null,
-    fits: listFits(db, instrument.id),
-    workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null,
-    probes: probeFacts(db),
+    fits: reads.fits(instrument.id),
+    workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(reads, payloads) : null,
+    probes: reads.probes(),
     // The answers in columns, below the report and the calibration alike.
     frame: ReportFrame.of(sources, comparableFields(instrument.fields))
   }
 }
 
 /** Provenance of the worked checks in the current flaw audits of the items in scope (see checks/verify.ts). */
-function workedCheckCounts(db: Db, payloads: ReadonlyMap<number, unknown>): WorkedCheckCounts | null {
-  const judgements = currentAnswers(db, 'flaw-audit')
+function workedCheckCounts(reads: GatherReads, payloads: ReadonlyMap<number, unknown>): WorkedCheckCounts | null {
+  const judgements = reads.answers('flaw-audit')
     .filter((a) => payloads.has(a.item_id))
     .map((a) => JSON.parse(a.judgement) as unknown)
   const counts = countCheckProvenance(judgements)
   return counts.verified + counts.mismatch + counts.unverified + counts.unrecorded > 0 ? counts : null
 }
 
-function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined): ScopedItem[] {
-  const rows = itemRowsOfKind(db, instrument.itemKind, split)
+function scopedItems(reads: GatherReads, instrument: AnyInstrument, split: Split | undefined): ScopedItem[] {
+  const rows = reads.itemRows(instrument.itemKind, split)
   const out: ScopedItem[] = []
   for (const row of rows) {
     // With the kind's defaults the instruments rely on; the attached task survives (loose objects).
-    const payload = payloadAsRead(row.kind, payloadWithContext(db, row))
+    const payload = payloadAsRead(row.kind, payloadWithTask(row, reads.taskPayload))
     if (instrument.accepts && !instrument.accepts(payload as never)) continue
     out.push({ row: { id: row.id, kind: row.kind, external_id: row.external_id, set_name: row.set_name, split: row.split }, payload })
   }
   return out
 }
 
-function exposuresByItem(db: Db): Map<number, string[]> {
+function exposuresByItem(reads: GatherReads): Map<number, string[]> {
   const out = new Map<number, string[]>()
-  for (const r of exposureRows(db)) {
+  for (const r of reads.exposures()) {
     const list = out.get(r.item_id)
     if (list) list.push(r.kind)
     else out.set(r.item_id, [r.kind])
@@ -206,12 +204,12 @@ function sameStudyLabelSources(scoped: readonly ScopedItem[]): ReportSourceInput
   return sourcesRead(bySource.values(), false)
 }
 
-function annotationSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): ReportSourceInput[] {
-  const pseudonyms = annotatorPseudonyms(db)
+function annotationSources(reads: GatherReads, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): ReportSourceInput[] {
+  const pseudonyms = reads.pseudonyms()
   const bySource = new Map<string, SourceBeingRead>()
   const trials = new Map<string, number>()
   const reader = new JudgementReader(instrument)
-  for (const a of currentAnswers(db, instrument.id)) {
+  for (const a of reads.answers(instrument.id)) {
     const payload = payloads.get(a.item_id)
     if (!payload) continue
     versions.add(a.instrument_version)
@@ -238,8 +236,8 @@ function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string
 }
 
 /** The latest adjudication of each item: the head of its revision chain. */
-function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): ReportSourceInput | null {
-  const rows = currentAdjudicationRows(db, instrument.id)
+function adjudicationSource(reads: GatherReads, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): ReportSourceInput | null {
+  const rows = reads.adjudications(instrument.id)
   const source = beingRead({ id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {} })
   const reader = new JudgementReader(instrument)
   const seen = new Set<number>()
@@ -271,14 +269,14 @@ function keepJudges(sources: ReportSourceInput[], keep: readonly string[]): void
 }
 
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */
-function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): ReportSourceInput[] {
-  const runs = reportRunRows(db, instrument.id, includeArchived).sort((a, b) => a.run_id - b.run_id)
+function runSources(reads: GatherReads, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): ReportSourceInput[] {
+  const runs = reads.runs(instrument.id, includeArchived).sort((a, b) => a.run_id - b.run_id)
   // The run's facts are read once above; its calls come as columns and are written straight into its rows.
   const out: SourceBeingRead[] = []
   const reader = new JudgementReader(instrument)
   for (const run of runs) {
     const source = beingRead(runHead(run))
-    for (const calls of runCallColumns(db, run.run_id)) {
+    for (const calls of reads.runCalls(run.run_id)) {
       const { item, trial, order, status, display, judgement } = calls
       for (let c = 0; c < item.length; c++) {
         const itemId = item[c] as number
@@ -317,10 +315,10 @@ function runHead(r: ReportRunRow): Omit<ReportSourceInput, 'calls'> {
 }
 
 /** Human flaw audits of the same pairs (current answers), for fatal-flaw recall. */
-function humanFlawAudits(db: Db, payloads: ReadonlyMap<number, Record<string, unknown>>): FlawAuditInput[] {
+function humanFlawAudits(reads: GatherReads, payloads: ReadonlyMap<number, Record<string, unknown>>): FlawAuditInput[] {
   const flaws = getInstrument('flaw-audit')
   const out: FlawAuditInput[] = []
-  for (const a of currentAnswers(db, 'flaw-audit')) {
+  for (const a of reads.answers('flaw-audit')) {
     if (a.source_kind !== 'human') continue
     const payload = payloads.get(a.item_id)
     if (!payload) continue
