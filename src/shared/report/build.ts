@@ -118,15 +118,15 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
   // summed on the draw thread (where there is one) while the sections that need none of its intervals are built.
   options.onResampling?.({ resamples, items: inScope.size, statistics: plan.size })
   plan.start(bootstrap)
-  const { fitSections, originality, flawMatching, probes } = (() => {
-    try {
-      return sectionsBesidePlan(gathered, input, leftOut, { level, resamples, seed: bootstrap.seed, eceBins, drawAhead: bootstrap.drawAhead })
-    } catch (error) {
-      plan.abandon()
-      throw error
-    }
-  })()
+  let beside: ReturnType<typeof sectionsBesidePlan>
+  try {
+    beside = sectionsBesidePlan(gathered, input, leftOut, { level, resamples, seed: bootstrap.seed, eceBins, drawAhead: bootstrap.drawAhead })
+  } catch (error) {
+    plan.abandon()
+    throw error
+  }
   plan.finish()
+  const { fitSections, originality, flawMatching, probes } = beside
 
   // Residues only in computed figures: settings such as the log-loss ε are tiny on purpose.
   roundResidues([fieldSections, pairwise, ceiling, judgeVsJudgeRows])
