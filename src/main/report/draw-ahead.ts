@@ -170,11 +170,11 @@ export function drawAheadOnWorker(options: DrawAheadOptions = {}): DrawAhead & {
     void w.terminate()
   }
   started()
-  // The reader of the job in hand: a job offered while another is read is declined (drawn in line), so that it is
-  // never queued behind one whose reader is busy elsewhere.
-  let reading: RingReader | null = null
+  // Whether a job is being read: a job offered meanwhile is declined (drawn in line), so that it is never queued
+  // behind one whose reader is busy elsewhere. The reader is not kept, so its ring goes with it.
+  let reading = false
   const drawAhead = (job: DrawAheadJob): DrawsAhead | null => {
-    if (job.draws * job.resamples < minDraws || job.bins.length === 0 || (reading !== null && !reading.isClosed)) return null
+    if (job.draws * job.resamples < minDraws || job.bins.length === 0 || reading) return null
     const start = kernelStreamStart(job.seed, job.bins.length)
     const w = start && started()
     if (!start || !w) return null
@@ -190,8 +190,8 @@ export function drawAheadOnWorker(options: DrawAheadOptions = {}): DrawAhead & {
       giveUp(w)
       return null
     }
-    reading = new RingReader(job, ring, layout, slots, stallMs, () => giveUp(w))
-    return reading
+    reading = true
+    return new RingReader(job, ring, layout, slots, stallMs, () => giveUp(w), () => (reading = false))
   }
   return Object.assign(drawAhead, {
     close: async () => {
@@ -217,16 +217,13 @@ class RingReader implements DrawsAhead {
     layout: RingLayout,
     private readonly slots: number,
     private readonly stallMs: number,
-    private readonly giveUp: () => void
+    private readonly giveUp: () => void,
+    private readonly onClose: () => void
   ) {
     this.header = new Int32Array(ring, 0, HEADER_WORDS)
     this.counts = new Int32Array(ring, layout.countsAt, slots * job.binCount)
     this.flags = job.sums ? new Int32Array(ring, layout.flagsAt, slots) : null
     this.sums = job.sums ? new Float64Array(ring, layout.sumsAt, slots * job.sums.rows.slotCount) : null
-  }
-
-  get isClosed(): boolean {
-    return this.closed
   }
 
   next(counts: Int32Array): void {
@@ -256,6 +253,7 @@ class RingReader implements DrawsAhead {
     this.closed = true
     Atomics.store(this.header, CLOSED, 1)
     Atomics.notify(this.header, READ)
+    this.onClose()
   }
 
   /** The ring slot of the next resample once the worker wrote it, or -1 once it is drawn in line. */
