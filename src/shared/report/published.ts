@@ -1,6 +1,7 @@
 import type { ReportItem } from './input'
+import { ItemIndex } from './item-index'
 import { put } from './intervals'
-import { CHOICE, PAIR_STATUSES, SIDE_OF_CODE, TIE, itemWinner, type PairCalls, type PairStatus, type Side } from './pairwise'
+import { CHOICE, PAIR_STATUSES, TIE, itemWinner, type PairCalls, type PairStatus, type Side } from './pairwise'
 import type { ResolvedSource } from './resolve'
 import type { ReportPairwise } from './schema'
 
@@ -21,29 +22,39 @@ import type { ReportPairwise } from './schema'
 type Vote = Side | 'tie'
 type Row = ReportPairwise['published_agreement'][number]
 
-/** The MT-Bench vote of a source on each pair: the same verdict in both orders, else a tie. */
-export function mtBenchVotes(calls: PairCalls): Map<number, Vote> {
+/** Votes by an item's dense index: none, a, b, or a tie. */
+const NO_VOTE = 0
+const TIE_VOTE = 3
+const VOTE_OF_CODE: ReadonlyArray<Vote | undefined> = [undefined, 'a', 'b', 'tie']
+
+/**
+ * The MT-Bench vote of a source on each pair (by the item's dense index in `index`): the same verdict in both orders,
+ * else a tie. The calls' items are the report's (pairCallsOf keeps no other).
+ */
+export function mtBenchVotes(calls: PairCalls, index: ItemIndex): Int8Array {
   // Folded call by call: a vote unlike the pair's vote so far makes it a tie, and a tie stays one.
-  const out = new Map<number, Vote>()
+  const out = new Int8Array(index.size)
   for (let c = 0; c < calls.length; c++) {
     const status = calls.status[c]
     if (status !== CHOICE && status !== TIE) continue
-    const vote: Vote = status === CHOICE ? (SIDE_OF_CODE[calls.winner[c] as number] as Side) : 'tie'
-    const item = calls.item[c] as number
-    const earlier = out.get(item)
-    if (earlier === undefined) out.set(item, vote)
-    else if (earlier !== vote) out.set(item, 'tie')
+    const vote = status === CHOICE ? (calls.winner[c] as number) : TIE_VOTE
+    const d = index.find(calls.item[c] as number)
+    const earlier = out[d] as number
+    if (earlier === NO_VOTE) out[d] = vote
+    else if (earlier !== vote) out[d] = TIE_VOTE
   }
   return out
 }
 
-function humanVotes(annotators: readonly ResolvedSource[], items: readonly ReportItem[]): Map<number, Side[]> {
-  const out = new Map<number, Side[]>()
-  for (const item of items) {
-    if (!item.pair) continue
+/** People's votes on each pair, by the item's dense index (items are indexed in order). */
+function humanVotes(annotators: readonly ResolvedSource[], items: readonly ReportItem[]): Array<Side[] | undefined> {
+  const out = new Array<Side[] | undefined>(items.length)
+  if (annotators.length === 0) return out
+  items.forEach((item, d) => {
+    if (!item.pair) return
     const votes = annotators.map((a) => itemWinner(a, item)).filter((v): v is Side => v !== null)
-    if (votes.length > 0) out.set(item.id, votes)
-  }
+    if (votes.length > 0) out[d] = votes
+  })
   return out
 }
 
@@ -90,13 +101,17 @@ export function publishedAgreement(
   items: readonly ReportItem[],
   criterion: { id: string; winners: ReadonlyMap<number, Side> } | null
 ): Row[] {
+  const index = new ItemIndex(items.map((i) => i.id))
   const human = humanVotes(annotators, items)
   const rows: Row[] = []
+  // The criterion's winner of each item by dense index (1: a, 2: b), made at the first judge that needs it.
+  let truth: Int8Array | undefined
 
   // People among themselves: every pair of votes on a pair; each vote against the majority of the others.
   const humanPairs: Array<[Vote, Vote]> = []
   const humanAlpaca = new Share()
-  for (const votes of human.values()) {
+  for (const votes of human) {
+    if (!votes) continue
     for (let i = 0; i < votes.length; i++) {
       for (let j = i + 1; j < votes.length; j++) humanPairs.push([votes[i] as Side, votes[j] as Side])
       if (votes.length < 2) continue
@@ -108,23 +123,23 @@ export function publishedAgreement(
   rows.push(row('human-human', people.s1, people.s2, humanAlpaca))
 
   for (const judge of judges) {
-    const votes = mtBenchVotes(judge.calls)
+    const votes = mtBenchVotes(judge.calls, index)
     const pairs: Array<[Vote, Vote]> = []
     const alpaca = new Share()
-    // forEach rather than for-of: no [item, vote] array per pair.
-    votes.forEach((vote, item) => {
-      const theirs = human.get(item)
-      if (!theirs) return
+    for (let d = 0; d < votes.length; d++) {
+      const theirs = human[d]
+      if (votes[d] === NO_VOTE || !theirs) continue
+      const vote = VOTE_OF_CODE[votes[d] as number] as Vote
       for (const h of theirs) pairs.push([vote, h])
-      if (theirs.length < 2) return
+      if (theirs.length < 2) continue
       for (let i = 0; i < theirs.length; i++) {
         const others = majorityOf(theirs.filter((_, k) => k !== i))
         if (others !== null) alpaca.add(vote === others)
       }
-    })
+    }
     const { s1, s2 } = mtBench(pairs)
     const out = row(judge.id, s1, s2, alpaca)
-    const sign = criterion ? judgeBench(judge.calls, criterion.winners) : null
+    const sign = criterion ? judgeBench(judge.calls, index, (truth ??= truthOf(criterion.winners, items, index))) : null
     if (sign && criterion) {
       const record = out as unknown as Record<string, unknown>
       put(record, out.reasons, 'judgebench_accuracy', sign.n === 0 ? { value: null, reason: 'no labelled pair was answered in both display orders' } : { value: sign.correct / sign.n })
@@ -136,29 +151,42 @@ export function publishedAgreement(
   return rows
 }
 
-/** JudgeBench's both-order sign rule; null for a source never asked about a pair in both orders. */
-function judgeBench(calls: PairCalls, winners: ReadonlyMap<number, Side>): { correct: number; n: number } | null {
-  // Per item, folded call by call (runs over every item of every judge: one small record per item, no lists).
-  const byItem = new Map<number, { firstOrder: number; severalOrders: boolean; unanswered: boolean; score: number }>()
+function truthOf(winners: ReadonlyMap<number, Side>, items: readonly ReportItem[], index: ItemIndex): Int8Array {
+  const out = new Int8Array(index.size)
+  for (const item of items) {
+    const w = winners.get(item.id)
+    if (w) out[index.find(item.id)] = w === 'a' ? 1 : 2
+  }
+  return out
+}
+
+/**
+ * JudgeBench's both-order sign rule; null for a source never asked about a pair in both orders. Folded call by call
+ * into columns by the item's dense index (runs over every item of every judge).
+ */
+function judgeBench(calls: PairCalls, index: ItemIndex, truth: Int8Array): { correct: number; n: number } | null {
+  const firstOrder = new Int32Array(index.size).fill(-1)
+  const severalOrders = new Uint8Array(index.size)
+  const unanswered = new Uint8Array(index.size)
+  const score = new Int32Array(index.size)
   for (let c = 0; c < calls.length; c++) {
-    const item = calls.item[c] as number
+    const d = index.find(calls.item[c] as number)
     const order = calls.order[c] as number
     const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
-    let state = byItem.get(item)
-    if (!state) byItem.set(item, (state = { firstOrder: order, severalOrders: false, unanswered: false, score: 0 }))
-    if (order !== state.firstOrder) state.severalOrders = true
-    if (status === 'failed' || status === 'pending' || status === 'abstained') state.unanswered = true
-    state.score += status === 'choice' ? (SIDE_OF_CODE[calls.winner[c] as number] === winners.get(item) ? 1 : -1) : 0
+    if (firstOrder[d] === -1) firstOrder[d] = order
+    else if (order !== firstOrder[d]) severalOrders[d] = 1
+    if (status === 'failed' || status === 'pending' || status === 'abstained') unanswered[d] = 1
+    if (status === 'choice') score[d] = (score[d] as number) + (calls.winner[c] === truth[d] ? 1 : -1)
   }
   let bothOrders = false
   let correct = 0
   let n = 0
-  byItem.forEach((state, item) => {
-    if (!state.severalOrders) return
+  for (let d = 0; d < index.size; d++) {
+    if (severalOrders[d] === 0) continue
     bothOrders = true
-    if (!winners.get(item) || state.unanswered) return
+    if (truth[d] === 0 || unanswered[d] === 1) continue
     n++
-    if (state.score > 0) correct++
-  })
+    if ((score[d] as number) > 0) correct++
+  }
   return bothOrders ? { correct, n } : null
 }
