@@ -1,6 +1,7 @@
 import type { FieldSpec } from '../instruments/types'
 import { observedCategories, type Category } from '../stats'
-import { forEachUnit, type ResolvedSource, type Value } from './resolve'
+import { ITEM_STATUS_ORDER, forEachUnit, unitValuesOf, type ItemStatus, type ResolvedSource, type Value } from './resolve'
+import type { UnitDictionary } from './frame'
 import type { ReportComparison } from './schema'
 
 /**
@@ -44,8 +45,9 @@ export function account<T>(
 ): Accounting<T> {
   const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
   const values = {} as Pair<T>
+  const byCode = statusByUnit(source, unitValuesOf(criterion)?.units)
   forEachUnit(criterion, (key, code, item, criterionValue) => {
-    const status = source.itemStatus.get(item)
+    const status = byCode && code >= 0 ? STATUS_OF_CODE[byCode[code] as number] : source.itemStatus.get(item)
     if (status === undefined) {
       acc.notAsked++
       return
@@ -65,6 +67,37 @@ export function account<T>(
     } else acc[status]++
   })
   return acc
+}
+
+/** Item statuses coded by position in ITEM_STATUS_ORDER, one more than it (0: the item was not asked). */
+const STATUS_OF_CODE: ReadonlyArray<ItemStatus | undefined> = [undefined, ...ITEM_STATUS_ORDER]
+const CODE_OF_STATUS = new Map<ItemStatus, number>(ITEM_STATUS_ORDER.map((status, i) => [status, i + 1]))
+
+/** A source's item status on each unit of a dictionary, by unit code, made once per source and dictionary. */
+const statusesByUnit = new WeakMap<ResolvedSource, { units: UnitDictionary; byCode: Int8Array }>()
+
+/**
+ * The status of the item of each unit code (see STATUS_OF_CODE), where the source was resolved on `units`: every
+ * comparison of a source walks the criterion's units, and looks each one's item up here rather than in a map.
+ */
+function statusByUnit(source: ResolvedSource, units: UnitDictionary | undefined): Int8Array | null {
+  if (!units || source.units !== units) return null
+  const made = statusesByUnit.get(source)
+  if (made && made.units === units && made.byCode.length === units.size) return made.byCode
+  const byCode = new Int8Array(units.size)
+  let lastItem = Number.NaN
+  let last = 0
+  for (let u = 0; u < units.size; u++) {
+    const item = units.item(u)
+    if (item !== lastItem) {
+      lastItem = item
+      const status = source.itemStatus.get(item)
+      last = status === undefined ? 0 : (CODE_OF_STATUS.get(status) as number)
+    }
+    byCode[u] = last
+  }
+  statusesByUnit.set(source, { units, byCode })
+  return byCode
 }
 
 export function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: string, acc: Accounting<unknown>): ReportComparison {
