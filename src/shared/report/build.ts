@@ -11,8 +11,8 @@ import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput, type ReportItem, type R
 import type { BootstrapSettings, DrawAhead } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
-import { labelTermsOf, pairCallsOf, positionRow, winnerReader, type Side } from './pairwise'
-import { criterionTruth, pairwiseRow } from './pairwise-row'
+import { labelTermsOf, pairCallsOf, positionRow, winnerReader } from './pairwise'
+import { criterionTruth, pairwiseRow, type CriterionTruth } from './pairwise-row'
 import { ItemIndex } from './item-index'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
@@ -288,24 +288,16 @@ function pairwiseSection(
   const rows = []
   const callsBySource = new Map<string, ReturnType<typeof pairCallsOf>>()
   // Each criterion's winners by item, read once: the rows score against them, and the first is the published truth.
-  const winnersOf = new Map<string, Map<number, Side>>()
   const dense = new ItemIndex(input.items.map((i) => i.id))
-  for (const criterion of withWinners) {
-    const criterionIndex = withWinners.indexOf(criterion)
-    const winners = new Map<number, Side>()
-    winnersOf.set(criterion.id, winners)
-    const winnerOf = winnerReader(criterion)
-    for (const item of input.items) {
-      const w = winnerOf(item)
-      if (w) winners.set(item.id, w)
-    }
-    const truth = criterionTruth(dense, input.items, (item) => winners.get(item.id) ?? null)
+  const truths = withWinners.map((criterion) => criterionTruth(dense, input.items, winnerReader(criterion)))
+  for (const [criterionIndex, criterion] of withWinners.entries()) {
+    const truth = truths[criterionIndex] as CriterionTruth
     for (const source of order(all)) {
       if (source.id === criterion.id || source.input.kind === 'panel' || comparedTheOtherWay(source, criterionIndex, withWinners)) continue
       if (criterion.input.kind === 'human_majority' && source.input.kind === 'annotator') continue
       let calls = callsBySource.get(source.id)
       if (!calls) callsBySource.set(source.id, (calls = pairCallsOf(source, items)))
-      if (!calls.item.some((itemId) => winners.has(itemId))) continue
+      if (!calls.item.some((itemId) => truth.side[dense.find(itemId)] !== 0)) continue
       const plan = source.input.kind === 'annotator' ? null : options.plan
       rows.push(pairwiseRow(source.id, calls, criterion.id, truth, { ...options, plan, terms, labels }))
     }
@@ -330,7 +322,7 @@ function pairwiseSection(
     .filter((s) => JUDGE_KINDS.has(s.input.kind) && s.input.kind !== 'panel')
     .map((s) => ({ id: s.id, calls: callsBySource.get(s.id) ?? pairCallsOf(s, items) }))
   const first = withWinners[0]
-  const truth = first ? { id: first.id, winners: winnersOf.get(first.id) as Map<number, Side> } : null
+  const truth = first ? { id: first.id, truth: truths[0] as CriterionTruth } : null
   return {
     label_terms: terms,
     labels,

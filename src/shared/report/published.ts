@@ -1,5 +1,6 @@
 import type { ReportItem } from './input'
 import { ItemIndex } from './item-index'
+import type { CriterionTruth } from './pairwise-row'
 import { put } from './intervals'
 import { CHOICE, PAIR_STATUSES, TIE, itemWinner, type PairCalls, type PairStatus, type Side } from './pairwise'
 import type { ResolvedSource } from './resolve'
@@ -99,13 +100,12 @@ export function publishedAgreement(
   annotators: readonly ResolvedSource[],
   judges: ReadonlyArray<{ id: string; calls: PairCalls }>,
   items: readonly ReportItem[],
-  criterion: { id: string; winners: ReadonlyMap<number, Side> } | null
+  criterion: { id: string; truth: CriterionTruth } | null
 ): Row[] {
-  const index = new ItemIndex(items.map((i) => i.id))
+  // The items by the criterion's dense index where there is one (the calls' items are the report's).
+  const index = criterion?.truth.index ?? new ItemIndex(items.map((i) => i.id))
   const human = humanVotes(annotators, items)
   const rows: Row[] = []
-  // The criterion's winner of each item by dense index (1: a, 2: b), made at the first judge that needs it.
-  let truth: Int8Array | undefined
 
   // People among themselves: every pair of votes on a pair; each vote against the majority of the others.
   const humanPairs: Array<[Vote, Vote]> = []
@@ -139,7 +139,7 @@ export function publishedAgreement(
     }
     const { s1, s2 } = mtBench(pairs)
     const out = row(judge.id, s1, s2, alpaca)
-    const sign = criterion ? judgeBench(judge.calls, index, (truth ??= truthOf(criterion.winners, items, index))) : null
+    const sign = criterion ? judgeBench(judge.calls, index, criterion.truth.side) : null
     if (sign && criterion) {
       const record = out as unknown as Record<string, unknown>
       put(record, out.reasons, 'judgebench_accuracy', sign.n === 0 ? { value: null, reason: 'no labelled pair was answered in both display orders' } : { value: sign.correct / sign.n })
@@ -149,15 +149,6 @@ export function publishedAgreement(
     rows.push(out)
   }
   return rows
-}
-
-function truthOf(winners: ReadonlyMap<number, Side>, items: readonly ReportItem[], index: ItemIndex): Int8Array {
-  const out = new Int8Array(index.size)
-  for (const item of items) {
-    const w = winners.get(item.id)
-    if (w) out[index.find(item.id)] = w === 'a' ? 1 : 2
-  }
-  return out
 }
 
 /**
