@@ -6,15 +6,10 @@ import { getItemByExternalId, type ItemRow } from '../store/items'
  * (a hypothesis set is judged against its task's background and reference finding, attached as `task`).
  */
 export function payloadWithContext(db: Db, row: Pick<ItemRow, 'kind' | 'payload'>): Record<string, unknown> {
-  return payloadWithTask(row, (externalId) => getItemByExternalId(db, 'rediscovery-task', externalId)?.payload ?? null)
-}
-
-/** payloadWithContext with the task's payload looked up by `taskPayload` (its external id; null where none). */
-export function payloadWithTask(row: Pick<ItemRow, 'kind' | 'payload'>, taskPayload: (externalId: string) => string | null): Record<string, unknown> {
   const payload = JSON.parse(row.payload) as Record<string, unknown>
   if (row.kind === 'hypothesis-set' && typeof payload.task_id === 'string' && payload.task === undefined) {
-    const task = taskPayload(payload.task_id)
-    if (task !== null) payload.task = JSON.parse(task)
+    const task = getItemByExternalId(db, 'rediscovery-task', payload.task_id)
+    if (task) payload.task = JSON.parse(task.payload)
   }
   return payload
 }

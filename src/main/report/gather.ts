@@ -3,15 +3,17 @@ import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/
 import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { addAnswer, JudgementReader, readAnswer } from './stored-calls'
-import { payloadWithTask } from '../annotation/item-context'
+import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
 import type { ProviderKind } from '../providers/types'
-import type { AnswerRow } from '../store/annotations'
-import type { ReportRunRow } from '../store/report-reads'
+import { currentAnswers, type AnswerRow } from '../store/annotations'
+import { annotatorPseudonyms, runCallColumns, reportRunRows, currentAdjudicationRows, exposureRows, itemRowsOfKind, type ReportRunRow } from '../store/report-reads'
 import type { Db } from '../store/database'
-import { connectionReads, type GatherReads } from './gather-reads'
+import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
+import { listFits } from '../store/calibration-fits'
 import { countCheckProvenance } from '../checks/verify'
+import { probeFacts } from '../probes/report-facts'
 
 export interface GatherOptions {
   instrument: string
@@ -38,12 +40,12 @@ interface ScopedItem {
 export function gatherReportInput(db: Db, options: GatherOptions): ReportInput {
   if (!isInstrumentId(options.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${options.instrument}"`)
   // One read transaction: every table is read from one state of the project, even while a run writes calls.
-  return db.transaction(() => gatherIn(connectionReads(db), getInstrument(options.instrument), options))()
+  return db.transaction(() => gatherIn(db, getInstrument(options.instrument), options))()
 }
 
-function gatherIn(reads: GatherReads, instrument: AnyInstrument, options: GatherOptions): ReportInput {
-  const scoped = scopedItems(reads, instrument, options.split)
-  const exposures = exposuresByItem(reads)
+function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): ReportInput {
+  const scoped = scopedItems(db, instrument, options.split)
+  const exposures = exposuresByItem(db)
   const items: ReportItem[] = scoped.map(({ row, payload }) => ({
     id: row.id,
     externalId: row.external_id,
@@ -58,23 +60,23 @@ function gatherIn(reads: GatherReads, instrument: AnyInstrument, options: Gather
 
   const sources: ReportSourceInput[] = []
   sources.push(...itemLabelSources(instrument, scoped))
-  sources.push(...annotationSources(reads, instrument, payloads, versions))
-  const adjudicated = adjudicationSource(reads, instrument, payloads)
+  sources.push(...annotationSources(db, instrument, payloads, versions))
+  const adjudicated = adjudicationSource(db, instrument, payloads)
   if (adjudicated) sources.push(adjudicated)
-  sources.push(...runSources(reads, instrument, payloads, options.includeArchived ?? false))
+  sources.push(...runSources(db, instrument, payloads, options.includeArchived ?? false))
   const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads, options.panel) : null
   if (panel?.source) sources.push(panel.source)
   if (options.sources) keepJudges(sources, options.sources)
 
-  const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(reads, payloads) : []
+  const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
   // Judges asked the flaw audit itself on the same pairs, shown beside the verdicts' fatal-flaw recall.
   const judgeFlawAudits = flawAudits.length
-    ? runSources(reads, getInstrument('flaw-audit'), payloads, options.includeArchived ?? false).flatMap((s) =>
+    ? runSources(db, getInstrument('flaw-audit'), payloads, options.includeArchived ?? false).flatMap((s) =>
         s.calls.filter((c) => c.status === 'ok').map((c) => ({ sourceId: s.id, name: s.name, itemId: c.itemId, observations: c.observations }))
       )
     : []
   return {
-    project: { name: reads.meta('name') ?? '', id: reads.meta('project_id') ?? '' },
+    project: { name: getMeta(db, 'name') ?? '', id: getMeta(db, 'project_id') ?? '' },
     instrument: { id: instrument.id, title: instrument.title, itemKind: instrument.itemKind, versions: [...versions].sort((a, b) => a - b), fields: instrument.fields },
     split: options.split ?? 'all',
     items,
@@ -82,38 +84,38 @@ function gatherIn(reads: GatherReads, instrument: AnyInstrument, options: Gather
     flawAudits,
     ...(judgeFlawAudits.length ? { judgeFlawAudits } : {}),
     panelRule: panel?.rule ?? null,
-    fits: reads.fits(instrument.id),
-    workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(reads, payloads) : null,
-    probes: reads.probes(),
+    fits: listFits(db, instrument.id),
+    workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null,
+    probes: probeFacts(db),
     // The answers in columns, below the report and the calibration alike.
     frame: ReportFrame.of(sources, comparableFields(instrument.fields))
   }
 }
 
 /** Provenance of the worked checks in the current flaw audits of the items in scope (see checks/verify.ts). */
-function workedCheckCounts(reads: GatherReads, payloads: ReadonlyMap<number, unknown>): WorkedCheckCounts | null {
-  const judgements = reads.answers('flaw-audit')
+function workedCheckCounts(db: Db, payloads: ReadonlyMap<number, unknown>): WorkedCheckCounts | null {
+  const judgements = currentAnswers(db, 'flaw-audit')
     .filter((a) => payloads.has(a.item_id))
     .map((a) => JSON.parse(a.judgement) as unknown)
   const counts = countCheckProvenance(judgements)
   return counts.verified + counts.mismatch + counts.unverified + counts.unrecorded > 0 ? counts : null
 }
 
-function scopedItems(reads: GatherReads, instrument: AnyInstrument, split: Split | undefined): ScopedItem[] {
-  const rows = reads.itemRows(instrument.itemKind, split)
+function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined): ScopedItem[] {
+  const rows = itemRowsOfKind(db, instrument.itemKind, split)
   const out: ScopedItem[] = []
   for (const row of rows) {
     // With the kind's defaults the instruments rely on; the attached task survives (loose objects).
-    const payload = payloadAsRead(row.kind, payloadWithTask(row, reads.taskPayload))
+    const payload = payloadAsRead(row.kind, payloadWithContext(db, row))
     if (instrument.accepts && !instrument.accepts(payload as never)) continue
     out.push({ row: { id: row.id, kind: row.kind, external_id: row.external_id, set_name: row.set_name, split: row.split }, payload })
   }
   return out
 }
 
-function exposuresByItem(reads: GatherReads): Map<number, string[]> {
+function exposuresByItem(db: Db): Map<number, string[]> {
   const out = new Map<number, string[]>()
-  for (const r of reads.exposures()) {
+  for (const r of exposureRows(db)) {
     const list = out.get(r.item_id)
     if (list) list.push(r.kind)
     else out.set(r.item_id, [r.kind])
@@ -204,12 +206,12 @@ function sameStudyLabelSources(scoped: readonly ScopedItem[]): ReportSourceInput
   return sourcesRead(bySource.values(), false)
 }
 
-function annotationSources(reads: GatherReads, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): ReportSourceInput[] {
-  const pseudonyms = reads.pseudonyms()
+function annotationSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, versions: Set<number>): ReportSourceInput[] {
+  const pseudonyms = annotatorPseudonyms(db)
   const bySource = new Map<string, SourceBeingRead>()
   const trials = new Map<string, number>()
   const reader = new JudgementReader(instrument)
-  for (const a of reads.answers(instrument.id)) {
+  for (const a of currentAnswers(db, instrument.id)) {
     const payload = payloads.get(a.item_id)
     if (!payload) continue
     versions.add(a.instrument_version)
@@ -236,8 +238,8 @@ function annotationSourceOf(a: AnswerRow, pseudonyms: ReadonlyMap<number, string
 }
 
 /** The latest adjudication of each item: the head of its revision chain. */
-function adjudicationSource(reads: GatherReads, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): ReportSourceInput | null {
-  const rows = reads.adjudications(instrument.id)
+function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>): ReportSourceInput | null {
+  const rows = currentAdjudicationRows(db, instrument.id)
   const source = beingRead({ id: 'adjudicated', kind: 'adjudicated', name: 'Adjudicated label', detail: {} })
   const reader = new JudgementReader(instrument)
   const seen = new Set<number>()
@@ -269,14 +271,14 @@ function keepJudges(sources: ReportSourceInput[], keep: readonly string[]): void
 }
 
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */
-function runSources(reads: GatherReads, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): ReportSourceInput[] {
-  const runs = reads.runs(instrument.id, includeArchived).sort((a, b) => a.run_id - b.run_id)
+function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<number, Record<string, unknown>>, includeArchived: boolean): ReportSourceInput[] {
+  const runs = reportRunRows(db, instrument.id, includeArchived).sort((a, b) => a.run_id - b.run_id)
   // The run's facts are read once above; its calls come as columns and are written straight into its rows.
   const out: SourceBeingRead[] = []
   const reader = new JudgementReader(instrument)
   for (const run of runs) {
     const source = beingRead(runHead(run))
-    for (const calls of reads.runCalls(run.run_id)) {
+    for (const calls of runCallColumns(db, run.run_id)) {
       const { item, trial, order, status, display, judgement } = calls
       for (let c = 0; c < item.length; c++) {
         const itemId = item[c] as number
@@ -315,10 +317,10 @@ function runHead(r: ReportRunRow): Omit<ReportSourceInput, 'calls'> {
 }
 
 /** Human flaw audits of the same pairs (current answers), for fatal-flaw recall. */
-function humanFlawAudits(reads: GatherReads, payloads: ReadonlyMap<number, Record<string, unknown>>): FlawAuditInput[] {
+function humanFlawAudits(db: Db, payloads: ReadonlyMap<number, Record<string, unknown>>): FlawAuditInput[] {
   const flaws = getInstrument('flaw-audit')
   const out: FlawAuditInput[] = []
-  for (const a of reads.answers('flaw-audit')) {
+  for (const a of currentAnswers(db, 'flaw-audit')) {
     if (a.source_kind !== 'human') continue
     const payload = payloads.get(a.item_id)
     if (!payload) continue
