@@ -94,7 +94,7 @@ export interface CallColumns {
 }
 
 /** Calls read in one go: bounds the JSON text of one chunk's columns. */
-export const CALL_CHUNK = 65_536
+const CALL_CHUNK = 65_536
 
 const KEY_ORDER = 'ORDER BY item_id, trial, order_index'
 const AFTER = 'run_id = ? AND (item_id, trial, order_index) > (?, ?, ?)'
