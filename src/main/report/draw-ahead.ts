@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { DrawAhead, DrawAheadJob, DrawsAhead } from '../../shared/report'
-import { kernelStreamStart, seededRandom } from '../../shared/stats'
+import { LANES, kernelStreamStart, seededRandom } from '../../shared/stats'
 
 /**
  * The report's bootstrap draws on a second thread: a resample's draws (one per item, tallied by kind) and its
@@ -57,9 +57,9 @@ function ringLayout(slots: number, binCount: number, slotCount: number | null): 
 /**
  * The worker: jobs by message, one at a time, each one loop of the draw kernel whose resamples' totals are copied
  * into the job's ring (plain JavaScript, evaluated, so that no build has to place a file for it). For a job with
- * sums, a resample is also summed here by the sums kernel (its memory laid out as WeightedSums lays it out) while the
- * reader is behind (busy with other work); once the reader waits for it, only its totals are written, and the reader
- * sums it, so that neither thread waits on the other's share.
+ * sums, resamples are also summed here while the reader is behind (busy with other work): four at a time by the lane
+ * kernel where the job has it, else one at a time as WeightedSums sums them. Once the reader waits, only their totals
+ * are written, and the reader sums them, so that neither thread waits on the other's share.
  */
 export const DRAW_WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
@@ -67,62 +67,100 @@ const grown = (memory, end) => {
   const have = memory.buffer.byteLength
   if (end > have) memory.grow(Math.ceil((end - have) / 65536))
 }
+const aligned = (at) => Math.ceil(at / 16) * 16
 parentPort.on('message', ({ module, state, bins, binCount, draws, maxAllowed, resamples, ring, slots, layout, sums }) => {
   const header = new Int32Array(ring, 0, ${HEADER_WORDS})
   const countsOut = new Int32Array(ring, layout.countsAt, slots * binCount)
   try {
     const { exports } = new WebAssembly.Instance(module, {})
+    // Resamples drawn before they are summed: ${LANES} where the four-lane sums kernel compiled, else one.
+    const batch = sums && sums.lanes ? ${LANES} : 1
     const binsAt = 16
     const countsAt = binsAt + bins.length * 4
-    grown(exports.memory, countsAt + binCount * 4)
+    grown(exports.memory, countsAt + batch * binCount * 4)
     const words = new Int32Array(exports.memory.buffer)
     words.set(state, 0)
     words.set(bins, binsAt / 4)
-    const counts = words.subarray(countsAt / 4, countsAt / 4 + binCount)
-    let summed = null
+    const drawn = Array.from({ length: batch }, (_, j) => words.subarray(countsAt / 4 + j * binCount, countsAt / 4 + (j + 1) * binCount))
+    const flags = sums ? new Int32Array(ring, layout.flagsAt, slots) : null
+    const sumsOut = sums ? new Float64Array(ring, layout.sumsAt, slots * sums.rows.slotCount) : null
+    // Sums the first \`size\` drawn resamples into their ring slots (from \`first\` on); false where it did not.
+    let summed = () => false
     if (sums) {
-      const kernel = new WebAssembly.Instance(sums.module, {}).exports
       const { offsets, slots: rowSlots, amounts, slotCount } = sums.rows
       const rows = offsets.length - 1
-      const offsetsAt = (rows + 1) * 4
-      const slotsAt = offsetsAt + offsets.length * 4
-      const amountsAt = Math.ceil((slotsAt + rowSlots.length * 4) / 8) * 8
-      const sumsAt = amountsAt + amounts.length * 8
-      grown(kernel.memory, sumsAt + slotCount * 8)
-      const buffer = kernel.memory.buffer
-      const weights = new Int32Array(buffer, 0, rows + 1)
-      new Int32Array(buffer, offsetsAt, offsets.length).set(offsets)
-      new Int32Array(buffer, slotsAt, rowSlots.length).set(rowSlots)
-      new Float64Array(buffer, amountsAt, amounts.length).set(amounts)
-      const result = new Float64Array(buffer, sumsAt, slotCount)
-      const flags = new Int32Array(ring, layout.flagsAt, slots)
-      const sumsOut = new Float64Array(ring, layout.sumsAt, slots * slotCount)
-      summed = (slot) => {
-        if (Atomics.load(header, ${WAITING}) === 1) {
-          flags[slot] = 0
-          return false
+      if (batch > 1) {
+        // Weights and sums four to a row and to a slot, as the lane kernel reads them.
+        const kernel = new WebAssembly.Instance(sums.lanes, {}).exports
+        const offsetsAt = rows * 32
+        const slotsAt = offsetsAt + offsets.length * 4
+        const amountsAt = aligned(slotsAt + rowSlots.length * 4)
+        const sumsAt = aligned(amountsAt + amounts.length * 8)
+        grown(kernel.memory, sumsAt + slotCount * 32)
+        const buffer = kernel.memory.buffer
+        const weights = new Float64Array(buffer, 0, rows * 4)
+        new Int32Array(buffer, offsetsAt, offsets.length).set(offsets)
+        new Int32Array(buffer, slotsAt, rowSlots.length).set(rowSlots)
+        new Float64Array(buffer, amountsAt, amounts.length).set(amounts)
+        const result = new Float64Array(buffer, sumsAt, slotCount * 4)
+        summed = (first, size) => {
+          // A batch cut short leaves the lanes after it as they were: summed, and not read.
+          for (let j = 0; j < size; j++) {
+            const counts = drawn[j]
+            for (let k = 0; k < rows; k++) weights[k * 4 + j] = counts[k]
+          }
+          result.fill(0)
+          kernel.sums(rows, 0, offsetsAt, slotsAt, amountsAt, sumsAt)
+          for (let j = 0; j < size; j++) {
+            const at = ((first + j) % slots) * slotCount
+            for (let q = 0; q < slotCount; q++) sumsOut[at + q] = result[q * 4 + j]
+          }
+          return true
         }
-        weights.set(counts)
-        result.fill(0)
-        kernel.sums(rows, 0, offsetsAt, slotsAt, amountsAt, sumsAt)
-        sumsOut.set(result, slot * slotCount)
-        flags[slot] = 1
-        return true
+      } else {
+        const kernel = new WebAssembly.Instance(sums.module, {}).exports
+        const offsetsAt = (rows + 1) * 4
+        const slotsAt = offsetsAt + offsets.length * 4
+        const amountsAt = Math.ceil((slotsAt + rowSlots.length * 4) / 8) * 8
+        const sumsAt = amountsAt + amounts.length * 8
+        grown(kernel.memory, sumsAt + slotCount * 8)
+        const buffer = kernel.memory.buffer
+        const weights = new Int32Array(buffer, 0, rows + 1)
+        new Int32Array(buffer, offsetsAt, offsets.length).set(offsets)
+        new Int32Array(buffer, slotsAt, rowSlots.length).set(rowSlots)
+        new Float64Array(buffer, amountsAt, amounts.length).set(amounts)
+        const result = new Float64Array(buffer, sumsAt, slotCount)
+        summed = (first) => {
+          weights.set(drawn[0])
+          result.fill(0)
+          kernel.sums(rows, 0, offsetsAt, slotsAt, amountsAt, sumsAt)
+          sumsOut.set(result, (first % slots) * slotCount)
+          return true
+        }
       }
     }
-    for (let r = 0; r < resamples; r++) {
-      for (;;) {
-        if (Atomics.load(header, ${CLOSED}) === 1) return
-        const read = Atomics.load(header, ${READ})
-        if (r - read < slots) break
-        Atomics.wait(header, ${READ}, read)
+    for (let first = 0; first < resamples; first += batch) {
+      const size = Math.min(batch, resamples - first)
+      for (let r = first; r < first + size; r++) {
+        for (;;) {
+          if (Atomics.load(header, ${CLOSED}) === 1) return
+          const read = Atomics.load(header, ${READ})
+          if (r - read < slots) break
+          Atomics.wait(header, ${READ}, read)
+        }
+        const counts = drawn[r - first]
+        counts.fill(0)
+        exports.draw(draws, bins.length, maxAllowed, binsAt, countsAt + (r - first) * binCount * 4)
       }
-      counts.fill(0)
-      exports.draw(draws, bins.length, maxAllowed, binsAt, countsAt)
-      const slot = r % slots
-      if (!(summed && summed(slot))) countsOut.set(counts, slot * binCount)
-      Atomics.store(header, ${WRITTEN}, r + 1)
-      Atomics.notify(header, ${WRITTEN})
+      // The reader waiting for these: it is handed their totals per bin, and sums them itself.
+      const done = Atomics.load(header, ${WAITING}) !== 1 && summed(first, size)
+      for (let r = first; r < first + size; r++) {
+        const slot = r % slots
+        if (flags) flags[slot] = done ? 1 : 0
+        if (!done) countsOut.set(drawn[r - first], slot * binCount)
+        Atomics.store(header, ${WRITTEN}, r + 1)
+        Atomics.notify(header, ${WRITTEN})
+      }
     }
   } catch {
     Atomics.store(header, ${FAILED}, 1)

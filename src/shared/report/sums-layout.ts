@@ -1,4 +1,4 @@
-import { WeightedSums, binnedResamples, sumsKernelModule, type SeededRandom } from '../stats'
+import { WeightedSums, binnedResamples, laneSumsKernelModule, sumsKernelModule, type SeededRandom } from '../stats'
 import type { BootstrapSettings } from './intervals'
 import type { SumColumns } from './sum-columns'
 
@@ -136,7 +136,7 @@ export class SumsLayout {
       binCount: this.kindWeights.length,
       draws: this.binOfItem.length,
       resamples: settings.resamples,
-      ...(module ? { sums: { module, rows: this.weighted.rows } } : {})
+      ...(module ? { sums: { module, lanes: laneSumsKernelModule(), rows: this.weighted.rows } } : {})
     }
     const drawn = binnedResamples(random, job, settings.drawAhead)
     const { kindWeights } = this

@@ -20,9 +20,10 @@ export interface DrawAheadJob {
   resamples: number
   /**
    * Where given, the thread also sums each resample's rows weighted by its totals per bin (the bins are the rows,
-   * with one more bin that no row reads), with this compiled sums kernel, as WeightedSums sums them on this thread.
+   * with one more bin that no row reads), with this compiled sums kernel, as WeightedSums sums them on this thread;
+   * four resamples at a time with the lane kernel where it is given (the same sums to the bit).
    */
-  sums?: { module: WebAssembly.Module; rows: SumsRows }
+  sums?: { module: WebAssembly.Module; lanes?: WebAssembly.Module | null; rows: SumsRows }
 }
 
 export interface DrawsAhead {

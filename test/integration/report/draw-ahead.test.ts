@@ -3,7 +3,7 @@ import { gatherReportInput } from '../../../src/main/report'
 import { DRAW_WORKER_SOURCE, drawAheadOnWorker, type DrawAheadOptions } from '../../../src/main/report/draw-ahead'
 import type { Project } from '../../../src/main/store/project'
 import { buildReport, type DrawAhead, type Report, type ReportInput } from '../../../src/shared/report'
-import { WeightedSums, seededRandom, sumsKernelModule, type DrawAheadJob } from '../../../src/shared/stats'
+import { WeightedSums, laneSumsKernelModule, seededRandom, sumsKernelModule, type DrawAheadJob } from '../../../src/shared/stats'
 import { tempDir } from '../../support/tmp'
 import { syntheticPairsProject } from './fixtures'
 
@@ -138,26 +138,34 @@ describe('summing the resamples on the draw thread', () => {
     return { sums: out, summedThere }
   }
 
-  it('gives each resample the sums drawing in line and summing here gives, whichever thread summed it', () => {
-    const module = sumsKernelModule()
-    expect(module).not.toBeNull()
-    const ahead = drawAheadOnWorker({ minDraws: 0 })
-    opened.push(ahead)
-    const job = { seed: 11, bins, binCount: 8, draws: bins.length, resamples: 400, sums: { module: module as WebAssembly.Module, rows } }
-    const expected = expectedSums(job)
-    const later = read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 300)
-    expect(later.sums).toEqual(expected)
-    // Read after a pause, the worker had summed resamples itself.
-    expect(later.summedThere).toBeGreaterThan(0)
-    // Read at once, the reader waits and sums some itself: the same sums.
-    expect(read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 0).sums).toEqual(expected)
-  })
+  // Summed one resample at a time, and four at a time by the lane kernel; 402 resamples leave a batch cut short.
+  for (const lanes of [false, true]) {
+    const kernels = () => ({ module: sumsKernelModule() as WebAssembly.Module, ...(lanes ? { lanes: laneSumsKernelModule() } : {}), rows })
+    const way = lanes ? 'four at a time' : 'one at a time'
 
-  it('replays the stream and sums in line when the worker fails part-way through a job with sums', () => {
-    const planted = DRAW_WORKER_SOURCE.replace('counts.fill(0)', 'if (r === 37) throw new Error("planted"); counts.fill(0)')
-    const ahead = drawAheadOnWorker({ minDraws: 0, workerSource: planted })
-    opened.push(ahead)
-    const job = { seed: 12, bins, binCount: 8, draws: bins.length, resamples: 100, sums: { module: sumsKernelModule() as WebAssembly.Module, rows } }
-    expect(read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 50).sums).toEqual(expectedSums(job))
-  })
+    it(`gives each resample the sums drawing in line and summing here gives, whichever thread summed it (${way})`, () => {
+      expect(sumsKernelModule()).not.toBeNull()
+      if (lanes) expect(laneSumsKernelModule()).not.toBeNull()
+      const ahead = drawAheadOnWorker({ minDraws: 0 })
+      opened.push(ahead)
+      const job = { seed: 11, bins, binCount: 8, draws: bins.length, resamples: lanes ? 402 : 400, sums: kernels() }
+      const expected = expectedSums(job)
+      const later = read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 300)
+      expect(later.sums).toEqual(expected)
+      // Read after a pause, the worker had summed resamples itself.
+      expect(later.summedThere).toBeGreaterThan(0)
+      // Read at once, the reader waits and sums some itself: the same sums.
+      expect(read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 0).sums).toEqual(expected)
+    })
+
+    it(`replays the stream and sums in line when the worker fails part-way through a job with sums (${way})`, () => {
+      // Resample 37 is the second of its batch of four: the batch's first is drawn but never written.
+      const planted = DRAW_WORKER_SOURCE.replace('counts.fill(0)', 'if (r === 37) throw new Error("planted"); counts.fill(0)')
+      expect(planted).not.toBe(DRAW_WORKER_SOURCE)
+      const ahead = drawAheadOnWorker({ minDraws: 0, workerSource: planted })
+      opened.push(ahead)
+      const job = { seed: 12, bins, binCount: 8, draws: bins.length, resamples: 100, sums: kernels() }
+      expect(read(ahead(job) as NonNullable<ReturnType<DrawAhead>>, job.resamples, 50).sums).toEqual(expectedSums(job))
+    })
+  }
 })

@@ -7,6 +7,7 @@
 export const I32 = 0x7f
 export const I64 = 0x7e
 export const F64 = 0x7c
+export const V128 = 0x7b
 
 /** The instructions the kernels use (opcode bytes of the WebAssembly core specification). */
 export const OP = {
@@ -46,7 +47,20 @@ export const OP = {
   f64Mul: 0xa2,
   i32WrapI64: 0xa7,
   i64ExtendI32U: 0xad,
-  f64ConvertI32S: 0xb7
+  f64ConvertI32S: 0xb7,
+  /** The prefix of the 128-bit vector instructions, each followed by its number (see SIMD). */
+  simd: 0xfd
+} as const
+
+/** Vector instructions (after OP.simd), their numbers as unsigned LEB128. */
+export const SIMD = {
+  v128Load: [0x00],
+  v128Store: [0x0b],
+  f64x2Splat: [0x14],
+  v128Or: [0x50],
+  v128AnyTrue: [0x53],
+  f64x2Add: [0xf0, 0x01],
+  f64x2Mul: [0xf2, 0x01]
 } as const
 
 /** Unsigned LEB128, the format's counts and indices. */
@@ -85,6 +99,12 @@ export const word = (offset = 0): number[] => [2, ...unsigned(offset)]
 
 /** A 64-bit load or store's immediates: alignment 8 and a byte offset. */
 export const double = (offset = 0): number[] => [3, ...unsigned(offset)]
+
+/** A 128-bit load or store's immediates: alignment 16 and a byte offset. */
+export const lanes = (offset = 0): number[] => [4, ...unsigned(offset)]
+
+/** One vector instruction. */
+export const simd = (op: readonly number[]): number[] => [OP.simd, ...op]
 
 const vector = (entries: number[][]): number[] => [...unsigned(entries.length), ...entries.flat()]
 const section = (id: number, bytes: number[]): number[] => [id, ...unsigned(bytes.length), ...bytes]
