@@ -2,7 +2,7 @@ import type { FieldSpec } from '../instruments/types'
 import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput } from '../report/input'
 import { forEachUnit, itemOfUnitKey, unitOfUnitKey, valueKey, valueReader, type ResolvedSource, type Value } from '../report/resolve'
 import { classicalMean, ppiMean, roganGladen, type MeanEstimate, type PpiMean } from '../stats'
-import { resolveInput } from './data'
+import { resolveInput, type ResolvedInput } from './data'
 import type { EstimateRow, EstimatesSection } from './schema'
 
 export const ESTIMATES_METHOD =
@@ -55,8 +55,7 @@ function leftOutReason(criterion: ResolvedSource): string {
  * where the judge labels at least one unit no person labelled (otherwise the human mean is the estimate); the section
  * is null when there is no such row.
  */
-export function estimatesSection(input: ReportInput, level: number): EstimatesSection | null {
-  const resolved = resolveInput(input)
+export function estimatesSection(input: ReportInput, level: number, resolved: ResolvedInput = resolveInput(input)): EstimatesSection | null {
   const judges = [...resolved.sources.values()].filter((s) => JUDGE_KINDS.has(s.input.kind))
   const people = [...resolved.sources.values()].filter((s) => s.input.kind === 'annotator' || CRITERION_KINDS.has(s.input.kind))
   const externalId = new Map(input.items.map((i) => [i.id, i.externalId]))

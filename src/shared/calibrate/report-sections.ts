@@ -2,6 +2,7 @@ import type { ReportInput } from '../report/input'
 import type { CalibrationRow, EstimatesSection } from './schema'
 import { calibrationSection, type CalibrationSectionOptions } from './section'
 import { estimatesSection } from './estimates'
+import { resolveInput } from './data'
 
 /**
  * The report's recalibration and corrected-estimate sections: `calibration` when the project has fits,
@@ -13,9 +14,11 @@ export function calibrationSections(
   options: CalibrationSectionOptions
 ): { calibration?: CalibrationRow[]; estimates?: EstimatesSection } {
   const fits = input.fits ?? []
-  const estimates = estimatesSection(input, options.level)
+  // Both sections read the same sources resolved one value per unit: resolved once, read, never changed.
+  const resolved = resolveInput(input)
+  const estimates = estimatesSection(input, options.level, resolved)
   return {
-    ...(fits.length > 0 ? { calibration: calibrationSection(input, fits, options) } : {}),
+    ...(fits.length > 0 ? { calibration: calibrationSection(input, fits, options, resolved) } : {}),
     ...(estimates ? { estimates } : {})
   }
 }

@@ -26,8 +26,12 @@ export interface CalibrationSectionOptions {
  * ECE) before and after with a paired bootstrap of the Brier difference, decisions with the exact McNemar test, and
  * values on the human scale with a paired bootstrap of the mean absolute difference.
  */
-export function calibrationSection(input: ReportInput, fits: readonly StoredFit[], options: CalibrationSectionOptions): CalibrationRow[] {
-  const resolved = resolveInput(input)
+export function calibrationSection(
+  input: ReportInput,
+  fits: readonly StoredFit[],
+  options: CalibrationSectionOptions,
+  resolved: ResolvedInput = resolveInput(input)
+): CalibrationRow[] {
   return fits.filter((f) => input.sources.some((s) => s.id === f.spec.source)).map((fit) => calibrationRow(input, resolved, fit, options))
 }
 
