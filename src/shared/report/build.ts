@@ -16,7 +16,7 @@ import { criterionTruth, pairwiseRow, type CriterionTruth } from './pairwise-row
 import { ItemIndex } from './item-index'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
-import { systemsOf } from './systems'
+import { pairSystems, systemsOf } from './systems'
 import { publishedAgreement } from './published'
 import { PUBLISHED_CHANCE } from './pairwise-schema'
 import { judgeVsJudgeSection } from './judge-vs-judge'
@@ -306,9 +306,11 @@ function pairwiseSection(
     .filter((s) => !CRITERION_KINDS.has(s.input.kind) && s.input.kind !== 'panel')
     .map((s) => positionRow(s.id, callsBySource.get(s.id) ?? pairCallsOf(s, items), options.level))
     .filter((row): row is NonNullable<typeof row> => row !== null)
+  // Each pair's systems and origins, read once for every source ranked below.
+  const pairs = pairSystems(input.items)
   const systems = order(all)
     .filter((s) => s.input.kind !== 'annotator' && s.input.kind !== 'panel')
-    .map((s) => systemsOf(s, input.items, options.plan))
+    .map((s) => systemsOf(s, input.items, pairs, options.plan))
     .filter((row): row is NonNullable<typeof row> => row !== null)
   const marked = fatalSides(input.flawAudits, items)
   const fatalFlaws = marked.size === 0

@@ -22,7 +22,7 @@ interface Outcomes {
  * What systemsOf reads of each pair, by the item's place in the report's items, made once per report (every source
  * reads the same): each side's system as an index into `systems` (-1: none named), and whether it is human-written.
  */
-interface PairSystems {
+export interface PairSystems {
   systems: string[]
   a: Int32Array
   b: Int32Array
@@ -30,11 +30,8 @@ interface PairSystems {
   humanB: Uint8Array
 }
 
-const pairSystemsOf = new WeakMap<readonly ReportItem[], PairSystems>()
-
-function pairSystems(items: readonly ReportItem[]): PairSystems {
-  let made = pairSystemsOf.get(items)
-  if (made) return made
+/** The systems and origins of the report's pairs, in the order of its items. */
+export function pairSystems(items: readonly ReportItem[]): PairSystems {
   const systems: string[] = []
   const indexOf = new Map<string, number>()
   const intern = (system: string | null): number => {
@@ -47,7 +44,7 @@ function pairSystems(items: readonly ReportItem[]): PairSystems {
     }
     return index
   }
-  made = { systems, a: new Int32Array(items.length), b: new Int32Array(items.length), humanA: new Uint8Array(items.length), humanB: new Uint8Array(items.length) }
+  const made: PairSystems = { systems, a: new Int32Array(items.length), b: new Int32Array(items.length), humanA: new Uint8Array(items.length), humanB: new Uint8Array(items.length) }
   for (let i = 0; i < items.length; i++) {
     const pair = (items[i] as ReportItem).pair
     if (!pair) continue
@@ -56,7 +53,6 @@ function pairSystems(items: readonly ReportItem[]): PairSystems {
     made.humanA[i] = pair.a.origin === 'human' ? 1 : 0
     made.humanB[i] = pair.b.origin === 'human' ? 1 : 0
   }
-  pairSystemsOf.set(items, made)
   return made
 }
 
@@ -64,8 +60,7 @@ function pairSystems(items: readonly ReportItem[]): PairSystems {
  * Ideation systems ranked by one source's verdicts: Bradley–Terry log-strengths (centred at 0) with cluster-bootstrap
  * intervals over items, and each AI system's win rate against the human proposals it was paired with (wins/m).
  */
-export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], plan: BootstrapPlan): SystemsRow | null {
-  const facts = pairSystems(items)
+export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], facts: PairSystems, plan: BootstrapPlan): SystemsRow | null {
   // The head-to-head comparisons as columns: item, and the winning and losing systems (indices into facts.systems).
   const comparedItems: number[] = []
   const winners: number[] = []
