@@ -3,6 +3,7 @@ import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, LOG_LOSS_EPSILON, 
 import { ceilingFor, withMajorityRows } from './ceiling'
 import { FIELD_UNIT, PAIRWISE_UNIT } from './definitions'
 import { compareField } from './compare'
+import { itemStatusCodes, type ItemStatusCodes } from './compare-units'
 import { fatalFlawRow, fatalSides } from './fatal-flaws'
 import { judgeFlawAuditRows } from './fatal-flaw-audits'
 import { ideaOriginalitySection } from './idea-originality'
@@ -97,13 +98,15 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
   const criteria = order(all.filter((s) => CRITERION_KINDS.has(s.input.kind) && hasAnyValue(s)))
 
   const plan = new BootstrapPlan(inScope)
+  // Each source's item status by unit code, made once and read by all of its comparisons.
+  const statuses = new Map(all.map((s) => [s.id, itemStatusCodes(s, frame.units)]))
   const fieldSections = fields.map((field) => ({
     name: field.name,
     label: field.label,
     level: field.level,
     categories: field.categories ? [...field.categories] : null,
     unit: FIELD_UNIT,
-    comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, plan, eceBins })
+    comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, plan, eceBins, statuses })
   }))
 
   const pairwise = input.items.some((i) => i.pair) && fields.some((f) => f.name === 'winner')
@@ -111,7 +114,7 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
     : null
 
   const judges = order(all.filter((s) => JUDGE_KINDS.has(s.input.kind)))
-  const ceiling = ceilingSection(fields, annotators, judges, { level, eceBins })
+  const ceiling = ceilingSection(fields, annotators, judges, { level, eceBins }, statuses)
   const judgeVsJudgeRows = judgeVsJudgeSection(fields, criteria, judges, plan)
 
   // Every interval above is filled in by this one bootstrap over the items in scope. Its resamples are drawn and
@@ -236,7 +239,7 @@ function comparisonsFor(
   criteria: readonly ResolvedSource[],
   annotators: readonly ResolvedSource[],
   instrumentId: string,
-  options: { level: number; plan: BootstrapPlan; eceBins: number }
+  options: { level: number; plan: BootstrapPlan; eceBins: number; statuses: ReadonlyMap<string, ItemStatusCodes | null> }
 ): ReportComparison[] {
   const outcome = field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
   const keyField = outcome?.field ?? field.name
@@ -257,7 +260,8 @@ function comparisonsFor(
       }
       // Individual annotators carry Wilson intervals; the bootstrap is spent on judges, criteria and the majority.
       const plan = source.input.kind === 'annotator' ? null : options.plan
-      rows.push(compareField(field, source, criterion.id, values, { ...options, plan, outcome }))
+      const { level, eceBins } = options
+      rows.push(compareField(field, source, criterion.id, values, { level, eceBins, plan, outcome, statuses: options.statuses.get(source.id) ?? undefined }))
     }
   })
   return rows
@@ -347,11 +351,12 @@ function ceilingSection(
   fields: readonly FieldSpec[],
   annotators: readonly ResolvedSource[],
   judges: readonly ResolvedSource[],
-  options: { level: number; eceBins: number }
+  options: { level: number; eceBins: number },
+  statuses: ReadonlyMap<string, ItemStatusCodes | null>
 ): Report['ceiling'] {
   return fields
     .filter((field) => annotators.some((a) => hasField(a, field)))
-    .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options))
+    .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options, statuses))
 }
 
 function sourceSummary(source: ResolvedSource): ReportSource {

@@ -2,6 +2,7 @@ import type { FieldSpec } from '../instruments/types'
 import { fleissKappa, gwetAc1Raters, observedCategories, type Category } from '../stats'
 import { putAlphas } from './alpha-levels'
 import { compareField, type CompareOptions } from './compare'
+import type { ItemStatusCodes } from './compare-units'
 import { put } from './intervals'
 import { valueKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportCeiling, ReportComparison, ReportFieldSection } from './schema'
@@ -55,21 +56,24 @@ export function ceilingFor(
   field: FieldSpec,
   annotators: readonly ResolvedSource[],
   judges: readonly ResolvedSource[],
-  options: Omit<CompareOptions, 'plan' | 'outcome'>
+  options: Omit<CompareOptions, 'plan' | 'outcome' | 'statuses'>,
+  statuses?: ReadonlyMap<string, ItemStatusCodes | null>
 ): ReportCeiling {
   const statistics = ceilingStatistics(field.level)
-  const compare: CompareOptions = { ...options, plan: null }
+  // Each source compared with its item status by unit code, where the report made it.
+  const compareOf = (source: ResolvedSource): CompareOptions => ({ ...options, plan: null, statuses: statuses?.get(source.id) ?? undefined })
   const valuesOf = (source: ResolvedSource) => (name: string) => source.values.get(name) ?? new Map<string, Value>()
   const humanPairs: ReturnType<typeof pairRow>[] = []
   for (let i = 0; i < annotators.length; i++) {
     for (let j = i + 1; j < annotators.length; j++) {
       const first = annotators[i] as ResolvedSource
       const second = annotators[j] as ResolvedSource
-      const row = compareField(field, second, first.id, valuesOf(first), compare)
+      const row = compareField(field, second, first.id, valuesOf(first), compareOf(second))
       if (row.n > 0) humanPairs.push(pairRow(row, statistics))
     }
   }
   const judgeRows = judges.map((judge) => {
+    const compare = compareOf(judge)
     const pairs = annotators
       .map((annotator) => compareField(field, judge, annotator.id, valuesOf(annotator), compare))
       .filter((row) => row.n > 0)

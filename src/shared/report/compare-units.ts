@@ -41,11 +41,14 @@ export function account<T>(
   criterion: ReadonlyMap<string, Value>,
   source: ResolvedSource,
   pair: (key: string, code: number, criterionValue: Value, out: Pair<T>) => boolean,
-  criterionOnly: (criterionValue: Value) => T
+  criterionOnly: (criterionValue: Value) => T,
+  statuses?: ItemStatusCodes | undefined
 ): Accounting<T> {
   const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
   const values = {} as Pair<T>
-  const byCode = statusByUnit(source, unitValuesOf(criterion)?.units)
+  const units = unitValuesOf(criterion)?.units
+  // Read by unit code where the codes were made on the criterion's dictionary as it is now; by item otherwise.
+  const byCode = statuses && units && statuses.units === units && statuses.byCode.length === units.size ? statuses.byCode : null
   forEachUnit(criterion, (key, code, item, criterionValue) => {
     const status = byCode && code >= 0 ? STATUS_OF_CODE[byCode[code] as number] : source.itemStatus.get(item)
     if (status === undefined) {
@@ -73,17 +76,19 @@ export function account<T>(
 const STATUS_OF_CODE: ReadonlyArray<ItemStatus | undefined> = [undefined, ...ITEM_STATUS_ORDER]
 const CODE_OF_STATUS = new Map<ItemStatus, number>(ITEM_STATUS_ORDER.map((status, i) => [status, i + 1]))
 
-/** A source's item status on each unit of a dictionary, by unit code, made once per source and dictionary. */
-const statusesByUnit = new WeakMap<ResolvedSource, { units: UnitDictionary; byCode: Int8Array }>()
+/** A source's item status on each unit of a dictionary, by unit code (see STATUS_OF_CODE). */
+export interface ItemStatusCodes {
+  units: UnitDictionary
+  byCode: Int8Array
+}
 
 /**
- * The status of the item of each unit code (see STATUS_OF_CODE), where the source was resolved on `units`: every
- * comparison of a source walks the criterion's units, and looks each one's item up here rather than in a map.
+ * The status of the item of each unit code, for a source resolved on `units` (null otherwise): every comparison of
+ * a source walks the criterion's units, and looks each one's item up here rather than in a map. Made once per source
+ * by the report, and handed to its comparisons.
  */
-function statusByUnit(source: ResolvedSource, units: UnitDictionary | undefined): Int8Array | null {
-  if (!units || source.units !== units) return null
-  const made = statusesByUnit.get(source)
-  if (made && made.units === units && made.byCode.length === units.size) return made.byCode
+export function itemStatusCodes(source: ResolvedSource, units: UnitDictionary): ItemStatusCodes | null {
+  if (source.units !== units) return null
   const byCode = new Int8Array(units.size)
   let lastItem = Number.NaN
   let last = 0
@@ -96,8 +101,7 @@ function statusByUnit(source: ResolvedSource, units: UnitDictionary | undefined)
     }
     byCode[u] = last
   }
-  statusesByUnit.set(source, { units, byCode })
-  return byCode
+  return { units, byCode }
 }
 
 export function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: string, acc: Accounting<unknown>): ReportComparison {

@@ -22,7 +22,7 @@ import { tableMargins } from '../stats/table-margins'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
 import { putAlphas } from './alpha-levels'
-import { account, baseRow, scaleOf, sumsPerItem } from './compare-units'
+import { account, baseRow, scaleOf, sumsPerItem, type ItemStatusCodes } from './compare-units'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
 import { sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
@@ -34,6 +34,8 @@ export interface CompareOptions {
   plan: BootstrapPlan | null
   eceBins: number
   outcome?: OutcomeRule | undefined
+  /** The source's item status by unit code, made once per source by the report (else read by item). */
+  statuses?: ItemStatusCodes | undefined
 }
 
 /** The criterion's values of any field (for outcome rules that read a second field). */
@@ -79,7 +81,8 @@ function compareCategories(
       out.source = s
       return true
     },
-    (c) => c
+    (c) => c,
+    options.statuses
   )
   const { categories, outside } = scaleOf(field, raw)
   const position = new Map<Value, number>(categories.map((c, i) => [c, i]))
@@ -209,7 +212,8 @@ function compareNumbers(
       out.source = s
       return true
     },
-    (c) => (typeof c === 'number' ? c : Number.NaN)
+    (c) => (typeof c === 'number' ? c : Number.NaN),
+    options.statuses
   )
   const row = baseRow(field, source, criterionId, acc)
   const reasons = row.reasons
@@ -256,7 +260,8 @@ function compareProbabilities(
       out.source = p
       return true
     },
-    () => 0
+    () => 0,
+    options.statuses
   )
   const row = baseRow(field, source, criterionId, acc)
   const reasons = row.reasons
