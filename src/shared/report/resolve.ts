@@ -1,7 +1,7 @@
 import type { FieldSpec, MeasurementLevel } from '../instruments/types'
 import type { ReportSourceInput, CallStatus } from './input'
 import { ReportFrame, CALL_STATUSES, OK, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
-import { giveTwin, valuesOfTwin, type Value } from './unit-values'
+import { valuesOfTwin, withTwin, type Value } from './unit-values'
 
 export { forEachUnit, itemOfUnitKey, unitKey, unitOfUnitKey, unitValueReader, unitValuesOf, valueOfUnit, valueReader, type UnitValues, type Value } from './unit-values'
 
@@ -306,8 +306,7 @@ export function combineSources(
       if (tied) tiedUnits.add(key)
       if (value !== null) out.set(key, value)
     }
-    if (units) giveTwin(out, units)
-    values.set(field.name, out)
+    values.set(field.name, units ? withTwin(out, units) : out)
   }
   counts.tiedVotes = tiedUnits.size
   return units ? { id: input.id, input, itemStatus, values, counts, units } : { id: input.id, input, itemStatus, values, counts }

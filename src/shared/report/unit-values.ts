@@ -22,12 +22,14 @@ export interface UnitValues {
   at: ReadonlyArray<Value | undefined>
 }
 
-/** The coded twin of each values map resolved on a frame (the maps are never changed once resolved). */
-const codedValues = new WeakMap<ReadonlyMap<string, Value>, UnitValues>()
+/** The coded twin a values map carries, where it was resolved on a frame and not changed since. */
+function codedOf(values: ReadonlyMap<string, Value>): UnitValues | undefined {
+  return values instanceof UnitValueMap ? (values.coded ?? undefined) : undefined
+}
 
 /** The coded twin of a field's values map, where it was resolved on a frame. */
 export function unitValuesOf(values: ReadonlyMap<string, Value> | undefined): UnitValues | undefined {
-  return values ? codedValues.get(values) : undefined
+  return values ? codedOf(values) : undefined
 }
 
 /**
@@ -35,7 +37,7 @@ export function unitValuesOf(values: ReadonlyMap<string, Value> | undefined): Un
  * was not resolved on a frame), its item and its value.
  */
 export function forEachUnit(values: ReadonlyMap<string, Value>, visit: (key: string, code: number, item: number, value: Value) => void): void {
-  const coded = codedValues.get(values)
+  const coded = codedOf(values)
   if (!coded) {
     for (const [key, value] of values) visit(key, -1, itemOfUnitKey(key), value)
     return
@@ -53,8 +55,8 @@ export function forEachUnit(values: ReadonlyMap<string, Value>, visit: (key: str
  */
 export function valueReader(values: ReadonlyMap<string, Value> | undefined, along: ReadonlyMap<string, Value>): (key: string, code: number) => Value | undefined {
   if (!values) return () => undefined
-  const own = codedValues.get(values)
-  const theirs = codedValues.get(along)
+  const own = codedOf(values)
+  const theirs = codedOf(along)
   if (own && theirs && own.units === theirs.units) {
     const at = own.at
     return (_key, code) => at[code]
@@ -68,7 +70,7 @@ export function valueReader(values: ReadonlyMap<string, Value> | undefined, alon
  */
 export function unitValueReader(values: ReadonlyMap<string, Value> | undefined): (itemId: number, unit: string) => Value | undefined {
   if (!values) return () => undefined
-  const coded = codedValues.get(values)
+  const coded = codedOf(values)
   if (!coded) return (itemId, unit) => values.get(unitKey(itemId, unit))
   const { units, at } = coded
   return (itemId, unit) => {
@@ -101,29 +103,42 @@ export function unitOfUnitKey(key: string): string {
 }
 
 /**
- * A resolved field's values by unit key, filled from its coded twin on the first read: the tables that walk units in
- * bulk read the twin, so the keyed map of a source is made only where something looks a unit up by its key.
+ * A resolved field's values by unit key, carrying its coded twin: the tables that walk units in bulk read the twin,
+ * and the keyed map is filled from it on the first read by key, so a source's keyed map is made only where something
+ * looks a unit up by its key. A change by key (none is made once a source is resolved) drops the twin, so that it
+ * never disagrees with the map.
  */
 class UnitValueMap extends Map<string, Value> {
   private twin: UnitValues | null
+  private unfilled = true
 
   constructor(twin: UnitValues) {
     super()
     this.twin = twin
   }
 
+  /** The coded twin; null once the map was changed by key. */
+  get coded(): UnitValues | null {
+    return this.twin
+  }
+
   private filled(): this {
-    const twin = this.twin
-    if (twin) {
-      this.twin = null
-      const { units, codes, at } = twin
+    if (this.unfilled) {
+      this.unfilled = false
+      const { units, codes, at } = this.twin as UnitValues
       for (let i = 0; i < codes.length; i++) super.set(units.key(codes[i] as number), at[codes[i] as number] as Value)
     }
     return this
   }
 
+  private changed(): this {
+    this.filled()
+    this.twin = null
+    return this
+  }
+
   override get size(): number {
-    return this.twin ? this.twin.codes.length : super.size
+    return this.unfilled ? (this.twin as UnitValues).codes.length : super.size
   }
 
   override get(key: string): Value | undefined {
@@ -135,16 +150,15 @@ class UnitValueMap extends Map<string, Value> {
   }
 
   override set(key: string, value: Value): this {
-    this.filled()
-    return super.set(key, value)
+    return this.changed() && super.set(key, value)
   }
 
   override delete(key: string): boolean {
-    return this.filled() && super.delete(key)
+    return this.changed() && super.delete(key)
   }
 
   override clear(): void {
-    this.twin = null
+    this.changed()
     super.clear()
   }
 
@@ -172,21 +186,22 @@ class UnitValueMap extends Map<string, Value> {
 
 /** A values map made from its coded twin (filled by key on its first read by key). */
 export function valuesOfTwin(twin: UnitValues): Map<string, Value> {
-  const values = new UnitValueMap(twin)
-  codedValues.set(values, twin)
-  return values
+  return new UnitValueMap(twin)
 }
 
-/** Gives a combined values map its coded twin, where every unit is in the dictionary. */
-export function giveTwin(values: ReadonlyMap<string, Value>, units: UnitDictionary): void {
+/**
+ * A combined values map with its coded twin, where every unit is in the dictionary: the same entries in the same
+ * order. Else the map as given, read by key.
+ */
+export function withTwin(values: Map<string, Value>, units: UnitDictionary): Map<string, Value> {
   const at = new Array<Value | undefined>(units.size).fill(undefined)
   const codes = new Int32Array(values.size)
   let i = 0
   for (const [key, value] of values) {
     const c = units.findKey(key)
-    if (c < 0) return
+    if (c < 0) return values
     codes[i++] = c
     at[c] = value
   }
-  codedValues.set(values, { units, codes, at })
+  return new UnitValueMap({ units, codes, at })
 }

@@ -243,6 +243,25 @@ describe('coded values', () => {
     })
   })
 
+  it('drops the twin of a map changed by key, so that every reader then reads the changed map', () => {
+    for (const change of [
+      (m: Map<string, Value>) => m.set(unitKey(3, 'u'), 'x'),
+      (m: Map<string, Value>) => m.set(unitKey(9, 'u'), 'y'),
+      (m: Map<string, Value>) => m.delete(unitKey(1, 'u')),
+      (m: Map<string, Value>) => m.clear()
+    ]) {
+      const values = resolveSource(source([call(3, 0, { choice: 'y' }), call(1, 0, { choice: 'x' })]), fields, new Set([1, 3]), new ReportFrame()).values.get('choice') as Map<string, Value>
+      expect(unitValuesOf(values)).toBeDefined()
+      change(values)
+      const plain = new Map(values)
+      expect(unitValuesOf(values)).toBeUndefined()
+      expect(values.size).toBe(plain.size)
+      expect(walked(values)).toEqual(walkedByKey(plain))
+      expect(valueOfUnit(values, 3, 'u')).toBe(plain.get(unitKey(3, 'u')))
+      expect(valueOfUnit(values, 1, 'u')).toBe(plain.get(unitKey(1, 'u')))
+    }
+  })
+
   it('gives a majority of sources its own twin, and leaves a hand-built map to be read by key', () => {
     const majority = combineSources([first, second], fields, { id: 'majority', kind: 'human_majority', name: 'majority', detail: {}, calls: [] })
     for (const field of fields) {
