@@ -160,8 +160,13 @@ export function shownFirstCode(side: 'a' | 'b' | undefined): ShownFirstCode {
   return side === 'a' ? 1 : side === 'b' ? 2 : 0
 }
 
-/** The rows of each source made at gathering (a source made by hand has none). */
-const rowsOfGathered = new WeakMap<ReportSourceInput, CallRows>()
+/**
+ * Where a source made at gathering holds its rows: a property of its own that is not enumerable, so that a copy made
+ * by spreading it (with other calls, say) does not carry rows that are not its calls. A source made by hand has none.
+ */
+const GATHERED_ROWS = Symbol('gathered rows')
+
+type WithRows = ReportSourceInput & { readonly [GATHERED_ROWS]?: CallRows }
 
 /**
  * A source whose calls are the rows written at gathering: `calls` makes the objects on the first read (a copy of the
@@ -170,21 +175,21 @@ const rowsOfGathered = new WeakMap<ReportSourceInput, CallRows>()
 export function sourceOfRows(head: Omit<ReportSourceInput, 'calls'>, rows: CallRows): ReportSourceInput {
   const source = { ...head } as ReportSourceInput
   Object.defineProperty(source, 'calls', { get: () => rows.calls, enumerable: true, configurable: true })
-  rowsOfGathered.set(source, rows)
+  Object.defineProperty(source, GATHERED_ROWS, { value: rows, enumerable: false })
   return source
 }
 
 /** The rows written at gathering for this very source, if it was made from them. */
 export function gatheredRowsOf(source: ReportSourceInput): CallRows | undefined {
-  return rowsOfGathered.get(source)
+  return (source as WithRows)[GATHERED_ROWS]
 }
 
 /** A source's calls as rows: those written at gathering, or rows made now from its calls. */
 export function callRowsOf(source: ReportSourceInput): CallRows {
-  return rowsOfGathered.get(source) ?? CallRows.of(source.calls)
+  return gatheredRowsOf(source) ?? CallRows.of(source.calls)
 }
 
 /** How many calls a source has, without making their objects. */
 export function callCountOf(source: ReportSourceInput): number {
-  return rowsOfGathered.get(source)?.length ?? source.calls.length
+  return gatheredRowsOf(source)?.length ?? source.calls.length
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { CallRows, OK, STATUS_CODE, callCountOf, callRowsOf, sourceOfRows, type SourceCall } from '../../../src/shared/report'
 import { ReportFrame } from '../../../src/shared/report/frame'
+import { gatheredRowsOf } from '../../../src/shared/report/call-rows'
 import { JudgementReader, readAnswer } from '../../../src/main/report/stored-calls'
 import { getInstrument } from '../../../src/shared/instruments'
 
@@ -74,6 +75,11 @@ describe('a source\'s calls as rows', () => {
     expect(copy.calls).toEqual(calls)
     expect(frame.columnsOf(copy)).toBe(columns)
     expect(Object.keys(source)).toEqual(['id', 'kind', 'name', 'detail', 'calls'])
+    // A copy with other calls holds no rows of the source's: its own calls are counted.
+    const other = { ...source, calls: calls.slice(0, 1) }
+    expect(gatheredRowsOf(other)).toBeUndefined()
+    expect(callCountOf(other)).toBe(1)
+    expect(callRowsOf(other)).not.toBe(rows)
   })
 })
 
