@@ -18,6 +18,8 @@ export interface Accounting<T> {
   pending: number
   noValue: number
   notAsked: number
+  /** A majority's units its members split evenly on: left out of the comparison (outside every denominator). */
+  tiedVotes: number
   /** Units both have a value for, as columns: each one's item, the criterion's value and the source's. */
   items: number[]
   criterion: T[]
@@ -42,9 +44,10 @@ export function account<T>(
   source: ResolvedSource,
   pair: (key: string, code: number, criterionValue: Value, out: Pair<T>) => boolean,
   criterionOnly: (criterionValue: Value) => T,
-  statuses?: ItemStatusCodes | undefined
+  statuses?: ItemStatusCodes | undefined,
+  tied?: ReadonlySet<string> | undefined
 ): Accounting<T> {
-  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
+  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, tiedVotes: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
   const values = {} as Pair<T>
   const units = unitValuesOf(criterion)?.units
   // Read by unit code where the codes were made on the criterion's dictionary as it is now; by item otherwise.
@@ -55,14 +58,20 @@ export function account<T>(
       acc.notAsked++
       return
     }
+    if (status === 'answered' && !pair(key, code, criterionValue, values)) {
+      // The ties policy: a unit the majority's members split on is left out, never counted against the majority.
+      if (tied?.has(key)) acc.tiedVotes++
+      else {
+        acc.inScope++
+        acc.noValue++
+      }
+      return
+    }
     acc.inScope++
     if (status === 'answered') {
-      if (!pair(key, code, criterionValue, values)) acc.noValue++
-      else {
-        acc.items.push(item)
-        acc.criterion.push(values.criterion)
-        acc.source.push(values.source)
-      }
+      acc.items.push(item)
+      acc.criterion.push(values.criterion)
+      acc.source.push(values.source)
     } else if (status === 'unparseable') {
       acc.unparseable++
       acc.unparseableItems.push(item)
@@ -120,6 +129,7 @@ export function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: s
     n_pending: acc.pending,
     n_no_value: acc.noValue,
     n_not_asked: acc.notAsked,
+    ...(source.tiedUnits ? { n_tied_votes: acc.tiedVotes } : {}),
     ci: {},
     reasons: {}
   }

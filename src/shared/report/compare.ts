@@ -82,7 +82,8 @@ function compareCategories(
       return true
     },
     (c) => c,
-    options.statuses
+    options.statuses,
+    source.tiedUnits?.get(field.name)
   )
   const { categories, outside } = scaleOf(field, raw)
   const position = new Map<Value, number>(categories.map((c, i) => [c, i]))
@@ -213,7 +214,8 @@ function compareNumbers(
       return true
     },
     (c) => (typeof c === 'number' ? c : Number.NaN),
-    options.statuses
+    options.statuses,
+    source.tiedUnits?.get(field.name)
   )
   const row = baseRow(field, source, criterionId, acc)
   const reasons = row.reasons
@@ -261,7 +263,9 @@ function compareProbabilities(
       return true
     },
     () => 0,
-    options.statuses
+    options.statuses,
+    // A majority's own rule field split evenly leaves the unit without an outcome: left out (the ties policy).
+    rule.kind === 'criterion_field' ? undefined : source.tiedUnits?.get(rule.field)
   )
   const row = baseRow(field, source, criterionId, acc)
   const reasons = row.reasons

@@ -102,3 +102,20 @@ export function comparisonColumns(level: string, hasOutcome: boolean): string[] 
 export function intervalKeyOf(statistic: string): string {
   return statistic === 'accuracy' ? 'accuracy_bootstrap' : statistic
 }
+
+/**
+ * What a field table's counts alone do not say, one line per comparison: units a human majority left out because its
+ * annotators split evenly (the ties policy), and annotators scored against the majority of the others.
+ */
+export function comparisonNotes(
+  comparisons: ReadonlyArray<{ source: string; criterion: string; n_tied_votes?: number | undefined; criterion_form?: string | undefined }>,
+  name: (id: string) => string
+): string[] {
+  const notes: string[] = []
+  for (const c of comparisons) {
+    const who = `${name(c.source)} vs ${name(c.criterion)}`
+    if ((c.n_tied_votes ?? 0) > 0) notes.push(`${who}: ${c.n_tied_votes} unit(s) left out, on which its annotators split evenly (ties policy); not counted in its denominators`)
+    if (c.criterion_form === 'majority_of_others') notes.push(`${who}: against the majority of the other annotators, never one it is part of`)
+  }
+  return notes
+}

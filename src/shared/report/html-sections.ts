@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NONE, statisticLabel } from './format'
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NONE, statisticLabel, comparisonNotes } from './format'
 import { numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -141,6 +141,7 @@ export function fieldSection(field: Report['fields'][number], plots: readonly Re
   const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}${sideFrameNote(field.categories)}` : ''
   const body = `<p class="muted small">Counts ${esc(field.unit)}.</p>
 ${field.comparisons.length === 0 ? '<p class="muted">No source could be scored on this field against a criterion.</p>' : table(headings, rows, numericFrom(headings, 2))}
+${comparisonNotes(field.comparisons, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
 ${plotFigures(plots.filter((p) => p.section === field.name))}
 ${reasonsList(field.comparisons.map((c) => ({ who: `${name(c.source)} vs ${name(c.criterion)}`, reasons: c.reasons })))}`
   return section(`field-${field.name}`, field.label, body, `${field.name} · ${field.level}${categories}`)

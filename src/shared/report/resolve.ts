@@ -38,6 +38,11 @@ export interface ResolvedSource {
   columns?: SourceColumns
   /** The frame's dictionary of the units its values are keyed by. */
   units?: UnitDictionary
+  /**
+   * A majority's units on which its members split evenly, by field: without a value, and left out of every
+   * comparison of the majority (the ties policy), never counted against it. Only sources that combine others.
+   */
+  tiedUnits?: ReadonlyMap<string, ReadonlySet<string>>
 }
 
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
@@ -288,7 +293,8 @@ export function combineSources(
     else counts[status]++
   }
   const values = new Map<string, Map<string, Value>>()
-  const tiedUnits = new Set<string>()
+  const tiedUnits = new Map<string, Set<string>>()
+  const tiedAnywhere = new Set<string>()
   const units = members.find((m) => m.units)?.units
   for (const field of fields) {
     const how = aggregationOf(field.level) as Aggregation
@@ -301,13 +307,18 @@ export function combineSources(
       }
     }
     const out = new Map<string, Value>()
+    const tiedHere = new Set<string>()
     for (const [key, list] of collected) {
       const { value, tied } = combine(list, how)
-      if (tied) tiedUnits.add(key)
+      if (tied) {
+        tiedHere.add(key)
+        tiedAnywhere.add(key)
+      }
       if (value !== null) out.set(key, value)
     }
     values.set(field.name, units ? withTwin(out, units) : out)
+    tiedUnits.set(field.name, tiedHere)
   }
-  counts.tiedVotes = tiedUnits.size
-  return units ? { id: input.id, input, itemStatus, values, counts, units } : { id: input.id, input, itemStatus, values, counts }
+  counts.tiedVotes = tiedAnywhere.size
+  return units ? { id: input.id, input, itemStatus, values, counts, units, tiedUnits } : { id: input.id, input, itemStatus, values, counts, tiedUnits }
 }

@@ -82,6 +82,16 @@ export const comparisonSchema = z.object({
   n_no_value: count,
   /** Units the criterion has a value for that the source was never asked about (outside every denominator). */
   n_not_asked: count,
+  /**
+   * A human majority only: units its annotators split evenly on, left out of the comparison (the ties policy),
+   * outside every denominator, never counted as wrong.
+   */
+  n_tied_votes: count.optional(),
+  /**
+   * An annotator against the human majority is scored against the majority of the other annotators (never one it is
+   * part of): a criterion with values of its own, so its units differ from the majority's.
+   */
+  criterion_form: z.literal('majority_of_others').optional(),
   correct: count.optional(),
   accuracy: stat.optional(),
   accuracy_of_all: stat.optional(),

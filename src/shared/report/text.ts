@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NONE, PERCENT_STATISTICS, statisticLabel } from './format'
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
@@ -165,6 +165,7 @@ function fieldsText(report: Report, name: Name): string[] {
         })
       )
     )
+    out.push(...comparisonNotes(field.comparisons, name).map((note) => `  ${note}`))
   }
   return out
 }

@@ -8,7 +8,7 @@ import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
-import { addCalls, addPairs, addRun, verdictFor, type PairSpec } from './fixtures'
+import { addCalls, addPairs, addRun, annotate, verdictFor, type PairSpec } from './fixtures'
 
 // Reports in which two places once gave one figure two values, or a figure was plainly wrong.
 const tmp = tempDir('assay-contradictions-')
@@ -168,5 +168,32 @@ describe('the majority baseline of a comparison', () => {
     expect(report.pairwise?.label_terms).toBe('side')
     const after = rowOf(report)
     expect(after).toMatchObject({ majority_baseline: before?.majority_baseline, majority_label: ['human'], baseline_terms: 'origin', label_counts: { human: 7, ai: 2 } })
+  })
+})
+
+describe('a human majority whose annotators split on some pairs', () => {
+  it('leaves the split units out of its field comparisons as it does in the pairwise table: one "in scope", one "of all"', async () => {
+    const project = await Project.create(tmp.file('majority-ties.assay'))
+    const pairs: PairSpec[] = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations' }))
+    const ids = addPairs(project, pairs)
+    // Both annotators agree with the label on seven pairs; on three they split (one each way).
+    annotate(project, 'pairwise-preference', pairs.map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(side(i)) } })), { human: 'ann' })
+    annotate(project, 'pairwise-preference', pairs.map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(i < 3 ? side(i + 1) : side(i)) } })), { human: 'bob' })
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    const majority = report.sources.find((s) => s.kind === 'human_majority')
+    expect(majority?.n_tied_votes).toBe(3)
+    const pairwise = report.pairwise?.rows.find((r) => r.source === majority?.id && r.criterion === 'label:citations')
+    const winner = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === majority?.id && c.criterion === 'label:citations')
+    expect(pairwise).toMatchObject({ n_in_scope: 7, correct: 7, accuracy_of_all: 1 })
+    // Before, the field table counted the three split units in scope, and so against the majority: 7 of 10.
+    expect(winner).toMatchObject({ n_in_scope: 7, n_no_value: 0, n_tied_votes: 3, correct: 7, accuracy_of_all: 1 })
+    // An annotator against the majority has no tied votes of its own: the field is absent from its rows.
+    const annotator = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source.startsWith('annotator:') && c.criterion === 'label:citations')
+    expect(annotator?.n_tied_votes).toBeUndefined()
+    expect(annotator?.criterion_form).toBeUndefined()
+    // Against the majority, an annotator's units are the other annotator's (all ten), not the majority's seven: said.
+    const againstMajority = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === annotator?.source && c.criterion === majority?.id)
+    expect(againstMajority).toMatchObject({ n_in_scope: 10, criterion_form: 'majority_of_others' })
   })
 })

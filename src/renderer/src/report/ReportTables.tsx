@@ -12,6 +12,7 @@ import {
   PERCENT_STATISTICS,
   sourceColour,
   statisticLabel,
+  comparisonNotes,
   type Report,
   type ReportComparison,
   type ReportInterval
@@ -254,6 +255,11 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
           </tr>
         ))}
       </Table>
+      {comparisonNotes(field.comparisons, name).map((note) => (
+        <p key={note} className="muted small">
+          {note}
+        </p>
+      ))}
     </>
   )
 }
