@@ -16,6 +16,7 @@ let served: ServedProject
 let browser: Browser
 let page: Page
 let judges: string[]
+let report: ReturnType<typeof projectReport>
 
 describe.skipIf(!hasChromium)(chromiumSuite('the report screen on the demo in Chromium'), () => {
   beforeAll(async () => {
@@ -27,7 +28,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen on the demo in Ch
     expect((await runCli('runs', 'archive', path, '2')).code).toBe(0)
     const { Project } = await import('../../src/main/store/project')
     const readonly = await Project.open(path, { readonly: true })
-    judges = projectReport(readonly.db, { instrument: 'pairwise-preference' }).sources.filter((s) => s.role === 'judge').map((s) => s.id)
+    report = projectReport(readonly.db, { instrument: 'pairwise-preference' })
+    judges = report.sources.filter((s) => s.role === 'judge').map((s) => s.id)
     readonly.close()
     served = await serveProject(path)
     browser = await launchChromium()
@@ -56,6 +58,18 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen on the demo in Ch
     expect(text).toMatch(/human ceiling/)
     expect(text).toMatch(/Position consistency|POSITION CONSISTENCY/)
     expect(text).toMatch(/Fatal-flaw recall|FATAL-FLAW RECALL/)
+  })
+
+  it("finds each card's accuracy interval in its field's table, under the interval's name", async () => {
+    // Cards on a field other than the pairwise verdict cite the field table's row of the same source and criterion.
+    const cited = report.summary.filter((c) => c.field !== 'winner' && c.accuracy.ci_low !== null && c.accuracy.ci_high !== null)
+    expect(cited.length).toBeGreaterThan(0)
+    for (const card of cited) {
+      const mark = card.accuracy.ci_method === 'wilson' ? 'W' : 'B'
+      const interval = `${mark} [${(100 * (card.accuracy.ci_low as number)).toFixed(1)}%, ${(100 * (card.accuracy.ci_high as number)).toFixed(1)}%]`
+      const cell = page.locator(`#field-${card.field} tr[data-source="${card.source}"][data-criterion="${card.criterion}"] td[data-statistic="accuracy"]`)
+      expect((await cell.innerText()).replace(/\s+/g, ' ')).toContain(interval)
+    }
   })
 
   it('leaves the archived run out of every table and plot', async () => {

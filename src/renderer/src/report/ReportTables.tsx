@@ -234,8 +234,20 @@ function comparisonCell(c: ReportComparison, statistic: string) {
       </td>
     )
   }
-  const ci = statistic === 'accuracy' ? (c.ci.accuracy_bootstrap ?? c.ci.accuracy) : c.ci[intervalKeyOf(statistic)]
-  return <Stat key={statistic} name={statistic} value={value} ci={ci} reason={c.reasons[statistic]} below={statistic === 'accuracy' && c.below_majority_baseline === true} />
+  if (statistic === 'accuracy' && typeof value === 'number') {
+    // Both intervals, each named (W: Wilson, units independent; B: cluster bootstrap over items), as in the HTML
+    // report: the card cites the one the report recommends at its size, and finds it here under its name.
+    const wilson = fmtInterval(c.ci.accuracy, true)
+    const boot = fmtInterval(c.ci.accuracy_bootstrap, true)
+    return (
+      <td key={statistic} className={c.below_majority_baseline ? 'num below' : 'num'} data-statistic="accuracy">
+        {fmtPercent(value)}
+        {wilson && <span className="ci">W {wilson}</span>}
+        {boot && <span className="ci">B {boot}</span>}
+      </td>
+    )
+  }
+  return <Stat key={statistic} name={statistic} value={value} ci={c.ci[intervalKeyOf(statistic)]} reason={c.reasons[statistic]} />
 }
 
 export function FieldTable({ report, field, name }: { report: Report; field: Report['fields'][number]; name: Name }) {
@@ -244,10 +256,10 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
   const columns = comparisonColumns(field.level, hasOutcome)
   return (
     <>
-    <p className="muted small">Counts {field.unit}.</p>
+    <p className="muted small">Counts {field.unit}. Under accuracy, W marks the Wilson interval and B the cluster bootstrap over items.</p>
       <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
         {field.comparisons.map((c) => (
-          <tr key={`${c.source}|${c.criterion}`}>
+          <tr key={`${c.source}|${c.criterion}`} data-source={c.source} data-criterion={c.criterion}>
             <Who report={report} id={c.source} />
             <td>{name(c.criterion)}</td>
             <Counts of={[c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_no_value]} />
