@@ -26,14 +26,29 @@ export const CEILING_DEFINITIONS = {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
-/** A card's accuracy: correct over judged, in the units of the table it comes from. */
-export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: boolean; judged: number; items: number; criterion: string }): string {
+/** Units a field row's source answered without a value, and that row's share correct of all in scope. */
+export interface WithoutValue {
+  n: number
+  inScope: number
+  ofAll: number | null
+}
+
+/**
+ * A card's accuracy: correct over judged, in the units of the table it comes from. Units answered without a value (a
+ * vote split evenly, a tie on a scale without one) are not judged: where there are any, the card says how many, and
+ * the row's share of all in scope, which counts them as not correct.
+ */
+export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: boolean; judged: number; items: number; criterion: string; withoutValue?: WithoutValue }): string {
   const what = !options.pairwise
     ? plural(options.judged, 'judged unit')
     : options.bothOrders
       ? `${plural(options.judged, 'judged call')} (each display order of each pair)`
       : `${plural(options.judged, 'judged verdict')} (one per pair)`
-  return `correct share of ${what} against ${options.criterion}, on ${plural(options.items, 'item')}`
+  const base = `correct share of ${what} against ${options.criterion}, on ${plural(options.items, 'item')}`
+  const w = options.withoutValue
+  if (!w || w.n === 0) return base
+  const ofAll = w.ofAll === null ? `of all ${w.inScope} in scope` : `${(100 * w.ofAll).toFixed(1)}% of all ${w.inScope} in scope`
+  return `${base}; not judged: ${plural(w.n, 'unit')} without a value (split vote or tie), counted as not correct in ${ofAll}`
 }
 
 /** A card's chance-corrected agreement with the human majority. */

@@ -169,11 +169,18 @@ function fatalFigure(c: ReportSummaryCard): string {
   )
 }
 
+/** Under a compact row's accuracy: what it is of, and the units answered without a value that it leaves out. */
+function compactDenominator(c: ReportSummaryCard): string {
+  if (c.accuracy.value === null) return ''
+  const without = c.n_without_value ? `<span class="of">${c.n_without_value} without a value</span>` : ''
+  return `<span class="of">of ${c.n_units} judged</span>${without}`
+}
+
 function otherFields(others: readonly ReportSummaryCard[], label: (field: string) => string): string {
   if (others.length === 0) return ''
   const rows = others.map(
     (c) =>
-      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num">${esc(fmtPercent(c.accuracy.value))}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num">${esc(fmtNumber(c.agreement.value, 2))}</td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null, 2))}</td><td>${tags(c)}</td></tr>`
+      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${c.accuracy.definition ? ` title="${esc(c.accuracy.definition)}"` : ''}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num">${esc(fmtNumber(c.agreement.value, 2))}</td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null, 2))}</td><td>${tags(c)}</td></tr>`
   )
   return `<details class="other-fields"><summary>Other fields (${others.length})</summary><table><thead><tr><th>Field</th><th class="num">Accuracy</th><th class="num">Majority</th><th class="num">Agreement</th><th class="num">Ceiling</th><th>Verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`
 }
@@ -247,6 +254,7 @@ export const SUMMARY_CSS = `
 .summary-card .other-fields table { border-collapse: collapse; margin-top: 4px; width: 100%; }
 .summary-card .other-fields th, .summary-card .other-fields td { border-bottom: 1px solid var(--line, #eceae4); padding: 2px 4px; text-align: left; vertical-align: top; }
 .summary-card .other-fields .num { text-align: right; font-variant-numeric: tabular-nums; }
+.summary-card .other-fields .of { display: block; color: var(--muted, #6b6f73); font-size: 11px; }
 .swatch { display: inline-block; width: 9px; height: 9px; border-radius: 2px; margin-right: 5px; vertical-align: baseline; }
 @media print { .summary-cards { grid-template-columns: 1fr 1fr; } .summary-card { break-inside: avoid; } }
 `

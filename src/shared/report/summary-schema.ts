@@ -43,6 +43,8 @@ export const summaryCardSchema = z.object({
   /** Items behind the accuracy (the resampling unit) and units (item × unit of the instrument). */
   n_items: count,
   n_units: count,
+  /** Cards on a field's table: units the judge answered without a value (a split vote, a tie), not judged (its n_no_value). */
+  n_without_value: count.optional(),
   /** Nominal and ordinal fields: accuracy with the interval over items; interval fields: null with a reason. */
   accuracy: summaryFigureSchema.extend({
     /** What the accuracy counts: correct over judged units (or calls, for the pairwise table) against the criterion. */

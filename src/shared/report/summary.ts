@@ -1,7 +1,7 @@
 import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
 import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
 import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
-import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE } from './definitions'
+import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, type WithoutValue } from './definitions'
 
 /**
  * The summary cards: one per judge source and field, each made of figures already in the report's tables (the
@@ -81,6 +81,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       let nItems = 0
       let nUnits = 0
       let accuracyMeans: string | null = null
+      let withoutValue: WithoutValue | null = null
       const criterionName = criterion === null ? null : (nameOf.get(criterion) ?? criterion)
       if (pairwise) {
         accuracy = figure(pairwise.accuracy, accuracyInterval(pairwise.ci, pairwise.n_items, minItems), pairwise.reasons.accuracy)
@@ -100,7 +101,8 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         random = headline.random_baseline ?? null
         nItems = headline.n_items
         nUnits = headline.n_judged
-        accuracyMeans = accuracyDefinition({ pairwise: false, judged: nUnits, items: nItems, criterion: criterionName ?? headline.criterion })
+        withoutValue = { n: headline.n_no_value, inScope: headline.n_in_scope, ofAll: headline.accuracy_of_all ?? null }
+        accuracyMeans = accuracyDefinition({ pairwise: false, judged: nUnits, items: nItems, criterion: criterionName ?? headline.criterion, withoutValue })
       } else {
         accuracy = figure(null, undefined, categorical ? 'no criterion labels this field' : `accuracy does not apply to a field at the ${section.level} level`)
         nItems = headline?.n_items ?? 0
@@ -162,6 +164,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         criterion_name: criterionName,
         n_items: nItems,
         n_units: nUnits,
+        ...(withoutValue ? { n_without_value: withoutValue.n } : {}),
         accuracy: { ...accuracy, definition: accuracy.value === null ? null : accuracyMeans },
         majority_baseline: baseline,
         majority_label: label,

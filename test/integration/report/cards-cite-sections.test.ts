@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
-import type { Report, ReportInterval } from '../../../src/shared/report'
+import { summaryCardsHtml, type Report, type ReportInterval } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
 import { demoAfterJudgeRun, syntheticPairsProject } from './fixtures'
 
@@ -38,6 +38,9 @@ function recommended(ci: Record<string, ReportInterval>, nItems: number, minItem
   return boot && boot.ci_low !== null && nItems >= minItems ? boot : ci.accuracy
 }
 
+/** Cards whose row has units answered without a value (split votes, ties), over every report checked. */
+let withoutValue = 0
+
 function checkCards(report: Report): number {
   const minItems = report.settings.min_items_for_interval
   const majority = report.sources.find((s) => s.kind === 'human_majority')?.id
@@ -58,6 +61,18 @@ function checkCards(report: Report): number {
       expect(card.n_units).toBe(row.n_judged)
       expect(card.majority_baseline).toBe(num(row, 'majority_baseline'))
       expect(card.random_baseline).toBe(num(row, 'random_baseline'))
+      // Units answered without a value are not judged: the card says how many, and the row's share of all in scope.
+      const noValue = 'n_no_value' in row ? row.n_no_value : 0
+      if (noValue > 0) {
+        const ofAll = num(row, 'accuracy_of_all')
+        expect(card.accuracy.definition).toContain(`not judged: ${noValue} unit${noValue === 1 ? '' : 's'} without a value`)
+        expect(card.accuracy.definition).toContain(`${ofAll === null ? '' : `${(100 * ofAll).toFixed(1)}% `}of all ${row.n_in_scope} in scope`)
+        expect(card.n_without_value).toBe(noValue)
+        withoutValue++
+      } else {
+        expect(card.accuracy.definition ?? '').not.toContain('not judged')
+        expect(card.n_without_value ?? 0).toBe(0)
+      }
     }
     if (card.agreement.value !== null) {
       const withPeople = section?.comparisons.find((r) => r.source === card.source && r.criterion === majority)
@@ -89,6 +104,8 @@ describe('a judge card cites the sections it comes from', () => {
       }
     }
     expect(cards).toBeGreaterThan(10)
+    // Split votes of judges asked in both display orders (the synthetic pairs) are among them.
+    expect(withoutValue).toBeGreaterThan(0)
   })
 
   it('a card resting on fewer items than the report’s minimum shows the Wilson interval the warnings recommend, not the bootstrap', () => {
@@ -97,5 +114,16 @@ describe('a judge card cites the sections it comes from', () => {
     expect(small.length).toBeGreaterThan(0)
     expect(report.warnings.some((w) => /bootstrap intervals unreliable/.test(w.message))).toBe(true)
     for (const card of small) expect(card.accuracy.ci_method).toBe('wilson')
+  })
+
+  it("a card's compact row of another field says what its accuracy is of, and the units it leaves without a value", () => {
+    const { report } = reports.find((r) => r.name === 'synthetic pairs, fresh')!
+    const card = report.summary.find((c) => c.field !== 'winner' && (c.n_without_value ?? 0) > 0)
+    expect(card).toBeDefined()
+    const html = summaryCardsHtml(report)
+    const cardHtml = html.slice(html.indexOf(`data-source="${card!.source}"`))
+    const row = /<tr data-field="([^"]+)">.*?<\/tr>/.exec(cardHtml.slice(cardHtml.indexOf(`<tr data-field="${card!.field}">`)))?.[0] ?? ''
+    expect(row).toContain(`of ${card!.n_units} judged`)
+    expect(row).toContain(`${card!.n_without_value} without a value`)
   })
 })
