@@ -18,11 +18,6 @@ export interface ReportJobControl {
 const BUILT_WORKER = ['./report-worker.js', './report-worker.mjs', '../report-worker.js', '../report-worker.mjs']
 
 /**
- * Starts a report worker, waiting for jobs. Built (desktop app, compiled command line) the worker is its own entry
- * file near this bundle; run from source (tsx, tests) the worker first registers the same TypeScript loader, then
- * imports the source file.
- */
-/**
  * The report worker's heap: a young generation of 192 MB (three 64 MB semi-spaces) instead of V8's default 16 MB
  * semi-spaces. A report makes millions of short-lived objects while holding the gathered answers, and with small
  * semi-spaces most scavenges copy those long-lived answers again; measured on a 20,000-pair report, the next report
@@ -30,6 +25,11 @@ const BUILT_WORKER = ['./report-worker.js', './report-worker.mjs', '../report-wo
  */
 export const REPORT_WORKER_LIMITS = { maxYoungGenerationSizeMb: 192 } as const
 
+/**
+ * Starts a report worker, waiting for jobs. Built (desktop app, compiled command line) the worker is its own entry
+ * file near this bundle; run from source (tsx, tests) the worker first registers the same TypeScript loader, then
+ * imports the source file.
+ */
 function startWorker(): Worker {
   const here = import.meta.url
   if (!here.endsWith('.ts')) {
