@@ -22,7 +22,7 @@ import { tableMargins } from '../stats/table-margins'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
 import { putAlphas } from './alpha-levels'
-import { account, baseRow, scaleOf, sumsPerItem, type ItemStatusCodes } from './compare-units'
+import { account, baseRow, scaleOf, sumsPerItem, type Accounting, type ItemStatusCodes } from './compare-units'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
 import { sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
@@ -45,6 +45,35 @@ export type CriterionValues = (field: string) => ReadonlyMap<string, Value>
 function finish(row: ReportComparison): ReportComparison {
   const { ci, reasons, ...rest } = row
   return { ...rest, ci, reasons }
+}
+
+/**
+ * account over the source's own values of the field against the criterion's: a unit is paired where `usable` holds
+ * for the two values (its type then being T), and a majority's tied units are left out (the ties policy).
+ */
+function accountField<T extends Value>(
+  field: FieldSpec,
+  source: ResolvedSource,
+  criterion: ReadonlyMap<string, Value>,
+  options: CompareOptions,
+  usable: (sourceValue: Value | undefined, criterionValue: Value) => boolean,
+  criterionOnly: (criterionValue: Value) => T
+): Accounting<T> {
+  const sourceValue = valueReader(source.values.get(field.name), criterion)
+  return account<T>(
+    criterion,
+    source,
+    (key, code, c, out) => {
+      const s = sourceValue(key, code)
+      if (!usable(s, c)) return false
+      out.criterion = c as T
+      out.source = s as T
+      return true
+    },
+    criterionOnly,
+    options.statuses,
+    source.tiedUnits?.get(field.name)
+  )
 }
 
 /** Scores one source against one criterion on one field with the statistics of the field's level. */
@@ -70,21 +99,7 @@ function compareCategories(
   criterion: ReadonlyMap<string, Value>,
   options: CompareOptions
 ): ReportComparison {
-  const sourceValue = valueReader(source.values.get(field.name), criterion)
-  const raw = account<Value>(
-    criterion,
-    source,
-    (key, code, c, out) => {
-      const s = sourceValue(key, code)
-      if (s === undefined) return false
-      out.criterion = c
-      out.source = s
-      return true
-    },
-    (c) => c,
-    options.statuses,
-    source.tiedUnits?.get(field.name)
-  )
+  const raw = accountField<Value>(field, source, criterion, options, (s) => s !== undefined, (c) => c)
   const { categories, outside } = scaleOf(field, raw)
   const position = new Map<Value, number>(categories.map((c, i) => [c, i]))
   // Units repeat a few categories in long runs: the last lookup is kept (NaN never matches, and is looked up).
@@ -202,20 +217,13 @@ function compareNumbers(
   criterion: ReadonlyMap<string, Value>,
   options: CompareOptions
 ): ReportComparison {
-  const sourceValue = valueReader(source.values.get(field.name), criterion)
-  const acc = account<number>(
-    criterion,
+  const acc = accountField<number>(
+    field,
     source,
-    (key, code, c, out) => {
-      const s = sourceValue(key, code)
-      if (!(typeof s === 'number' && typeof c === 'number' && Number.isFinite(s) && Number.isFinite(c))) return false
-      out.criterion = c
-      out.source = s
-      return true
-    },
-    (c) => (typeof c === 'number' ? c : Number.NaN),
-    options.statuses,
-    source.tiedUnits?.get(field.name)
+    criterion,
+    options,
+    (s, c) => typeof s === 'number' && typeof c === 'number' && Number.isFinite(s) && Number.isFinite(c),
+    (c) => (typeof c === 'number' ? c : Number.NaN)
   )
   const row = baseRow(field, source, criterionId, acc)
   const reasons = row.reasons
