@@ -13,7 +13,7 @@ import type { BootstrapSettings, DrawAhead } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
 import { outcomeRuleFor } from './outcomes'
 import { labelTermsOf, pairCallsOf, positionRow, winnerReader } from './pairwise'
-import { criterionTruth, pairwiseRow, type CriterionTruth } from './pairwise-row'
+import { criterionTruth, pairwiseRow, tiedPairs, type CriterionTruth } from './pairwise-row'
 import { ItemIndex } from './item-index'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
@@ -309,7 +309,7 @@ function pairwiseSection(
       if (!calls) callsBySource.set(source.id, (calls = pairCallsOf(source, items)))
       if (!calls.item.some((itemId) => truth.side[dense.find(itemId)] !== 0)) continue
       const plan = source.input.kind === 'annotator' ? null : options.plan
-      rows.push(pairwiseRow(source.id, calls, criterion.id, truth, { ...options, plan, terms, labels }))
+      rows.push(pairwiseRow(source.id, calls, criterion.id, truth, { ...options, plan, terms, labels, tiedVotes: tiedPairs(source, truth, dense) }))
     }
   }
   const position = order(all)

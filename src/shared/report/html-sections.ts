@@ -67,6 +67,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
   const headings = ['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
   const body = `<p class="muted small">Counts calls: ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. Accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}; baselines are counted from the labels of the judged items.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
+${comparisonNotes(pairwise.rows, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
 ${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy'))}
 <h3 id="subsets">Accuracy per subset</h3>
 ${table(['Source', 'Criterion', ...subsetHeadings], perSubset, new Set(subsetHeadings.map((_, i) => i + 2)))}

@@ -5,6 +5,7 @@ import type { ReportItem } from './input'
 import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './intervals'
 import { PAIR_STATUSES, SIDE_OF_CODE, labelOf, labelTermsOf, type LabelTerms, type PairCalls, type PairStatus, type Side } from './pairwise'
 import type { ReportPairwiseRow } from './schema'
+import type { ResolvedSource } from './resolve'
 
 /**
  * One source's pairwise calls scored against one criterion's item-level winners, as IdeaEval scores them: one verdict
@@ -22,6 +23,8 @@ export interface PairwiseRowOptions {
   plan: BootstrapPlan | null
   terms: LabelTerms
   labels: readonly string[]
+  /** A human majority's pairs its annotators split evenly on, among those the criterion labels: left out, and said. */
+  tiedVotes?: number | undefined
 }
 
 /** Judged (not failed) and correct calls of one group. */
@@ -219,6 +222,7 @@ export function pairwiseRow(
     n_abstained: abstained,
     n_pending: pending,
     n_ties: ties,
+    ...(options.tiedVotes === undefined ? {} : { n_tied_votes: options.tiedVotes }),
     n_items: nItems,
     correct,
     ci: {},
@@ -315,4 +319,16 @@ function subsets(byLabel: ReadonlyMap<string, Count>, bySubset: ReadonlyArray<Re
     for (const value of [...groups.keys()].sort()) push(by, value, groups.get(value) as Count)
   })
   return out
+}
+
+/** A majority's pairs tied on the winner among those the criterion labels; undefined for a source that has none. */
+export function tiedPairs(source: ResolvedSource, truth: CriterionTruth, dense: ItemIndex): number | undefined {
+  const tied = source.tiedUnits?.get('winner')
+  if (!tied) return undefined
+  let n = 0
+  for (const key of tied) {
+    const index = dense.find(Number(key.slice(0, key.indexOf('\u0000'))))
+    if (index >= 0 && truth.side[index] !== 0) n++
+  }
+  return n
 }

@@ -54,6 +54,8 @@ export const pairwiseRowSchema = z.object({
   n_abstained: count,
   n_pending: count,
   n_ties: count,
+  /** A human majority only: pairs its annotators split evenly on, left out of the row (the ties policy), as in the field tables. */
+  n_tied_votes: count.optional(),
   n_items: count,
   correct: count,
   accuracy: stat,

@@ -107,6 +107,7 @@ function pairwiseText(report: Report, name: Name): string[] {
         ])
       )
     )
+    out.push(...comparisonNotes(pw.rows, name).map((note) => `  ${note}`))
     const subsets = pw.rows.flatMap((r) => r.subsets.map((s) => [name(r.source), name(r.criterion), `${s.by}: ${s.value}`, String(s.n_judged), String(s.correct), fmtPercent(s.accuracy), ci(s.ci_low, s.ci_high, true).trim() || NONE]))
     if (subsets.length) out.push('', 'Accuracy per subset (calls)', grid(['source', 'criterion', 'subset', 'judged', 'correct', 'accuracy', 'Wilson'], subsets, 3))
   }

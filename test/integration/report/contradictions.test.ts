@@ -185,7 +185,7 @@ describe('a human majority whose annotators split on some pairs', () => {
     expect(majority?.n_tied_votes).toBe(3)
     const pairwise = report.pairwise?.rows.find((r) => r.source === majority?.id && r.criterion === 'label:citations')
     const winner = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === majority?.id && c.criterion === 'label:citations')
-    expect(pairwise).toMatchObject({ n_in_scope: 7, correct: 7, accuracy_of_all: 1 })
+    expect(pairwise).toMatchObject({ n_in_scope: 7, correct: 7, accuracy_of_all: 1, n_tied_votes: 3 })
     // Before, the field table counted the three split units in scope, and so against the majority: 7 of 10.
     expect(winner).toMatchObject({ n_in_scope: 7, n_no_value: 0, n_tied_votes: 3, correct: 7, accuracy_of_all: 1 })
     // An annotator against the majority has no tied votes of its own: the field is absent from its rows.

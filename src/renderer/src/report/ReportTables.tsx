@@ -100,23 +100,30 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
   const pairwise = report.pairwise
   if (!pairwise) return null
   return (
-    <Table head={['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
-      {pairwise.rows.map((r) => (
-        <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
-          <Who report={report} id={r.source} />
-          <td>{name(r.criterion)}</td>
-          <Counts of={[r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_ties, r.correct]} />
-          <Stat name="accuracy" value={r.accuracy} ci={r.ci.accuracy} reason={r.reasons.accuracy} below={r.below_majority_baseline === true} />
-          <td className="num">{fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}</td>
-          <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
-          <td className="num">
-            {fmtPercent(r.majority_baseline)}
-            <span className="ci">always {r.majority_label.join('/') || NONE}</span>
-          </td>
-          <Stat name="random_baseline" value={r.random_baseline} reason={r.reasons.random_baseline} />
-        </tr>
+    <>
+      <Table head={['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
+        {pairwise.rows.map((r) => (
+          <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
+            <Who report={report} id={r.source} />
+            <td>{name(r.criterion)}</td>
+            <Counts of={[r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_ties, r.correct]} />
+            <Stat name="accuracy" value={r.accuracy} ci={r.ci.accuracy} reason={r.reasons.accuracy} below={r.below_majority_baseline === true} />
+            <td className="num">{fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}</td>
+            <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
+            <td className="num">
+              {fmtPercent(r.majority_baseline)}
+              <span className="ci">always {r.majority_label.join('/') || NONE}</span>
+            </td>
+            <Stat name="random_baseline" value={r.random_baseline} reason={r.reasons.random_baseline} />
+          </tr>
+        ))}
+      </Table>
+      {comparisonNotes(pairwise.rows, name).map((note) => (
+        <p key={note} className="muted small">
+          {note}
+        </p>
       ))}
-    </Table>
+    </>
   )
 }
 
