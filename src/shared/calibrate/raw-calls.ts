@@ -1,4 +1,5 @@
-import { OK, type CallRows } from '../report/call-rows'
+import { CALL_STATUSES, OK, type CallRows } from '../report/call-rows'
+import { ITEM_STATUS_ORDER, type ItemStatus } from '../report/resolve'
 import type { OrderedVerdicts } from './both-orders'
 
 /**
@@ -37,4 +38,21 @@ function verdictsInOrder(rows: CallRows, calls: readonly number[], order: number
 /** An item's verdicts in the first and the second display order. */
 export function orderedVerdicts(rows: CallRows, calls: readonly number[], unit: string | undefined): OrderedVerdicts {
   return { first: verdictsInOrder(rows, calls, 0, unit), second: verdictsInOrder(rows, calls, 1, unit) }
+}
+
+/**
+ * How a pair without a verdict in both orders counts for the both-orders fit, as its source's calls are counted in
+ * every table: its unanswered calls' first status in ITEM_STATUS_ORDER (an unparseable answer is judged, and wrong),
+ * pending where none was stored.
+ */
+export function unansweredPairStatus(rows: CallRows, calls: readonly number[]): ItemStatus {
+  const { status } = rows.columns()
+  const order: readonly ItemStatus[] = ITEM_STATUS_ORDER
+  let best = order.length
+  for (const c of calls) {
+    if (status[c] === OK) continue
+    const at = order.indexOf(CALL_STATUSES[status[c] as number] as ItemStatus)
+    if (at >= 0 && at < best) best = at
+  }
+  return order[best] ?? 'pending'
 }

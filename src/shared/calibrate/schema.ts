@@ -52,7 +52,10 @@ export const calibrationRowSchema = z.object({
   /** Eval-split units the criterion labels and the raw judge was asked about. */
   n_eval_items: count,
   n_eval_units: count,
-  /** Few-shot only: eval units left out because the few-shot run or the original gave no answer (missing, not wrong). */
+  /**
+   * Few-shot and both-orders fits: eval units left out because a run gave no answer (failed, pending, abstained; for
+   * both orders, in either display order): missing, not wrong.
+   */
   n_unanswered_eval_units: count.optional(),
   n_exposed_eval_items: count,
   /** Both-orders only: verdicts each display order would change under the rule. */

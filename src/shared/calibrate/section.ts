@@ -1,11 +1,12 @@
 import type { FieldSpec } from '../instruments/types'
 import type { ReportInput } from '../report/input'
 import { valueKey, valueOfUnit, type ItemStatus, type Value } from '../report/resolve'
-import { brierScore, clusterBootstrapBinned, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type DrawAhead, type Estimate, type PairedBootstrapDifference } from '../stats'
+import { brierScore, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type DrawAhead, type Estimate } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
 import { callRowsOf } from '../report/call-rows'
-import { callsByItem, orderedVerdicts } from './raw-calls'
+import { callsByItem, orderedVerdicts, unansweredPairStatus } from './raw-calls'
+import { accuracyDifference } from './accuracy-difference'
 import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
 import type { CalibrationRow } from './schema'
 import type { StoredFit, TargetSpec } from './types'
@@ -133,31 +134,44 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     const criterion = resolved.sources.get(fit.spec.criterion)
     const raw = resolved.sources.get(fit.spec.source)
     const rawInput = input.sources.find((s) => s.id === fit.spec.source)
-    const perItem = new Map<number, OrderedVerdicts & { unit: string }>()
+    const perItem = new Map<number, OrderedVerdicts & { unit: string; calls: number[] }>()
     // The raw run's calls by item, read once from its rows (a scan of every call per item grows with items × calls).
     const rawRows = rawInput ? callRowsOf(rawInput) : null
     const callsOf = rawRows ? callsByItem(rawRows, () => true) : new Map<number, number[]>()
     for (const item of input.items) {
       if (item.split !== fit.spec.eval_split || !item.pair || !kept(item.id)) continue
-      const verdicts = rawRows ? orderedVerdicts(rawRows, callsOf.get(item.id) ?? [], item.pair.unit) : { first: [], second: [] }
-      perItem.set(item.id, { ...verdicts, unit: item.pair.unit })
+      const calls = callsOf.get(item.id) ?? []
+      const verdicts = rawRows ? orderedVerdicts(rawRows, calls, item.pair.unit) : { first: [], second: [] }
+      perItem.set(item.id, { ...verdicts, unit: item.pair.unit, calls })
     }
     const truth = criterion?.values.get('winner')
     const rawWinner = raw?.values.get('winner')
     const rows: Array<{ itemId: number; before: boolean; after: boolean }> = []
+    let unanswered = 0
     for (const [itemId, v] of perItem) {
       const t = valueOfUnit(truth, itemId, v.unit)
-      // A pair without a verdict in both orders has no aggregate: missing, as in the pairwise table.
-      const aggregated = t === undefined ? null : aggregateBothOrders(v, rule)
-      if (t === undefined || aggregated === null) continue
-      const after = sideOf(aggregated)
+      if (t === undefined) continue
       const before = valueOfUnit(rawWinner, itemId, v.unit)
-      rows.push({ itemId, before: before !== undefined && valueKey(before) === valueKey(t), after: after !== null && after === t })
+      const beforeRight = before !== undefined && valueKey(before) === valueKey(t)
+      const aggregated = aggregateBothOrders(v, rule)
+      if (aggregated === null) {
+        // A pair without a verdict in both orders has no aggregate. As the pairwise table counts the fit's pair, an
+        // unparseable answer makes it judged and wrong; a failed, abstained or missing order leaves it out, counted.
+        if (rawRows && unansweredPairStatus(rawRows, v.calls) === 'unparseable') rows.push({ itemId, before: beforeRight, after: false })
+        else unanswered++
+        continue
+      }
+      const after = sideOf(aggregated)
+      rows.push({ itemId, before: beforeRight, after: after !== null && after === t })
+    }
+    if (unanswered > 0) {
+      warnings.push(`${unanswered} of ${rows.length + unanswered} labelled eval pair(s) lack an answer in a display order of ${fit.spec.source} (failed, still pending or abstained): no aggregate, left out of the comparison, not counted wrong`)
     }
     return {
       ...base,
       n_eval_items: rows.length,
       n_eval_units: rows.length,
+      ...(unanswered > 0 ? { n_unanswered_eval_units: unanswered } : {}),
       n_exposed_eval_items: exposedOf(rows.map((r) => r.itemId)),
       changes: bothOrderChanges([...perItem.values()], rule),
       decision: decisionBlock(rows, "the raw judge's vote over both orders (a split vote is a tie, counted as not correct)", reasons, bootstrap),
@@ -282,65 +296,6 @@ function decisionBlock(
     // after − before, resampling items (units of one item stay together), so the test has its interval.
     accuracy_difference: n && !noBefore ? differenceOf(accuracyDifference(rows, bootstrap)) : null
   }
-}
-
-/**
- * after − before accuracy, by a paired bootstrap over items (an item's rows stay together), held in columns: items
- * with the same counts (rows, correct before, correct after) are one bin, and each resample sums the bins' counts
- * times how often their items were drawn. The sums are of integers, so they are the same in any order: the same
- * figures as evaluating both accuracies on resampled rows.
- */
-function accuracyDifference(rows: ReadonlyArray<{ itemId: number; before: boolean; after: boolean }>, bootstrap: BootstrapOptions): PairedBootstrapDifference {
-  const units = groupRowsIntoUnits([...rows], (r) => String(r.itemId))
-  const binOfCounts = new Map<string, number>()
-  const size: number[] = []
-  const before: number[] = []
-  const after: number[] = []
-  const binOf = Int32Array.from(units, (unit) => {
-    let b = 0
-    let a = 0
-    for (const r of unit.rows) {
-      if (r.before) b++
-      if (r.after) a++
-    }
-    const key = `${unit.rows.length} ${b} ${a}`
-    let bin = binOfCounts.get(key)
-    if (bin === undefined) {
-      bin = size.length
-      binOfCounts.set(key, bin)
-      size.push(unit.rows.length)
-      before.push(b)
-      after.push(a)
-    }
-    return bin
-  })
-  // Each bin's counts times how often its items were drawn: sums of whole numbers, the same as over the drawn units.
-  const accuracies = (drawn: Int32Array): { n: number; after: number; before: number } => {
-    let n = 0
-    let a = 0
-    let b = 0
-    for (let k = 0; k < size.length; k++) {
-      const weight = drawn[k] as number
-      if (weight === 0) continue
-      n += weight * (size[k] as number)
-      a += weight * (after[k] as number)
-      b += weight * (before[k] as number)
-    }
-    return { n, after: a, before: b }
-  }
-  const estimate = (correct: number, n: number): Estimate => (n ? { value: correct / n } : { value: null, reason: 'no units' })
-  const difference = clusterBootstrapBinned(
-    binOf,
-    size.length,
-    (drawn) => {
-      const c = accuracies(drawn)
-      if (c.n === 0) return { statistic: { value: null, reason: 'first source: no units' } }
-      return { statistic: { value: c.after / c.n - c.before / c.n } }
-    },
-    bootstrap
-  ).statistic
-  const correct = (which: 'before' | 'after') => rows.reduce((sum, r) => sum + (r[which] ? 1 : 0), 0)
-  return { ...difference, first: estimate(correct('after'), rows.length), second: estimate(correct('before'), rows.length) }
 }
 
 /** The mean absolute difference over a resample's rows, summed in row order (as a sum over the flattened rows). */

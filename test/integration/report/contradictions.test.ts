@@ -90,6 +90,43 @@ describe('a both-orders fit, as assay calibrate prints it and as the report show
   })
 })
 
+describe('a both-orders fit where an order was unparseable or failed', () => {
+  it('judges the unparseable pair as wrong and leaves the failed one out, in the calibration section as in the pairwise table', async () => {
+    const path = tmp.file('both-orders-unanswered.assay')
+    const project = await Project.create(path)
+    const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 6 ? 'dev' : 'test' }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
+    // Test pairs: 6 and 7 right in both orders; 8 right, then unparseable; 9 right, then failed; 10 and 11 split.
+    addCalls(project, run, pairs.flatMap((p, i) => {
+      const item = ids.get(p.id) as number
+      const split = i >= 10
+      const second = i === 8 ? { status: 'unparseable' as const } : i === 9 ? { status: 'failed' as const } : { judgement: { verdict: verdictFor(split ? 'b' : side(i)) } }
+      return [
+        { item, order: 0, swapped: false, judgement: { verdict: verdictFor(split ? 'a' : side(i)) } },
+        { item, order: 1, swapped: true, ...second }
+      ]
+    }))
+    project.close()
+    const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'conservative', '--json')
+    expect(printed.stderr).toBe('')
+    const [fit] = JSON.parse(printed.stdout).fits
+    expect(fit.changes).toMatchObject({ n_pairs: 4, n_ties: 2 })
+    // Before, the unparseable pair was left out here (n 4) while the pairwise table judged it (5).
+    expect(fit.decision).toMatchObject({ n: 5, after_accuracy: 2 / 5, before_accuracy: 3 / 5, only_before: 1, only_after: 0 })
+    // The failed pair is missing, and said to be.
+    expect(fit).toMatchObject({ n_eval_units: 5, n_unanswered_eval_units: 1 })
+    expect(fit.warnings.join(' ')).toMatch(/1 of 6 labelled eval pair\(s\) lack an answer .* not counted wrong/)
+    const opened = await Project.open(path)
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    opened.close()
+    const row = report.pairwise?.rows.find((r) => r.source === fit.source && r.criterion === 'label:citations')
+    expect(row).toMatchObject({ n_judged: 5, n_unparseable: 1, n_failed: 1, correct: 2, n_ties: fit.changes.n_ties })
+    expect(row?.accuracy).toBe(fit.decision.after_accuracy)
+    expect(report.calibration?.find((c) => c.fit_id === fit.fit_id)?.decision).toEqual(fit.decision)
+  })
+})
+
 describe('probe detection where every probe was answered', () => {
   it('says the answers tied between orders, not that no probe was answered', async () => {
     const path = tmp.file('probes-tied.assay')
