@@ -8,7 +8,7 @@ import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
-import { addCalls, addPairs, addRun, annotate, verdictFor, type PairSpec } from './fixtures'
+import { addCalls, addPairs, addRun, annotate, verdictFor, type CallSpec, type PairSpec } from './fixtures'
 
 // Reports in which two places once gave one figure two values, or a figure was plainly wrong.
 const tmp = tempDir('assay-contradictions-')
@@ -55,23 +55,35 @@ describe('a few-shot fit whose run never answered', () => {
   })
 })
 
+type OrderCall = Omit<CallSpec, 'item' | 'order' | 'swapped'>
+
+/**
+ * Twelve labelled pairs, half dev and half test, and a run asked in both display orders: pair i's calls in the first
+ * and the second order as `orders(i)` gives them. Returns the project's path and the run, the project closed.
+ */
+async function bothOrdersProject(name: string, orders: (i: number) => [OrderCall, OrderCall]): Promise<{ path: string; run: number }> {
+  const path = tmp.file(name)
+  const project = await Project.create(path)
+  const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 6 ? 'dev' : 'test' }))
+  const ids = addPairs(project, pairs)
+  const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
+  addCalls(project, run, pairs.flatMap((p, i) => {
+    const item = ids.get(p.id) as number
+    const [first, second] = orders(i)
+    return [
+      { item, order: 0, swapped: false, ...first },
+      { item, order: 1, swapped: true, ...second }
+    ]
+  }))
+  project.close()
+  return { path, run }
+}
+
 describe('a both-orders fit, as assay calibrate prints it and as the report shows it', () => {
   it('judges each pair once in both places: the same n, the same correct count, the same ties', async () => {
-    const path = tmp.file('both-orders.assay')
-    const project = await Project.create(path)
-    const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 6 ? 'dev' : 'test' }))
-    const ids = addPairs(project, pairs)
-    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
     // Four test pairs where the two orders disagree (a tie under both rules), two where they agree on the right side.
-    addCalls(project, run, pairs.flatMap((p, i) => {
-      const item = ids.get(p.id) as number
-      const agree = i < 6 || i >= 10
-      return [
-        { item, order: 0, swapped: false, judgement: { verdict: verdictFor(agree ? side(i) : 'a') } },
-        { item, order: 1, swapped: true, judgement: { verdict: verdictFor(agree ? side(i) : 'b') } }
-      ]
-    }))
-    project.close()
+    const verdict = (i: number, order: 0 | 1) => ({ judgement: { verdict: verdictFor(i < 6 || i >= 10 ? side(i) : order === 0 ? 'a' : 'b') } })
+    const { path, run } = await bothOrdersProject('both-orders.assay', (i) => [verdict(i, 0), verdict(i, 1)])
     const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'conservative', '--json')
     expect(printed.stderr).toBe('')
     const [fit] = JSON.parse(printed.stdout).fits
@@ -92,22 +104,14 @@ describe('a both-orders fit, as assay calibrate prints it and as the report show
 
 describe('a both-orders fit where an order was unparseable or failed', () => {
   it('judges the unparseable pair as wrong and leaves the failed one out, in the calibration section as in the pairwise table', async () => {
-    const path = tmp.file('both-orders-unanswered.assay')
-    const project = await Project.create(path)
-    const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 6 ? 'dev' : 'test' }))
-    const ids = addPairs(project, pairs)
-    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
     // Test pairs: 6 and 7 right in both orders; 8 right, then unparseable; 9 right, then failed; 10 and 11 split.
-    addCalls(project, run, pairs.flatMap((p, i) => {
-      const item = ids.get(p.id) as number
+    const { path, run } = await bothOrdersProject('both-orders-unanswered.assay', (i) => {
       const split = i >= 10
-      const second = i === 8 ? { status: 'unparseable' as const } : i === 9 ? { status: 'failed' as const } : { judgement: { verdict: verdictFor(split ? 'b' : side(i)) } }
-      return [
-        { item, order: 0, swapped: false, judgement: { verdict: verdictFor(split ? 'a' : side(i)) } },
-        { item, order: 1, swapped: true, ...second }
-      ]
-    }))
-    project.close()
+      const first = { judgement: { verdict: verdictFor(split ? 'a' : side(i)) } }
+      if (i === 8) return [first, { status: 'unparseable' }]
+      if (i === 9) return [first, { status: 'failed' }]
+      return [first, { judgement: { verdict: verdictFor(split ? 'b' : side(i)) } }]
+    })
     const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'conservative', '--json')
     expect(printed.stderr).toBe('')
     const [fit] = JSON.parse(printed.stdout).fits
