@@ -1,4 +1,4 @@
-import { NONE } from './format'
+import { fmtP, NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
@@ -19,7 +19,7 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
     if (c.decision) {
       const d = c.decision
       const diff = d.accuracy_difference ? ` (difference ${f(d.accuracy_difference.difference)} ${interval(d.accuracy_difference.ci_low, d.accuracy_difference.ci_high)})` : ''
-      lines.push(`accuracy ${pct(d.before_accuracy)} → ${pct(d.after_accuracy)} on ${d.n} units${diff}; right only before ${d.only_before}, only after ${d.only_after}; exact McNemar p = ${f(d.mcnemar_p)}`)
+      lines.push(`accuracy ${pct(d.before_accuracy)} → ${pct(d.after_accuracy)} on ${d.n} units${diff}; right only before ${d.only_before}, only after ${d.only_after}; exact McNemar p = ${fmtP(d.mcnemar_p)}`)
     }
     if (c.probability) {
       const p = c.probability

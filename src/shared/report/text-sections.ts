@@ -1,4 +1,4 @@
-import { fmtNumber, fmtPercent, NONE } from './format'
+import { fmtNumber, fmtP, fmtPercent, NONE } from './format'
 import type { Report } from './schema'
 import { grid, heading, type Name } from './text-parts'
 
@@ -18,7 +18,7 @@ function calibrationText(report: Report, name: Name): string[] {
     out.push(`${name(c.source)} (${c.method}) of ${name(c.raw_source)} · ${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)} · fitted on ${c.fit_split}: ${c.n_fit_items} items · evaluated on ${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units${c.n_unanswered_eval_units ? ` (${c.n_unanswered_eval_units} unanswered, missing)` : ''}`)
     if (!c.held_out) out.push(`  not held out: ${c.reasons.held_out ?? 'the split moved items it learned from'}`)
     const d = c.decision
-    if (d) out.push(`  accuracy ${fmtPercent(d.before_accuracy)} → ${fmtPercent(d.after_accuracy)}${d.accuracy_difference ? range(d.accuracy_difference.ci_low, d.accuracy_difference.ci_high, true) : ''} on ${d.n} units; right/wrong ${d.both_correct}/${d.only_before}/${d.only_after}/${d.both_wrong}; McNemar p = ${fmtNumber(d.mcnemar_p)}`)
+    if (d) out.push(`  accuracy ${fmtPercent(d.before_accuracy)} → ${fmtPercent(d.after_accuracy)}${d.accuracy_difference ? range(d.accuracy_difference.ci_low, d.accuracy_difference.ci_high, true) : ''} on ${d.n} units; right/wrong ${d.both_correct}/${d.only_before}/${d.only_after}/${d.both_wrong}; McNemar p = ${fmtP(d.mcnemar_p)}`)
     const p = c.probability
     if (p) out.push(`  Brier ${fmtNumber(p.before.brier)} → ${fmtNumber(p.after.brier)}${range(p.brier_difference.ci_low, p.brier_difference.ci_high)}; log loss ${fmtNumber(p.before.log_loss)} → ${fmtNumber(p.after.log_loss)}; ECE ${fmtNumber(p.before.ece)} → ${fmtNumber(p.after.ece)} on ${p.n} units`)
     const s = c.scale

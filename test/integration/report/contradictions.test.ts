@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { gatherReportInput } from '../../../src/main/report/gather'
@@ -58,13 +58,13 @@ describe('a few-shot fit whose run never answered', () => {
 type OrderCall = Omit<CallSpec, 'item' | 'order' | 'swapped'>
 
 /**
- * Twelve labelled pairs, half dev and half test, and a run asked in both display orders: pair i's calls in the first
+ * `count` labelled pairs, half dev and half test, and a run asked in both display orders: pair i's calls in the first
  * and the second order as `orders(i)` gives them. Returns the project's path and the run, the project closed.
  */
-async function bothOrdersProject(name: string, orders: (i: number) => [OrderCall, OrderCall]): Promise<{ path: string; run: number }> {
+async function bothOrdersProject(name: string, orders: (i: number) => [OrderCall, OrderCall], count = 12): Promise<{ path: string; run: number }> {
   const path = tmp.file(name)
   const project = await Project.create(path)
-  const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < 6 ? 'dev' : 'test' }))
+  const pairs: PairSpec[] = Array.from({ length: count }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations', split: i < count / 2 ? 'dev' : 'test' }))
   const ids = addPairs(project, pairs)
   const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
   addCalls(project, run, pairs.flatMap((p, i) => {
@@ -128,6 +128,25 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     expect(row).toMatchObject({ n_judged: 5, n_unparseable: 1, n_failed: 1, correct: 2, n_ties: fit.changes.n_ties })
     expect(row?.accuracy).toBe(fit.decision.after_accuracy)
     expect(report.calibration?.find((c) => c.fit_id === fit.fit_id)?.decision).toEqual(fit.decision)
+  })
+})
+
+describe('assay calibrate printing a McNemar p far below a thousandth', () => {
+  it('writes it as the report does, never as 0', async () => {
+    // Forty test pairs the raw judge splits on (no vote: wrong), each averaged to the right side (strongly, then weakly against).
+    const other = (i: number) => (side(i) === 'a' ? 'b' : 'a')
+    const { path, run } = await bothOrdersProject('mcnemar-small-p.assay', (i) => [{ judgement: { verdict: verdictFor(side(i), 'much_better') } }, { judgement: { verdict: verdictFor(other(i)) } }], 80)
+    const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'average')
+    expect(printed.stderr).toBe('')
+    expect(printed.stdout).toMatch(/0 right only before, 40 only after/)
+    // 2 × 0.5^40: about 1.8e-12.
+    expect(printed.stdout).toMatch(/exact McNemar p = 1\.82e-12 /)
+    // The report's recalibration section, in text and in HTML, writes the same.
+    const text = await runCli('report', path, '--instrument', 'pairwise-preference')
+    expect(text.stdout).toMatch(/McNemar p = 1\.82e-12/)
+    const html = await runCli('report', path, '--instrument', 'pairwise-preference', '--html', `${path}.html`)
+    expect(html.code).toBe(0)
+    expect(readFileSync(`${path}.html`, 'utf8')).toMatch(/exact McNemar p = 1\.82e-12/)
   })
 })
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
 import type { CalibrationRow } from '../../../shared/calibrate/schema'
+import { fmtP } from '../../../shared/report/format'
 import type { EventPayload } from '../../../shared/contract/operations'
 import { withProject, type OpenFor } from '../contract'
 import type { CliIO } from '../run'
@@ -125,7 +126,7 @@ function printFit(fit: CalibrationRow, io: CliIO): void {
   }
   if (fit.decision) {
     const d = fit.decision
-    io.out(`  accuracy ${num(d.before_accuracy)} → ${num(d.after_accuracy)} on ${d.n} units; exact McNemar p = ${num(d.mcnemar_p)} (${d.only_before} right only before, ${d.only_after} only after)`)
+    io.out(`  accuracy ${num(d.before_accuracy)} → ${num(d.after_accuracy)} on ${d.n} units; exact McNemar p = ${fmtP(d.mcnemar_p)} (${d.only_before} right only before, ${d.only_after} only after)`)
   }
   if (fit.scale) {
     const s = fit.scale

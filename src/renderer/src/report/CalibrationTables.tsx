@@ -1,4 +1,4 @@
-import { NONE, type Report } from '../../../shared/report'
+import { fmtP, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -37,7 +37,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
                 <div>
                   accuracy {pct(c.decision.before_accuracy)} → {pct(c.decision.after_accuracy)}{' '}
                   {c.decision.accuracy_difference ? interval(c.decision.accuracy_difference.ci_low, c.decision.accuracy_difference.ci_high) : ''} on {c.decision.n} units; McNemar p ={' '}
-                  {f(c.decision.mcnemar_p)}
+                  {fmtP(c.decision.mcnemar_p)}
                 </div>
               )}
               {c.probability && (
