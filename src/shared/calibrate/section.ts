@@ -151,18 +151,19 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     for (const [itemId, v] of perItem) {
       const t = valueOfUnit(truth, itemId, v.unit)
       if (t === undefined) continue
-      const before = valueOfUnit(rawWinner, itemId, v.unit)
-      const beforeRight = before !== undefined && valueKey(before) === valueKey(t)
       const aggregated = aggregateBothOrders(v, rule)
       if (aggregated === null) {
         // A pair without a verdict in both orders has no aggregate. As the pairwise table counts the fit's pair, an
-        // unparseable answer makes it judged and wrong; a failed, abstained or missing order leaves it out, counted.
-        if (rawRows && unansweredPairStatus(rawRows, v.calls) === 'unparseable') rows.push({ itemId, before: beforeRight, after: false })
+        // unparseable answer makes it judged and wrong; the raw judge's vote, that answer counted as a wrong vote, is
+        // split at best, so not correct either (never a discordant pair made by the asymmetry). A failed, abstained
+        // or missing order leaves the pair out, counted.
+        if (rawRows && unansweredPairStatus(rawRows, v.calls) === 'unparseable') rows.push({ itemId, before: false, after: false })
         else unanswered++
         continue
       }
       const after = sideOf(aggregated)
-      rows.push({ itemId, before: beforeRight, after: after !== null && after === t })
+      const before = valueOfUnit(rawWinner, itemId, v.unit)
+      rows.push({ itemId, before: before !== undefined && valueKey(before) === valueKey(t), after: after !== null && after === t })
     }
     if (unanswered > 0) {
       warnings.push(`${unanswered} of ${rows.length + unanswered} labelled eval pair(s) lack an answer in a display order of ${fit.spec.source} (failed, still pending or abstained): no aggregate, left out of the comparison, not counted wrong`)

@@ -117,7 +117,8 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     const [fit] = JSON.parse(printed.stdout).fits
     expect(fit.changes).toMatchObject({ n_pairs: 4, n_ties: 2 })
     // Before, the unparseable pair was left out here (n 4) while the pairwise table judged it (5).
-    expect(fit.decision).toMatchObject({ n: 5, after_accuracy: 2 / 5, before_accuracy: 3 / 5, only_before: 1, only_after: 0 })
+    // The unparseable pair is wrong on both sides: the raw judge's vote, its unparseable order a wrong vote, is split.
+    expect(fit.decision).toMatchObject({ n: 5, after_accuracy: 2 / 5, before_accuracy: 2 / 5, only_before: 0, only_after: 0, both_wrong: 3 })
     // The failed pair is missing, and said to be.
     expect(fit).toMatchObject({ n_eval_units: 5, n_unanswered_eval_units: 1 })
     expect(fit.warnings.join(' ')).toMatch(/1 of 6 labelled eval pair\(s\) lack an answer .* not counted wrong/)
