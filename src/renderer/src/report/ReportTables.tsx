@@ -39,6 +39,19 @@ function Stat({ name, value, ci, reason, below }: { name: string; value: number 
   )
 }
 
+/** What a table's counts alone do not say (see comparisonNotes), a line each under the table. */
+function Notes({ rows, name }: { rows: Parameters<typeof comparisonNotes>[0]; name: Name }) {
+  return (
+    <>
+      {comparisonNotes(rows, name).map((note) => (
+        <p key={note} className="muted small">
+          {note}
+        </p>
+      ))}
+    </>
+  )
+}
+
 /** Counts side by side, one numeric cell each, in the order of the table's head. */
 function Counts({ of }: { of: ReadonlyArray<number | string> }) {
   return (
@@ -118,11 +131,7 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
           </tr>
         ))}
       </Table>
-      {comparisonNotes(pairwise.rows, name).map((note) => (
-        <p key={note} className="muted small">
-          {note}
-        </p>
-      ))}
+      <Notes rows={pairwise.rows} name={name} />
     </>
   )
 }
@@ -274,11 +283,7 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
           </tr>
         ))}
       </Table>
-      {comparisonNotes(field.comparisons, name).map((note) => (
-        <p key={note} className="muted small">
-          {note}
-        </p>
-      ))}
+      <Notes rows={field.comparisons} name={name} />
     </>
   )
 }
