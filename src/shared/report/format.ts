@@ -4,6 +4,9 @@ import type { ReportInterval } from './schema'
 
 export const NONE = '—'
 
+/** What the sources table says when there is none (text, HTML and screen alike). */
+export const NO_SOURCES = 'No source: no item in scope has a label, an answer or a judge call.'
+
 export function fmtNumber(v: number | null | undefined, digits = 3): string {
   if (typeof v !== 'number') return NONE
   return v.toFixed(digits)

@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NONE, statisticLabel, comparisonNotes } from './format'
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -24,7 +24,7 @@ export function sourcesSection(report: Report, who: Who): string {
     'sources',
     'Sources and denominators',
     `<p class="muted small">Items: items of the scope the source was asked about. Calls: answers on record (one per item, trial and display order; one per item for annotators and derived sources). Tied votes: units left without a value because trials, orders or annotators split evenly (the pairwise table's Ties count calls, per display order). A judge whose every call failed, or with none finished, is listed here and left out of every comparison. The colour beside a name is the source's colour in every plot.</p>
-${table(headings, rows, new Set([3, 4, 5, 6, 7, 8, 9, 10]))}`
+${rows.length === 0 ? `<p class="muted">${esc(NO_SOURCES)}</p>` : table(headings, rows, new Set([3, 4, 5, 6, 7, 8, 9, 10]))}`
   )
 }
 

@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
@@ -66,6 +66,7 @@ function summaryText(report: Report, name: Name): string[] {
 
 function sourcesText(report: Report): string[] {
   const out = heading('Sources and denominators', 'calls: answers on record; tied votes count units')
+  if (report.sources.length === 0) return [...out, NO_SOURCES]
   out.push(
     grid(
       ['source', 'kind', 'items', 'calls', 'answered', 'failed', 'unparseable', 'abstained', 'pending', 'tied votes (units)', 'flags'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildReport, reportSchema, type ReportInput, type ReportSourceInput, type CallStatus, type Report, type SourceCall } from '../../../src/shared/report'
+import { buildReport, NO_SOURCES, renderReportHtml, renderReportText, reportSchema, type ReportInput, type ReportSourceInput, type CallStatus, type Report, type SourceCall } from '../../../src/shared/report'
 import { combine } from '../../../src/shared/report/resolve'
 
 // Reports built from hand-made inputs, without a database: the report is a pure function of what the store holds.
@@ -149,5 +149,16 @@ describe('the bootstrap', () => {
     expect(ci(first)?.seed).toBe(1)
     expect(ci(other)?.seed).toBe(2)
     expect(row(first, 'score', 'judge', 'ref').mean_abs_diff).toBe(row(other, 'score', 'judge', 'ref').mean_abs_diff)
+  })
+})
+
+describe('a report with no source at all', () => {
+  it('says so in its sources section, in text and in HTML, rather than an empty table', () => {
+    const report = buildReport(input([]), { generatedAt: 'test' })
+    expect(report.sources).toEqual([])
+    const text = renderReportText(report)
+    expect(text).toContain(`== Sources and denominators ==`)
+    expect(text).toContain(NO_SOURCES)
+    expect(renderReportHtml(report)).toContain(NO_SOURCES.replace(/'/g, '&#39;'))
   })
 })

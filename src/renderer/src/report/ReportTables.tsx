@@ -8,6 +8,7 @@ import {
   fmtPercent,
   fmtStatistic,
   intervalKeyOf,
+  NO_SOURCES,
   NONE,
   PERCENT_STATISTICS,
   sourceColour,
@@ -95,6 +96,7 @@ export function Warnings({ report }: { report: Report }) {
 }
 
 export function SourcesTable({ report }: { report: Report }) {
+  if (report.sources.length === 0) return <p className="muted">{NO_SOURCES}</p>
   return (
     <Table head={['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes (units)']} numericFrom={3}>
       {report.sources.map((s) => (
