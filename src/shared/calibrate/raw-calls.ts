@@ -1,5 +1,5 @@
 import { CALL_STATUSES, OK, type CallRows } from '../report/call-rows'
-import { ITEM_STATUS_ORDER, type ItemStatus } from '../report/resolve'
+import { betterStatus, type ItemStatus } from '../report/resolve'
 import type { OrderedVerdicts } from './both-orders'
 
 /**
@@ -42,17 +42,14 @@ export function orderedVerdicts(rows: CallRows, calls: readonly number[], unit: 
 
 /**
  * How a pair without a verdict in both orders counts for the both-orders fit, as its source's calls are counted in
- * every table: its unanswered calls' first status in ITEM_STATUS_ORDER (an unparseable answer is judged, and wrong),
+ * every table: the first of its unanswered calls' statuses in the report's order (betterStatus; an unparseable answer is judged, and wrong),
  * pending where none was stored.
  */
 export function unansweredPairStatus(rows: CallRows, calls: readonly number[]): ItemStatus {
   const { status } = rows.columns()
-  const order: readonly ItemStatus[] = ITEM_STATUS_ORDER
-  let best = order.length
+  let worst: ItemStatus | undefined
   for (const c of calls) {
-    if (status[c] === OK) continue
-    const at = order.indexOf(CALL_STATUSES[status[c] as number] as ItemStatus)
-    if (at >= 0 && at < best) best = at
+    if (status[c] !== OK) worst = betterStatus(worst, CALL_STATUSES[status[c] as number] as ItemStatus)
   }
-  return order[best] ?? 'pending'
+  return worst ?? 'pending'
 }

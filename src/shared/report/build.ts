@@ -250,9 +250,9 @@ function comparisonsFor(
       if (source.id === criterion.id || comparedTheOtherWay(source, criterionIndex, criteria)) continue
       // A source that answers items but never gives this field (a panel, a judge not asked for fatal flaws).
       if (source.counts.answered > 0 && (source.values.get(field.name)?.size ?? 0) === 0) continue
-      const majorityOf = (name: string): ReadonlyMap<string, Value> => criterion.values.get(name) ?? new Map()
-      let values = majorityOf
-      if (criterion.input.kind === 'human_majority' && source.input.kind === 'annotator') {
+      let values = (name: string): ReadonlyMap<string, Value> => criterion.values.get(name) ?? new Map()
+      const againstOthers = criterion.input.kind === 'human_majority' && source.input.kind === 'annotator'
+      if (againstOthers) {
         // An annotator is scored against the majority of the others, never against a majority it is part of.
         const others = annotators.filter((a) => a.id !== source.id)
         if (others.length === 0) continue
@@ -263,7 +263,7 @@ function comparisonsFor(
       const plan = source.input.kind === 'annotator' ? null : options.plan
       const { level, eceBins } = options
       const row = compareField(field, source, criterion.id, values, { level, eceBins, plan, outcome, statuses: options.statuses.get(source.id) ?? undefined })
-      if (values === majorityOf) rows.push(row)
+      if (!againstOthers) rows.push(row)
       else {
         const { ci, reasons, ...figures } = row
         rows.push({ ...figures, criterion_form: 'majority_of_others', ci, reasons })

@@ -1,3 +1,5 @@
+import { fmtPercent } from './format'
+
 /**
  * What each figure of the report counts, stated beside it wherever two places show figures of the same name that
  * are different quantities (the judge's accuracy on its own units and on the units it shares with another judge;
@@ -47,7 +49,7 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
   const base = `correct share of ${what} against ${options.criterion}, on ${plural(options.items, 'item')}`
   const w = options.withoutValue
   if (!w || w.n === 0) return base
-  const ofAll = w.ofAll === null ? `of all ${w.inScope} in scope` : `${(100 * w.ofAll).toFixed(1)}% of all ${w.inScope} in scope`
+  const ofAll = w.ofAll === null ? `of all ${w.inScope} in scope` : `${fmtPercent(w.ofAll)} of all ${w.inScope} in scope`
   return `${base}; not judged: ${plural(w.n, 'unit')} without a value (split vote or tie), counted as not correct in ${ofAll}`
 }
 

@@ -6,6 +6,7 @@ import { bootstrapCi, exactCi, proportion, put, wilsonOverItems } from './interv
 import { PAIR_STATUSES, SIDE_OF_CODE, labelOf, labelTermsOf, type LabelTerms, type PairCalls, type PairStatus, type Side } from './pairwise'
 import type { ReportPairwiseRow } from './schema'
 import type { ResolvedSource } from './resolve'
+import { itemOfUnitKey } from './unit-values'
 
 /**
  * One source's pairwise calls scored against one criterion's item-level winners, as IdeaEval scores them: one verdict
@@ -327,7 +328,7 @@ export function tiedPairs(source: ResolvedSource, truth: CriterionTruth, dense: 
   if (!tied) return undefined
   let n = 0
   for (const key of tied) {
-    const index = dense.find(Number(key.slice(0, key.indexOf('\u0000'))))
+    const index = dense.find(itemOfUnitKey(key))
     if (index >= 0 && truth.side[index] !== 0) n++
   }
   return n

@@ -294,7 +294,6 @@ export function combineSources(
   }
   const values = new Map<string, Map<string, Value>>()
   const tiedUnits = new Map<string, Set<string>>()
-  const tiedAnywhere = new Set<string>()
   const units = members.find((m) => m.units)?.units
   for (const field of fields) {
     const how = aggregationOf(field.level) as Aggregation
@@ -310,15 +309,13 @@ export function combineSources(
     const tiedHere = new Set<string>()
     for (const [key, list] of collected) {
       const { value, tied } = combine(list, how)
-      if (tied) {
-        tiedHere.add(key)
-        tiedAnywhere.add(key)
-      }
+      if (tied) tiedHere.add(key)
       if (value !== null) out.set(key, value)
     }
     values.set(field.name, units ? withTwin(out, units) : out)
     tiedUnits.set(field.name, tiedHere)
   }
-  counts.tiedVotes = tiedAnywhere.size
+  // A unit counts once, however many of its fields split.
+  counts.tiedVotes = new Set([...tiedUnits.values()].flatMap((keys) => [...keys])).size
   return units ? { id: input.id, input, itemStatus, values, counts, units, tiedUnits } : { id: input.id, input, itemStatus, values, counts, tiedUnits }
 }
