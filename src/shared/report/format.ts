@@ -28,6 +28,30 @@ export function fmtP(p: number | null | undefined): string {
   return p < 0.001 ? p.toExponential(2) : p.toFixed(3)
 }
 
+/** A figure as written to `digits` decimals, never "-0.0": a difference that rounds to nothing has no sign. */
+function unsigned0(v: number, digits: number): string {
+  const s = v.toFixed(digits)
+  return Number(s) === 0 ? s.replace('-', '') : s
+}
+
+/**
+ * A difference of two figures (first − second, after − before), signed; of two proportions in percentage points, so
+ * that 86.5% − 89.2% is never read as a relative change.
+ */
+export function fmtDifference(v: number | null | undefined, percent: boolean): string {
+  if (typeof v !== 'number') return NONE
+  const s = percent ? unsigned0(100 * v, 1) : unsigned0(v, 3)
+  const signed = Number(s) > 0 ? `+${s}` : s
+  return percent ? `${signed} pp` : signed
+}
+
+/** A difference's interval, in the difference's own unit (percentage points for proportions); '' when undefined. */
+export function fmtDifferenceInterval(low: number | null | undefined, high: number | null | undefined, percent: boolean): string {
+  if (typeof low !== 'number' || typeof high !== 'number') return ''
+  const f = (v: number) => (percent ? unsigned0(100 * v, 1) : unsigned0(v, 3))
+  return `[${f(low)}, ${f(high)}]${percent ? ' pp' : ''}`
+}
+
 /** Which statistics are proportions (written as percentages). */
 export const PERCENT_STATISTICS: ReadonlySet<string> = new Set([
   'accuracy',

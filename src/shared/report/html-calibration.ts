@@ -1,4 +1,5 @@
-import { fmtP, NONE } from './format'
+import { calibrationLines, evaluatedOn } from './calibration-lines'
+import { NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
@@ -6,7 +7,6 @@ import type { Report } from './schema'
 type Who = (id: string) => string
 
 const f = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? NONE : String(+v.toFixed(digits)))
-const pct = (v: number | null | undefined) => (v === null || v === undefined ? NONE : `${(100 * v).toFixed(1)}%`)
 const interval = (lo: number | null | undefined, hi: number | null | undefined, digits = 3) => (lo === null || lo === undefined || hi === null || hi === undefined ? '' : `[${f(lo, digits)}, ${f(hi, digits)}]`)
 const cell = (text: string, sub = '') => `<td class="num">${esc(text)}${sub ? `<span class="ci">${esc(sub)}</span>` : ''}</td>`
 
@@ -15,23 +15,7 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
   const rows = report.calibration ?? []
   if (rows.length === 0) return ''
   const body = rows.map((c) => {
-    const lines: string[] = []
-    if (c.decision) {
-      const d = c.decision
-      const diff = d.accuracy_difference ? ` (difference ${f(d.accuracy_difference.difference)} ${interval(d.accuracy_difference.ci_low, d.accuracy_difference.ci_high)})` : ''
-      lines.push(`accuracy ${pct(d.before_accuracy)} → ${pct(d.after_accuracy)} on ${d.n} units${diff}; right only before ${d.only_before}, only after ${d.only_after}; exact McNemar p = ${fmtP(d.mcnemar_p)}`)
-    }
-    if (c.probability) {
-      const p = c.probability
-      lines.push(
-        `Brier ${f(p.before.brier)} → ${f(p.after.brier)} (difference ${f(p.brier_difference.difference)} ${interval(p.brier_difference.ci_low, p.brier_difference.ci_high)}), log loss ${f(p.before.log_loss)} → ${f(p.after.log_loss)}, ECE ${f(p.before.ece)} → ${f(p.after.ece)}`
-      )
-    }
-    if (c.scale) {
-      const s = c.scale
-      lines.push(`mean absolute difference ${f(s.before_mad)} → ${f(s.after_mad)} (difference ${f(s.mad_difference.difference)} ${interval(s.mad_difference.ci_low, s.mad_difference.ci_high)})`)
-    }
-    if (c.changes) lines.push(`verdicts changed: ${c.changes.changed_first_order} of the first order, ${c.changes.changed_second_order} of the second; ${c.changes.n_ties} ties of ${c.changes.n_pairs} pairs`)
+    const lines = calibrationLines(c)
     for (const [k, r] of Object.entries(c.reasons)) lines.push(`${k}: ${r}`)
     for (const w of c.warnings) lines.push(`⚠ ${w}`)
     return [
@@ -39,7 +23,7 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
       who(c.raw_source),
       td(`${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)}`),
       td(`${c.fit_split}: ${c.n_fit_items} items`),
-      td(`${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units`),
+      td(evaluatedOn(c)),
       `<td>${lines.map((l) => esc(l)).join('<br>')}</td>`
     ]
   })

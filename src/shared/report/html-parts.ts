@@ -1,4 +1,4 @@
-import { fmtInterval, fmtStatistic, NONE, PERCENT_STATISTICS, statisticLabel } from './format'
+import { fmtDifference, fmtDifferenceInterval, fmtInterval, fmtStatistic, NONE, PERCENT_STATISTICS, statisticLabel } from './format'
 import type { ReportPlot } from './plots'
 import { sourceColour } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -38,6 +38,13 @@ export function statCell(name: string, value: number | null | undefined, ci: Rep
   }
   const interval = fmtInterval(ci, PERCENT_STATISTICS.has(name))
   return `<td class="num${below ? ' below' : ''}" data-statistic="${esc(name)}">${esc(fmtStatistic(name, value))}${interval ? `<span class="ci">${esc(interval)}</span>` : ''}</td>`
+}
+
+/** A difference cell (first − second): signed, in percentage points for accuracies, its interval underneath. */
+export function differenceCell(value: number | null | undefined, ci: ReportInterval | undefined, percent: boolean, reason: string | undefined): string {
+  if (value === null || value === undefined) return `<td class="num undefined" title="${esc(reason ?? 'not computed')}">${NONE}</td>`
+  const interval = fmtDifferenceInterval(ci?.ci_low, ci?.ci_high, percent)
+  return `<td class="num" data-statistic="difference">${esc(fmtDifference(value, percent))}${interval ? `<span class="ci">${esc(interval)}</span>` : ''}</td>`
 }
 
 export function plotFigures(plots: readonly ReportPlot[]): string {

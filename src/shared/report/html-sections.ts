@@ -1,5 +1,5 @@
 import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
-import { numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
+import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
@@ -232,13 +232,13 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
     td(r.statistic === 'accuracy' ? `${r.both_correct ?? 0} / ${r.only_first ?? 0} / ${r.only_second ?? 0} / ${r.both_wrong ?? 0}` : NONE),
     statCell(r.statistic, r.first_value, undefined, r.reasons.first_value),
     statCell(r.statistic, r.second_value, undefined, r.reasons.second_value),
-    statCell(r.statistic === 'accuracy' ? 'accuracy' : 'difference', r.difference, r.ci.difference, r.reasons.difference),
+    differenceCell(r.difference, r.ci.difference, r.statistic === 'accuracy', r.reasons.difference),
     r.mcnemar_p === undefined ? td(NONE) : `<td class="num" title="${esc(r.reasons.mcnemar_p ?? 'exact binomial, two-sided')}">${esc(fmtP(r.mcnemar_p))}</td>`
   ])
   return section(
     'judge-vs-judge',
     'Judge against judge',
-    `<p class="muted small">On the units both judges answered and the criterion labels: each judge's figure here is on the shared units only, not the accuracy on all of its own units (that is in the field's table and on its card). Right/wrong table: both right / only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second) with a paired cluster-bootstrap interval.</p>
+    `<p class="muted small">On the units both judges answered and the criterion labels: each judge's figure here is on the shared units only, not the accuracy on all of its own units (that is in the field's table and on its card). Right/wrong table: both right / only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second; of accuracies in percentage points, pp) with a paired cluster-bootstrap interval.</p>
 ${table(['Field', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p'], rows, new Set([4, 6, 7, 8, 9]))}`
   )
 }

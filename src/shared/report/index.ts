@@ -15,6 +15,7 @@ export { flawMatchingSection, flawRecordsOf, quoteOverlap, FLAW_MATCH_RULE } fro
 export * from './flaw-matching-schema'
 export { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml, summaryJudges, sortJudges, type JudgeSummary, type SummarySortKey } from './html-summary'
 export * from './format'
+export { calibrationLines, evaluatedOn } from './calibration-lines'
 export { alphaKey, declaredAlpha } from './alpha-levels'
 export * from './summary-schema'
 export * from './plots'

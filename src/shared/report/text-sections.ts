@@ -1,4 +1,5 @@
-import { fmtNumber, fmtP, fmtPercent, NONE } from './format'
+import { calibrationLines, evaluatedOn } from './calibration-lines'
+import { fmtNumber, fmtPercent, NONE } from './format'
 import type { Report } from './schema'
 import { grid, heading, type Name } from './text-parts'
 
@@ -15,16 +16,9 @@ function calibrationText(report: Report, name: Name): string[] {
   if (rows.length === 0) return []
   const out = heading('Recalibrated judges', 'each fit learned on its fit split only, evaluated on its eval split against the raw judge on the same units')
   for (const c of rows) {
-    out.push(`${name(c.source)} (${c.method}) of ${name(c.raw_source)} · ${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)} · fitted on ${c.fit_split}: ${c.n_fit_items} items · evaluated on ${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units${c.n_unanswered_eval_units ? ` (${c.n_unanswered_eval_units} unanswered, missing)` : ''}`)
+    out.push(`${name(c.source)} (${c.method}) of ${name(c.raw_source)} · ${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)} · fitted on ${c.fit_split}: ${c.n_fit_items} items · evaluated on ${evaluatedOn(c)}`)
     if (!c.held_out) out.push(`  not held out: ${c.reasons.held_out ?? 'the split moved items it learned from'}`)
-    const d = c.decision
-    if (d) out.push(`  accuracy ${fmtPercent(d.before_accuracy)} → ${fmtPercent(d.after_accuracy)}${d.accuracy_difference ? range(d.accuracy_difference.ci_low, d.accuracy_difference.ci_high, true) : ''} on ${d.n} units; right/wrong ${d.both_correct}/${d.only_before}/${d.only_after}/${d.both_wrong}; McNemar p = ${fmtP(d.mcnemar_p)}`)
-    const p = c.probability
-    if (p) out.push(`  Brier ${fmtNumber(p.before.brier)} → ${fmtNumber(p.after.brier)}${range(p.brier_difference.ci_low, p.brier_difference.ci_high)}; log loss ${fmtNumber(p.before.log_loss)} → ${fmtNumber(p.after.log_loss)}; ECE ${fmtNumber(p.before.ece)} → ${fmtNumber(p.after.ece)} on ${p.n} units`)
-    const s = c.scale
-    if (s) out.push(`  mean abs. difference ${fmtNumber(s.before_mad)} → ${fmtNumber(s.after_mad)}${range(s.mad_difference.ci_low, s.mad_difference.ci_high)} on ${s.n} units`)
-    const ch = c.changes
-    if (ch) out.push(`  changed ${ch.changed_first_order} / ${ch.changed_second_order} verdicts (first / second order); ${ch.n_ties} ties of ${ch.n_pairs} pairs`)
+    for (const line of calibrationLines(c)) out.push(`  ${line}`)
     for (const w of c.warnings) out.push(`  warning: ${w}`)
   }
   return out

@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { comparisonColumns, fmtDifference, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
@@ -199,7 +199,7 @@ function ceilingText(report: Report, name: Name): string[] {
 
 function judgeVsJudgeText(report: Report, name: Name): string[] {
   if (report.judge_vs_judge.length === 0) return []
-  const out = heading('Judge against judge', 'each judge on the units both answered and the criterion labels only; exact McNemar p, paired cluster-bootstrap interval of the difference')
+  const out = heading('Judge against judge', 'each judge on the units both answered and the criterion labels only; right/wrong: both right / only first / only second / both wrong; difference: first − second (of accuracies in percentage points), with its paired cluster-bootstrap interval; exact McNemar p')
   out.push(
     grid(
       ['field', 'criterion', 'first', 'second', 'shared units', 'right/wrong', 'first', 'second', 'difference', 'interval', 'McNemar p'],
@@ -215,8 +215,8 @@ function judgeVsJudgeText(report: Report, name: Name): string[] {
           percent ? `${r.both_correct ?? 0}/${r.only_first ?? 0}/${r.only_second ?? 0}/${r.both_wrong ?? 0}` : NONE,
           f(r.first_value),
           f(r.second_value),
-          f(r.difference),
-          interval(r.ci.difference, percent),
+          fmtDifference(r.difference, percent),
+          fmtDifferenceInterval(r.ci.difference?.ci_low, r.ci.difference?.ci_high, percent) || NONE,
           r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p)
         ]
       })

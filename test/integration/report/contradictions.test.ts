@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { gatherReportInput } from '../../../src/main/report/gather'
-import { buildReport } from '../../../src/shared/report'
+import { buildReport, calibrationLines, evaluatedOn, type Report } from '../../../src/shared/report'
+import { escapeXml } from '../../../src/shared/report/plots/svg'
 import { insertFit } from '../../../src/main/store/calibration-fits'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
@@ -129,6 +130,8 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     expect(row).toMatchObject({ n_judged: 5, n_unparseable: 1, n_failed: 1, correct: 2, n_ties: fit.changes.n_ties })
     expect(row?.accuracy).toBe(fit.decision.after_accuracy)
     expect(report.calibration?.find((c) => c.fit_id === fit.fit_id)?.decision).toEqual(fit.decision)
+    // The units compared and the unanswered one beside them, never inside: "5 units; 1 more unanswered, left out".
+    expect(evaluatedOn(fit)).toMatch(/ 5 units; 1 more unanswered, left out$/)
   })
 })
 
@@ -139,15 +142,23 @@ describe('assay calibrate printing a McNemar p far below a thousandth', () => {
     const { path, run } = await bothOrdersProject('mcnemar-small-p.assay', (i) => [{ judgement: { verdict: verdictFor(side(i), 'much_better') } }, { judgement: { verdict: verdictFor(other(i)) } }], 80)
     const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'average')
     expect(printed.stderr).toBe('')
-    expect(printed.stdout).toMatch(/0 right only before, 40 only after/)
+    expect(printed.stdout).toMatch(/only before 0, only after 40, neither 0/)
     // 2 × 0.5^40: about 1.8e-12.
-    expect(printed.stdout).toMatch(/exact McNemar p = 1\.82e-12 /)
-    // The report's recalibration section, in text and in HTML, writes the same.
+    expect(printed.stdout).toMatch(/exact McNemar p = 1\.82e-12\n/)
+    // The report's recalibration section, in text and in HTML, writes the same lines, word for word.
+    const json = await runCli('report', path, '--instrument', 'pairwise-preference', '--json')
+    const [row] = (JSON.parse(json.stdout) as Report).calibration ?? []
+    const lines = calibrationLines(row!)
+    expect(lines[0]).toMatch(/^accuracy 0\.0% → 100\.0% on 40 units; difference \+100\.0 pp \[100\.0, 100\.0\] pp \(after − before, paired/)
     const text = await runCli('report', path, '--instrument', 'pairwise-preference')
-    expect(text.stdout).toMatch(/McNemar p = 1\.82e-12/)
     const html = await runCli('report', path, '--instrument', 'pairwise-preference', '--html', `${path}.html`)
     expect(html.code).toBe(0)
-    expect(readFileSync(`${path}.html`, 'utf8')).toMatch(/exact McNemar p = 1\.82e-12/)
+    const page = readFileSync(`${path}.html`, 'utf8')
+    for (const line of [...lines, evaluatedOn(row!)]) {
+      expect(printed.stdout).toContain(line)
+      expect(text.stdout).toContain(line)
+      expect(page).toContain(escapeXml(line))
+    }
   })
 })
 

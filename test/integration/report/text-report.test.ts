@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { buildReport, fmtNumber, fmtPercent, fmtStatistic, renderReportText, type ReportInput, type Report } from '../../../src/shared/report'
+import { buildReport, fmtDifference, fmtNumber, fmtPercent, fmtStatistic, renderReportText, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -104,7 +104,7 @@ describe('the text report of the demo project after a judge run', () => {
     }
     const jvj = block(text, 'Judge against judge')
     for (const r of demo.judge_vs_judge) {
-      const line = lineWith(jvj, `${r.both_correct}/${r.only_first}/${r.only_second}/${r.both_wrong}`, fmtPercent(r.first_value), fmtPercent(r.second_value))
+      const line = lineWith(jvj, `${r.both_correct}/${r.only_first}/${r.only_second}/${r.both_wrong}`, fmtPercent(r.first_value), fmtPercent(r.second_value), fmtDifference(r.difference, true))
       expect(line, `${r.field} ${r.first} ${r.second}`).toBeDefined()
     }
   })

@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
 import type { CalibrationRow } from '../../../shared/calibrate/schema'
-import { fmtP } from '../../../shared/report/format'
+import { calibrationLines, evaluatedOn } from '../../../shared/report/calibration-lines'
 import type { EventPayload } from '../../../shared/contract/operations'
 import { withProject, type OpenFor } from '../contract'
 import type { CliIO } from '../run'
@@ -111,27 +111,11 @@ function split(value: string, flag: string): Split {
   return parsed.data
 }
 
-const num = (v: number | null | undefined, digits = 4) => (v === null || v === undefined ? '—' : String(+v.toFixed(digits)))
-
 function printFit(fit: CalibrationRow, io: CliIO): void {
   io.out(`fit ${fit.fit_id} (${fit.source}): ${fit.raw_source} · ${fit.label}, aimed at ${fit.target_field}${fit.positive ? ` = ${fit.positive}` : ''} of ${fit.criterion}`)
-  io.out(`  fitted on ${fit.fit_split}: ${fit.n_fit_items} items, ${fit.n_fit_units} units; evaluated on ${fit.eval_split}: ${fit.n_eval_items} items, ${fit.n_eval_units} units`)
-  if (fit.changes) {
-    io.out(`  verdicts changed: ${fit.changes.changed_first_order} of the first order, ${fit.changes.changed_second_order} of the second, ${fit.changes.n_ties} ties of ${fit.changes.n_pairs} pairs`)
-  }
-  if (fit.probability) {
-    const p = fit.probability
-    io.out(`  Brier ${num(p.before.brier)} → ${num(p.after.brier)}, log loss ${num(p.before.log_loss)} → ${num(p.after.log_loss)}, ECE ${num(p.before.ece)} → ${num(p.after.ece)}`)
-    io.out(`  Brier difference ${num(p.brier_difference.difference)} [${num(p.brier_difference.ci_low)}, ${num(p.brier_difference.ci_high)}] (paired bootstrap)`)
-  }
-  if (fit.decision) {
-    const d = fit.decision
-    io.out(`  accuracy ${num(d.before_accuracy)} → ${num(d.after_accuracy)} on ${d.n} units; exact McNemar p = ${fmtP(d.mcnemar_p)} (${d.only_before} right only before, ${d.only_after} only after)`)
-  }
-  if (fit.scale) {
-    const s = fit.scale
-    io.out(`  mean absolute difference ${num(s.before_mad)} → ${num(s.after_mad)}; difference ${num(s.mad_difference.difference)} [${num(s.mad_difference.ci_low)}, ${num(s.mad_difference.ci_high)}] (paired bootstrap)`)
-  }
+  io.out(`  fitted on ${fit.fit_split}: ${fit.n_fit_items} items, ${fit.n_fit_units} units; evaluated on ${evaluatedOn(fit)}`)
+  // The same lines as the report's recalibration section (text, HTML and screen).
+  for (const line of calibrationLines(fit)) io.out(`  ${line}`)
   for (const [key, reason] of Object.entries(fit.reasons)) io.out(`  ${key}: ${reason}`)
   for (const w of fit.warnings) io.out(`  warning: ${w}`)
 }

@@ -1,10 +1,9 @@
-import { fmtP, NONE, type Report } from '../../../shared/report'
+import { calibrationLines, evaluatedOn, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
 
 const f = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? NONE : String(+v.toFixed(digits)))
-const pct = (v: number | null | undefined) => (v === null || v === undefined ? NONE : `${(100 * v).toFixed(1)}%`)
 const interval = (lo: number | null | undefined, hi: number | null | undefined) => (lo === null || lo === undefined || hi === null || hi === undefined ? '' : `[${f(lo)}, ${f(hi)}]`)
 
 /** Each stored recalibration against its raw judge on the eval split: before → after, with its paired test. */
@@ -12,7 +11,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
   const rows = report.calibration ?? []
   if (rows.length === 0) return null
   return (
-    <>
+    <div className="report-long-names">
       <p className="muted small">
         Each fit learned on its fit split only and is evaluated on its eval split against the raw judge on the same units. Decisions: exact McNemar test;
         probabilities and values on the human scale: after − before with a paired cluster-bootstrap interval.
@@ -30,32 +29,12 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
               {c.fit_split}: {c.n_fit_items} items
             </td>
             <td>
-              {c.eval_split}: {c.n_eval_items} items, {c.n_eval_units} units
+              {evaluatedOn(c)}
             </td>
-            <td>
-              {c.decision && (
-                <div>
-                  accuracy {pct(c.decision.before_accuracy)} → {pct(c.decision.after_accuracy)}{' '}
-                  {c.decision.accuracy_difference ? interval(c.decision.accuracy_difference.ci_low, c.decision.accuracy_difference.ci_high) : ''} on {c.decision.n} units; McNemar p ={' '}
-                  {fmtP(c.decision.mcnemar_p)}
-                </div>
-              )}
-              {c.probability && (
-                <div>
-                  Brier {f(c.probability.before.brier)} → {f(c.probability.after.brier)} {interval(c.probability.brier_difference.ci_low, c.probability.brier_difference.ci_high)}; log
-                  loss {f(c.probability.before.log_loss)} → {f(c.probability.after.log_loss)}; ECE {f(c.probability.before.ece)} → {f(c.probability.after.ece)}
-                </div>
-              )}
-              {c.scale && (
-                <div>
-                  mean abs. difference {f(c.scale.before_mad)} → {f(c.scale.after_mad)} {interval(c.scale.mad_difference.ci_low, c.scale.mad_difference.ci_high)}
-                </div>
-              )}
-              {c.changes && (
-                <div>
-                  changed {c.changes.changed_first_order} / {c.changes.changed_second_order} verdicts (first / second order); {c.changes.n_ties} ties of {c.changes.n_pairs}
-                </div>
-              )}
+            <td className="before-after">
+              {calibrationLines(c).map((line, i) => (
+                <div key={`line-${i}`}>{line}</div>
+              ))}
               {c.warnings.map((w, i) => (
                 <div key={i} className="report-warning-line">
                   ⚠ {w}
@@ -65,7 +44,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
           </tr>
         ))}
       </Table>
-    </>
+    </div>
   )
 }
 

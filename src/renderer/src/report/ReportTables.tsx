@@ -370,29 +370,3 @@ function WhoWith({ report, id, words }: { report: Report; id: string; words: str
     </td>
   )
 }
-
-export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name }) {
-  if (report.judge_vs_judge.length === 0) return null
-  return (
-    <Table head={['Field', 'Criterion', 'First', 'Second', 'Shared units', 'First', 'Second', 'Difference', 'McNemar p']} numericFrom={4}>
-      {report.judge_vs_judge.map((r, i) => (
-        <tr key={i}>
-          <td>{r.field}</td>
-          <td>{name(r.criterion)}</td>
-          <Who report={report} id={r.first} />
-          <Who report={report} id={r.second} />
-          <td className="num" title={r.definition}>
-            {r.n}
-            <span className="ci">on the {r.n} shared units</span>
-          </td>
-          <Stat name={r.statistic} value={r.first_value} reason={r.reasons.first_value} />
-          <Stat name={r.statistic} value={r.second_value} reason={r.reasons.second_value} />
-          <Stat name={r.statistic === 'accuracy' ? 'accuracy' : 'difference'} value={r.difference} ci={r.ci.difference} reason={r.reasons.difference} />
-          <td className="num" title={r.reasons.mcnemar_p ?? 'exact binomial, two-sided'}>
-            {r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p)}
-          </td>
-        </tr>
-      ))}
-    </Table>
-  )
-}

@@ -1,0 +1,49 @@
+import type { CalibrationRow } from '../calibrate/schema'
+import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtP, fmtPercent } from './format'
+
+/** How every paired difference of a recalibration is computed, said beside it. */
+const PAIRED = 'after − before, paired cluster bootstrap'
+
+/** "difference +14.9 pp [6.4, 25.5] pp (after − before, …)", or nothing where the difference was not computed. */
+function differenceOf(d: { difference: number | null; ci_low: number | null; ci_high: number | null; level: number } | null, percent: boolean): string {
+  if (!d || d.difference === null) return ''
+  const interval = fmtDifferenceInterval(d.ci_low, d.ci_high, percent)
+  return `; difference ${fmtDifference(d.difference, percent)}${interval ? ` ${interval}` : ''} (${PAIRED}, ${Math.round(100 * d.level)}% interval)`
+}
+
+/**
+ * Where a recalibration was evaluated: "test: 48 items, 47 units; 1 more unanswered, left out". The units compared are
+ * the answered ones; units whose answer failed, is pending or abstained are counted beside them, never inside.
+ */
+export function evaluatedOn(c: CalibrationRow): string {
+  const unanswered = c.n_unanswered_eval_units ? `; ${c.n_unanswered_eval_units} more unanswered, left out` : ''
+  return `${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units${unanswered}`
+}
+
+/**
+ * The before → after lines of one recalibration: written once here and shown as they are by the text report, the
+ * HTML report, the report screen and `assay calibrate`, so a figure reads the same wherever it appears and each
+ * interval stands beside the difference it belongs to (never after a figure it could be taken for the interval of).
+ */
+export function calibrationLines(c: CalibrationRow): string[] {
+  const lines: string[] = []
+  const d = c.decision
+  if (d) {
+    lines.push(
+      `accuracy ${fmtPercent(d.before_accuracy)} → ${fmtPercent(d.after_accuracy)} on ${d.n} units${differenceOf(d.accuracy_difference, true)}; ` +
+        `right both times ${d.both_correct}, only before ${d.only_before}, only after ${d.only_after}, neither ${d.both_wrong}; exact McNemar p = ${fmtP(d.mcnemar_p)}`
+    )
+  }
+  const p = c.probability
+  if (p) {
+    lines.push(
+      `Brier ${fmtNumber(p.before.brier)} → ${fmtNumber(p.after.brier)} on ${p.n} units${differenceOf(p.brier_difference, false)}; ` +
+        `log loss ${fmtNumber(p.before.log_loss)} → ${fmtNumber(p.after.log_loss)}; ECE ${fmtNumber(p.before.ece)} → ${fmtNumber(p.after.ece)} (${p.ece_bins} bins)`
+    )
+  }
+  const s = c.scale
+  if (s) lines.push(`mean absolute difference ${fmtNumber(s.before_mad)} → ${fmtNumber(s.after_mad)} on ${s.n} units${differenceOf(s.mad_difference, false)}`)
+  const ch = c.changes
+  if (ch) lines.push(`verdicts changed: ${ch.changed_first_order} of the first order, ${ch.changed_second_order} of the second; ${ch.n_ties} ties of ${ch.n_pairs} pairs`)
+  return lines
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { fmtDifference, fmtDifferenceInterval, NONE } from '../../../src/shared/report'
+
+describe('a difference of two figures as the reports write it', () => {
+  it('is signed, and of proportions in percentage points', () => {
+    expect(fmtDifference(0.865 - 0.892, true)).toBe('-2.7 pp')
+    expect(fmtDifference(0.149, true)).toBe('+14.9 pp')
+    expect(fmtDifference(-0.0655, false)).toBe('-0.066')
+    expect(fmtDifference(0.2, false)).toBe('+0.200')
+  })
+
+  it('never writes a difference that rounds to nothing with a sign', () => {
+    expect(fmtDifference(-0.00001, true)).toBe('0.0 pp')
+    expect(fmtDifference(0, true)).toBe('0.0 pp')
+    expect(fmtDifference(-0.0001, false)).toBe('0.000')
+    expect(fmtDifferenceInterval(-0.00001, 0.00001, true)).toBe('[0.0, 0.0] pp')
+  })
+
+  it('writes its interval in the same unit, and nothing where it is undefined', () => {
+    expect(fmtDifferenceInterval(-0.015, 0.222, true)).toBe('[-1.5, 22.2] pp')
+    expect(fmtDifferenceInterval(-1.084, -0.576, false)).toBe('[-1.084, -0.576]')
+    expect(fmtDifferenceInterval(null, 0.2, true)).toBe('')
+    expect(fmtDifference(null, true)).toBe(NONE)
+  })
+})
