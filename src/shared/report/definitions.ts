@@ -1,4 +1,4 @@
-import { fmtPercent } from './format'
+import { agreementLabel, fmtPercent } from './format'
 
 /**
  * What each figure of the report counts, stated beside it wherever two places show figures of the same name that
@@ -55,10 +55,10 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
 
 /** A card's chance-corrected agreement with the human majority. */
 export function agreementDefinition(statistic: string, n: number): string {
-  return `${statistic} of the judge against the human majority, on the ${plural(n, 'unit')} both have a value for`
+  return `${agreementLabel(statistic)} of the judge against the human majority, on the ${plural(n, 'unit')} both have a value for`
 }
 
 /** A judge-against-judge row: both judges scored on the units they share, not on all of their own. */
 export function judgeVsJudgeDefinition(statistic: string, n: number, items: number, criterion: string): string {
-  return `${statistic} of each judge on the ${plural(n, 'unit')} (${plural(items, 'item')}) both judges have a value for and ${criterion} labels; each judge's figure on all its own units is in the field's table`
+  return `${agreementLabel(statistic)} of each judge on the ${plural(n, 'unit')} (${plural(items, 'item')}) that both judges and ${criterion} have a value for; each judge's figure on all its own units is in the field's table`
 }

@@ -105,6 +105,31 @@ export function statisticLabel(name: string): string {
   return STATISTIC_LABELS[name] ?? name.replace(/_/g, ' ')
 }
 
+/** A statistic's name as a card or a sentence writes it: "Cohen's κ", "Krippendorff's α (interval)". */
+export function agreementLabel(statistic: string): string {
+  return statistic.startsWith('krippendorff_alpha') ? `Krippendorff's α (${statistic.replace('krippendorff_alpha_', '')})` : statisticLabel(statistic)
+}
+
+/** The annotators' range behind a human ceiling, "0.471–0.694", or one figure where both ends are written alike. */
+export function fmtRange(min: number | null, max: number | null): string {
+  if (min === null || max === null) return NONE
+  const low = fmtNumber(min)
+  const high = fmtNumber(max)
+  return low === high ? low : `${low}–${high}`
+}
+
+/** How an interval was made, in a word a table or card writes beside it. */
+export function intervalMethodName(method: string | null | undefined): string {
+  if (!method) return ''
+  if (method === 'wilson') return 'Wilson'
+  return method.includes('bootstrap') ? 'bootstrap' : method
+}
+
+/** What a fatal-flaw recall is of. */
+export function fatalFlawDenominator(n: number): string {
+  return n === 0 ? 'no judged proposal people marked fatal' : `of ${n} proposal${n === 1 ? '' : 's'} people marked fatal`
+}
+
 export function fmtStatistic(name: string, v: number | null | undefined): string {
   return PERCENT_STATISTICS.has(name) ? fmtPercent(v) : fmtNumber(v)
 }

@@ -1,9 +1,9 @@
 import type { JudgeFlawAuditRow } from './fatal-flaw-audits'
-import { NONE } from './format'
+import { fmtPercent, NONE } from './format'
 import { num, table } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 
-const pct = (v: number) => `${(100 * v).toFixed(0)}%`
+const pct = (v: number) => fmtPercent(v)
 
 /** The judges' own flaw audits, as a table under the fatal-flaw recall of the verdicts. */
 export function judgeFlawAuditsHtml(rows: readonly JudgeFlawAuditRow[] | undefined): string {

@@ -1,10 +1,10 @@
 import type { FlawMatchCell } from './flaw-matching-schema'
-import { NONE } from './format'
+import { fmtNumber, fmtPercent, NONE } from './format'
 import { num, section, table, td } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
 
-const pct = (v: number | null) => (v === null ? NONE : `${(100 * v).toFixed(0)}%`)
+const pct = (v: number | null) => fmtPercent(v)
 const ci = (c: [number, number] | null) => (c ? `<span class="ci">[${pct(c[0])}, ${pct(c[1])}]</span>` : '')
 
 function share(value: number | null, interval: [number, number] | null, k: number, n: number): string {
@@ -24,7 +24,7 @@ export function flawMatchingHtml(report: Report, who: (id: string) => string): s
       i === 0 ? who(r.source) : '<td></td>',
       td(label),
       ...cells(c),
-      i === 0 ? num(`${r.quote_overlap === null ? NONE : r.quote_overlap.toFixed(2)} (${r.n_quote_pairs})`) : '<td></td>',
+      i === 0 ? num(`${fmtNumber(r.quote_overlap)} (${r.n_quote_pairs})`) : '<td></td>',
       i === 0 ? num(`${r.n_unparseable_flaws}`) : '<td></td>',
       i === 0 ? td(`${r.reference}, ${r.n_items} pairs`) : '<td></td>'
     ])

@@ -1,9 +1,7 @@
-import { NONE } from './format'
+import { fmtDifference, fmtDifferenceInterval, fmtNumber, NONE } from './format'
 import { num, section, table, td } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
-
-const f = (v: number | null | undefined) => (v === null || v === undefined ? NONE : String(+v.toFixed(2)))
 
 /** Chosen beside excluded generated ideas, on originality, per source and scheme. */
 export function ideaOriginalityHtml(report: Report, who: (id: string) => string): string {
@@ -13,11 +11,11 @@ export function ideaOriginalityHtml(report: Report, who: (id: string) => string)
     who(r.source),
     td(r.scheme),
     num(r.n_groups),
-    num(`${f(r.mean_selected)} (${r.n_selected})`),
-    num(`${f(r.mean_excluded)} (${r.n_excluded})`),
+    num(`${fmtNumber(r.mean_selected)} (${r.n_selected})`),
+    num(`${fmtNumber(r.mean_excluded)} (${r.n_excluded})`),
     r.difference === null
       ? `<td class="num undefined" title="${esc(Object.values(r.reasons).join('; '))}">${NONE}</td>`
-      : `<td class="num">${esc(f(r.difference))}${r.ci_low !== null && r.ci_high !== null ? `<span class="ci">[${esc(f(r.ci_low))}, ${esc(f(r.ci_high))}]</span>` : ''}</td>`
+      : `<td class="num">${esc(fmtDifference(r.difference, false))}${r.ci_low !== null && r.ci_high !== null ? `<span class="ci">${esc(fmtDifferenceInterval(r.ci_low, r.ci_high, false))}</span>` : ''}</td>`
   ])
   return section(
     'idea-originality',

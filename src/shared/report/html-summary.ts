@@ -1,4 +1,4 @@
-import { fmtInterval, fmtNumber, fmtPercent, NONE, statisticLabel } from './format'
+import { agreementLabel, fatalFlawDenominator, fmtInterval, fmtNumber, fmtPercent, fmtRange, intervalMethodName, NONE } from './format'
 import { accuracyGauge } from './plots/card-gauge'
 import { sourceColour } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -106,12 +106,15 @@ function tags(card: ReportSummaryCard): string {
     .join(' ')
 }
 
-const interval = (f: { ci_low: number | null; ci_high: number | null }, asPercent: boolean) =>
-  fmtInterval({ method: 'wilson', level: 0.95, ci_low: f.ci_low, ci_high: f.ci_high }, asPercent, asPercent ? 1 : 2)
+/** A card's interval, written as the tables write it (3 decimals, or 1 for percentages), with how it was made. */
+const interval = (f: { ci_low: number | null; ci_high: number | null; ci_method?: string | null }, asPercent: boolean) => {
+  const written = fmtInterval({ method: 'wilson', level: 0.95, ci_low: f.ci_low, ci_high: f.ci_high }, asPercent)
+  const method = intervalMethodName(f.ci_method)
+  return written && method ? `${written} ${method}` : written
+}
 
 function agreementName(card: ReportSummaryCard): string {
-  const s = card.agreement.statistic
-  return s.startsWith('krippendorff_alpha') ? `Krippendorff's α (${s.replace('krippendorff_alpha_', '')})` : statisticLabel(s)
+  return agreementLabel(card.agreement.statistic)
 }
 
 function figure(label: string, main: string, sub: string, attrs = ''): string {
@@ -144,8 +147,8 @@ function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): st
     ? 'no human ceiling: fewer than two annotators'
     : ceiling.value === null
       ? `human ceiling undefined${ceiling.reason ? `: ${ceiling.reason}` : ''}`
-      : `human ceiling ${fmtNumber(ceiling.value, 2)}${ceiling.min !== null && ceiling.max !== null && ceiling.max - ceiling.min > 0.005 ? ` (${fmtNumber(ceiling.min, 2)}–${fmtNumber(ceiling.max, 2)})` : ''} · each annotator against the majority of the others, ${ceiling.n_annotators} annotators`
-  const main = a.value === null ? `<span title="${esc(a.reason ?? '')}">${NONE}</span>` : `<strong>${esc(fmtNumber(a.value, 2))}</strong> <span class="ci">${esc(interval(a, false))}</span>`
+      : `human ceiling ${fmtNumber(ceiling.value)}${fmtRange(ceiling.min, ceiling.max).includes('–') ? ` (${fmtRange(ceiling.min, ceiling.max)})` : ''} · ${ceiling.rule}, ${ceiling.n_annotators} annotators`
+  const main = a.value === null ? `<span title="${esc(a.reason ?? '')}">${NONE}</span>` : `<strong>${esc(fmtNumber(a.value))}</strong> <span class="ci">${esc(interval(a, false))}</span>`
   return figure(`${agreementName(c)}${against}`, main, `${units ? `${esc(`on ${units}`)}<br>` : ''}${esc(sub)}`)
 }
 
@@ -155,7 +158,7 @@ function positionFigure(c: ReportSummaryCard): string {
   return figure(
     'Position consistency',
     `<strong>${esc(fmtPercent(p.consistency))}</strong>`,
-    esc(`biased to first ${fmtPercent(p.biased_to_first)} · to second ${fmtPercent(p.biased_to_second)} · preference fairness ${fmtNumber(p.preference_fairness, 2)} · ${p.n_pairs} pairs`)
+    esc(`biased to first ${fmtPercent(p.biased_to_first)} · to second ${fmtPercent(p.biased_to_second)} · preference fairness ${fmtNumber(p.preference_fairness)} · ${p.n_pairs} pairs`)
   )
 }
 
@@ -165,7 +168,7 @@ function fatalFigure(c: ReportSummaryCard): string {
   return figure(
     'Fatal-flaw recall',
     f.value === null ? NONE : `<strong>${esc(fmtPercent(f.value))}</strong> <span class="ci">${esc(interval(f, true))}</span>`,
-    esc(f.n === 0 ? 'no judged proposal people marked fatal' : `of ${f.n} proposal${f.n === 1 ? '' : 's'} people marked fatal`)
+    esc(fatalFlawDenominator(f.n))
   )
 }
 
@@ -180,7 +183,7 @@ function otherFields(others: readonly ReportSummaryCard[], label: (field: string
   if (others.length === 0) return ''
   const rows = others.map(
     (c) =>
-      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${c.accuracy.definition ? ` title="${esc(c.accuracy.definition)}"` : ''}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num">${esc(fmtNumber(c.agreement.value, 2))}</td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null, 2))}</td><td>${tags(c)}</td></tr>`
+      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${c.accuracy.definition ? ` title="${esc(c.accuracy.definition)}"` : ''}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num">${esc(fmtNumber(c.agreement.value))}</td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null))}</td><td>${tags(c)}</td></tr>`
   )
   return `<details class="other-fields"><summary>Other fields (${others.length})</summary><table><thead><tr><th>Field</th><th class="num">Accuracy</th><th class="num">Majority</th><th class="num">Agreement</th><th class="num">Ceiling</th><th>Verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`
 }

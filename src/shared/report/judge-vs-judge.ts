@@ -59,7 +59,7 @@ export function judgeVsJudgeSection(fields: readonly FieldSpec[], criteria: read
       const aligned = judges.map((judge) => alignedValues(judge.values.get(field.name), units))
       judges.forEach((first, i) => {
         for (let j = i + 1; j < judges.length; j++) {
-          const row = judgeVsJudge(field, first, judges[j] as ResolvedSource, criterion.id, units, aligned[i] ?? null, aligned[j] ?? null, plan)
+          const row = judgeVsJudge(field, first, judges[j] as ResolvedSource, criterion.id, criterion.input.name, units, aligned[i] ?? null, aligned[j] ?? null, plan)
           if (row) rows.push(row)
         }
       })
@@ -79,6 +79,7 @@ function judgeVsJudge(
   first: ResolvedSource,
   second: ResolvedSource,
   criterionId: string,
+  criterionName: string,
   units: CriterionUnits,
   firstValues: ReadonlyArray<Value | undefined> | null,
   secondValues: ReadonlyArray<Value | undefined> | null,
@@ -140,7 +141,7 @@ function judgeVsJudge(
   const firstValue: Estimate = { value: total(firstScores) / n }
   const secondValue: Estimate = { value: total(secondScores) / n }
   const reasons: Record<string, string> = {}
-  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: itemCount, statistic, definition: judgeVsJudgeDefinition(statistic, n, itemCount, criterionId) }
+  const row: Record<string, unknown> = { field: field.name, criterion: criterionId, first: first.id, second: second.id, n, n_items: itemCount, statistic, definition: judgeVsJudgeDefinition(statistic, n, itemCount, criterionName) }
   if (categorical) {
     Object.assign(row, { both_correct: bothCorrect, only_first: onlyFirst, only_second: onlySecond, both_wrong: bothWrong })
     const test = mcnemarExact(onlyFirst, onlySecond)

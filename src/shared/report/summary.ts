@@ -2,6 +2,7 @@ import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
 import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
 import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
 import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, type WithoutValue } from './definitions'
+import { agreementLabel, fmtNumber, fmtRange } from './format'
 
 /**
  * The summary cards: one per judge source and field, each made of figures already in the report's tables (the
@@ -190,7 +191,6 @@ function ceilingOf(report: Report, field: string, statistic: string): ReportSumm
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`
-const num = (x: number): string => x.toFixed(2)
 
 function verdictLine(c: {
   verdicts: readonly Verdict[]
@@ -219,10 +219,10 @@ function verdictLine(c: {
         parts.push(`at or above its majority baseline (${pct(c.accuracy.value as number)} ≥ ${pct(c.baseline as number)})`)
         break
       case 'within_human_ceiling':
-        parts.push(`within the human ceiling (${c.agreement.statistic} ${num(c.agreement.value as number)}; annotators ${rangeOf(c.human_ceiling)})`)
+        parts.push(`within the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)})`)
         break
       case 'below_human_ceiling':
-        parts.push(`below the human ceiling (${c.agreement.statistic} ${num(c.agreement.value as number)}; annotators ${rangeOf(c.human_ceiling)})`)
+        parts.push(`below the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)})`)
         break
       case 'no_human_ceiling':
         parts.push('no human ceiling (fewer than two annotators)')
@@ -244,5 +244,5 @@ function verdictLine(c: {
 
 function rangeOf(ceiling: ReportSummaryCard['human_ceiling']): string {
   if (!ceiling || ceiling.min === null || ceiling.max === null) return 'n/a'
-  return ceiling.min === ceiling.max ? num(ceiling.min) : `${num(ceiling.min)}–${num(ceiling.max)}`
+  return fmtRange(ceiling.min, ceiling.max)
 }

@@ -1,5 +1,5 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
-import { fmtNumber, fmtPercent, NONE } from './format'
+import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE } from './format'
 import type { Report } from './schema'
 import { grid, heading, type Name } from './text-parts'
 
@@ -47,7 +47,7 @@ function originalityText(report: Report, name: Name): string[] {
   out.push(
     grid(
       ['source', 'scheme', 'groups', 'chosen', 'excluded', 'mean chosen', 'mean excluded', 'difference', 'interval'],
-      o.rows.map((r) => [name(r.source), r.scheme, String(r.n_groups), String(r.n_selected), String(r.n_excluded), fmtNumber(r.mean_selected), fmtNumber(r.mean_excluded), fmtNumber(r.difference), range(r.ci_low, r.ci_high).trim() || NONE])
+      o.rows.map((r) => [name(r.source), r.scheme, String(r.n_groups), String(r.n_selected), String(r.n_excluded), fmtNumber(r.mean_selected), fmtNumber(r.mean_excluded), fmtDifference(r.difference, false), fmtDifferenceInterval(r.ci_low, r.ci_high, false) || NONE])
     )
   )
   return out

@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtDifference, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, comparisonColumns, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
@@ -41,15 +41,15 @@ function summaryText(report: Report, name: Name): string[] {
     out.push(
       a.value === null
         ? `  accuracy ${NONE} (${a.reason ?? 'not defined for this field'})`
-        : `  accuracy ${fmtPercent(a.value)}${ci(a.ci_low, a.ci_high, true)}${a.ci_method ? ` ${a.ci_method}` : ''} · ${a.definition ?? ''} · majority baseline ${fmtPercent(c.majority_baseline)}${c.majority_label.length ? ` (always ${c.majority_label.join('/')})` : ''} · random ${fmtPercent(c.random_baseline)}`
+        : `  accuracy ${fmtPercent(a.value)}${ci(a.ci_low, a.ci_high, true)}${a.ci_method ? ` ${intervalMethodName(a.ci_method)}` : ''} · ${a.definition ?? ''} · majority baseline ${fmtPercent(c.majority_baseline)}${c.majority_label.length ? ` (always ${c.majority_label.join('/')})` : ''} · random ${fmtPercent(c.random_baseline)}`
     )
     const g = c.agreement
-    out.push(`  ${g.statistic} ${g.value === null ? `${NONE} (${g.reason ?? 'no human majority'})` : `${fmtNumber(g.value)}${ci(g.ci_low, g.ci_high, false)}`}${g.against ? ` with ${name(g.against)}` : ''}${g.definition ? ` · ${g.definition}` : ''}`)
+    out.push(`  ${agreementLabel(g.statistic)} ${g.value === null ? `${NONE} (${g.reason ?? 'no human majority'})` : `${fmtNumber(g.value)}${ci(g.ci_low, g.ci_high, false)}`}${g.against ? ` with ${name(g.against)}` : ''}${g.definition ? ` · ${g.definition}` : ''}`)
     const h = c.human_ceiling
     out.push(
       !h
         ? '  human ceiling: none (fewer than two annotators)'
-        : `  human ceiling ${fmtNumber(h.value)}${h.min !== null && h.max !== null ? ` (${fmtNumber(h.min)}–${fmtNumber(h.max)})` : ''} · ${h.rule}, ${h.n_annotators} annotators`
+        : `  human ceiling ${fmtNumber(h.value)}${h.min !== null && h.max !== null && fmtRange(h.min, h.max).includes('–') ? ` (${fmtRange(h.min, h.max)})` : ''} · ${h.rule}, ${h.n_annotators} annotators`
     )
     if (c.position) {
       const p = c.position
@@ -57,7 +57,7 @@ function summaryText(report: Report, name: Name): string[] {
     }
     if (c.fatal_flaw_recall) {
       const f = c.fatal_flaw_recall
-      out.push(`  fatal-flaw recall ${fmtPercent(f.value)}${ci(f.ci_low, f.ci_high, true)} of ${f.n}${f.value === null && f.reason ? ` (${f.reason})` : ''}`)
+      out.push(`  fatal-flaw recall ${fmtPercent(f.value)}${ci(f.ci_low, f.ci_high, true)} ${fatalFlawDenominator(f.n)}${f.value === null && f.reason ? ` (${f.reason})` : ''}`)
     }
     out.push(`  ${c.verdict}`)
   }

@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { buildReport, fmtDifference, fmtNumber, fmtPercent, fmtStatistic, renderReportText, type ReportInput, type Report } from '../../../src/shared/report'
+import { agreementLabel, buildReport, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -71,9 +71,23 @@ describe('the text report of the demo project after a judge run', () => {
     demo.summary.forEach((card, i) => {
       const text = cards[i] as string
       expect(text.startsWith(`${card.source_name} · ${card.field} (${card.level})`)).toBe(true)
-      if (card.accuracy.value !== null) expect(text).toContain(`accuracy ${fmtPercent(card.accuracy.value)} [${fmtPercent(card.accuracy.ci_low)}, ${fmtPercent(card.accuracy.ci_high)}] ${card.accuracy.ci_method} · ${card.accuracy.definition}`)
-      if (card.agreement.value !== null) expect(text).toContain(`${card.agreement.statistic} ${fmtNumber(card.agreement.value)}`)
-      if (card.human_ceiling) expect(text).toContain(`human ceiling ${fmtNumber(card.human_ceiling.value)} (${fmtNumber(card.human_ceiling.min)}–${fmtNumber(card.human_ceiling.max)})`)
+      const accuracyInterval = `[${fmtPercent(card.accuracy.ci_low)}, ${fmtPercent(card.accuracy.ci_high)}] ${intervalMethodName(card.accuracy.ci_method)}`
+      if (card.accuracy.value !== null) expect(text).toContain(`accuracy ${fmtPercent(card.accuracy.value)} ${accuracyInterval} · ${card.accuracy.definition}`)
+      const agreement = `${fmtNumber(card.agreement.value)} [${fmtNumber(card.agreement.ci_low)}, ${fmtNumber(card.agreement.ci_high)}]`
+      if (card.agreement.value !== null) expect(text).toContain(`${agreementLabel(card.agreement.statistic)} ${agreement}`)
+      const range = card.human_ceiling ? fmtRange(card.human_ceiling.min, card.human_ceiling.max) : ''
+      const ceiling = card.human_ceiling ? `human ceiling ${fmtNumber(card.human_ceiling.value)}${range.includes('–') ? ` (${range})` : ''} · ${card.human_ceiling.rule}` : ''
+      if (card.human_ceiling) expect(text).toContain(ceiling)
+      // The HTML card (the report screen shows the same HTML) writes each of these figures the same way.
+      const html = summaryCardsHtml(demo, 'report')
+      const own = html.slice(html.indexOf(`data-source="${card.source}"`))
+      const main = summaryJudges(demo).find((j) => j.source === card.source)?.main === card
+      const field = main ? own.slice(0, own.indexOf('Other fields')) : own.slice(own.indexOf(`data-field="${card.field}"`))
+      if (main) {
+        if (card.accuracy.value !== null) expect(field).toContain(accuracyInterval)
+        if (card.agreement.value !== null) expect(field).toContain(`${fmtNumber(card.agreement.value)}</strong> <span class="ci">[${fmtNumber(card.agreement.ci_low)}, ${fmtNumber(card.agreement.ci_high)}]`)
+        if (card.human_ceiling) expect(field).toContain(ceiling)
+      } else if (card.agreement.value !== null) expect(field.slice(0, 600)).toContain(`>${fmtNumber(card.agreement.value)}<`)
       if (card.position) expect(text).toContain(`position consistency ${fmtPercent(card.position.consistency)}`)
       expect(text).toContain(card.verdict)
     })

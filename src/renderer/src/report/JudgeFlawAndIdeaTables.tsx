@@ -1,11 +1,10 @@
-import { NONE, type FlawMatchCell, type Report } from '../../../shared/report'
+import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE, type FlawMatchCell, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 // The report's sections on generated ideas (chosen beside excluded) and on judges' flaw audits (against the experts',
 // and beside them in the fatal-flaw part of a pairwise report).
 
-const f2 = (v: number | null | undefined) => (v === null || v === undefined ? NONE : String(+v.toFixed(2)))
-const pct = (v: number) => `${(100 * v).toFixed(0)}%`
+const pct = (v: number) => fmtPercent(v)
 
 function Share({ value, ci, k, n }: { value: number | null; ci: [number, number] | null; k: number; n: number }) {
   if (value === null) return <td className="num undefined" title="nothing in the denominator">{NONE}</td>
@@ -32,10 +31,10 @@ export function IdeaOriginalityTable({ report }: { report: Report }) {
             <td>{r.scheme}</td>
             <td className="num">{r.n_groups}</td>
             <td className="num">
-              {f2(r.mean_selected)} ({r.n_selected})
+              {fmtNumber(r.mean_selected)} ({r.n_selected})
             </td>
             <td className="num">
-              {f2(r.mean_excluded)} ({r.n_excluded})
+              {fmtNumber(r.mean_excluded)} ({r.n_excluded})
             </td>
             {r.difference === null ? (
               <td className="num undefined" title={Object.values(r.reasons).join('; ')}>
@@ -43,11 +42,9 @@ export function IdeaOriginalityTable({ report }: { report: Report }) {
               </td>
             ) : (
               <td className="num">
-                {f2(r.difference)}
+                {fmtDifference(r.difference, false)}
                 {r.ci_low !== null && r.ci_high !== null && (
-                  <span className="ci">
-                    [{f2(r.ci_low)}, {f2(r.ci_high)}]
-                  </span>
+                  <span className="ci">{fmtDifferenceInterval(r.ci_low, r.ci_high, false)}</span>
                 )}
               </td>
             )}
@@ -80,7 +77,7 @@ export function FlawMatchingTable({ report }: { report: Report }) {
               <td>{label}</td>
               <Share value={c.recall} ci={c.recall_ci} k={c.n_expert_found} n={c.n_expert} />
               <Share value={c.precision} ci={c.precision_ci} k={c.n_judge_matched} n={c.n_judge} />
-              <td className="num">{i === 0 ? `${f2(r.quote_overlap)} (${r.n_quote_pairs})` : ''}</td>
+              <td className="num">{i === 0 ? `${fmtNumber(r.quote_overlap)} (${r.n_quote_pairs})` : ''}</td>
               <td className="num">{i === 0 ? r.n_unparseable_flaws : ''}</td>
               <td>{i === 0 ? `${r.reference}, ${r.n_items} pairs` : ''}</td>
             </tr>
