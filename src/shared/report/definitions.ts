@@ -1,4 +1,4 @@
-import { agreementLabel, fmtPercent } from './format'
+import { agreementLabel, fmtPercent, plural } from './format'
 
 /**
  * What each figure of the report counts, stated beside it wherever two places show figures of the same name that
@@ -26,7 +26,6 @@ export const CEILING_DEFINITIONS = {
   judge_against_majority: 'the judge against the human majority, on the units both have a value for: the agreement of the summary cards'
 } as const
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
 /** Units a field row's source answered without a value, and that row's share correct of all in scope. */
 export interface WithoutValue {

@@ -7,6 +7,9 @@ export const NONE = '—'
 /** What the sources table says when there is none (text, HTML and screen alike). */
 export const NO_SOURCES = 'No source: no item in scope has a label, an answer or a judge call.'
 
+/** "1 annotator", "5 annotators". */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
 export function fmtNumber(v: number | null | undefined, digits = 3): string {
   if (typeof v !== 'number') return NONE
   return v.toFixed(digits)
@@ -18,9 +21,14 @@ export function fmtPercent(v: number | null | undefined, digits = 1): string {
 }
 
 export function fmtInterval(ci: ReportInterval | undefined, asPercent: boolean, digits?: number): string {
-  if (!ci || ci.ci_low === null || ci.ci_high === null) return ''
+  return ci ? fmtBounds(ci.ci_low, ci.ci_high, asPercent, digits) : ''
+}
+
+/** "[low, high]" as the tables write an interval (percentages to 1 decimal, other figures to 3); '' when undefined. */
+export function fmtBounds(low: number | null | undefined, high: number | null | undefined, asPercent = false, digits?: number): string {
+  if (typeof low !== 'number' || typeof high !== 'number') return ''
   const f = (v: number) => (asPercent ? fmtPercent(v, digits ?? 1) : fmtNumber(v, digits ?? 3))
-  return `[${f(ci.ci_low)}, ${f(ci.ci_high)}]`
+  return `[${f(low)}, ${f(high)}]`
 }
 
 export function fmtP(p: number | null | undefined): string {

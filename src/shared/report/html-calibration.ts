@@ -1,13 +1,11 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
-import { NONE } from './format'
+import { fmtBounds, fmtNumber, NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
 
 type Who = (id: string) => string
 
-const f = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? NONE : String(+v.toFixed(digits)))
-const interval = (lo: number | null | undefined, hi: number | null | undefined, digits = 3) => (lo === null || lo === undefined || hi === null || hi === undefined ? '' : `[${f(lo, digits)}, ${f(hi, digits)}]`)
 const cell = (text: string, sub = '') => `<td class="num">${esc(text)}${sub ? `<span class="ci">${esc(sub)}</span>` : ''}</td>`
 
 /** Each stored recalibration against its raw judge on the eval split: before → after, with its paired test. */
@@ -40,7 +38,7 @@ export function estimatesSectionHtml(report: Report, name: Name, who: Who): stri
   const e = report.estimates
   if (!e || e.rows.length === 0) return ''
   const est = (m: { value: number | null; ci_low: number | null; ci_high: number | null; reason?: string | undefined }) =>
-    m.value === null ? `<td class="num undefined" title="${esc(m.reason ?? '')}">${NONE}</td>` : cell(f(m.value), interval(m.ci_low, m.ci_high))
+    m.value === null ? `<td class="num undefined" title="${esc(m.reason ?? '')}">${NONE}</td>` : cell(fmtNumber(m.value), fmtBounds(m.ci_low, m.ci_high))
   const rows = e.rows.map((r) => [
     who(r.source),
     td(name(r.criterion)),

@@ -1,4 +1,4 @@
-import { comparisonColumns, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { comparisonColumns, fmtInterval, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -177,7 +177,7 @@ export function ceilingSection(report: Report, who: Who): string {
     const ceilingRow = cited
       ? [
           td('Each annotator against the majority of the others (the cards’ human ceiling)'),
-          num(`${cited.n_annotators} annotators`),
+          num(plural(cited.n_annotators, 'annotator')),
           ...c.statistics.map((s) => {
             const o = others[s]
             if (!o || o.value === null) return statCell(s, o?.value, undefined, o?.reason)
@@ -187,7 +187,7 @@ export function ceilingSection(report: Report, who: Who): string {
         ]
       : null
     const judges = c.judge_human.flatMap((j) => {
-      const mean = [who(j.source, 'with each annotator'), num(`${j.n_pairs} annotators`), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))]
+      const mean = [who(j.source, 'with each annotator'), num(plural(j.n_pairs, 'annotator')), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))]
       const majority = Object.values(j.against_majority)[0]
       if (!majority) return [mean]
       return [mean, [who(j.source, 'against the human majority'), num(`${majority.n} units`), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
@@ -197,7 +197,7 @@ export function ceilingSection(report: Report, who: Who): string {
       .filter((level) => hh[`krippendorff_alpha_${level}`] !== undefined)
       .map((level) => `Krippendorff's α (${level}) ${fmtNumber(hh[`krippendorff_alpha_${level}`])}`)
     if (alphas.length === 0 && hh.krippendorff_alpha !== undefined) alphas.push(`Krippendorff's α (${c.level}) ${fmtNumber(hh.krippendorff_alpha)}`)
-    const multi = [c.human_human.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(c.human_human.fleiss_kappa)}` : '', ...alphas, `${c.n_annotators} annotators, ${c.human_human.n_items} items`].filter(Boolean)
+    const multi = [c.human_human.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(c.human_human.fleiss_kappa)}` : '', ...alphas, `${plural(c.n_annotators, 'annotator')}, ${plural(c.human_human.n_items, 'item')}`].filter(Boolean)
     const legend = [
       ['Pairs of annotators', d.annotator_pairs],
       ['All annotators at once', d.all_annotators],

@@ -1,4 +1,4 @@
-import { agreementLabel, fatalFlawDenominator, fmtInterval, fmtNumber, fmtPercent, fmtRange, intervalMethodName, NONE } from './format'
+import { agreementLabel, fatalFlawDenominator, plural, fmtInterval, fmtNumber, fmtPercent, fmtRange, intervalMethodName, NONE } from './format'
 import { accuracyGauge } from './plots/card-gauge'
 import { sourceColour } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -147,7 +147,7 @@ function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): st
     ? 'no human ceiling: fewer than two annotators'
     : ceiling.value === null
       ? `human ceiling undefined${ceiling.reason ? `: ${ceiling.reason}` : ''}`
-      : `human ceiling ${fmtNumber(ceiling.value)}${fmtRange(ceiling.min, ceiling.max).includes('–') ? ` (${fmtRange(ceiling.min, ceiling.max)})` : ''} · ${ceiling.rule}, ${ceiling.n_annotators} annotators`
+      : `human ceiling ${fmtNumber(ceiling.value)}${fmtRange(ceiling.min, ceiling.max).includes('–') ? ` (${fmtRange(ceiling.min, ceiling.max)})` : ''} · ${ceiling.rule}, ${plural(ceiling.n_annotators, 'annotator')}`
   const main = a.value === null ? `<span title="${esc(a.reason ?? '')}">${NONE}</span>` : `<strong>${esc(fmtNumber(a.value))}</strong> <span class="ci">${esc(interval(a, false))}</span>`
   return figure(`${agreementName(c)}${against}`, main, `${units ? `${esc(`on ${units}`)}<br>` : ''}${esc(sub)}`)
 }

@@ -1,5 +1,5 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
-import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE } from './format'
+import { fmtBounds, fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE } from './format'
 import type { Report } from './schema'
 import { grid, heading, type Name } from './text-parts'
 
@@ -8,8 +8,10 @@ export function extraSections(report: Report, name: Name): string[] {
   return [...calibrationText(report, name), ...estimatesText(report, name), ...originalityText(report, name), ...flawMatchingText(report, name), ...probesText(report, name)]
 }
 
-const range = (low: number | null | undefined, high: number | null | undefined, percent = false): string =>
-  low === null || low === undefined || high === null || high === undefined ? '' : ` [${percent ? fmtPercent(low) : fmtNumber(low)}, ${percent ? fmtPercent(high) : fmtNumber(high)}]`
+const range = (low: number | null | undefined, high: number | null | undefined, percent = false): string => {
+  const bounds = fmtBounds(low, high, percent)
+  return bounds ? ` ${bounds}` : ''
+}
 
 function calibrationText(report: Report, name: Name): string[] {
   const rows = report.calibration ?? []

@@ -1,4 +1,4 @@
-import { agreementLabel, comparisonColumns, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, comparisonColumns, plural, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
@@ -49,7 +49,7 @@ function summaryText(report: Report, name: Name): string[] {
     out.push(
       !h
         ? '  human ceiling: none (fewer than two annotators)'
-        : `  human ceiling ${fmtNumber(h.value)}${h.min !== null && h.max !== null && fmtRange(h.min, h.max).includes('–') ? ` (${fmtRange(h.min, h.max)})` : ''} · ${h.rule}, ${h.n_annotators} annotators`
+        : `  human ceiling ${fmtNumber(h.value)}${h.min !== null && h.max !== null && fmtRange(h.min, h.max).includes('–') ? ` (${fmtRange(h.min, h.max)})` : ''} · ${h.rule}, ${plural(h.n_annotators, 'annotator')}`
     )
     if (c.position) {
       const p = c.position
@@ -179,15 +179,15 @@ function ceilingText(report: Report, name: Name): string[] {
     const h = c.human_human
     const hh = h as unknown as Record<string, number | null | undefined>
     const all = [h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)}` : '', h.gwet_ac1 !== undefined ? `Gwet's AC1 ${fmtNumber(h.gwet_ac1)}` : '', ...['nominal', 'ordinal', 'interval', 'ratio'].filter((l) => hh[`krippendorff_alpha_${l}`] !== undefined).map((l) => `Krippendorff's α (${l}) ${fmtNumber(hh[`krippendorff_alpha_${l}`])}`)].filter(Boolean)
-    out.push('', `${c.field} (${c.level}) · all annotators at once: ${all.join(' · ')} · ${c.n_annotators} annotators, ${h.n_items} items`)
+    out.push('', `${c.field} (${c.level}) · all annotators at once: ${all.join(' · ')} · ${plural(c.n_annotators, 'annotator')}, ${plural(h.n_items, 'item')}`)
     const cells = (values: Record<string, { value: number | null } | undefined>) => c.statistics.map((s) => fmtStatistic(s, values[s]?.value))
     const others = Object.values(h.against_majority_of_others)[0]
     const rows = [
       ['human – human · pairs of annotators', `${h.n_pairs} pairs`, ...cells(h.mean)],
-      ...(others ? [['each annotator against the majority of the others', `${others.n_annotators} annotators`, ...cells(h.against_majority_of_others)]] : []),
+      ...(others ? [['each annotator against the majority of the others', plural(others.n_annotators, 'annotator'), ...cells(h.against_majority_of_others)]] : []),
       ...c.judge_human.flatMap((j) => {
         const majority = Object.values(j.against_majority)[0]
-        return [[`${name(j.source)} · with each annotator`, `${j.n_pairs} annotators`, ...cells(j.mean)], ...(majority ? [[`${name(j.source)} · against the human majority`, `${majority.n} units`, ...cells(j.against_majority)]] : [])]
+        return [[`${name(j.source)} · with each annotator`, plural(j.n_pairs, 'annotator'), ...cells(j.mean)], ...(majority ? [[`${name(j.source)} · against the human majority`, `${majority.n} units`, ...cells(j.against_majority)]] : [])]
       })
     ]
     out.push(grid(['who', 'over', ...c.statistics.map(statisticLabel)], rows))

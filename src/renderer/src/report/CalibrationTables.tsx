@@ -1,10 +1,8 @@
-import { calibrationLines, evaluatedOn, NONE, type Report } from '../../../shared/report'
+import { calibrationLines, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
 
-const f = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? NONE : String(+v.toFixed(digits)))
-const interval = (lo: number | null | undefined, hi: number | null | undefined) => (lo === null || lo === undefined || hi === null || hi === undefined ? '' : `[${f(lo)}, ${f(hi)}]`)
 
 /** Each stored recalibration against its raw judge on the eval split: before → after, with its paired test. */
 export function CalibrationTable({ report, name }: { report: Report; name: Name }) {
@@ -58,8 +56,8 @@ function Estimate({ m }: { m: { value: number | null; ci_low: number | null; ci_
     )
   return (
     <td className="num">
-      {f(m.value)}
-      <span className="ci">{interval(m.ci_low, m.ci_high)}</span>
+      {fmtNumber(m.value)}
+      <span className="ci">{fmtBounds(m.ci_low, m.ci_high)}</span>
     </td>
   )
 }

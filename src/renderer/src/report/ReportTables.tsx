@@ -7,6 +7,7 @@ import {
   fmtP,
   fmtPercent,
   fmtStatistic,
+  plural,
   intervalKeyOf,
   NO_SOURCES,
   NONE,
@@ -299,7 +300,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
     <>
       <p className="small">
         All annotators at once: {h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)} · ` : ''}Krippendorff&apos;s α ({ceiling.level}) {fmtNumber(declaredAlpha(h, ceiling.level))} ·{' '}
-        {ceiling.n_annotators} annotators, {h.n_items} items
+        {plural(ceiling.n_annotators, 'annotator')}, {plural(h.n_items, 'item')}
       </p>
       <Table head={['Who', 'Over', ...ceiling.statistics.map(statisticLabel)]} numericFrom={1}>
         <tr>
@@ -312,7 +313,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
         {cited && (
           <tr>
             <td>Each annotator against the majority of the others (the cards’ human ceiling)</td>
-            <td className="num">{cited.n_annotators} annotators</td>
+            <td className="num">{plural(cited.n_annotators, 'annotator')}</td>
             {ceiling.statistics.map((s) => {
               const o = others[s]
               if (!o || o.value === null) return <Stat key={s} name={s} value={o?.value} reason={o?.reason} />
@@ -331,7 +332,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
             <Fragment key={j.source}>
               <tr>
                 <WhoWith report={report} id={j.source} words="with each annotator" />
-                <td className="num">{j.n_pairs} annotators</td>
+                <td className="num">{plural(j.n_pairs, 'annotator')}</td>
                 {ceiling.statistics.map((s) => (
                   <Stat key={s} name={s} value={j.mean[s]?.value} reason={j.mean[s]?.reason} />
                 ))}
