@@ -16,13 +16,14 @@ import { labelTermsOf, pairCallsOf, positionRow, winnerReader } from './pairwise
 import { criterionTruth, pairwiseRow, tiedPairs, type CriterionTruth } from './pairwise-row'
 import { ItemIndex } from './item-index'
 import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
-import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise, type ReportSource } from './schema'
+import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise } from './schema'
 import { pairSystems, systemsOf } from './systems'
 import { publishedAgreement } from './published'
 import { PUBLISHED_CHANCE } from './pairwise-schema'
 import { judgeVsJudgeSection } from './judge-vs-judge'
 import { collectWarnings } from './warnings'
 import { flaggedSources } from './source-flags'
+import { sourceSummary } from './source-summary'
 import { roundResidues } from './residue'
 import { buildSummary } from './summary'
 import { probesSection } from './probes'
@@ -363,30 +364,6 @@ function ceilingSection(
   return fields
     .filter((field) => annotators.some((a) => hasField(a, field)))
     .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options, statuses))
-}
-
-function sourceSummary(source: ResolvedSource): ReportSource {
-  const kind = source.input.kind
-  const role: ReportSource['role'] = CRITERION_KINDS.has(kind) ? 'criterion' : JUDGE_KINDS.has(kind) ? 'judge' : 'human'
-  return {
-    id: source.id,
-    kind,
-    name: source.input.name,
-    role,
-    detail: source.input.detail,
-    n_items: source.itemStatus.size,
-    n_calls: source.counts.calls,
-    n_answered: source.counts.answered,
-    n_failed: source.counts.failed,
-    n_unparseable: source.counts.unparseable,
-    n_abstained: source.counts.abstained,
-    n_pending: source.counts.pending,
-    n_tied_votes: source.counts.tiedVotes,
-    // Filled in by flaggedSources once every table is built.
-    too_few_items: false,
-    unreliable_interval: false,
-    undefined_resample_share: null
-  }
 }
 
 function invalidStoredCounts(sources: readonly ReportSourceInput[]): Map<string, number> {

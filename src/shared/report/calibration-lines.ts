@@ -30,7 +30,7 @@ export function calibrationLines(c: CalibrationRow): string[] {
   const d = c.decision
   if (d) {
     lines.push(
-      `accuracy ${fmtPercent(d.before_accuracy)} → ${fmtPercent(d.after_accuracy)} on ${d.n} units${differenceOf(d.accuracy_difference, true)}; ` +
+      `accuracy ${fmtPercent(d.before_accuracy)} → ${fmtPercent(d.after_accuracy)} on ${d.n} units (before: ${d.before})${differenceOf(d.accuracy_difference, true)}; ` +
         `right both times ${d.both_correct}, only before ${d.only_before}, only after ${d.only_after}, neither ${d.both_wrong}; exact McNemar p = ${fmtP(d.mcnemar_p)}`
     )
   }

@@ -130,6 +130,10 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     expect(row).toMatchObject({ n_judged: 5, n_unparseable: 1, n_failed: 1, correct: 2, n_ties: fit.changes.n_ties })
     expect(row?.accuracy).toBe(fit.decision.after_accuracy)
     expect(report.calibration?.find((c) => c.fit_id === fit.fit_id)?.decision).toEqual(fit.decision)
+    // One answer on record per pair in the sources table too: a tie (two trials, one for each side) is one call.
+    const listed = report.sources.find((s) => s.id === fit.source)
+    expect(listed).toMatchObject({ n_items: 6, n_calls: 6, n_answered: 4, n_unparseable: 1, n_failed: 1, n_tied_votes: 2 })
+    expect(listed?.n_calls).toBe(row?.n_in_scope)
     // The units compared and the unanswered one beside them, never inside: "5 units; 1 more unanswered, left out".
     expect(evaluatedOn(fit)).toMatch(/ 5 units; 1 more unanswered, left out$/)
   })
@@ -149,7 +153,7 @@ describe('assay calibrate printing a McNemar p far below a thousandth', () => {
     const json = await runCli('report', path, '--instrument', 'pairwise-preference', '--json')
     const [row] = (JSON.parse(json.stdout) as Report).calibration ?? []
     const lines = calibrationLines(row!)
-    expect(lines[0]).toMatch(/^accuracy 0\.0% → 100\.0% on 40 units; difference \+100\.0 pp \[100\.0, 100\.0\] pp \(after − before, paired/)
+    expect(lines[0]).toMatch(/^accuracy 0\.0% → 100\.0% on 40 units \(before: the raw judge's vote over both orders \(a split vote is a tie, counted as not correct\)\); difference \+100\.0 pp \[100\.0, 100\.0\] pp \(after − before, paired/)
     const text = await runCli('report', path, '--instrument', 'pairwise-preference')
     const html = await runCli('report', path, '--instrument', 'pairwise-preference', '--html', `${path}.html`)
     expect(html.code).toBe(0)
