@@ -11,6 +11,12 @@ import { agreementLabel, fmtPercent, plural } from './format'
 export const FIELD_UNIT =
   'units: one per item and unit of the instrument; a call\'s trials and display orders are combined by vote (mean for numbers), an even split leaving no value'
 
+/** What each count of a field table is, said under it (text, HTML and screen alike). */
+export const FIELD_COUNTS =
+  'in scope: the criterion\'s units on items the source was asked; judged: n and the unparseable (an unparseable answer ' +
+  'is scored as not correct); n: units both the source and the criterion have a value for, on which every agreement ' +
+  'statistic is computed; no value: answered, but a split vote or a tie left no value (in scope, not judged)'
+
 /** The unit of the pairwise table. */
 export const PAIRWISE_UNIT =
   'calls: each display order of each pair is counted on its own against the criterion\'s winner (a source with no display order, such as a both-orders fit, one verdict per pair)'

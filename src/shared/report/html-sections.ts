@@ -4,6 +4,7 @@ import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
+import { FIELD_COUNTS } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
@@ -140,7 +141,7 @@ export function fieldSection(field: Report['fields'][number], plots: readonly Re
     ...columns.map((s) => statOf(c, s))
   ])
   const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}${sideFrameNote(field.categories)}` : ''
-  const body = `<p class="muted small">Counts ${esc(field.unit)}.</p>
+  const body = `<p class="muted small">Counts ${esc(field.unit)}. ${esc(FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1))}.</p>
 ${field.comparisons.length === 0 ? '<p class="muted">No source could be scored on this field against a criterion.</p>' : table(headings, rows, numericFrom(headings, 2))}
 ${comparisonNotes(field.comparisons, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
 ${plotFigures(plots.filter((p) => p.section === field.name))}

@@ -1,5 +1,6 @@
 import { agreementLabel, comparisonColumns, plural, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
+import { FIELD_COUNTS } from './definitions'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
 
@@ -157,13 +158,14 @@ function fieldsText(report: Report, name: Name): string[] {
   for (const field of report.fields) {
     if (field.comparisons.length === 0) continue
     const columns = comparisonColumns(field.level, field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none')))
-    out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`))
+    out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`), FIELD_COUNTS)
     out.push(
       grid(
-        ['source', 'criterion', 'n', 'judged', 'in scope', ...columns.map(statisticLabel)],
+        ['source', 'criterion', 'in scope', 'judged', 'n', 'failed', 'unparseable', 'abstained', 'no value', ...columns.map(statisticLabel)],
         field.comparisons.map((c) => {
           const record = c as unknown as Record<string, number | null | undefined>
-          return [name(c.source), name(c.criterion), String(c.n), String(c.n_judged), String(c.n_in_scope), ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])))]
+          const counts = [c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_no_value].map(String)
+          return [name(c.source), name(c.criterion), ...counts, ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])))]
         })
       )
     )

@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { agreementLabel, buildReport, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { FIELD_COUNTS, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -91,6 +91,25 @@ describe('the text report of the demo project after a judge run', () => {
       if (card.position) expect(text).toContain(`position consistency ${fmtPercent(card.position.consistency)}`)
       expect(text).toContain(card.verdict)
     })
+  })
+
+  it('gives each field table’s counts as the HTML does, with what each count is', () => {
+    const text = renderReportText(demo)
+    const html = renderReportHtml(demo)
+    const names = new Map(demo.sources.map((s) => [s.id, s.name]))
+    for (const field of demo.fields) {
+      if (field.comparisons.length === 0) continue
+      const table = block(text, `${field.label} · ${field.name} (${field.level})`)
+      expect(table).toContain(FIELD_COUNTS)
+      for (const c of field.comparisons) {
+        const line = table.split('\n').find((l) => l.startsWith(`${names.get(c.source)}  `) && l.includes(`  ${names.get(c.criterion)}  `))
+        expect(line, `${field.name} ${c.source} ${c.criterion}`).toBeDefined()
+        const counts = [c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_no_value].map(String)
+        expect(line!.split(/\s{2,}/).slice(2, 9)).toEqual(counts)
+      }
+      const section = html.slice(html.indexOf(`id="field-${field.name}"`))
+      expect(section.slice(0, 4000)).toContain('judged: n and the unparseable')
+    }
   })
 
   it('gives the sources’ denominators, the ceiling in both forms and judge against judge as the JSON does', () => {

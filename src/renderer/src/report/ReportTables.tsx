@@ -2,6 +2,7 @@ import { Fragment } from 'react'
 import {
   comparisonColumns,
   declaredAlpha,
+  FIELD_COUNTS,
   fmtInterval,
   fmtNumber,
   fmtP,
@@ -275,13 +276,16 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
   const columns = comparisonColumns(field.level, hasOutcome)
   return (
     <>
-    <p className="muted small">Counts {field.unit}. Under accuracy, W marks the Wilson interval and B the cluster bootstrap over items.</p>
-      <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
+    <p className="muted small">
+        Counts {field.unit}. {FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1)}. Under accuracy, W marks the Wilson interval and B the cluster
+        bootstrap over items.
+      </p>
+      <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'Abstained', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
         {field.comparisons.map((c) => (
           <tr key={`${c.source}|${c.criterion}`} data-source={c.source} data-criterion={c.criterion}>
             <Who report={report} id={c.source} />
             <td>{name(c.criterion)}</td>
-            <Counts of={[c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_no_value]} />
+            <Counts of={[c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_no_value]} />
             {columns.map((s) => comparisonCell(c, s))}
           </tr>
         ))}
