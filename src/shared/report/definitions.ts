@@ -17,6 +17,14 @@ export const FIELD_COUNTS =
   'is scored as not correct); n: units both the source and the criterion have a value for, on which every agreement ' +
   'statistic is computed; no value: answered, but a split vote or a tie left no value (in scope, not judged)'
 
+/** What the position table's figures are of, said under it (text, HTML and screen alike). */
+export const POSITION_NOTE =
+  'Of the pairs answered in both display orders (MT-Bench, Zheng et al. 2023): the same verdict in both orders, the side ' +
+  'shown first (second) picked in both orders or in one with a tie in the other, and unparseable in either order; these ' +
+  'four add up to 100%. Consistency of compared (Shi et al. 2024): the same verdict in both orders among the pairs read ' +
+  'in both orders, errors left out; conflict rate = 1 − it (Wang et al. 2023). Preference fairness runs from −1 (always ' +
+  'the first shown) to 1 (always the second); 0 is fair'
+
 /** The unit of the pairwise table. */
 export const PAIRWISE_UNIT =
   'calls: each display order of each pair is counted on its own against the criterion\'s winner (a source with no display order, such as a both-orders fit, one verdict per pair)'

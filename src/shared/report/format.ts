@@ -133,6 +133,15 @@ export function intervalMethodName(method: string | null | undefined): string {
   return method.includes('bootstrap') ? 'bootstrap' : method
 }
 
+/** A card's position figures, each with its own denominator (see POSITION_NOTE). */
+export function positionWords(p: { n_pairs: number; n_compared: number; consistency: number | null; biased_to_first: number | null; biased_to_second: number | null; preference_fairness: number | null }): string {
+  return (
+    `position consistency ${fmtPercent(p.consistency)} of ${plural(p.n_compared, 'pair')} read in both orders · ` +
+    `of ${plural(p.n_pairs, 'pair')} in both orders, biased to first ${fmtPercent(p.biased_to_first)}, to second ${fmtPercent(p.biased_to_second)} · ` +
+    `preference fairness ${fmtNumber(p.preference_fairness)}`
+  )
+}
+
 /** What a fatal-flaw recall is of. */
 export function fatalFlawDenominator(n: number): string {
   return n === 0 ? 'no judged proposal people marked fatal' : `of ${n} proposal${n === 1 ? '' : 's'} people marked fatal`

@@ -4,7 +4,7 @@ import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
-import { FIELD_COUNTS } from './definitions'
+import { FIELD_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
@@ -85,17 +85,19 @@ function positionPart(pairwise: ReportPairwise, plots: readonly ReportPlot[], wh
   const record = (p: ReportPairwise['position'][number]) => p as unknown as Record<string, number | null | undefined>
   const rows = pairwise.position.map((p) => [
     who(p.source),
-    num(record(p).n_pairs ?? p.n_compared),
-    statCell('position_consistency', p.position_consistency, p.ci.position_consistency, p.reasons.position_consistency),
+    num(p.n_pairs),
+    statCell('mt_bench_consistency', p.mt_bench_consistency, undefined, p.reasons.mt_bench_consistency),
     statCell('biased_to_first', record(p).biased_to_first, p.ci.biased_to_first, p.reasons.biased_to_first),
     statCell('biased_to_second', record(p).biased_to_second, p.ci.biased_to_second, p.reasons.biased_to_second),
     statCell('error_rate', record(p).error_rate, undefined, p.reasons.error_rate),
+    num(p.n_compared),
+    statCell('position_consistency', p.position_consistency, p.ci.position_consistency, p.reasons.position_consistency),
     statCell('preference_fairness', record(p).preference_fairness, p.ci.preference_fairness, p.reasons.preference_fairness),
     num(p.n_incomplete),
     statCell('first_position_preference', p.first_position_preference, p.ci.first_position_preference, p.reasons.first_position_preference)
   ])
-  const headings = ['Source', 'Pairs in both orders', 'Consistency', 'Biased to first', 'Biased to second', 'Error', 'Preference fairness', 'Incomplete pairs', 'Picked the first shown']
-  return `<h3 id="position">Position bias</h3><p class="muted small">Runs asked in both display orders only. Consistency: pairs with the same verdict in both orders (MT-Bench, Zheng et al. 2023; conflict rate = 1 − consistency, Wang et al. 2023). Biased to first / second: pairs where the judge picked whichever proposal was shown first / second in both orders; error: unparseable in either order; with consistency these add up to 100%. Preference fairness (Shi et al. 2024) runs from −1 (always the first shown) to 1 (always the second); 0 is fair.</p>${table(headings, rows, numericFrom(headings, 1))}${plotFigures(plots.filter((p) => p.kind === 'position'))}`
+  const headings = ['Source', 'Pairs in both orders', 'Consistency', 'Biased to first', 'Biased to second', 'Error', 'Compared', 'Consistency of compared', 'Preference fairness', 'Incomplete pairs', 'Picked the first shown']
+  return `<h3 id="position">Position bias</h3><p class="muted small">Runs asked in both display orders only. ${esc(POSITION_NOTE)}.</p>${table(headings, rows, numericFrom(headings, 1))}${plotFigures(plots.filter((p) => p.kind === 'position'))}`
 }
 
 function systemsPart(pairwise: ReportPairwise, who: Who): string {

@@ -1,4 +1,4 @@
-import { agreementLabel, fatalFlawDenominator, plural, fmtInterval, fmtNumber, fmtPercent, fmtRange, intervalMethodName, NONE } from './format'
+import { agreementLabel, fatalFlawDenominator, plural, positionWords, fmtInterval, fmtNumber, fmtPercent, fmtRange, intervalMethodName, NONE } from './format'
 import { accuracyGauge } from './plots/card-gauge'
 import { sourceColour } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -158,7 +158,7 @@ function positionFigure(c: ReportSummaryCard): string {
   return figure(
     'Position consistency',
     `<strong>${esc(fmtPercent(p.consistency))}</strong>`,
-    esc(`biased to first ${fmtPercent(p.biased_to_first)} · to second ${fmtPercent(p.biased_to_second)} · preference fairness ${fmtNumber(p.preference_fairness)} · ${p.n_pairs} pairs`)
+    esc(positionWords(p).replace(/^position consistency \S+ /, ''))
   )
 }
 

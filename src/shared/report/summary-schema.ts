@@ -80,7 +80,10 @@ export const summaryCardSchema = z.object({
   /** Pairwise instruments, runs asked in both display orders only (see pairwise.position). */
   position: z
     .object({
+      /** Pairs answered in both orders: the denominator of the biases (MT-Bench). */
       n_pairs: count,
+      /** Pairs read in both orders (errors left out): the denominator of the consistency (Shi et al. 2024). */
+      n_compared: count,
       consistency: stat,
       biased_to_first: stat,
       biased_to_second: stat,

@@ -130,6 +130,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       const position = positionRow
         ? {
             n_pairs: positionRow.n_pairs,
+            n_compared: positionRow.n_compared,
             consistency: positionRow.position_consistency,
             biased_to_first: positionRow.biased_to_first,
             biased_to_second: positionRow.biased_to_second,

@@ -1,6 +1,6 @@
-import { agreementLabel, comparisonColumns, plural, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, comparisonColumns, plural, positionWords, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FIELD_COUNTS } from './definitions'
+import { FIELD_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
 
@@ -54,7 +54,7 @@ function summaryText(report: Report, name: Name): string[] {
     )
     if (c.position) {
       const p = c.position
-      out.push(`  position consistency ${fmtPercent(p.consistency)} · biased to first ${fmtPercent(p.biased_to_first)} · to second ${fmtPercent(p.biased_to_second)} · preference fairness ${fmtNumber(p.preference_fairness)} · ${p.n_pairs} pairs`)
+      out.push(`  ${positionWords(p)}`)
     }
     if (c.fatal_flaw_recall) {
       const f = c.fatal_flaw_recall
@@ -118,9 +118,22 @@ function pairwiseText(report: Report, name: Name): string[] {
       '',
       'Position bias (runs asked in both display orders)',
       grid(
-        ['source', 'pairs', 'consistency', 'biased to first', 'biased to second', 'error', 'preference fairness', 'incomplete', 'picked first shown'],
-        pw.position.map((p) => [name(p.source), String(p.n_pairs), fmtPercent(p.position_consistency), fmtPercent(p.biased_to_first), fmtPercent(p.biased_to_second), fmtPercent(p.error_rate), fmtNumber(p.preference_fairness), String(p.n_incomplete), fmtPercent(p.first_position_preference)])
-      )
+        ['source', 'pairs', 'consistency', 'biased to first', 'biased to second', 'error', 'compared', 'consistency of compared', 'preference fairness', 'incomplete', 'picked first shown'],
+        pw.position.map((p) => [
+          name(p.source),
+          String(p.n_pairs),
+          fmtPercent(p.mt_bench_consistency),
+          fmtPercent(p.biased_to_first),
+          fmtPercent(p.biased_to_second),
+          fmtPercent(p.error_rate),
+          String(p.n_compared),
+          fmtPercent(p.position_consistency),
+          fmtNumber(p.preference_fairness),
+          String(p.n_incomplete),
+          fmtPercent(p.first_position_preference)
+        ])
+      ),
+      POSITION_NOTE
     )
   }
   const strengths = pw.systems.flatMap((s) => s.bradley_terry.map((b) => [name(s.source), b.player, fmtNumber(b.strength), ci(b.ci_low, b.ci_high, false).trim() || NONE]))

@@ -86,7 +86,7 @@ function checkCards(report: Report): number {
     }
     if (card.position) {
       const position = report.pairwise?.position.find((p) => p.source === card.source)
-      expect(card.position).toEqual({ n_pairs: position?.n_pairs, consistency: position?.position_consistency, biased_to_first: position?.biased_to_first, biased_to_second: position?.biased_to_second, preference_fairness: position?.preference_fairness })
+      expect(card.position).toEqual({ n_pairs: position?.n_pairs, n_compared: position?.n_compared, consistency: position?.position_consistency, biased_to_first: position?.biased_to_first, biased_to_second: position?.biased_to_second, preference_fairness: position?.preference_fairness })
     }
     checked++
   }

@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { FIELD_COUNTS, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { FIELD_COUNTS, POSITION_NOTE, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -91,6 +91,23 @@ describe('the text report of the demo project after a judge run', () => {
       if (card.position) expect(text).toContain(`position consistency ${fmtPercent(card.position.consistency)}`)
       expect(text).toContain(card.verdict)
     })
+  })
+
+  it('gives the position table’s shares of the pairs in both orders adding up to 100%, and the consistency of compared beside them', () => {
+    const pairwise = block(renderReportText(demo), 'Pairwise verdicts')
+    const start = pairwise.indexOf('Position bias (runs asked in both display orders)')
+    const table = pairwise.slice(start, pairwise.indexOf('\n\n', start))
+    const names = new Map(demo.sources.map((s) => [s.id, s.name]))
+    expect(table).toContain(POSITION_NOTE)
+    expect(demo.pairwise!.position.length).toBeGreaterThan(0)
+    for (const p of demo.pairwise!.position) {
+      const line = table.split('\n').find((l) => l.startsWith(`${names.get(p.source)}  `) && l.includes(`  ${p.n_pairs}  `))
+      expect(line, p.source).toBeDefined()
+      const cells = line!.split(/\s{2,}/)
+      expect(cells.slice(1, 8)).toEqual([String(p.n_pairs), fmtPercent(p.mt_bench_consistency), fmtPercent(p.biased_to_first), fmtPercent(p.biased_to_second), fmtPercent(p.error_rate), String(p.n_compared), fmtPercent(p.position_consistency)])
+      const shares = [p.mt_bench_consistency, p.biased_to_first, p.biased_to_second, p.error_rate] as number[]
+      expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12)
+    }
   })
 
   it('gives each field table’s counts as the HTML does, with what each count is', () => {

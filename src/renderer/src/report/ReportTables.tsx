@@ -3,6 +3,7 @@ import {
   comparisonColumns,
   declaredAlpha,
   FIELD_COUNTS,
+  POSITION_NOTE,
   fmtInterval,
   fmtNumber,
   fmtP,
@@ -145,20 +146,26 @@ export function PositionTable({ report }: { report: Report }) {
   if (!pairwise || pairwise.position.length === 0) return null
   const value = (p: NonNullable<Report['pairwise']>['position'][number], key: string) => (p as unknown as Record<string, number | null | undefined>)[key]
   return (
-    <Table head={['Source', 'Pairs in both orders', 'Consistency', 'Biased to first', 'Biased to second', 'Error', 'Preference fairness', 'Picked the first shown']} numericFrom={1}>
+    <>
+    <p className="muted small">Runs asked in both display orders only. {POSITION_NOTE}.</p>
+    <Table head={['Source', 'Pairs in both orders', 'Consistency', 'Biased to first', 'Biased to second', 'Error', 'Compared', 'Consistency of compared', 'Preference fairness', 'Incomplete pairs', 'Picked the first shown']} numericFrom={1}>
       {pairwise.position.map((p) => (
         <tr key={p.source}>
           <Who report={report} id={p.source} />
-          <td className="num">{value(p, 'n_pairs') ?? p.n_compared}</td>
-          <Stat name="position_consistency" value={p.position_consistency} ci={p.ci.position_consistency} reason={p.reasons.position_consistency} />
+          <td className="num">{p.n_pairs}</td>
+          <Stat name="mt_bench_consistency" value={p.mt_bench_consistency} reason={p.reasons.mt_bench_consistency} />
           <Stat name="biased_to_first" value={value(p, 'biased_to_first')} ci={p.ci.biased_to_first} reason={p.reasons.biased_to_first} />
           <Stat name="biased_to_second" value={value(p, 'biased_to_second')} ci={p.ci.biased_to_second} reason={p.reasons.biased_to_second} />
           <Stat name="error_rate" value={value(p, 'error_rate')} reason={p.reasons.error_rate} />
+          <td className="num">{p.n_compared}</td>
+          <Stat name="position_consistency" value={p.position_consistency} ci={p.ci.position_consistency} reason={p.reasons.position_consistency} />
           <Stat name="preference_fairness" value={value(p, 'preference_fairness')} ci={p.ci.preference_fairness} reason={p.reasons.preference_fairness} />
+          <td className="num">{p.n_incomplete}</td>
           <Stat name="first_position_preference" value={p.first_position_preference} ci={p.ci.first_position_preference} reason={p.reasons.first_position_preference} />
         </tr>
       ))}
     </Table>
+    </>
   )
 }
 
