@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('generated ideas and judge flaw audi
     expect(text).toContain('auditor · run 7')
     expect(text).toContain('severity: fatal')
     expect(text).toContain('type: unsound_method')
-    expect(text).toContain('50% (1/2)')
+    expect(text).toContain('50.0% (1/2)')
     await page.close()
   })
 
@@ -96,8 +96,8 @@ describe.skipIf(!hasChromium)(chromiumSuite('generated ideas and judge flaw audi
     const table = page.locator('.report-table').filter({ hasText: 'Excluded (n)' })
     await expect.poll(() => table.count()).toBe(1)
     // Chosen: ideas 1 and 3 (5, 7); excluded: 2 and 4 (6, 8).
-    expect(await table.textContent()).toContain('6 (2)')
-    expect(await table.textContent()).toContain('7 (2)')
+    expect(await table.textContent()).toContain('6.000 (2)')
+    expect(await table.textContent()).toContain('7.000 (2)')
     await page.close()
   })
 })

@@ -35,7 +35,7 @@ describe('the compiled command line', () => {
 
   it('loads no model SDK, report, audit, importer, exporter, packet, runner or web server code at start', () => {
     const heavy = [...start.inputs].filter((p) =>
-      /^src\/(main\/(runner|providers\/(?!types)|audit|import\/(?!types)|packets|web|api|demo\/(?!demo-path))|shared\/(report\/(?!format)|stats|instruments\/(?!types)))/.test(p) ||
+      /^src\/(main\/(runner|providers\/(?!types)|audit|import\/(?!types)|packets|web|api|demo\/(?!demo-path))|shared\/(report\/(?!format|calibration-lines)|stats|instruments\/(?!types)))/.test(p) ||
       /^src\/main\/export\/(?!kinds|output-file)/.test(p)
     )
     expect(heavy).toEqual([])
