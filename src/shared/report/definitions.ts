@@ -17,6 +17,12 @@ export const FIELD_COUNTS =
   'is scored as not correct); n: units both the source and the criterion have a value for, on which every agreement ' +
   'statistic is computed; no value: answered, but a split vote or a tie left no value (in scope, not judged)'
 
+/** What the pairwise table's counts are, said under it (text and HTML). */
+export const PAIRWISE_COUNTS =
+  'accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed ' +
+  'calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct; ' +
+  'baselines are counted from the labels of the judged items'
+
 /** What the position table's figures are of, said under it (text, HTML and screen alike). */
 export const POSITION_NOTE =
   'Of the pairs answered in both display orders (MT-Bench, Zheng et al. 2023): the same verdict in both orders, the side ' +

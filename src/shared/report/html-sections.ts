@@ -4,7 +4,7 @@ import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
-import { FIELD_COUNTS, POSITION_NOTE } from './definitions'
+import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
@@ -66,7 +66,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
     })
   ])
   const headings = ['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
-  const body = `<p class="muted small">Counts calls: ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. Accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}; baselines are counted from the labels of the judged items.</p>
+  const body = `<p class="muted small">Counts calls: ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. ${esc(PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1))}. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
 ${comparisonNotes(pairwise.rows, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
 ${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy'))}

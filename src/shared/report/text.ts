@@ -1,6 +1,6 @@
 import { agreementLabel, comparisonColumns, plural, positionWords, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FIELD_COUNTS, POSITION_NOTE } from './definitions'
+import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
 
@@ -91,23 +91,27 @@ function pairwiseText(report: Report, name: Name): string[] {
   if (pw.rows.length) {
     out.push(
       grid(
-        ['source', 'criterion', 'judged', 'failed', 'correct', 'accuracy', 'of all', 'majority', 'in scope', 'ties', 'items', 'Wilson', 'bootstrap'],
+        ['source', 'criterion', 'in scope', 'judged', 'failed', 'unparseable', 'abstained', 'ties', 'correct', 'accuracy', 'Wilson', 'bootstrap', 'of all', 'majority', 'random', 'items'],
         pw.rows.map((r) => [
           name(r.source),
           name(r.criterion),
+          String(r.n_in_scope),
           String(r.n_judged),
           String(r.n_failed),
+          String(r.n_unparseable),
+          String(r.n_abstained),
+          String(r.n_ties),
           String(r.correct),
           fmtPercent(r.accuracy),
+          interval(r.ci.accuracy, true),
+          interval(r.ci.accuracy_bootstrap, true),
           fmtPercent(r.accuracy_of_all),
           `${fmtPercent(r.majority_baseline)} (always ${r.majority_label.join('/') || NONE})`,
-          String(r.n_in_scope),
-          String(r.n_ties),
-          String(r.n_items),
-          interval(r.ci.accuracy, true),
-          interval(r.ci.accuracy_bootstrap, true)
+          fmtPercent(r.random_baseline),
+          String(r.n_items)
         ])
-      )
+      ),
+      PAIRWISE_COUNTS
     )
     out.push(...comparisonNotes(pw.rows, name).map((note) => `  ${note}`))
     const subsets = pw.rows.flatMap((r) => r.subsets.map((s) => [name(r.source), name(r.criterion), `${s.by}: ${s.value}`, String(s.n_judged), String(s.correct), fmtPercent(s.accuracy), ci(s.ci_low, s.ci_high, true).trim() || NONE]))

@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { FIELD_COUNTS, POSITION_NOTE, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -107,6 +107,19 @@ describe('the text report of the demo project after a judge run', () => {
       expect(cells.slice(1, 8)).toEqual([String(p.n_pairs), fmtPercent(p.mt_bench_consistency), fmtPercent(p.biased_to_first), fmtPercent(p.biased_to_second), fmtPercent(p.error_rate), String(p.n_compared), fmtPercent(p.position_consistency)])
       const shares = [p.mt_bench_consistency, p.biased_to_first, p.biased_to_second, p.error_rate] as number[]
       expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12)
+    }
+  })
+
+  it('gives the pairwise table’s counts as the HTML does, with what accuracy is of', () => {
+    const pairwise = block(renderReportText(demo), 'Pairwise verdicts')
+    const table = pairwise.slice(0, pairwise.indexOf('\n\n'))
+    expect(table).toContain(PAIRWISE_COUNTS)
+    const names = new Map(demo.sources.map((s) => [s.id, s.name]))
+    for (const r of demo.pairwise!.rows) {
+      const line = table.split('\n').find((l) => l.startsWith(`${names.get(r.source)}  `) && l.includes(`  ${names.get(r.criterion)}  `))
+      expect(line, `${r.source} ${r.criterion}`).toBeDefined()
+      const counts = [r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_ties, r.correct].map(String)
+      expect(line!.split(/\s{2,}/).slice(2, 10)).toEqual([...counts, fmtPercent(r.accuracy)])
     }
   })
 

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import type { Report, ReportPlot } from '../../../shared/report'
+import { PAIRWISE_COUNTS, type Report, type ReportPlot } from '../../../shared/report'
 import { PlotFigure } from './PlotFigure'
 import { JudgeVsJudgeTable } from './JudgeVsJudgeTable'
 import { CeilingTable, FatalFlawTable, FieldTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, SystemsTable, Warnings } from './ReportTables'
@@ -48,8 +48,8 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
       body: (
         <>
           <p className="muted small">
-            Counts {pairwise.unit}, unlike the field tables, which count units. Accuracy = correct / judged (an unparseable answer counts as wrong; failed calls are listed and left out); &quot;of all in scope&quot; counts them as not
-            correct. Labels in {pairwise.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms.
+            Counts {pairwise.unit}, unlike the field tables, which count units. {PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1)}. Labels in{' '}
+            {pairwise.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms.
           </p>
           <PairwiseTable report={report} name={name} />
           <Plots plots={plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy')} fileStem={fileStem} />
