@@ -24,9 +24,14 @@ export interface Accounting<T> {
   items: number[]
   criterion: T[]
   source: T[]
-  /** Units the source returned unparseable (judged, never correct): their items and the criterion's values. */
-  unparseableItems: number[]
-  unparseableCriterion: T[]
+  /** Ties the source gave as its answer (see ResolvedSource.tieAnswers): judged, never correct. */
+  tieAnswers: number
+  /**
+   * Units judged and never correct, the unparseable and the source's own ties: their items and the criterion's values
+   * (they count in accuracy's denominator, and in no agreement statistic, having no value to compare).
+   */
+  judgedWrongItems: number[]
+  judgedWrongCriterion: T[]
 }
 
 /** Where `pair` puts the two values it compares (one holder per comparison, not an object per unit). */
@@ -45,9 +50,10 @@ export function account<T>(
   pair: (key: string, code: number, criterionValue: Value, out: Pair<T>) => boolean,
   criterionOnly: (criterionValue: Value) => T,
   statuses?: ItemStatusCodes | undefined,
-  tied?: ReadonlySet<string> | undefined
+  tied?: ReadonlySet<string> | undefined,
+  answeredTies?: ReadonlySet<string> | undefined
 ): Accounting<T> {
-  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, tiedVotes: 0, items: [], criterion: [], source: [], unparseableItems: [], unparseableCriterion: [] }
+  const acc: Accounting<T> = { inScope: 0, failed: 0, unparseable: 0, abstained: 0, pending: 0, noValue: 0, notAsked: 0, tiedVotes: 0, items: [], criterion: [], source: [], tieAnswers: 0, judgedWrongItems: [], judgedWrongCriterion: [] }
   const values = {} as Pair<T>
   const units = unitValuesOf(criterion)?.units
   // Read by unit code where the codes were made on the criterion's dictionary as it is now; by item otherwise.
@@ -59,9 +65,15 @@ export function account<T>(
       return
     }
     if (status === 'answered' && !pair(key, code, criterionValue, values)) {
-      // The ties policy: a unit the majority's members split on is left out, never counted against the majority.
+      // The ties policy: a unit the majority's members split on is left out, never counted against the majority;
+      // a tie a source gave as its answer is scored as given: judged, and not correct.
       if (tied?.has(key)) acc.tiedVotes++
-      else {
+      else if (answeredTies?.has(key)) {
+        acc.inScope++
+        acc.tieAnswers++
+        acc.judgedWrongItems.push(item)
+        acc.judgedWrongCriterion.push(criterionOnly(criterionValue))
+      } else {
         acc.inScope++
         acc.noValue++
       }
@@ -74,8 +86,8 @@ export function account<T>(
       acc.source.push(values.source)
     } else if (status === 'unparseable') {
       acc.unparseable++
-      acc.unparseableItems.push(item)
-      acc.unparseableCriterion.push(criterionOnly(criterionValue))
+      acc.judgedWrongItems.push(item)
+      acc.judgedWrongCriterion.push(criterionOnly(criterionValue))
     } else acc[status]++
   })
   return acc
@@ -120,9 +132,9 @@ export function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: s
     source: source.id,
     criterion: criterionId,
     n_in_scope: acc.inScope,
-    n_judged: acc.items.length + acc.unparseable,
+    n_judged: acc.items.length + acc.judgedWrongItems.length,
     n: acc.items.length,
-    n_items: distinctCount(acc.items, acc.unparseableItems),
+    n_items: distinctCount(acc.items, acc.judgedWrongItems),
     n_failed: acc.failed,
     n_unparseable: acc.unparseable,
     n_abstained: acc.abstained,
@@ -130,6 +142,7 @@ export function baseRow(field: FieldSpec, source: ResolvedSource, criterionId: s
     n_no_value: acc.noValue,
     n_not_asked: acc.notAsked,
     ...(source.tiedUnits ? { n_tied_votes: acc.tiedVotes } : {}),
+    ...(source.tieAnswers ? { n_ties: acc.tieAnswers } : {}),
     ci: {},
     reasons: {}
   }
@@ -185,7 +198,7 @@ export function scaleOf(field: FieldSpec, raw: Accounting<Value>): { categories:
     see(raw.criterion[i] as Value)
     see(raw.source[i] as Value)
   }
-  for (const c of raw.unparseableCriterion) see(c)
+  for (const c of raw.judgedWrongCriterion) see(c)
   const extra = observedCategories<Category>(outside)
   return { categories: declared.length ? [...declared, ...extra] : extra, outside }
 }

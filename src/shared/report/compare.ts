@@ -72,7 +72,8 @@ function accountField<T extends Value>(
     },
     criterionOnly,
     options.statuses,
-    source.tiedUnits?.get(field.name)
+    source.tiedUnits?.get(field.name),
+    source.tieAnswers?.get(field.name)
   )
 }
 
@@ -114,7 +115,7 @@ function compareCategories(
   }
   const c = raw.criterion.map(at)
   const s = raw.source.map(at)
-  const unparseableLabels = raw.unparseableCriterion.map(at)
+  const unparseableLabels = raw.judgedWrongCriterion.map(at)
 
   const row = baseRow(field, source, criterionId, raw)
   const reasons = row.reasons
@@ -183,9 +184,9 @@ function compareCategories(
     // Per item: its cells of the q×q table (criterion × source) and its unparseable units (the last slot); one
     // pass gives both the accuracy (diagonal over judged) and the agreement coefficient of a resample.
     const cells = q * q
-    const contributions = plan.sumColumns(raw.items.length + raw.unparseableItems.length)
+    const contributions = plan.sumColumns(raw.items.length + raw.judgedWrongItems.length)
     raw.items.forEach((item, i) => contributions.push(item, (c[i] as number) * q + (s[i] as number), 1))
-    for (const item of raw.unparseableItems) contributions.push(item, cells, 1)
+    for (const item of raw.judgedWrongItems) contributions.push(item, cells, 1)
     plan.addSums(
       cells + 1,
       contributions,

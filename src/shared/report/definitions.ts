@@ -13,9 +13,10 @@ export const FIELD_UNIT =
 
 /** What each count of a field table is, said under it (text, HTML and screen alike). */
 export const FIELD_COUNTS =
-  'in scope: the criterion\'s units on items the source was asked; judged: n and the unparseable (an unparseable answer ' +
-  'is scored as not correct); n: units both the source and the criterion have a value for, on which every agreement ' +
-  'statistic is computed; no value: answered, but a split vote or a tie left no value (in scope, not judged)'
+  'in scope: the criterion\'s units on items the source was asked; judged: n, the unparseable and the ties a source ' +
+  'gave as its answer (both scored as not correct); n: units both the source and the criterion have a value for, on ' +
+  'which every agreement statistic is computed; no value: answered, but a split vote (display orders or trials that ' +
+  'disagree) left no value (in scope, not judged)'
 
 /** What the pairwise table's counts are, said under it (text and HTML). */
 export const PAIRWISE_COUNTS =

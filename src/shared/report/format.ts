@@ -177,13 +177,15 @@ export function intervalKeyOf(statistic: string): string {
  * annotators split evenly (the ties policy), and annotators scored against the majority of the others.
  */
 export function comparisonNotes(
-  comparisons: ReadonlyArray<{ source: string; criterion: string; n_tied_votes?: number | undefined; criterion_form?: string | undefined }>,
+  comparisons: ReadonlyArray<{ source: string; criterion: string; field?: string; n_tied_votes?: number | undefined; n_ties?: number | undefined; criterion_form?: string | undefined }>,
   name: (id: string) => string
 ): string[] {
   const notes: string[] = []
   for (const c of comparisons) {
     const who = `${name(c.source)} vs ${name(c.criterion)}`
     if ((c.n_tied_votes ?? 0) > 0) notes.push(`${who}: ${c.n_tied_votes} unit(s) left out, on which its annotators split evenly (ties policy); not counted in its denominators`)
+    // A field row's ties are a source's own tie verdicts, which the table has no column for (the pairwise table has).
+    if (c.field !== undefined && (c.n_ties ?? 0) > 0) notes.push(`${who}: ${c.n_ties} unit(s) answered with a tie, its own verdict: judged and not correct (ties policy), as in the pairwise table`)
     if (c.criterion_form === 'majority_of_others') notes.push(`${who}: against the majority of the other annotators, never one it is part of`)
   }
   return notes

@@ -43,6 +43,19 @@ export interface ResolvedSource {
    * comparison of the majority (the ties policy), never counted against it. Only sources that combine others.
    */
   tiedUnits?: ReadonlyMap<string, ReadonlySet<string>>
+  /**
+   * A source whose tie is its answer (a both-orders fit's conservative rule), by field: the units it answered with a
+   * tie, without a value but judged, and never correct (the ties policy: a tie given as an answer is scored as given).
+   */
+  tieAnswers?: ReadonlyMap<string, ReadonlySet<string>>
+}
+
+/**
+ * Whether a source's split vote is an answer of its own: a both-orders fit writes a tie verdict as two trials, one for
+ * each side (calibrate/apply.ts), where a run's split is two answers that disagree.
+ */
+export function tiesAreAnswers(input: ReportSourceInput): boolean {
+  return input.kind === 'calibrated' && input.detail.method === 'both-orders'
 }
 
 export function aggregationOf(level: MeasurementLevel): Aggregation | null {
@@ -233,7 +246,10 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
   const values = new Map<string, Map<string, Value>>()
   const tied = new Uint8Array(unitCount)
   let tiedVotes = 0
+  const tieAnswers = tiesAreAnswers(input) ? new Map<string, Set<string>>() : null
   fields.forEach((field, f) => {
+    const tiesHere = new Set<string>()
+    tieAnswers?.set(field.name, tiesHere)
     const how = aggregationOf(field.level) as Aggregation
     const { first, second, more, order } = answers[f] as FieldAnswers
     const dictionary = (fieldColumns[f] as FieldColumn).values
@@ -251,6 +267,7 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
             tied[u] = 1
             tiedVotes++
           }
+          if (tieAnswers) tiesHere.add(units.key(u))
           value = null
         }
       } else if (nextCode >= 0) {
@@ -261,6 +278,7 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
           tied[u] = 1
           tiedVotes++
         }
+        if (combined.tied && tieAnswers) tiesHere.add(units.key(u))
         value = combined.value
       }
       if (value === null) continue
@@ -270,7 +288,7 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     values.set(field.name, valuesOfTwin({ units, codes: coded.subarray(0, valued), at }))
   })
   counts.tiedVotes = tiedVotes
-  return { id: input.id, input, itemStatus, values, counts, columns, units }
+  return { id: input.id, input, itemStatus, values, counts, columns, units, ...(tieAnswers ? { tieAnswers } : {}) }
 }
 
 /**

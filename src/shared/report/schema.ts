@@ -88,6 +88,11 @@ export const comparisonSchema = z.object({
    */
   n_tied_votes: count.optional(),
   /**
+   * A source whose tie is its answer (a both-orders fit): units it answered with a tie, judged and never correct (the
+   * ties policy), as its pairwise row counts them.
+   */
+  n_ties: count.optional(),
+  /**
    * An annotator against the human majority is scored against the majority of the other annotators (never one it is
    * part of): a criterion with values of its own, so its units differ from the majority's.
    */

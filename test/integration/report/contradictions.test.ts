@@ -130,6 +130,11 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     expect(row).toMatchObject({ n_judged: 5, n_unparseable: 1, n_failed: 1, correct: 2, n_ties: fit.changes.n_ties })
     expect(row?.accuracy).toBe(fit.decision.after_accuracy)
     expect(report.calibration?.find((c) => c.fit_id === fit.fit_id)?.decision).toEqual(fit.decision)
+    // Its field table scores its ties as its pairwise row does (its own verdict, judged and not correct), never as
+    // units without a value: one accuracy for the same fit, field and criterion.
+    const fieldRow = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === fit.source && c.criterion === 'label:citations')
+    expect(fieldRow).toMatchObject({ n_in_scope: 6, n_judged: 5, n: 2, n_ties: 2, n_no_value: 0, n_unparseable: 1, n_failed: 1 })
+    expect(fieldRow?.accuracy).toBe(row?.accuracy)
     // One answer on record per pair in the sources table too: a tie (two trials, one for each side) is one call.
     const listed = report.sources.find((s) => s.id === fit.source)
     expect(listed).toMatchObject({ n_items: 6, n_calls: 6, n_answered: 4, n_unparseable: 1, n_failed: 1, n_tied_votes: 2 })

@@ -138,7 +138,7 @@ describe('the text report of the demo project after a judge run', () => {
         expect(line!.split(/\s{2,}/).slice(2, 9)).toEqual(counts)
       }
       const section = html.slice(html.indexOf(`id="field-${field.name}"`))
-      expect(section.slice(0, 4000)).toContain('judged: n and the unparseable')
+      expect(section.slice(0, 4000)).toContain('judged: n, the unparseable and the ties a source gave as its answer')
     }
   })
 
