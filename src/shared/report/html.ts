@@ -141,7 +141,9 @@ th { font-weight: 600; background: var(--soft); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td .ci { display: block; color: var(--muted); font-size: 11px; }
 td.undefined { color: var(--muted); cursor: help; }
-td[data-source] { white-space: nowrap; }
+/* Source names wrap past a width (a fit's name is long), and so do the lines under a figure, so the figures stay in view. */
+td[data-source] { white-space: normal; min-width: 20ch; max-width: 32ch; }
+td.num .ci { white-space: normal; }
 td.detail { min-width: 300px; }
 td.below { color: var(--warn); font-weight: 600; }
 .table-wrap { overflow-x: auto; }
