@@ -257,7 +257,7 @@ export const SUMMARY_CSS = `
 .summary-card .other-fields table { border-collapse: collapse; margin-top: 4px; width: 100%; }
 .summary-card .other-fields th, .summary-card .other-fields td { border-bottom: 1px solid var(--line, #eceae4); padding: 2px 4px; text-align: left; vertical-align: top; }
 .summary-card .other-fields .num { text-align: right; font-variant-numeric: tabular-nums; }
-.summary-card .other-fields .of { display: block; color: var(--muted, #6b6f73); font-size: 11px; }
+.summary-card .other-fields .of { display: block; color: var(--muted, #6b6f73); font-size: 11px; white-space: normal; }
 .swatch { display: inline-block; width: 9px; height: 9px; border-radius: 2px; margin-right: 5px; vertical-align: baseline; }
 @media print { .summary-cards { grid-template-columns: 1fr 1fr; } .summary-card { break-inside: avoid; } }
 `
