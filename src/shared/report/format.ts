@@ -142,6 +142,11 @@ export function positionWords(p: { n_pairs: number; n_compared: number; consiste
   )
 }
 
+/** A count that may hold halves or shares (a tie counts half): whole as it is, else to two decimals. */
+export function fmtTally(v: number): string {
+  return String(+v.toFixed(2))
+}
+
 /** What a fatal-flaw recall is of. */
 export function fatalFlawDenominator(n: number): string {
   return n === 0 ? 'no judged proposal people marked fatal' : `of ${n} proposal${n === 1 ? '' : 's'} people marked fatal`

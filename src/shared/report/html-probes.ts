@@ -1,4 +1,4 @@
-import { fmtPercent, NONE } from './format'
+import { fmtPercent, fmtTally, NONE } from './format'
 import { num, section, table, td } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
@@ -29,35 +29,37 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
   const typed = s.detection.some((r) => r.type_matched !== null)
   const detection = s.detection.length
     ? `<h3>Detection rate</h3>${table(
-        ['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])],
+        ['Source', 'Role', 'Kind', 'Detected / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])],
         s.detection.map((r) => [
           name(r.source),
           td(r.role),
           td(r.kind),
-          num(`${+r.detected.toFixed(2)} / ${r.n_probes}`),
+          num(`${fmtTally(r.detected)} / ${r.n_probes}`),
+          num(r.n_families),
           rateCell(r.rate, r.wilson),
           intervalCell(r.wilson),
           intervalCell(r.bootstrap),
           num(r.n_tied),
-          ...(typed ? [num(r.type_matched === null ? NONE : +r.type_matched.toFixed(2)), num(r.location_matched === null ? NONE : +r.location_matched.toFixed(2))] : [])
+          ...(typed ? [num(r.type_matched === null ? NONE : fmtTally(r.type_matched)), num(r.location_matched === null ? NONE : fmtTally(r.location_matched))] : [])
         ]),
-        new Set([3, 4, 5, 6, 7, 8, 9])
+        new Set([3, 4, 5, 6, 7, 8, 9, 10])
       )}<p class="muted small">${esc(s.detection[0]!.rule === 'a flaw is listed on the probe side' ? 'Detected: a flaw is listed on the probe side.' : 'Detected: the original is preferred over its probe.')}</p>`
     : '<p class="muted">No verified probe was answered by any source.</p>'
   const framing = s.framing_preference.length
     ? `<h3>Framing preference</h3><p class="muted small">How often the version with inflated framing wins. Framing alone should decide nothing, so a rate far from 50% means the framing swayed the choice.</p>${table(
-        ['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties'],
+        ['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties'],
         s.framing_preference.map((r) => [
           name(r.source),
           td(r.role),
           td(r.kind),
-          num(`${+r.probe_wins.toFixed(2)} / ${r.n_probes}`),
+          num(`${fmtTally(r.probe_wins)} / ${r.n_probes}`),
+          num(r.n_families),
           rateCell(r.rate, r.wilson),
           intervalCell(r.wilson),
           intervalCell(r.bootstrap),
           num(r.n_tied)
         ]),
-        new Set([3, 4, 5, 6, 7])
+        new Set([3, 4, 5, 6, 7, 8])
       )}`
     : ''
   return section('probes', 'Probes', `${counts}${kinds}${detection}${framing}`)

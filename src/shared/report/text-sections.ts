@@ -1,5 +1,5 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
-import { fmtBounds, fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE } from './format'
+import { fmtBounds, fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, fmtTally, NONE } from './format'
 import type { Report } from './schema'
 import { grid, heading, type Name } from './text-parts'
 
@@ -75,12 +75,15 @@ function probesText(report: Report, name: Name): string[] {
   const out = heading('Probes', `${p.n_probes} probes in scope: ${p.n_verified} verified, ${p.n_rejected} rejected, ${p.n_unchecked} unchecked (only verified probes are counted); expected verdicts ${rules || NONE}`)
   const interval = (i: { low: number | null; high: number | null; reason: string | null }) => (i.low === null || i.high === null ? (i.reason ? `${NONE} (${i.reason})` : NONE) : `[${fmtPercent(i.low)}, ${fmtPercent(i.high)}]`)
   // Detection and framing preference are one kind of table: a rate per source with its two intervals.
-  const rates = <R extends (typeof p.detection)[number] | (typeof p.framing_preference)[number]>(title: string, counted: string, rows: readonly R[], count: (r: R) => number) => {
+  const typed = p.detection.some((r) => r.type_matched !== null)
+  // With `planted`, the detection table's two columns on whether the judge named the planted flaw and quoted it.
+  const rates = <R extends (typeof p.detection)[number] | (typeof p.framing_preference)[number]>(title: string, counted: string, rows: readonly R[], count: (r: R) => number, planted?: (r: R) => string[]) => {
     if (!rows.length) return
-    const header = ['source', 'kind', 'probes', 'families', 'tied', counted, 'rate', 'Wilson', 'bootstrap (families)']
-    out.push(title, grid(header, rows.map((r) => [name(r.source), r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), String(count(r)), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap)])))
+    const header = ['source', 'role', 'kind', 'probes', 'families', 'tied', counted, 'rate', 'Wilson', 'bootstrap (families)', ...(planted ? ['type named', 'change quoted'] : [])]
+    out.push(title, grid(header, rows.map((r) => [name(r.source), r.role, r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), fmtTally(count(r)), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap), ...(planted ? planted(r) : [])])))
   }
-  rates('Detection', 'detected', p.detection, (r) => r.detected)
+  const planted = (r: (typeof p.detection)[number]) => [r.type_matched === null ? NONE : fmtTally(r.type_matched), r.location_matched === null ? NONE : fmtTally(r.location_matched)]
+  rates('Detection', 'detected', p.detection, (r) => r.detected, typed ? planted : undefined)
   rates('Framing preference (the inflated version winning)', 'probe wins', p.framing_preference, (r) => r.probe_wins)
   return out
 }

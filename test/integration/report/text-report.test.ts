@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -274,5 +274,10 @@ describe('the text report’s sections present only for some projects', () => {
     expect(section).toContain(`${report.probes!.n_verified} verified`)
     const row = report.probes!.detection.find((r) => r.source === `run:${run}`)!
     expect(lineWith(section, 'prober', row.kind, String(row.n_probes), String(row.detected), fmtPercent(row.rate))).toBeDefined()
+    // Every column the HTML's detection table has, in the same words: role, families, the count as the HTML writes it.
+    const line = lineWith(section, 'prober', row.kind)!
+    expect(line.split(/\s{2,}/).slice(0, 8)).toEqual(['prober · run ' + run, row.role, row.kind, String(row.n_probes), String(row.n_families), String(row.n_tied), fmtTally(row.detected), fmtPercent(row.rate)])
+    const html = renderReportHtml(report)
+    expect(html).toContain(`<td class="num">${fmtTally(row.detected)} / ${row.n_probes}</td><td class="num">${row.n_families}</td>`)
   }, 120_000)
 })

@@ -1,4 +1,4 @@
-import { NONE, type Report } from '../../../shared/report'
+import { fmtTally, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 // The "Probes" section on screen: what the HTML report shows, as tables of the same numbers.
@@ -6,7 +6,6 @@ import { Table, Who } from './TableParts'
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? NONE : `${(100 * v).toFixed(1)}%`)
 type Interval = { low: number | null; high: number | null; reason: string | null }
 const ci = (i: Interval) => (i.low === null || i.high === null ? NONE : `[${pct(i.low)}, ${pct(i.high)}]`)
-const n = (v: number) => String(+v.toFixed(2))
 
 /** The pooled annotators are no source of their own: a row without a swatch. */
 function ProbeWho({ report, id }: { report: Report; id: string }) {
@@ -27,21 +26,22 @@ export function ProbesTables({ report }: { report: Report }) {
       {s.detection.length > 0 && (
         <>
           <h3>Detection rate</h3>
-          <Table label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])]} numericFrom={3}>
+          <Table label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])]} numericFrom={3}>
             {s.detection.map((r) => (
               <tr key={`${r.source}/${r.kind}`}>
                 <ProbeWho report={report} id={r.source} />
                 <td>{r.role}</td>
                 <td>{r.kind}</td>
                 <td className="num">
-                  {n(r.detected)} / {r.n_probes}
+                  {fmtTally(r.detected)} / {r.n_probes}
                 </td>
+                <td className="num">{r.n_families}</td>
                 <td className="num">{pct(r.rate)}</td>
                 <td className="num" title={r.wilson.reason ?? undefined}>{ci(r.wilson)}</td>
                 <td className="num" title={r.bootstrap.reason ?? undefined}>{ci(r.bootstrap)}</td>
                 <td className="num">{r.n_tied}</td>
-                {typed && <td className="num">{r.type_matched === null ? NONE : n(r.type_matched)}</td>}
-                {typed && <td className="num">{r.location_matched === null ? NONE : n(r.location_matched)}</td>}
+                {typed && <td className="num">{r.type_matched === null ? NONE : fmtTally(r.type_matched)}</td>}
+                {typed && <td className="num">{r.location_matched === null ? NONE : fmtTally(r.location_matched)}</td>}
               </tr>
             ))}
           </Table>
@@ -51,15 +51,16 @@ export function ProbesTables({ report }: { report: Report }) {
         <>
           <h3>Framing preference</h3>
           <p className="muted small">How often the version with inflated framing wins; framing alone should decide nothing (50%).</p>
-          <Table label="Framing preference" head={['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties']} numericFrom={3}>
+          <Table label="Framing preference" head={['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties']} numericFrom={3}>
             {s.framing_preference.map((r) => (
               <tr key={`${r.source}/${r.kind}`}>
                 <ProbeWho report={report} id={r.source} />
                 <td>{r.role}</td>
                 <td>{r.kind}</td>
                 <td className="num">
-                  {n(r.probe_wins)} / {r.n_probes}
+                  {fmtTally(r.probe_wins)} / {r.n_probes}
                 </td>
+                <td className="num">{r.n_families}</td>
                 <td className="num">{pct(r.rate)}</td>
                 <td className="num">{ci(r.wilson)}</td>
                 <td className="num">{ci(r.bootstrap)}</td>
