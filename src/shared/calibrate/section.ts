@@ -64,11 +64,20 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     n_excluded_eval_items: input.items.filter((i) => i.split === fit.spec.eval_split && holdOut.excluded.has(i.id)).length
   }
   const warnings: string[] = []
+  // A row with no held-out figure, and the reason why.
+  const unevaluated = (): CalibrationRow => {
+    const source = fit.parameters.kind === 'few-shot' ? `run:${fit.parameters.run_id}` : base.source
+    return { ...base, source, n_eval_items: 0, n_eval_units: 0, n_exposed_eval_items: 0, warnings, reasons }
+  }
   if (holdOut.notHeldOut !== null) {
     reasons.held_out = holdOut.notHeldOut
     warnings.push('Not held out: a split made after this fit moved items it learned from, so no held-out figure is given (reasons.held_out)')
-    const source = fit.parameters.kind === 'few-shot' ? `run:${fit.parameters.run_id}` : base.source
-    return { ...base, source, n_eval_items: 0, n_eval_units: 0, n_exposed_eval_items: 0, warnings, reasons }
+    return unevaluated()
+  }
+  // A report restricted to another split holds none of the fit's eval items: said so, rather than as missing labels.
+  if (input.split !== 'all' && input.split !== fit.spec.eval_split) {
+    reasons.eval = `this report covers the ${input.split} split only; the fit is evaluated on ${fit.spec.eval_split} (its figures are in a report on all items or on ${fit.spec.eval_split})`
+    return unevaluated()
   }
   if (base.n_excluded_eval_items > 0) {
     warnings.push(`${base.n_excluded_eval_items} ${fit.spec.eval_split} item(s) are left out: the fit learned from them or from the items they were made from`)

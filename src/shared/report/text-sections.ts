@@ -21,6 +21,7 @@ function calibrationText(report: Report, name: Name): string[] {
     out.push(`${name(c.source)} (${c.method}) of ${name(c.raw_source)} · ${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)} · fitted on ${c.fit_split}: ${c.n_fit_items} items · evaluated on ${evaluatedOn(c)}`)
     if (!c.held_out) out.push(`  not held out: ${c.reasons.held_out ?? 'the split moved items it learned from'}`)
     for (const line of calibrationLines(c)) out.push(`  ${line}`)
+    for (const [key, reason] of Object.entries(c.reasons)) if (key !== 'held_out') out.push(`  ${key}: ${reason}`)
     for (const w of c.warnings) out.push(`  warning: ${w}`)
   }
   return out

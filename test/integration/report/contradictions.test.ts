@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { gatherReportInput } from '../../../src/main/report/gather'
-import { buildReport, calibrationLines, evaluatedOn, type Report } from '../../../src/shared/report'
+import { buildReport, calibrationLines, evaluatedOn, renderReportText, type Report } from '../../../src/shared/report'
 import { escapeXml } from '../../../src/shared/report/plots/svg'
 import { insertFit } from '../../../src/main/store/calibration-fits'
 import { listProbes } from '../../../src/main/store/probes'
@@ -139,6 +139,14 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     const listed = report.sources.find((s) => s.id === fit.source)
     expect(listed).toMatchObject({ n_items: 6, n_calls: 6, n_answered: 4, n_unparseable: 1, n_failed: 1, n_tied_votes: 2 })
     expect(listed?.n_calls).toBe(row?.n_in_scope)
+    // A report on the dev split holds none of the fit's test items: it says so, not that no eval unit has a label.
+    const reopened = await Project.open(path)
+    const onDev = projectReport(reopened.db, { instrument: 'pairwise-preference', split: 'dev' })
+    reopened.close()
+    const devRow = onDev.calibration?.find((c) => c.fit_id === fit.fit_id)
+    expect(devRow?.decision).toBeUndefined()
+    expect(devRow?.reasons.eval).toMatch(/^this report covers the dev split only; the fit is evaluated on test/)
+    expect(renderReportText(onDev)).toContain(`  eval: ${devRow?.reasons.eval}`)
     // The units compared and the unanswered one beside them, never inside: "5 units; 1 more unanswered, left out".
     expect(evaluatedOn(fit)).toMatch(/ 5 units; 1 more unanswered, left out$/)
   })

@@ -33,6 +33,11 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
               {calibrationLines(c).map((line, i) => (
                 <div key={`line-${i}`}>{line}</div>
               ))}
+              {Object.entries(c.reasons).map(([key, reason]) => (
+                <div key={`reason-${key}`} className="muted">
+                  {key}: {reason}
+                </div>
+              ))}
               {c.warnings.map((w, i) => (
                 <div key={i} className="report-warning-line">
                   ⚠ {w}
