@@ -47,9 +47,9 @@ export function orderedVerdicts(rows: CallRows, calls: readonly number[], unit: 
  */
 export function unansweredPairStatus(rows: CallRows, calls: readonly number[]): ItemStatus {
   const { status } = rows.columns()
-  let worst: ItemStatus | undefined
+  let held: ItemStatus | undefined
   for (const c of calls) {
-    if (status[c] !== OK) worst = betterStatus(worst, CALL_STATUSES[status[c] as number] as ItemStatus)
+    if (status[c] !== OK) held = betterStatus(held, CALL_STATUSES[status[c] as number] as ItemStatus)
   }
-  return worst ?? 'pending'
+  return held ?? 'pending'
 }

@@ -115,7 +115,7 @@ function compareCategories(
   }
   const c = raw.criterion.map(at)
   const s = raw.source.map(at)
-  const unparseableLabels = raw.judgedWrongCriterion.map(at)
+  const judgedWrongLabels = raw.judgedWrongCriterion.map(at)
 
   const row = baseRow(field, source, criterionId, raw)
   const reasons = row.reasons
@@ -143,7 +143,7 @@ function compareCategories(
   criterionCounts.forEach((n, k) => {
     if (n > 0) judgedCounts[String(k)] = n
   })
-  for (const u of unparseableLabels) judgedCounts[String(u)] = (judgedCounts[String(u)] ?? 0) + 1
+  for (const u of judgedWrongLabels) judgedCounts[String(u)] = (judgedCounts[String(u)] ?? 0) + 1
   const baseline = majorityOfCounts(judgedCounts)
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = baseline.majority.map((k) => categories[Number(k)] as Value)

@@ -24,6 +24,13 @@ export const PAIRWISE_COUNTS =
   'calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct; ' +
   'baselines are counted from the labels of the judged items'
 
+/** What the judge-against-judge table's figures are, said above it (HTML and screen alike). */
+export const JUDGE_VS_JUDGE_NOTE =
+  "On the units both judges answered and the criterion labels: each judge's figure here is on the shared units only, " +
+  "not the accuracy on all of its own units (that is in the field's table and on its card). Right/wrong: both right / " +
+  'only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second; of ' +
+  'accuracies in percentage points, pp) with a paired cluster-bootstrap interval'
+
 /** What the position table's figures are of, said under it (text, HTML and screen alike). */
 export const POSITION_NOTE =
   'Of the pairs answered in both display orders (MT-Bench, Zheng et al. 2023): the same verdict in both orders, the side ' +

@@ -48,16 +48,18 @@ function unsigned0(v: number, digits: number): string {
  */
 export function fmtDifference(v: number | null | undefined, percent: boolean): string {
   if (typeof v !== 'number') return NONE
-  const s = percent ? unsigned0(100 * v, 1) : unsigned0(v, 3)
+  const s = differenceFigure(v, percent)
   const signed = Number(s) > 0 ? `+${s}` : s
   return percent ? `${signed} pp` : signed
 }
 
+/** A difference without its sign or unit: percentage points to 1 decimal, other figures to 3. */
+const differenceFigure = (v: number, percent: boolean): string => (percent ? unsigned0(100 * v, 1) : unsigned0(v, 3))
+
 /** A difference's interval, in the difference's own unit (percentage points for proportions); '' when undefined. */
 export function fmtDifferenceInterval(low: number | null | undefined, high: number | null | undefined, percent: boolean): string {
   if (typeof low !== 'number' || typeof high !== 'number') return ''
-  const f = (v: number) => (percent ? unsigned0(100 * v, 1) : unsigned0(v, 3))
-  return `[${f(low)}, ${f(high)}]${percent ? ' pp' : ''}`
+  return `[${differenceFigure(low, percent)}, ${differenceFigure(high, percent)}]${percent ? ' pp' : ''}`
 }
 
 /** Which statistics are proportions (written as percentages). */
@@ -133,13 +135,26 @@ export function intervalMethodName(method: string | null | undefined): string {
   return method.includes('bootstrap') ? 'bootstrap' : method
 }
 
+type CardPosition = { n_pairs: number; n_compared: number; consistency: number | null; biased_to_first: number | null; biased_to_second: number | null; preference_fairness: number | null }
+
 /** A card's position figures, each with its own denominator (see POSITION_NOTE). */
-export function positionWords(p: { n_pairs: number; n_compared: number; consistency: number | null; biased_to_first: number | null; biased_to_second: number | null; preference_fairness: number | null }): string {
+export function positionWords(p: CardPosition): string {
+  return `position consistency ${fmtPercent(p.consistency)} ${positionDenominators(p)}`
+}
+
+/** What the card's position consistency is of, and the figures beside it (the HTML card writes the consistency apart). */
+export function positionDenominators(p: CardPosition): string {
   return (
-    `position consistency ${fmtPercent(p.consistency)} of ${plural(p.n_compared, 'pair')} read in both orders · ` +
+    `of ${plural(p.n_compared, 'pair')} read in both orders · ` +
     `of ${plural(p.n_pairs, 'pair')} in both orders, biased to first ${fmtPercent(p.biased_to_first)}, to second ${fmtPercent(p.biased_to_second)} · ` +
     `preference fairness ${fmtNumber(p.preference_fairness)}`
   )
+}
+
+/** A card's human ceiling: its value, the annotators' range where they differ, and what it is. */
+export function ceilingWords(h: { value: number | null; min: number | null; max: number | null; rule: string; n_annotators: number }): string {
+  const range = fmtRange(h.min, h.max)
+  return `human ceiling ${fmtNumber(h.value)}${range.includes('–') ? ` (${range})` : ''} · ${h.rule}, ${plural(h.n_annotators, 'annotator')}`
 }
 
 /** A count that may hold halves or shares (a tie counts half): whole as it is, else to two decimals. */
@@ -147,9 +162,14 @@ export function fmtTally(v: number): string {
   return String(+v.toFixed(2))
 }
 
+/** Two judges' right/wrong counts on their shared units: both right / only first / only second / both wrong. */
+export function fmtRightWrong(r: { both_correct?: number | undefined; only_first?: number | undefined; only_second?: number | undefined; both_wrong?: number | undefined }): string {
+  return `${r.both_correct ?? 0} / ${r.only_first ?? 0} / ${r.only_second ?? 0} / ${r.both_wrong ?? 0}`
+}
+
 /** What a fatal-flaw recall is of. */
 export function fatalFlawDenominator(n: number): string {
-  return n === 0 ? 'no judged proposal people marked fatal' : `of ${n} proposal${n === 1 ? '' : 's'} people marked fatal`
+  return n === 0 ? 'no judged proposal people marked fatal' : `of ${plural(n, 'proposal')} people marked fatal`
 }
 
 export function fmtStatistic(name: string, v: number | null | undefined): string {

@@ -3,7 +3,6 @@ import { fmtPercent, NONE } from './format'
 import { num, table } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 
-const pct = (v: number) => fmtPercent(v)
 
 /** The judges' own flaw audits, as a table under the fatal-flaw recall of the verdicts. */
 export function judgeFlawAuditsHtml(rows: readonly JudgeFlawAuditRow[] | undefined): string {
@@ -15,7 +14,7 @@ export function judgeFlawAuditsHtml(rows: readonly JudgeFlawAuditRow[] | undefin
     num(r.n_named),
     r.recall === null
       ? `<td class="num undefined" title="no proposal people marked fatal was audited">${NONE}</td>`
-      : `<td class="num">${esc(pct(r.recall))}${r.recall_ci ? `<span class="ci">[${esc(pct(r.recall_ci[0]))}, ${esc(pct(r.recall_ci[1]))}]</span>` : ''}</td>`,
+      : `<td class="num">${esc(fmtPercent(r.recall))}${r.recall_ci ? `<span class="ci">[${esc(fmtPercent(r.recall_ci[0]))}, ${esc(fmtPercent(r.recall_ci[1]))}]</span>` : ''}</td>`,
     num(r.n_other_side_fatal),
     num(r.n_audited)
   ])

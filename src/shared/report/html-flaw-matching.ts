@@ -4,11 +4,10 @@ import { num, section, table, td } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
 
-const pct = (v: number | null) => fmtPercent(v)
-const ci = (c: [number, number] | null) => (c ? `<span class="ci">[${pct(c[0])}, ${pct(c[1])}]</span>` : '')
+const ci = (c: [number, number] | null) => (c ? `<span class="ci">[${fmtPercent(c[0])}, ${fmtPercent(c[1])}]</span>` : '')
 
 function share(value: number | null, interval: [number, number] | null, k: number, n: number): string {
-  return value === null ? `<td class="num undefined" title="nothing in the denominator">${NONE}</td>` : `<td class="num">${esc(pct(value))} (${k}/${n})${ci(interval)}</td>`
+  return value === null ? `<td class="num undefined" title="nothing in the denominator">${NONE}</td>` : `<td class="num">${esc(fmtPercent(value))} (${k}/${n})${ci(interval)}</td>`
 }
 
 function cells(c: FlawMatchCell): string[] {

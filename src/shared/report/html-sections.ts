@@ -1,10 +1,10 @@
-import { comparisonColumns, fmtInterval, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { comparisonColumns, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
-import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
@@ -232,7 +232,7 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
     who(r.first),
     who(r.second),
     `<td class="num" title="${esc(r.definition)}">${esc(String(r.n))}<span class="ci">${esc(`on the ${r.n} shared units`)}</span></td>`,
-    td(r.statistic === 'accuracy' ? `${r.both_correct ?? 0} / ${r.only_first ?? 0} / ${r.only_second ?? 0} / ${r.both_wrong ?? 0}` : NONE),
+    td(r.statistic === 'accuracy' ? fmtRightWrong(r) : NONE),
     statCell(r.statistic, r.first_value, undefined, r.reasons.first_value),
     statCell(r.statistic, r.second_value, undefined, r.reasons.second_value),
     differenceCell(r.difference, r.ci.difference, r.statistic === 'accuracy', r.reasons.difference),
@@ -241,7 +241,7 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
   return section(
     'judge-vs-judge',
     'Judge against judge',
-    `<p class="muted small">On the units both judges answered and the criterion labels: each judge's figure here is on the shared units only, not the accuracy on all of its own units (that is in the field's table and on its card). Right/wrong table: both right / only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second; of accuracies in percentage points, pp) with a paired cluster-bootstrap interval.</p>
+    `<p class="muted small">${esc(JUDGE_VS_JUDGE_NOTE)}.</p>
 ${table(['Field', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p'], rows, new Set([4, 6, 7, 8, 9]))}`
   )
 }

@@ -1,4 +1,4 @@
-import { agreementLabel, fatalFlawDenominator, plural, positionWords, fmtInterval, fmtNumber, fmtPercent, fmtRange, intervalMethodName, NONE } from './format'
+import { agreementLabel, ceilingWords, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
 import { accuracyGauge } from './plots/card-gauge'
 import { sourceColour } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -108,13 +108,9 @@ function tags(card: ReportSummaryCard): string {
 
 /** A card's interval, written as the tables write it (3 decimals, or 1 for percentages), with how it was made. */
 const interval = (f: { ci_low: number | null; ci_high: number | null; ci_method?: string | null }, asPercent: boolean) => {
-  const written = fmtInterval({ method: 'wilson', level: 0.95, ci_low: f.ci_low, ci_high: f.ci_high }, asPercent)
+  const written = fmtBounds(f.ci_low, f.ci_high, asPercent)
   const method = intervalMethodName(f.ci_method)
   return written && method ? `${written} ${method}` : written
-}
-
-function agreementName(card: ReportSummaryCard): string {
-  return agreementLabel(card.agreement.statistic)
 }
 
 function figure(label: string, main: string, sub: string, attrs = ''): string {
@@ -147,9 +143,9 @@ function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): st
     ? 'no human ceiling: fewer than two annotators'
     : ceiling.value === null
       ? `human ceiling undefined${ceiling.reason ? `: ${ceiling.reason}` : ''}`
-      : `human ceiling ${fmtNumber(ceiling.value)}${fmtRange(ceiling.min, ceiling.max).includes('–') ? ` (${fmtRange(ceiling.min, ceiling.max)})` : ''} · ${ceiling.rule}, ${plural(ceiling.n_annotators, 'annotator')}`
+      : ceilingWords(ceiling)
   const main = a.value === null ? `<span title="${esc(a.reason ?? '')}">${NONE}</span>` : `<strong>${esc(fmtNumber(a.value))}</strong> <span class="ci">${esc(interval(a, false))}</span>`
-  return figure(`${agreementName(c)}${against}`, main, `${units ? `${esc(`on ${units}`)}<br>` : ''}${esc(sub)}`)
+  return figure(`${agreementLabel(c.agreement.statistic)}${against}`, main, `${units ? `${esc(`on ${units}`)}<br>` : ''}${esc(sub)}`)
 }
 
 function positionFigure(c: ReportSummaryCard): string {
@@ -158,7 +154,7 @@ function positionFigure(c: ReportSummaryCard): string {
   return figure(
     'Position consistency',
     `<strong>${esc(fmtPercent(p.consistency))}</strong>`,
-    esc(positionWords(p).replace(/^position consistency \S+ /, ''))
+    esc(positionDenominators(p))
   )
 }
 

@@ -248,8 +248,8 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
   let tiedVotes = 0
   const tieAnswers = tiesAreAnswers(input) ? new Map<string, Set<string>>() : null
   fields.forEach((field, f) => {
-    const tiesHere = new Set<string>()
-    tieAnswers?.set(field.name, tiesHere)
+    const tiesHere = tieAnswers ? new Set<string>() : null
+    if (tiesHere) tieAnswers?.set(field.name, tiesHere)
     const how = aggregationOf(field.level) as Aggregation
     const { first, second, more, order } = answers[f] as FieldAnswers
     const dictionary = (fieldColumns[f] as FieldColumn).values
@@ -267,7 +267,7 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
             tied[u] = 1
             tiedVotes++
           }
-          if (tieAnswers) tiesHere.add(units.key(u))
+          tiesHere?.add(units.key(u))
           value = null
         }
       } else if (nextCode >= 0) {
@@ -278,7 +278,7 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
           tied[u] = 1
           tiedVotes++
         }
-        if (combined.tied && tieAnswers) tiesHere.add(units.key(u))
+        if (combined.tied) tiesHere?.add(units.key(u))
         value = combined.value
       }
       if (value === null) continue

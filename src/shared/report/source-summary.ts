@@ -1,5 +1,5 @@
 import { CRITERION_KINDS, JUDGE_KINDS } from './input'
-import type { ResolvedSource } from './resolve'
+import { tiesAreAnswers, type ResolvedSource } from './resolve'
 import type { ReportSource } from './schema'
 
 /** A source's row of the sources table: its role, and its counts of calls by status. */
@@ -33,5 +33,5 @@ export function sourceSummary(source: ResolvedSource): ReportSource {
  * not two: the extra trial is taken off the calls it counts, so its calls are its pairs, as in the pairwise table.
  */
 function encodedTies(source: ResolvedSource): number {
-  return source.input.kind === 'calibrated' && source.input.detail.method === 'both-orders' ? source.counts.tiedVotes : 0
+  return tiesAreAnswers(source.input) ? source.counts.tiedVotes : 0
 }

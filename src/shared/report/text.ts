@@ -1,4 +1,4 @@
-import { agreementLabel, comparisonColumns, plural, positionWords, fatalFlawDenominator, fmtDifference, fmtRange, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, comparisonColumns, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
@@ -50,7 +50,7 @@ function summaryText(report: Report, name: Name): string[] {
     out.push(
       !h
         ? '  human ceiling: none (fewer than two annotators)'
-        : `  human ceiling ${fmtNumber(h.value)}${h.min !== null && h.max !== null && fmtRange(h.min, h.max).includes('–') ? ` (${fmtRange(h.min, h.max)})` : ''} · ${h.rule}, ${plural(h.n_annotators, 'annotator')}`
+        : `  ${ceilingWords(h)}`
     )
     if (c.position) {
       const p = c.position

@@ -4,13 +4,12 @@ import { Table, Who } from './TableParts'
 // The report's sections on generated ideas (chosen beside excluded) and on judges' flaw audits (against the experts',
 // and beside them in the fatal-flaw part of a pairwise report).
 
-const pct = (v: number) => fmtPercent(v)
 
 function Share({ value, ci, k, n }: { value: number | null; ci: [number, number] | null; k: number; n: number }) {
   if (value === null) return <td className="num undefined" title="nothing in the denominator">{NONE}</td>
   return (
     <td className="num">
-      {pct(value)} ({k}/{n}){ci && <span className="ci">[{pct(ci[0])}, {pct(ci[1])}]</span>}
+      {fmtPercent(value)} ({k}/{n}){ci && <span className="ci">[{fmtPercent(ci[0])}, {fmtPercent(ci[1])}]</span>}
     </td>
   )
 }

@@ -13,35 +13,15 @@ import {
   intervalKeyOf,
   NO_SOURCES,
   NONE,
-  PERCENT_STATISTICS,
   sourceColour,
   statisticLabel,
   comparisonNotes,
   type Report,
-  type ReportComparison,
-  type ReportInterval
+  type ReportComparison
 } from '../../../shared/report'
-import { Table, Who } from './TableParts'
+import { Stat, Table, Who } from './TableParts'
 
 type Name = (id: string) => string
-
-/** A statistic with its interval underneath; an undefined one shows its reason on hover. */
-function Stat({ name, value, ci, reason, below }: { name: string; value: number | null | undefined; ci?: ReportInterval | undefined; reason?: string | undefined; below?: boolean }) {
-  if (value === null || value === undefined) {
-    return (
-      <td className="num undefined" title={reason ?? 'not computed'}>
-        {NONE}
-      </td>
-    )
-  }
-  const interval = fmtInterval(ci, PERCENT_STATISTICS.has(name))
-  return (
-    <td className={below ? 'num below' : 'num'} data-statistic={name}>
-      {fmtStatistic(name, value)}
-      {interval && <span className="ci">{interval}</span>}
-    </td>
-  )
-}
 
 /** What a table's counts alone do not say (see comparisonNotes), a line each under the table. */
 function Notes({ rows, name }: { rows: Parameters<typeof comparisonNotes>[0]; name: Name }) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { sourceColour, type Report } from '../../../shared/report'
+import { fmtInterval, fmtStatistic, NONE, PERCENT_STATISTICS, sourceColour, type Report, type ReportInterval } from '../../../shared/report'
 import { TableScroll } from '../components/TableScroll'
 
 // The pieces every report table on screen is made of, so all sections look and read alike.
@@ -34,6 +34,24 @@ export function Who({ report, id, fallback }: { report: Report; id: string; fall
     <td data-source={id} className="report-who">
       {(source || fallback === undefined) && <span className="swatch" data-colour={sourceColour(id, source?.role)} style={{ background: sourceColour(id, source?.role) }} />}
       {source?.name ?? fallback ?? id}
+    </td>
+  )
+}
+
+/** A statistic with its interval underneath; an undefined one shows its reason on hover. */
+export function Stat({ name, value, ci, reason, below }: { name: string; value: number | null | undefined; ci?: ReportInterval | undefined; reason?: string | undefined; below?: boolean }) {
+  if (value === null || value === undefined) {
+    return (
+      <td className="num undefined" title={reason ?? 'not computed'}>
+        {NONE}
+      </td>
+    )
+  }
+  const interval = fmtInterval(ci, PERCENT_STATISTICS.has(name))
+  return (
+    <td className={below ? 'num below' : 'num'} data-statistic={name}>
+      {fmtStatistic(name, value)}
+      {interval && <span className="ci">{interval}</span>}
     </td>
   )
 }
