@@ -1,38 +1,45 @@
 import type { FieldSpec } from '../instruments/types'
 import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput } from '../report/input'
 import { forEachUnit, itemOfUnitKey, unitOfUnitKey, valueKey, valueReader, type ResolvedSource, type Value } from '../report/resolve'
-import { classicalMean, ppiMean, roganGladen, type MeanEstimate, type PpiMean } from '../stats'
+import { classicalMean, normalCriticalValue, ppiMean, roganGladen, type MeanEstimate, type PpiMean } from '../stats'
 import { resolveInput, type ResolvedInput } from './data'
-import type { EstimateRow, EstimatesSection } from './schema'
+import type { EstimateCut, EstimateRow, EstimatesSection } from './schema'
 
 export const ESTIMATES_METHOD =
   'prediction-powered inference for a mean (Angelopoulos et al. 2023; PPI++ power tuning, Angelopoulos, Duchi & Zrnic 2024; ' +
   'as ppi_py ppi_mean_ci, normal interval) and Rogan–Gladen prevalence (delta-method interval); labelled units are those the ' +
   'criterion labels, unlabelled those no person labelled; units people labelled where the criterion has no value are left out; ' +
-  'both assume the labelled units are a random sample of the judged ones; units are treated as independent, as in ppi_py'
+  'both assume the labelled units are a random sample of the judged ones; units are treated as independent, as in ppi_py; ' +
+  'an estimate and its interval are cut to the range of their quantity where it has one (a share to [0, 1], a mean of a ' +
+  'scale to its ends), which leaves the coverage as it was, and the figures before the cut are kept beside them'
 
-/** The quantity a field estimates: a share of one outcome (binary) or a mean. */
+/** The quantity a field estimates: a share of one outcome (binary) or a mean, and the range it cannot leave. */
 interface Quantity {
   description: string
   binary: boolean
   of: (value: Value) => number | null
+  range: readonly [number, number] | null
 }
+
+const SHARE: readonly [number, number] = [0, 1]
 
 function quantityOf(field: FieldSpec): Quantity | null {
   const categories = field.categories ?? []
   if (categories.length === 2 && categories.every((c) => typeof c === 'boolean')) {
-    return { description: `share of ${field.name} = true`, binary: true, of: (v) => (typeof v === 'boolean' ? (v ? 1 : 0) : null) }
+    return { description: `share of ${field.name} = true`, binary: true, of: (v) => (typeof v === 'boolean' ? (v ? 1 : 0) : null), range: SHARE }
   }
   if (field.name === 'origin_verdict') {
-    return { description: 'share of pairs where the AI proposal is better', binary: true, of: (v) => (typeof v === 'string' ? (v.startsWith('ai_') ? 1 : 0) : null) }
+    return { description: 'share of pairs where the AI proposal is better', binary: true, of: (v) => (typeof v === 'string' ? (v.startsWith('ai_') ? 1 : 0) : null), range: SHARE }
   }
   if (categories.length === 2) {
     const positive = categories[1] as Value
-    return { description: `share of ${field.name} = ${String(positive)}`, binary: true, of: (v) => (valueKey(v) === valueKey(positive) ? 1 : 0) }
+    return { description: `share of ${field.name} = ${String(positive)}`, binary: true, of: (v) => (valueKey(v) === valueKey(positive) ? 1 : 0), range: SHARE }
   }
   const numericScale = categories.length > 0 && categories.every((c) => typeof c === 'number')
   if (field.level === 'interval' || field.level === 'ratio' || field.level === 'probability' || (field.level === 'ordinal' && numericScale)) {
-    return { description: `mean of ${field.name}`, binary: false, of: (v) => (typeof v === 'number' ? v : null) }
+    const scale = numericScale ? [Math.min(...(categories as number[])), Math.max(...(categories as number[]))] as const : null
+    const range = field.level === 'probability' ? SHARE : scale
+    return { description: `mean of ${field.name}`, binary: false, of: (v) => (typeof v === 'number' ? v : null), range }
   }
   return null
 }
@@ -116,10 +123,10 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
           n_left_out: leftOut.length,
           ...(leftOut.length ? { left_out: { reason, units: leftOut.slice(0, MAX_NAMED_UNITS).map(unitName) } } : {}),
           warnings,
-          human_only: meanRow(classicalMean(Y, level)),
-          judge_only: meanRow(classicalMean([...F, ...U], level)),
-          ppi: ppiRow(ppiMean(Y, F, U, { lambda: 'classic', level })),
-          ppi_plus_plus: ppiRow(ppiMean(Y, F, U, { lambda: 'tuned', level })),
+          human_only: cutToRange(meanRow(classicalMean(Y, level)), quantity.range),
+          judge_only: cutToRange(meanRow(classicalMean([...F, ...U], level)), quantity.range),
+          ppi: cutToRange(ppiRow(ppiMean(Y, F, U, { lambda: 'classic', level })), quantity.range),
+          ppi_plus_plus: cutToRange(ppiRow(ppiMean(Y, F, U, { lambda: 'tuned', level })), quantity.range),
           ...(quantity.binary ? { rogan_gladen: roganGladenRow(Y, F, U, level) } : {})
         })
       }
@@ -134,6 +141,22 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
       ]
     : []
   return { level, method: ESTIMATES_METHOD, warnings, rows }
+}
+
+/**
+ * An estimate and its interval cut to the range of their quantity (a share cannot leave [0, 1]): the quantity lies in
+ * that range, so an interval that covers it still covers it once cut, and the estimate cut is never further from it.
+ * The figures before the cut are kept beside them, where the cut changed one.
+ */
+function cutToRange<T extends { value: number | null; ci_low: number | null; ci_high: number | null }>(m: T, range: readonly [number, number] | null): T & { cut_to_range?: EstimateCut } {
+  if (!range || m.value === null) return m
+  const [low, high] = range
+  const cut = (v: number | null) => (v === null ? null : Math.min(high, Math.max(low, v)))
+  const value = cut(m.value)
+  const ciLow = cut(m.ci_low)
+  const ciHigh = cut(m.ci_high)
+  if (value === m.value && ciLow === m.ci_low && ciHigh === m.ci_high) return m
+  return { ...m, value, ci_low: ciLow, ci_high: ciHigh, cut_to_range: { range: [low, high], value: m.value, ci_low: m.ci_low, ci_high: m.ci_high } }
 }
 
 function meanRow(m: MeanEstimate): EstimateRow['human_only'] {
@@ -158,6 +181,10 @@ function roganGladenRow(Y: readonly number[], F: readonly number[], U: readonly 
     },
     level
   )
+  // Rogan–Gladen cuts to [0, 1] itself; the figures before its cut are those of its normal interval around the raw value.
+  const z = normalCriticalValue(level)
+  const before = r.unclipped === null || r.se === null ? null : { value: r.unclipped, ci_low: r.unclipped - z * r.se, ci_high: r.unclipped + z * r.se }
+  const cut = before && (before.value !== r.value || before.ci_low !== r.lower || before.ci_high !== r.upper) ? { cut_to_range: { range: [0, 1] as [number, number], ...before } } : {}
   return {
     value: r.value,
     unclipped: r.unclipped,
@@ -171,6 +198,7 @@ function roganGladenRow(Y: readonly number[], F: readonly number[], U: readonly 
     n_labelled_positive: positives,
     n_labelled_negative: negatives,
     method: r.method,
+    ...cut,
     ...(r.reason ? { reason: r.reason } : {})
   }
 }

@@ -93,7 +93,11 @@ export const calibrationRowSchema = z.object({
 })
 export type CalibrationRow = z.infer<typeof calibrationRowSchema>
 
-const meanSchema = z.object({ value: stat, se: stat, ci_low: stat, ci_high: stat, n: count, reason: z.string().optional() })
+/** An estimate's figures before it was cut to the range of its quantity (present only where the cut changed one). */
+const cutSchema = z.object({ range: z.tuple([z.number(), z.number()]), value: stat, ci_low: stat, ci_high: stat })
+export type EstimateCut = z.infer<typeof cutSchema>
+
+const meanSchema = z.object({ value: stat, se: stat, ci_low: stat, ci_high: stat, n: count, cut_to_range: cutSchema.optional(), reason: z.string().optional() })
 
 export const estimateRowSchema = z.object({
   source: z.string(),
@@ -129,6 +133,7 @@ export const estimateRowSchema = z.object({
       n_labelled_positive: count,
       n_labelled_negative: count,
       method: z.string(),
+      cut_to_range: cutSchema.optional(),
       reason: z.string().optional()
     })
     .optional()

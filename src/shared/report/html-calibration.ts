@@ -1,4 +1,5 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
+import { CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateOf } from './estimate-cells'
 import { fmtBounds, fmtNumber, NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
@@ -37,24 +38,24 @@ ${table(['Fit', 'Raw judge', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before �
 export function estimatesSectionHtml(report: Report, name: Name, who: Who): string {
   const e = report.estimates
   if (!e || e.rows.length === 0) return ''
-  const est = (m: { value: number | null; ci_low: number | null; ci_high: number | null; reason?: string | undefined }) =>
-    m.value === null ? `<td class="num undefined" title="${esc(m.reason ?? '')}">${NONE}</td>` : cell(fmtNumber(m.value), fmtBounds(m.ci_low, m.ci_high))
+  const est = (m: ReturnType<typeof estimateOf>) =>
+    !m || m.value === null
+      ? `<td class="num undefined" title="${esc(m?.reason ?? '')}">${NONE}</td>`
+      : cell(`${fmtNumber(m.value)}${m.cut_to_range ? ` ${CUT_MARK}` : ''}`, fmtBounds(m.ci_low, m.ci_high))
   const rows = e.rows.map((r) => [
     who(r.source),
     td(name(r.criterion)),
     td(r.quantity),
     num(`${r.n_labelled} / ${r.n_unlabelled}${r.n_left_out ? ` (${r.n_left_out} left out: ${r.left_out?.reason ?? ''})` : ''}`),
-    est(r.human_only),
-    est(r.judge_only),
-    est(r.ppi),
-    est(r.ppi_plus_plus),
-    r.rogan_gladen ? est(r.rogan_gladen) : td(NONE)
+    ...ESTIMATE_COLUMNS.map(([key]) => est(estimateOf(r, key)))
   ])
+  const cuts = estimateCutLines(e.rows, name)
   return section(
     'estimates',
     'Estimates corrected for judge error',
     `<p class="muted small">${esc(`${Math.round(e.level * 100)}% normal intervals. Labelled units have a label from the criterion and the judge; unlabelled ones no person labelled; units people labelled without a criterion value are left out. ${e.method}.`)}</p>
 ${e.warnings.map((w) => `<p class="small">⚠ ${esc(w)}</p>`).join('\n')}
-${table(['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen'], rows, new Set([3, 4, 5, 6, 7, 8]))}`
+${table(['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', ...ESTIMATE_COLUMNS.map(([, heading]) => heading)], rows, new Set([3, 4, 5, 6, 7, 8]))}
+${cuts.map((line) => `<p class="muted small">${esc(line)}</p>`).join('\n')}`
   )
 }

@@ -1,16 +1,12 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
-import { fmtBounds, fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, fmtTally, NONE } from './format'
+import { ESTIMATE_COLUMNS, estimateCell, estimateCutLines, estimateOf } from './estimate-cells'
+import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, fmtTally, NONE } from './format'
 import type { Report } from './schema'
 import { grid, heading, type Name } from './text-parts'
 
 /** The plain-text report's sections present only for some projects: fits, estimates, ideas, flaw audits, probes. */
 export function extraSections(report: Report, name: Name): string[] {
   return [...calibrationText(report, name), ...estimatesText(report, name), ...originalityText(report, name), ...flawMatchingText(report, name), ...probesText(report, name)]
-}
-
-const range = (low: number | null | undefined, high: number | null | undefined, percent = false): string => {
-  const bounds = fmtBounds(low, high, percent)
-  return bounds ? ` ${bounds}` : ''
 }
 
 function calibrationText(report: Report, name: Name): string[] {
@@ -32,13 +28,13 @@ function estimatesText(report: Report, name: Name): string[] {
   if (!e?.rows.length) return []
   const out = heading('Estimates corrected for judge error', e.method)
   for (const w of e.warnings) out.push(`warning: ${w}`)
-  const m = (x: { value: number | null; ci_low: number | null; ci_high: number | null } | undefined) => (x ? `${fmtNumber(x.value)}${range(x.ci_low, x.ci_high)}` : NONE)
   out.push(
     grid(
-      ['source', 'criterion', 'quantity', 'labelled n', 'unlabelled N', 'people only', 'judge only', 'PPI', 'PPI++', 'Rogan–Gladen'],
-      e.rows.map((r) => [name(r.source), name(r.criterion), r.quantity, String(r.n_labelled), String(r.n_unlabelled), m(r.human_only), m(r.judge_only), m(r.ppi), m(r.ppi_plus_plus), r.rogan_gladen ? m(r.rogan_gladen) : NONE])
+      ['source', 'criterion', 'quantity', 'labelled n', 'unlabelled N', ...ESTIMATE_COLUMNS.map(([, heading]) => heading)],
+      e.rows.map((r) => [name(r.source), name(r.criterion), r.quantity, String(r.n_labelled), String(r.n_unlabelled), ...ESTIMATE_COLUMNS.map(([key]) => estimateCell(estimateOf(r, key)))])
     )
   )
+  out.push(...estimateCutLines(e.rows, name))
   for (const r of e.rows) for (const w of r.warnings) out.push(`  ${name(r.source)}: ${w}`)
   return out
 }

@@ -179,7 +179,10 @@ describe('assay calibrate on the demo', () => {
     expect([row.n_labelled, row.n_unlabelled]).toEqual([25, 5])
     expect(row.ppi.value).toBeCloseTo(theta, 12)
     expect(row.ppi.se).toBeCloseTo(se, 12)
-    expect(row.ppi.ci_low).toBeCloseTo(theta - z * se, 12)
+    // The normal interval reaches below 0 here: a share's interval is cut at 0, the figure before the cut kept.
+    expect(theta - z * se).toBeLessThan(0)
+    expect(row.ppi.ci_low).toBe(0)
+    expect(row.ppi.cut_to_range.ci_low).toBeCloseTo(theta - z * se, 12)
     expect(row.human_only.value).toBeCloseTo(mean(Y), 12)
     expect(row.judge_only.value).toBeCloseTo(mean([...F, ...U]), 12)
     // Rogan–Gladen: p̂ on the unlabelled set, sensitivity and specificity on the labelled units.
@@ -198,6 +201,13 @@ describe('assay calibrate on the demo', () => {
     expect(page).toContain('Recalibrated judges')
     expect(page).toContain('Estimates corrected for judge error')
     expect(page).toContain('Rogan–Gladen')
+    // The cut bound is marked, and what it was before the cut is said under the table, in HTML and in text alike.
+    const before = `before the cut ${(theta).toFixed(3)} [${(theta - z * se).toFixed(3)}, ${(theta + z * se).toFixed(3)}]`
+    expect(page).toContain(`PPI: cut to [0, 1], the range of the quantity; ${before}`)
+    expect(page).toContain('‡')
+    const text = (await runCli('report', path, '--instrument', 'hypothesis-match')).stdout
+    expect(text).toContain(`PPI: cut to [0, 1], the range of the quantity; ${before}`)
+    expect(text).toMatch(/0\.400 \[0\.000, 0\.857\] ‡/)
   })
 
   it('takes --criterion by the name the report prints, and lists the criteria for one it does not know', async () => {

@@ -1,4 +1,4 @@
-import { calibrationLines, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
+import { calibrationLines, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -51,7 +51,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
   )
 }
 
-function Estimate({ m }: { m: { value: number | null; ci_low: number | null; ci_high: number | null; reason?: string | undefined } | undefined }) {
+function Estimate({ m }: { m: ReturnType<typeof estimateOf> }) {
   if (!m) return <td className="num">{NONE}</td>
   if (m.value === null)
     return (
@@ -62,6 +62,7 @@ function Estimate({ m }: { m: { value: number | null; ci_low: number | null; ci_
   return (
     <td className="num">
       {fmtNumber(m.value)}
+      {m.cut_to_range ? ` ${CUT_MARK}` : null}
       <span className="ci">{fmtBounds(m.ci_low, m.ci_high)}</span>
     </td>
   )
@@ -83,7 +84,7 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
           ⚠ {w}
         </p>
       ))}
-      <Table head={['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', 'Human only', 'Judge only', 'PPI', 'PPI++', 'Rogan–Gladen']} numericFrom={3}>
+      <Table head={['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', ...ESTIMATE_COLUMNS.map(([, heading]) => heading)]} numericFrom={3}>
         {e.rows.map((r, i) => (
           <tr key={i}>
             <Who report={report} id={r.source} />
@@ -93,14 +94,17 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
               {r.n_labelled} / {r.n_unlabelled}
               {r.n_left_out > 0 ? <span title={`${r.left_out?.reason ?? ''}: ${r.left_out?.units.join(', ') ?? ''}`}> ({r.n_left_out} left out)</span> : null}
             </td>
-            <Estimate m={r.human_only} />
-            <Estimate m={r.judge_only} />
-            <Estimate m={r.ppi} />
-            <Estimate m={r.ppi_plus_plus} />
-            <Estimate m={r.rogan_gladen} />
+            {ESTIMATE_COLUMNS.map(([key]) => (
+              <Estimate key={key} m={estimateOf(r, key)} />
+            ))}
           </tr>
         ))}
       </Table>
+      {estimateCutLines(e.rows, name).map((line, i) => (
+        <p key={i} className="muted small">
+          {line}
+        </p>
+      ))}
     </>
   )
 }
