@@ -1,6 +1,6 @@
 import type { AdjudicationItem, DisagreementRow, DisagreementRuleView } from '../../shared/contract/packet-operations'
 import { AssayError, zodIssuesToLocations } from '../../shared/errors'
-import { getInstrument, isInstrumentId, type AnyInstrument, type BlindView, type Observation } from '../../shared/instruments'
+import { getInstrument, isInstrumentId, type AnyInstrument, type BlindView, type Observation, unknownInstrumentMessage } from '../../shared/instruments'
 import { annotationIdsOf, historyForAssignment, type AnnotationRow } from '../store/annotations'
 import { annotatorNames } from '../store/annotators'
 import type { Db } from '../store/database'
@@ -27,7 +27,7 @@ interface ComparedAnswer {
 }
 
 function instrumentOf(id: string): AnyInstrument {
-  if (!isInstrumentId(id)) throw new AssayError('invalid_input', `Unknown instrument "${id}"`)
+  if (!isInstrumentId(id)) throw new AssayError('invalid_input', unknownInstrumentMessage(id))
   return getInstrument(id)
 }
 

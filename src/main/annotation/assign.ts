@@ -1,5 +1,5 @@
 import { AssayError } from '../../shared/errors'
-import { getInstrument, isInstrumentId } from '../../shared/instruments'
+import { getInstrument, isInstrumentId, unknownInstrumentMessage } from '../../shared/instruments'
 import { seededUnit } from '../../shared/protocol'
 import type { Split } from '../../shared/items/kinds'
 import { ensureAnnotator, findAnnotator } from '../store/annotators'
@@ -65,7 +65,7 @@ function refuseUngraded(
  */
 export function assignItems(project: Project, opts: AssignOptions): AssignResult {
   // A declared instrument's id is known only with the project open: an unknown one is a usage error, as a flag is.
-  if (!isInstrumentId(opts.instrumentId)) throw new AssayError('invalid_input', `Unknown instrument "${opts.instrumentId}"`)
+  if (!isInstrumentId(opts.instrumentId)) throw new AssayError('invalid_input', unknownInstrumentMessage(opts.instrumentId))
   const instrument = getInstrument(opts.instrumentId)
   const names = [...new Set(opts.annotators.map((n) => n.trim()).filter(Boolean))]
   if (names.length === 0) throw new AssayError('invalid_input', 'Name at least one annotator', [{ field: 'annotators', message: 'empty' }])

@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
-import { getInstrument, isInstrumentId } from '../../shared/instruments'
+import { getInstrument, isInstrumentId, unknownInstrumentMessage } from '../../shared/instruments'
 import type { FinalLabelRecord } from '../adjudication/final-labels'
 import { unitsFieldOf } from '../import/formats/labels'
 import { LABEL_META_COLUMNS } from '../import/label-columns'
@@ -59,7 +59,7 @@ export function exportData(project: Project, what: ExportKind, opts: ExportOptio
   const path = resolve(opts.out)
   const format: ExportFormat = opts.format ?? (path.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl')
   // A declared instrument's id is known only with the project open: an unknown one is a usage error, as a flag is.
-  if (opts.instrument !== undefined && !isInstrumentId(opts.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${opts.instrument}"`)
+  if (opts.instrument !== undefined && !isInstrumentId(opts.instrument)) throw new AssayError('invalid_input', unknownInstrumentMessage(opts.instrument))
   const filter: ExportFilter = { set: opts.set, split: opts.split, instrument: opts.instrument }
   const pseudonymise = opts.pseudonymise ?? false
   const read = what === 'labels' ? readLabels(project.db, filter, pseudonymise) : readJudgements(project.db, filter)

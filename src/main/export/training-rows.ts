@@ -1,5 +1,5 @@
 import { AssayError } from '../../shared/errors'
-import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
+import { getInstrument, isInstrumentId, type AnyInstrument, unknownInstrumentMessage } from '../../shared/instruments'
 import { payloadAsRead, type ItemKind, type Split } from '../../shared/items/kinds'
 import { renderRequest } from '../../shared/templates'
 import { finalLabels } from '../adjudication/final-labels'
@@ -56,7 +56,7 @@ export interface TrainingFilter {
  * rendered for it in canonical order. Ties and abstentions are counted, never written.
  */
 export function readTrainingExamples(project: Project, filter: TrainingFilter): TrainingRead {
-  if (!isInstrumentId(filter.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${filter.instrument}"`, [{ field: '--instrument', message: 'unknown' }])
+  if (!isInstrumentId(filter.instrument)) throw new AssayError('invalid_input', unknownInstrumentMessage(filter.instrument), [{ field: '--instrument', message: 'unknown' }])
   const instrument = getInstrument(filter.instrument)
   const templateId = filter.template?.id ?? instrument.templates[0]
   if (!templateId) throw new AssayError('invalid_input', `${instrument.id} has no prompt template to train a judge on`)

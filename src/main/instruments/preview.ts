@@ -1,5 +1,5 @@
 import { AssayError, isAssayError } from '../../shared/errors'
-import { getInstrument, isInstrumentId, type AnyInstrument, type BlindView } from '../../shared/instruments'
+import { getInstrument, isInstrumentId, type AnyInstrument, type BlindView, unknownInstrumentMessage } from '../../shared/instruments'
 import { renderRequest } from '../../shared/templates'
 import { canonicalAnswer } from '../annotation/blinded'
 import { payloadWithContext } from '../annotation/item-context'
@@ -36,7 +36,7 @@ export interface PreviewResult {
 }
 
 export function previewInstrument(project: Project, input: PreviewInput): PreviewResult {
-  if (!isInstrumentId(input.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${input.instrument}"`, [{ field: 'instrument', message: 'unknown' }])
+  if (!isInstrumentId(input.instrument)) throw new AssayError('invalid_input', unknownInstrumentMessage(input.instrument), [{ field: 'instrument', message: 'unknown' }])
   const instrument = getInstrument(input.instrument)
   const page = listItems(project.db, { kind: instrument.itemKind, offset: 0, limit: CANDIDATES })
   const items = page.rows.map((r) => ({ id: r.id, externalId: r.external_id, title: r.title }))

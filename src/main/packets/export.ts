@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { renameSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { AssayError } from '../../shared/errors'
-import { isInstrumentId } from '../../shared/instruments'
+import { isInstrumentId, unknownInstrumentMessage } from '../../shared/instruments'
 import type { Split } from '../../shared/items/kinds'
 import { readAnswerLimits, writeAnswerLimits, type AnswerLimits } from '../annotation/answer-limits'
 import { assignmentContext } from '../annotation/blinded'
@@ -63,7 +63,7 @@ interface PacketAssignment {
 export async function exportPacket(project: Project, opts: PacketExportOptions): Promise<PacketExportResult> {
   if (project.isPacket) throw new AssayError('conflict', 'This file is an annotator packet; packets are made from the curator project')
   if (opts.instrument !== undefined && !isInstrumentId(opts.instrument)) {
-    throw new AssayError('invalid_input', `Unknown instrument "${opts.instrument}"`, [{ field: 'instrument', message: 'unknown' }])
+    throw new AssayError('invalid_input', unknownInstrumentMessage(opts.instrument), [{ field: 'instrument', message: 'unknown' }])
   }
   const out = resolve(opts.out)
   if (resolve(project.path) === out) throw new AssayError('invalid_input', 'The packet cannot be written over the project itself')

@@ -1,5 +1,5 @@
 import { AssayError } from '../../shared/errors'
-import { getInstrument, isInstrumentId, type AnyInstrument } from '../../shared/instruments'
+import { getInstrument, isInstrumentId, type AnyInstrument, unknownInstrumentMessage } from '../../shared/instruments'
 import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { addAnswer, JudgementReader, readAnswer } from './stored-calls'
@@ -38,7 +38,7 @@ interface ScopedItem {
  * (hypothesis-match) and, for pairwise verdicts, the human flaw audits of the same pairs. Nothing is written.
  */
 export function gatherReportInput(db: Db, options: GatherOptions): ReportInput {
-  if (!isInstrumentId(options.instrument)) throw new AssayError('invalid_input', `Unknown instrument "${options.instrument}"`)
+  if (!isInstrumentId(options.instrument)) throw new AssayError('invalid_input', unknownInstrumentMessage(options.instrument))
   // One read transaction: every table is read from one state of the project, even while a run writes calls.
   return db.transaction(() => gatherIn(db, getInstrument(options.instrument), options))()
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AssayError } from '../../shared/errors'
-import { getInstrument, type AnyInstrument, type InstrumentId } from '../../shared/instruments'
+import { getInstrument, type AnyInstrument, type InstrumentId, unknownInstrumentMessage } from '../../shared/instruments'
 import type { Split } from '../../shared/items/kinds'
 import { finishForModel, renderRequest, templateRef, type AnswerFormat, type Template } from '../../shared/templates'
 import { payloadWithContext } from '../annotation/item-context'
@@ -156,6 +156,6 @@ export function resolveInstrument(id: string): AnyInstrument {
   try {
     return getInstrument(id)
   } catch {
-    throw new AssayError('invalid_input', `Unknown instrument "${id}"`, [{ field: 'instrument', message: 'unknown' }])
+    throw new AssayError('invalid_input', unknownInstrumentMessage(id), [{ field: 'instrument', message: 'unknown' }])
   }
 }

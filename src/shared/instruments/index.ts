@@ -70,10 +70,15 @@ export function isInstrumentId(id: string): id is InstrumentId {
   return isBuiltInInstrumentId(id) || table().has(id)
 }
 
+/** What every command says of an instrument id it does not know: the id, and the ids it would know. */
+export function unknownInstrumentMessage(id: string): string {
+  return `Unknown instrument "${id}"; instruments: ${allInstruments().map((i) => i.id).join(', ')}`
+}
+
 export function getInstrument(id: string): AnyInstrument {
   if (isBuiltInInstrumentId(id)) return INSTRUMENTS[id]
   const own = table().get(id)
-  if (!own) throw new Error(`Unknown instrument "${id}".`)
+  if (!own) throw new Error(unknownInstrumentMessage(id))
   return own
 }
 
