@@ -31,6 +31,18 @@ export const JUDGE_VS_JUDGE_NOTE =
   'only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second; of ' +
   'accuracies in percentage points, pp) with a paired cluster-bootstrap interval'
 
+/** The fatal-flaw table's columns, in text, HTML and on the screen alike. */
+export const FATAL_FLAW_COLUMNS = ['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'No value', 'Unanswered', 'Both sides fatal (left out)', 'Named a fatal flaw', 'Named recall'] as const
+
+/** What the fatal-flaw table counts, said under it (text, HTML and screen alike). */
+export const FATAL_FLAW_NOTE =
+  'Per pair, the source\'s verdict with its display orders and trials combined by vote. Marked fatal: pairs the source ' +
+  'was asked where people marked one proposal fatal and not the other; judged: those with a verdict, and those ' +
+  'answered unparseably or with a tie the source gave as its answer (neither rules against the proposal); recall = ' +
+  'ruled against / judged. No value: answered, but the display orders or trials split, so no verdict; unanswered: ' +
+  'failed, pending or abstained; neither is judged. Named: where the source lists fatal flaws itself, how often it ' +
+  'named one on the proposal people marked'
+
 /** What the position table's figures are of, said under it (text, HTML and screen alike). */
 export const POSITION_NOTE =
   'Of the pairs answered in both display orders (MT-Bench, Zheng et al. 2023): the same verdict in both orders, the side ' +

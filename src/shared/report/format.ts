@@ -167,9 +167,14 @@ export function fmtRightWrong(r: { both_correct?: number | undefined; only_first
   return `${r.both_correct ?? 0} / ${r.only_first ?? 0} / ${r.only_second ?? 0} / ${r.both_wrong ?? 0}`
 }
 
-/** What a fatal-flaw recall is of. */
-export function fatalFlawDenominator(n: number): string {
-  return n === 0 ? 'no judged proposal people marked fatal' : `of ${plural(n, 'proposal')} people marked fatal`
+/** What a fatal-flaw recall is of, and the marked pairs it leaves out: "of 3 judged proposals people marked fatal; …". */
+export function fatalFlawDenominator(f: { n: number; n_no_value: number; n_unanswered: number }): string {
+  const of = f.n === 0 ? 'no judged proposal people marked fatal' : `of ${plural(f.n, 'judged proposal')} people marked fatal`
+  const apart = [
+    f.n_no_value ? `${f.n_no_value} without a verdict (display orders or trials split)` : '',
+    f.n_unanswered ? `${f.n_unanswered} unanswered` : ''
+  ].filter(Boolean)
+  return apart.length ? `${of}; not judged: ${apart.join(', ')}` : of
 }
 
 export function fmtStatistic(name: string, v: number | null | undefined): string {

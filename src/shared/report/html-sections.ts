@@ -4,7 +4,7 @@ import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
-import { FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
@@ -119,11 +119,13 @@ function fatalPart(pairwise: ReportPairwise, who: Who): string {
     num(f.n_judged),
     num(f.n_ruled_against),
     statCell('fatal_flaw_recall', f.fatal_flaw_recall, f.ci.fatal_flaw_recall, f.reasons.fatal_flaw_recall),
+    num(f.n_no_value),
+    num(f.n_unanswered),
     num(f.n_both_fatal),
     f.n_named_judged === undefined ? td(NONE) : num(`${f.n_named}/${f.n_named_judged}`),
     statCell('fatal_flaw_named_recall', f.fatal_flaw_named_recall, f.ci.fatal_flaw_named_recall, f.reasons.fatal_flaw_named_recall)
   ])
-  return `<h3 id="fatal-flaws">Fatal-flaw recall</h3><p class="muted small">Of the proposals people marked with a fatal flaw (the other proposal not so marked), how often the source's verdict went against that proposal; ${pairwise.n_fatal_flaw_audits} human flaw audits.</p>${table(['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'Both sides fatal (left out)', 'Named a fatal flaw', 'Named recall'], rows, new Set([1, 2, 3, 4, 5, 6, 7]))}${judgeFlawAuditsHtml(pairwise.judge_flaw_audits)}`
+  return `<h3 id="fatal-flaws">Fatal-flaw recall</h3><p class="muted small">${esc(`${pairwise.n_fatal_flaw_audits} human flaw audits. ${FATAL_FLAW_NOTE}.`)}</p>${table([...FATAL_FLAW_COLUMNS], rows, new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]))}${judgeFlawAuditsHtml(pairwise.judge_flaw_audits)}`
 }
 
 export function fieldSection(field: Report['fields'][number], plots: readonly ReportPlot[], name: Name, who: Who): string {

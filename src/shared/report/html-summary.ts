@@ -164,7 +164,7 @@ function fatalFigure(c: ReportSummaryCard): string {
   return figure(
     'Fatal-flaw recall',
     f.value === null ? NONE : `<strong>${esc(fmtPercent(f.value))}</strong> <span class="ci">${esc(interval(f, true))}</span>`,
-    esc(fatalFlawDenominator(f.n))
+    esc(fatalFlawDenominator(f))
   )
 }
 

@@ -105,10 +105,15 @@ export const systemsSchema = z.object({
 
 export const fatalFlawSchema = z.object({
   source: z.string(),
-  /** Proposals people marked with a fatal flaw where the other side of the pair was not so marked. */
+  /** Proposals people marked with a fatal flaw where the other side of the pair was not so marked, on pairs the source was asked. */
   n_fatal: count,
+  /** Of n_fatal: pairs with a verdict, and pairs answered unparseably or with a tie the source gave (not ruled against). */
   n_judged: count,
   n_ruled_against: count,
+  /** Of n_fatal, not judged: answered without a verdict (display orders or trials split). */
+  n_no_value: count,
+  /** Of n_fatal, not judged: failed, pending or abstained. */
+  n_unanswered: count,
   fatal_flaw_recall: stat,
   /** Pairs where people marked both proposals fatal: left out, since any verdict rules against one. */
   n_both_fatal: count,

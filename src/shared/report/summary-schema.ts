@@ -91,7 +91,7 @@ export const summaryCardSchema = z.object({
     })
     .nullable(),
   /** Pairwise instruments with fatal-flaw audits: how often the verdict went against the proposal people marked fatal. */
-  fatal_flaw_recall: summaryFigureSchema.extend({ n: count }).nullable(),
+  fatal_flaw_recall: summaryFigureSchema.extend({ n: count, n_no_value: count, n_unanswered: count }).nullable(),
   flags: z.object({
     /** Fewer than `settings.min_items_for_interval` items behind the accuracy. */
     too_few_items: z.boolean(),

@@ -139,7 +139,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         : null
       const flawRow = section.name === 'winner' ? report.pairwise?.fatal_flaws.find((f) => f.source === judge.id) : undefined
       const fatal_flaw_recall = flawRow
-        ? { ...figure(flawRow.fatal_flaw_recall, flawRow.ci.fatal_flaw_recall, flawRow.reasons.fatal_flaw_recall), n: flawRow.n_judged }
+        ? { ...figure(flawRow.fatal_flaw_recall, flawRow.ci.fatal_flaw_recall, flawRow.reasons.fatal_flaw_recall), n: flawRow.n_judged, n_no_value: flawRow.n_no_value, n_unanswered: flawRow.n_unanswered }
         : null
 
       const share = largestShare(intervals)

@@ -1,6 +1,6 @@
 import { agreementLabel, comparisonColumns, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
 
@@ -58,7 +58,7 @@ function summaryText(report: Report, name: Name): string[] {
     }
     if (c.fatal_flaw_recall) {
       const f = c.fatal_flaw_recall
-      out.push(`  fatal-flaw recall ${fmtPercent(f.value)}${ci(f.ci_low, f.ci_high, true)} ${fatalFlawDenominator(f.n)}${f.value === null && f.reason ? ` (${f.reason})` : ''}`)
+      out.push(`  fatal-flaw recall ${fmtPercent(f.value)}${ci(f.ci_low, f.ci_high, true)} ${fatalFlawDenominator(f)}${f.value === null && f.reason ? ` (${f.reason})` : ''}`)
     }
     out.push(`  ${c.verdict}`)
   }
@@ -149,9 +149,23 @@ function pairwiseText(report: Report, name: Name): string[] {
       '',
       `Fatal-flaw recall (${pw.n_fatal_flaw_audits} human flaw audits)`,
       grid(
-        ['source', 'marked fatal', 'judged', 'ruled against', 'recall', 'interval', 'both fatal (left out)'],
-        pw.fatal_flaws.map((f) => [name(f.source), String(f.n_fatal), String(f.n_judged), String(f.n_ruled_against), fmtPercent(f.fatal_flaw_recall), interval(f.ci.fatal_flaw_recall, true), String(f.n_both_fatal)])
-      )
+        // The interval has a column of its own here, after the recall it belongs to.
+        FATAL_FLAW_COLUMNS.flatMap((c) => (c === 'Recall' ? [c, 'Interval'] : [c])),
+        pw.fatal_flaws.map((f) => [
+          name(f.source),
+          String(f.n_fatal),
+          String(f.n_judged),
+          String(f.n_ruled_against),
+          fmtPercent(f.fatal_flaw_recall),
+          interval(f.ci.fatal_flaw_recall, true),
+          String(f.n_no_value),
+          String(f.n_unanswered),
+          String(f.n_both_fatal),
+          f.n_named_judged === undefined ? NONE : `${f.n_named}/${f.n_named_judged}`,
+          f.n_named_judged === undefined ? NONE : `${fmtPercent(f.fatal_flaw_named_recall)} ${fmtInterval(f.ci.fatal_flaw_named_recall, true)}`.trim()
+        ])
+      ),
+      FATAL_FLAW_NOTE
     )
   }
   if (pw.judge_flaw_audits?.length) {

@@ -2,6 +2,8 @@ import { Fragment } from 'react'
 import {
   comparisonColumns,
   declaredAlpha,
+  FATAL_FLAW_COLUMNS,
+  FATAL_FLAW_NOTE,
   FIELD_COUNTS,
   POSITION_NOTE,
   fmtInterval,
@@ -185,17 +187,23 @@ export function FatalFlawTable({ report }: { report: Report }) {
   const pairwise = report.pairwise
   if (!pairwise || pairwise.fatal_flaws.length === 0) return null
   return (
-    <Table head={['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'Both sides fatal', 'Named recall']} numericFrom={1}>
-      {pairwise.fatal_flaws.map((f) => (
-        <tr key={f.source}>
-          <Who report={report} id={f.source} />
-          <Counts of={[f.n_fatal, f.n_judged, f.n_ruled_against]} />
-          <Stat name="fatal_flaw_recall" value={f.fatal_flaw_recall} ci={f.ci.fatal_flaw_recall} reason={f.reasons.fatal_flaw_recall} />
-          <td className="num">{f.n_both_fatal}</td>
-          <Stat name="fatal_flaw_named_recall" value={f.fatal_flaw_named_recall} ci={f.ci.fatal_flaw_named_recall} reason={f.reasons.fatal_flaw_named_recall} />
-        </tr>
-      ))}
-    </Table>
+    <>
+      <p className="muted small">
+        {pairwise.n_fatal_flaw_audits} human flaw audits. {FATAL_FLAW_NOTE}.
+      </p>
+      <Table head={[...FATAL_FLAW_COLUMNS]} numericFrom={1}>
+        {pairwise.fatal_flaws.map((f) => (
+          <tr key={f.source}>
+            <Who report={report} id={f.source} />
+            <Counts of={[f.n_fatal, f.n_judged, f.n_ruled_against]} />
+            <Stat name="fatal_flaw_recall" value={f.fatal_flaw_recall} ci={f.ci.fatal_flaw_recall} reason={f.reasons.fatal_flaw_recall} />
+            <Counts of={[f.n_no_value, f.n_unanswered, f.n_both_fatal]} />
+            <td className="num">{f.n_named_judged === undefined ? NONE : `${f.n_named}/${f.n_named_judged}`}</td>
+            <Stat name="fatal_flaw_named_recall" value={f.fatal_flaw_named_recall} ci={f.ci.fatal_flaw_named_recall} reason={f.reasons.fatal_flaw_named_recall} />
+          </tr>
+        ))}
+      </Table>
+    </>
   )
 }
 
