@@ -72,7 +72,7 @@ function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): Re
   // Judges asked the flaw audit itself on the same pairs, shown beside the verdicts' fatal-flaw recall.
   const judgeFlawAudits = flawAudits.length
     ? runSources(db, getInstrument('flaw-audit'), payloads, options.includeArchived ?? false).flatMap((s) =>
-        s.calls.filter((c) => c.status === 'ok').map((c) => ({ sourceId: s.id, name: s.name, itemId: c.itemId, observations: c.observations }))
+        s.calls.map((c) => ({ sourceId: s.id, name: s.name, itemId: c.itemId, observations: c.status === 'ok' ? c.observations : [], status: c.status }))
       )
     : []
   return {

@@ -43,6 +43,17 @@ export const FATAL_FLAW_NOTE =
   'failed, pending or abstained; neither is judged. Named: where the source lists fatal flaws itself, how often it ' +
   'named one on the proposal people marked'
 
+/** The table of judges' own flaw audits, in text, HTML and on the screen alike. */
+export const JUDGE_FLAW_AUDIT_COLUMNS = ['Judge (flaw audit)', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Unparseable', 'Unanswered', 'Other proposal marked fatal', 'Pairs audited'] as const
+
+/** What that table counts, said above it. */
+export const JUDGE_FLAW_AUDIT_NOTE =
+  'Judges asked the flaw audit on the same pairs, one answer a pair (the first): of the proposals people marked fatal ' +
+  '(the other not) that the judge audited, how often its audit marked that proposal fatal (recall, Wilson interval), ' +
+  'and how often it marked the other proposal fatal instead. An audit that could not be read is counted among the ' +
+  'audited and names nothing (unparseable); pairs the judge was asked but never answered are counted apart ' +
+  '(unanswered), not audited'
+
 /** What the position table's figures are of, said under it (text, HTML and screen alike). */
 export const POSITION_NOTE =
   'Of the pairs answered in both display orders (MT-Bench, Zheng et al. 2023): the same verdict in both orders, the side ' +

@@ -27,28 +27,39 @@ export function judgeFlawAuditRows(
     let fatal = 0
     let named = 0
     let other = 0
+    let unparseable = 0
     const audited = new Set<number>()
-    const seen = new Set<number>()
+    const asked = new Set<number>()
     for (const audit of list) {
       const unit = items.get(audit.itemId)?.pair?.unit
-      if (!unit || seen.has(audit.itemId)) continue
-      // The first answer per pair (trial 0, order 0 come first).
-      seen.add(audit.itemId)
+      if (!unit) continue
+      asked.add(audit.itemId)
+      // The first answer per pair (trial 0, order 0 come first); a call never answered is no answer.
+      if (audited.has(audit.itemId) || !(audit.status === 'ok' || audit.status === 'unparseable')) continue
       audited.add(audit.itemId)
       const sides = marked.get(audit.itemId)
       if (!sides || sides.size !== 1) continue
       const side = [...sides][0]!
+      if (audit.status === 'unparseable') {
+        fatal++
+        unparseable++
+        continue
+      }
       const here = fatalOn(audit, unit, side)
       if (here === null) continue
       fatal++
       if (here) named++
       if (fatalOn(audit, unit, side === 'a' ? 'b' : 'a') === true) other++
     }
+    let unanswered = 0
+    for (const itemId of asked) if (!audited.has(itemId) && marked.get(itemId)?.size === 1) unanswered++
     const w = fatal ? wilsonInterval(named, fatal, level) : null
     rows.push({
       source,
       name: list[0]!.name,
       n_fatal: fatal,
+      n_unparseable: unparseable,
+      n_unanswered: unanswered,
       n_named: named,
       recall: fatal ? named / fatal : null,
       recall_ci: w && w.value !== null ? [w.lower, w.upper] : null,

@@ -1,4 +1,5 @@
 import type { JudgeFlawAuditRow } from './fatal-flaw-audits'
+import { JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE } from './definitions'
 import { fmtPercent, NONE } from './format'
 import { num, table } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
@@ -15,8 +16,10 @@ export function judgeFlawAuditsHtml(rows: readonly JudgeFlawAuditRow[] | undefin
     r.recall === null
       ? `<td class="num undefined" title="no proposal people marked fatal was audited">${NONE}</td>`
       : `<td class="num">${esc(fmtPercent(r.recall))}${r.recall_ci ? `<span class="ci">[${esc(fmtPercent(r.recall_ci[0]))}, ${esc(fmtPercent(r.recall_ci[1]))}]</span>` : ''}</td>`,
+    num(r.n_unparseable),
+    num(r.n_unanswered),
     num(r.n_other_side_fatal),
     num(r.n_audited)
   ])
-  return `<h4>Judges' own flaw audits beside the experts'</h4><p class="muted small">Judges asked the flaw audit on the same pairs: of the proposals people marked fatal (the other not), how often the judge's audit marked that proposal fatal, and how often it marked the other proposal fatal instead. Wilson intervals.</p>${table(['Judge (flaw audit)', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited'], body, new Set([1, 2, 3, 4, 5]))}`
+  return `<h4>Judges' own flaw audits beside the experts'</h4><p class="muted small">${esc(JUDGE_FLAW_AUDIT_NOTE)}.</p>${table([...JUDGE_FLAW_AUDIT_COLUMNS], body, new Set([1, 2, 3, 4, 5, 6, 7]))}`
 }

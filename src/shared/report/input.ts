@@ -112,6 +112,8 @@ export interface FlawAuditInput {
 /** A judge's flaw audit of a pair (a flaw-audit run), shown beside the experts' in the pairwise fatal-flaw section. */
 export interface JudgeFlawAuditInput extends FlawAuditInput {
   name: string
+  /** How the call ended: an unparseable audit is judged (it names nothing); one never answered is counted apart. */
+  status: CallStatus
 }
 
 export interface ReportInput {

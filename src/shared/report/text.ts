@@ -1,6 +1,6 @@
-import { agreementLabel, comparisonColumns, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
 import { grid, heading, type Name } from './text-parts'
 
@@ -169,7 +169,25 @@ function pairwiseText(report: Report, name: Name): string[] {
     )
   }
   if (pw.judge_flaw_audits?.length) {
-    out.push('', 'Judges’ own flaw audits on the pairs people marked fatal', grid(['source', 'marked fatal', 'named', 'recall'], pw.judge_flaw_audits.map((j) => [j.name, String(j.n_fatal), String(j.n_named), fmtPercent(j.recall)])))
+    out.push(
+      '',
+      'Judges’ own flaw audits beside the experts’',
+      grid(
+        JUDGE_FLAW_AUDIT_COLUMNS.flatMap((c) => (c === 'Recall' ? [c, 'Interval'] : [c])),
+        pw.judge_flaw_audits.map((j) => [
+          j.name,
+          String(j.n_fatal),
+          String(j.n_named),
+          fmtPercent(j.recall),
+          j.recall_ci ? fmtBounds(j.recall_ci[0], j.recall_ci[1], true) : NONE,
+          String(j.n_unparseable),
+          String(j.n_unanswered),
+          String(j.n_other_side_fatal),
+          String(j.n_audited)
+        ])
+      ),
+      JUDGE_FLAW_AUDIT_NOTE
+    )
   }
   if (pw.published_agreement.length) {
     out.push(

@@ -95,7 +95,7 @@ describe('flaw-audit judge through the CLI', () => {
     const pairwise = await runCli('report', path, '--instrument', 'pairwise-preference', '--json')
     expect(pairwise.code, pairwise.stderr).toBe(0)
     expect(JSON.parse(pairwise.stdout).pairwise.judge_flaw_audits).toEqual([
-      { source: `run:${out.runId}`, name: `gpt-4.1-mini · run ${out.runId}`, n_fatal: 1, n_named: 1, recall: 1, recall_ci: [expect.any(Number), 1], n_other_side_fatal: 0, n_audited: 12 }
+      { source: `run:${out.runId}`, name: `gpt-4.1-mini · run ${out.runId}`, n_fatal: 1, n_unparseable: 0, n_unanswered: 0, n_named: 1, recall: 1, recall_ci: [expect.any(Number), 1], n_other_side_fatal: 0, n_audited: 12 }
     ])
     const html = tmp.file('pairwise.html')
     expect((await runCli('report', path, '--instrument', 'pairwise-preference', '--html', html)).code).toBe(0)

@@ -1,4 +1,4 @@
-import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE, type FlawMatchCell, type Report } from '../../../shared/report'
+import { JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE, type FlawMatchCell, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 // The report's sections on generated ideas (chosen beside excluded) and on judges' flaw audits (against the experts',
@@ -93,17 +93,16 @@ export function JudgeFlawAuditsTable({ report }: { report: Report }) {
   return (
     <>
       <h4>Judges&apos; own flaw audits beside the experts&apos;</h4>
-      <p className="muted small">
-        Of the proposals people marked fatal (the other not), how often the judge&apos;s own flaw audit marked that proposal fatal, and how often it marked the other
-        proposal fatal instead.
-      </p>
-      <Table head={['Judge (flaw audit)', 'Marked fatal by people', 'Marked fatal by the judge', 'Recall', 'Other proposal marked fatal', 'Pairs audited']} numericFrom={1}>
+      <p className="muted small">{JUDGE_FLAW_AUDIT_NOTE}.</p>
+      <Table head={[...JUDGE_FLAW_AUDIT_COLUMNS]} numericFrom={1}>
         {rows.map((r) => (
           <tr key={r.source}>
             <Who report={report} id={r.source} fallback={r.name} />
             <td className="num">{r.n_fatal}</td>
             <td className="num">{r.n_named}</td>
             <Share value={r.recall} ci={r.recall_ci} k={r.n_named} n={r.n_fatal} />
+            <td className="num">{r.n_unparseable}</td>
+            <td className="num">{r.n_unanswered}</td>
             <td className="num">{r.n_other_side_fatal}</td>
             <td className="num">{r.n_audited}</td>
           </tr>
