@@ -8,7 +8,7 @@ const pair = (id: number): ReportItem => ({
   set: 's',
   split: 'none',
   exposures: [],
-  pair: { unit: `p${id}`, label: 'b_better', labelSource: 'expert', a: { origin: 'human', system: 'human' }, b: { origin: 'ai', system: 'x' } }
+  pair: { unit: `p${id}`, label: 'b_better', labelSource: 'expert', a: { origin: 'human', system: 'human' }, b: { origin: 'ai', system: 'x' }, cohort: null, probe: null }
 })
 
 const audit = (itemId: number, status: JudgeFlawAuditInput['status'], aFatal?: boolean): JudgeFlawAuditInput => ({
