@@ -2,7 +2,7 @@ import type { FieldSpec, Observation } from '../instruments/types'
 import { originLabelFromCanonical, type CanonicalPairLabel } from '../items/kinds'
 import type { ReportInput, ReportSourceInput, SourceCall } from '../report/input'
 import { CALL_STATUSES, OK, callRowsOf } from '../report/call-rows'
-import { callsByItem, orderedVerdicts } from './raw-calls'
+import { callsByItem, orderedVerdicts, unansweredPairStatus } from './raw-calls'
 import { itemOfUnitKey, unitOfUnitKey, valueKey, type Value } from '../report/resolve'
 import { aggregateBothOrders, sideOf } from './both-orders'
 import { numericScores } from './data'
@@ -143,8 +143,12 @@ function bothOrderCalls(input: ReportInput, raw: ReportSourceInput, rule: 'conse
     const pair = items.get(itemId)?.pair
     const aggregated = pair ? aggregateBothOrders(orderedVerdicts(rows, list, pair.unit), rule) : null
     if (!pair || aggregated === null) {
-      const unanswered = list.filter((c) => status[c] !== OK).map((c) => ({ ...rows.callAt(c), order: 0, observations: [] }))
-      calls.push(...(unanswered.length ? unanswered : [{ itemId, trial: 0, order: 0, status: 'pending' as const, observations: [] }]))
+      // One call a pair, as the fit gives one verdict a pair: the pair's own status, read from its orders' calls (an
+      // unreadable order makes it unparseable, else a failed one failed, …), so a pair failed in both orders is one
+      // failed call, as in its pairwise row.
+      const first = list.find((c) => status[c] !== OK)
+      const pairStatus = unansweredPairStatus(rows, list)
+      calls.push({ ...(first === undefined ? { itemId } : rows.callAt(first)), trial: 0, order: 0, status: pairStatus === 'answered' ? 'pending' : pairStatus, observations: [] })
       continue
     }
     const verdicts = sideOf(aggregated) === null ? ['a_better', 'b_better'] : [aggregated]

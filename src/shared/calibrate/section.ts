@@ -106,13 +106,14 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     const itemOf = (key: string) => Number(key.slice(0, key.indexOf('\u0000')))
     const { answered, unanswered } = answeredUnits(keys, itemOf, fewShot?.itemStatus, resolved.sources.get(fit.spec.source)?.itemStatus)
     const numeric = answered.length > 0 && answered.every((k) => typeof truth.get(k) === 'number')
+    // Evaluated on the units both runs answered, as a both-orders fit is; the others are counted beside them.
     const row: CalibrationRow = {
       ...base,
       source: runId,
-      n_eval_items: new Set(keys.map(itemOf)).size,
-      n_eval_units: keys.length,
+      n_eval_items: new Set(answered.map(itemOf)).size,
+      n_eval_units: answered.length,
       n_unanswered_eval_units: unanswered.length,
-      n_exposed_eval_items: exposedOf(keys.map(itemOf)),
+      n_exposed_eval_items: exposedOf(answered.map(itemOf)),
       warnings,
       reasons
     }
@@ -132,7 +133,9 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
         answered.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
         `the original template's run (${fit.spec.source}) on the same items`,
         reasons,
-        bootstrap
+        bootstrap,
+        false,
+        unanswered.length
       )
     }
     return row
@@ -161,18 +164,20 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       const t = valueOfUnit(truth, itemId, v.unit)
       if (t === undefined) continue
       const aggregated = aggregateBothOrders(v, rule)
+      // Before: the raw judge's value on the unit, as its field table has it (its orders' vote; an order that could
+      // not be read casts none), and as every other fit's "before" reads it.
+      const before = valueOfUnit(rawWinner, itemId, v.unit)
+      const rawRight = before !== undefined && valueKey(before) === valueKey(t)
       if (aggregated === null) {
         // A pair without a verdict in both orders has no aggregate. As the pairwise table counts the fit's pair, an
-        // unparseable answer makes it judged and wrong; the raw judge's vote, that answer counted as a wrong vote, is
-        // split at best, so not correct either (never a discordant pair made by the asymmetry). A failed, abstained
-        // or missing order leaves the pair out, counted.
-        if (rawRows && unansweredPairStatus(rawRows, v.calls) === 'unparseable') rows.push({ itemId, before: false, after: false })
+        // unparseable answer makes it judged and wrong. A failed, abstained or missing order leaves the pair out,
+        // counted.
+        if (rawRows && unansweredPairStatus(rawRows, v.calls) === 'unparseable') rows.push({ itemId, before: rawRight, after: false })
         else unanswered++
         continue
       }
       const after = sideOf(aggregated)
-      const before = valueOfUnit(rawWinner, itemId, v.unit)
-      rows.push({ itemId, before: before !== undefined && valueKey(before) === valueKey(t), after: after !== null && after === t })
+      rows.push({ itemId, before: rawRight, after: after !== null && after === t })
     }
     if (unanswered > 0) {
       warnings.push(`${unanswered} of ${rows.length + unanswered} labelled eval pair(s) lack an answer in a display order of ${fit.spec.source} (failed, still pending or abstained): no aggregate, left out of the comparison, not counted wrong`)
@@ -184,7 +189,7 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       ...(unanswered > 0 ? { n_unanswered_eval_units: unanswered } : {}),
       n_exposed_eval_items: exposedOf(rows.map((r) => r.itemId)),
       changes: bothOrderChanges([...perItem.values()], rule),
-      decision: decisionBlock(rows, "the raw judge's vote over both orders (a split vote is a tie, counted as not correct)", reasons, bootstrap),
+      decision: decisionBlock(rows, "the raw judge's vote over both orders, as in its field table (an order that could not be read casts no vote; a split vote is a tie, counted as not correct)", reasons, bootstrap, false, unanswered),
       warnings,
       reasons
     }
@@ -286,13 +291,14 @@ function decisionBlock(
   before: string,
   reasons: Record<string, string>,
   bootstrap: BootstrapOptions,
-  noBefore = false
+  noBefore = false,
+  unanswered = 0
 ): NonNullable<CalibrationRow['decision']> {
   const count = (b: boolean, a: boolean) => rows.filter((r) => r.before === b && r.after === a).length
   const onlyBefore = count(true, false)
   const onlyAfter = count(false, true)
   const n = rows.length
-  if (n === 0) reasons.decision = 'no eval unit has a label'
+  if (n === 0) reasons.decision = unanswered > 0 ? `no labelled eval unit has an answer to compare (${unanswered} unanswered, left out)` : 'no eval unit has a label'
   return {
     n,
     before,

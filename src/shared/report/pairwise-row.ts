@@ -145,6 +145,8 @@ export function pairwiseRow(
   let item: ReportItem | undefined
   let k = -1
   let dense = -1
+  // Items with any call in scope, whatever its status: the items of "of all in scope".
+  let itemsInScope = 0
   for (let c = 0; c < calls.length; c++) {
     const itemId = calls.item[c] as number
     if (itemId !== lastItem) {
@@ -153,6 +155,7 @@ export function pairwiseRow(
       truth = dense < 0 ? undefined : SIDE_OF_TRUTH[criterion.side[dense] as number]
       item = dense < 0 ? undefined : criterion.items[dense]
       k = dense < 0 ? -1 : (byItem[dense] as number)
+      if (truth && item) itemsInScope++
     }
     if (!truth || !item) continue
     const status = PAIR_STATUSES[calls.status[c] as number] as PairStatus
@@ -200,7 +203,6 @@ export function pairwiseRow(
     }
   }
   const judged = total - failed
-  const nItems = counts.length
   let judgedItemCount = 0
   let decidedItemCount = 0
   const judgedItemLabels: string[] = []
@@ -224,7 +226,8 @@ export function pairwiseRow(
     n_pending: pending,
     n_ties: ties,
     ...(options.tiedVotes === undefined ? {} : { n_tied_votes: options.tiedVotes }),
-    n_items: nItems,
+    // The items behind the accuracy (those with a judged call), as a field row's n_items counts them.
+    n_items: judgedItemCount,
     correct,
     ci: {},
     reasons
@@ -240,7 +243,7 @@ export function pairwiseRow(
       : { method: 'clopper-pearson', level, ci_low: null, ci_high: null, reason: 'items were judged in both display orders: the exact binomial interval needs one observation per item (see the Wilson interval over items and the bootstrap)' }
   const ofAll = proportion(correct, row.n_in_scope, level, 'no calls in scope')
   put(record, reasons, 'accuracy_of_all', ofAll)
-  row.ci.accuracy_of_all = wilsonOverItems(ofAll.value, row.n_items, level, 'no calls in scope')
+  row.ci.accuracy_of_all = wilsonOverItems(ofAll.value, itemsInScope, level, 'no calls in scope')
   if (ties > 0) {
     // A tie is never correct, so dropping ties changes only the denominator.
     const share = proportion(correct, judged - ties, level, 'no judged calls once ties are dropped')

@@ -47,11 +47,14 @@ describe('a few-shot fit whose run never answered', () => {
     const report = projectReport(project.db, { instrument: 'pairwise-preference', seed: 3 })
     project.close()
     const [row] = report.calibration ?? []
-    expect(row?.n_eval_units).toBe(10)
+    // Evaluated on no unit: the ten labelled test units are counted beside, never inside, as a both-orders fit counts.
+    expect(row).toMatchObject({ n_eval_items: 0, n_eval_units: 0, n_unanswered_eval_units: 10 })
+    expect(evaluatedOn(row!)).toBe('test: 0 items, 0 units; 10 more unanswered, left out')
     expect(row?.decision?.after_accuracy).toBeNull()
     expect(row?.decision?.mcnemar_p).toBeNull()
     expect(row?.decision?.n).toBe(0)
-    expect(row?.n_unanswered_eval_units).toBe(10)
+    // Every unit has a label: the reason is the missing answers.
+    expect(row?.reasons.decision).toBe('no labelled eval unit has an answer to compare (10 unanswered, left out)')
     expect(row?.warnings.join(' ')).toMatch(/10 of 10 eval unit\(s\) have no answer .* not counted wrong/)
   })
 })
@@ -118,8 +121,9 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     const [fit] = JSON.parse(printed.stdout).fits
     expect(fit.changes).toMatchObject({ n_pairs: 4, n_ties: 2 })
     // Before, the unparseable pair was left out here (n 4) while the pairwise table judged it (5).
-    // The unparseable pair is wrong on both sides: the raw judge's vote, its unparseable order a wrong vote, is split.
-    expect(fit.decision).toMatchObject({ n: 5, after_accuracy: 2 / 5, before_accuracy: 2 / 5, only_before: 0, only_after: 0, both_wrong: 3 })
+    // The unparseable pair: the fit has no verdict (judged, wrong, as in its pairwise row); the raw judge's value is
+    // the one its field table gives, the vote of the order it answered (right), as every fit's "before" reads it.
+    expect(fit.decision).toMatchObject({ n: 5, after_accuracy: 2 / 5, before_accuracy: 3 / 5, only_before: 1, only_after: 0, both_wrong: 2 })
     // The failed pair is missing, and said to be.
     expect(fit).toMatchObject({ n_eval_units: 5, n_unanswered_eval_units: 1 })
     expect(fit.warnings.join(' ')).toMatch(/1 of 6 labelled eval pair\(s\) lack an answer .* not counted wrong/)
@@ -152,6 +156,42 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
   })
 })
 
+describe('a both-orders fit with a pair failed in both orders and one still pending', () => {
+  it('counts one call a pair in the sources, pairwise and field tables alike, with one "of all in scope" and its one interval', async () => {
+    // Test pairs: 6 and 7 right in both orders; 8 failed in both; 9 right, then pending; 10 unparseable, then right; 11 split.
+    const { path, run } = await bothOrdersProject('both-orders-failed-twice.assay', (i) => {
+      const right = { judgement: { verdict: verdictFor(side(i)) } }
+      if (i === 8) return [{ status: 'failed' }, { status: 'failed' }]
+      if (i === 9) return [right, { status: 'pending' }]
+      if (i === 10) return [{ status: 'unparseable' }, right]
+      if (i === 11) return [{ judgement: { verdict: verdictFor('a') } }, { judgement: { verdict: verdictFor('b') } }]
+      return [right, right]
+    })
+    const printed = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders', '--rule', 'conservative', '--json')
+    expect(printed.stderr).toBe('')
+    const [fit] = JSON.parse(printed.stdout).fits
+    const opened = await Project.open(path)
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    opened.close()
+    const listed = report.sources.find((s) => s.id === fit.source)
+    const pairwise = report.pairwise?.rows.find((r) => r.source === fit.source && r.criterion === 'label:citations')
+    const field = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === fit.source && c.criterion === 'label:citations')
+    // The pair failed in both orders is one failed call, not two.
+    expect(listed).toMatchObject({ n_items: 6, n_calls: 6, n_failed: 1, n_pending: 1, n_unparseable: 1 })
+    expect(pairwise).toMatchObject({ n_in_scope: 6, n_judged: 4, n_failed: 1, n_pending: 1, n_unparseable: 1, n_ties: 1, correct: 2, n_items: 4 })
+    expect(field).toMatchObject({ n_in_scope: 6, n_judged: 4, n_failed: 1, n_pending: 1, n_unparseable: 1, n_ties: 1, correct: 2, n_items: 4 })
+    // One verdict a pair: calls, units and items are the same, so "of all in scope" has one value and one interval.
+    expect(pairwise?.accuracy_of_all).toBe(field?.accuracy_of_all)
+    expect([pairwise?.ci.accuracy_of_all?.ci_low, pairwise?.ci.accuracy_of_all?.ci_high]).toEqual([field?.ci.accuracy_of_all?.ci_low, field?.ci.accuracy_of_all?.ci_high])
+    const card = report.summary.find((c) => c.source === fit.source && c.field === 'winner')
+    expect(card).toMatchObject({ n_items: 4, n_units: 4 })
+    // The recalibration compares the four answered pairs; the raw judge's "before" on pair 10 is its field table's value
+    // (the order it answered, right), on pair 11 a split (not correct).
+    expect(fit.decision).toMatchObject({ n: 4, both_correct: 2, only_before: 1, only_after: 0, both_wrong: 1 })
+    expect(fit).toMatchObject({ n_eval_units: 4, n_unanswered_eval_units: 2 })
+  })
+})
+
 describe('assay calibrate printing a McNemar p far below a thousandth', () => {
   it('writes it as the report does, never as 0', async () => {
     // Forty test pairs the raw judge splits on (no vote: wrong), each averaged to the right side (strongly, then weakly against).
@@ -166,7 +206,7 @@ describe('assay calibrate printing a McNemar p far below a thousandth', () => {
     const json = await runCli('report', path, '--instrument', 'pairwise-preference', '--json')
     const [row] = (JSON.parse(json.stdout) as Report).calibration ?? []
     const lines = calibrationLines(row!)
-    expect(lines[0]).toMatch(/^accuracy 0\.0% → 100\.0% on 40 units \(before: the raw judge's vote over both orders \(a split vote is a tie, counted as not correct\)\); difference \+100\.0 pp \[100\.0, 100\.0\] pp \(after − before, paired/)
+    expect(lines[0]).toMatch(/^accuracy 0\.0% → 100\.0% on 40 units \(before: the raw judge's vote over both orders, as in its field table \(an order that could not be read casts no vote; a split vote is a tie, counted as not correct\)\); difference \+100\.0 pp \[100\.0, 100\.0\] pp \(after − before, paired/)
     const text = await runCli('report', path, '--instrument', 'pairwise-preference')
     const html = await runCli('report', path, '--instrument', 'pairwise-preference', '--html', `${path}.html`)
     expect(html.code).toBe(0)

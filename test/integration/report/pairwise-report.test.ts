@@ -41,7 +41,10 @@ describe('IdeaEval denominators: 95 correct of 152 judged, of all 160', () => {
 
   it('reports both denominators, with failures listed and unparseable answers counted as wrong', () => {
     const row = rowOf(report, `run:${runId}`, 'label:citations')
-    expect(row).toMatchObject({ n_in_scope: 160, n_judged: 152, n_failed: 8, n_unparseable: 5, n_abstained: 0, n_pending: 0, correct: 95, n_items: 160 })
+    // The accuracy rests on the 152 items with a judged call, as the field table's row counts them; "of all in scope"
+    // on all 160, with its Wilson interval over those 160 items.
+    expect(row).toMatchObject({ n_in_scope: 160, n_judged: 152, n_failed: 8, n_unparseable: 5, n_abstained: 0, n_pending: 0, correct: 95, n_items: 152 })
+    expect(row.ci.accuracy_of_all).toMatchObject({ method: 'wilson', n: 160 })
     expect(row.accuracy).toBe(0.625)
     expect(row.accuracy_of_all).toBe(0.59375)
     expect(row.majority_baseline).toBe(0.5)
@@ -67,7 +70,7 @@ describe('IdeaEval denominators: 95 correct of 152 judged, of all 160', () => {
 
   it('scores the verdict field on its declared ordinal scale and the winner field as nominal', () => {
     const winner = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === `run:${runId}`)
-    expect(winner).toMatchObject({ n_in_scope: 160, n: 147, n_judged: 152, n_failed: 8, n_unparseable: 5, correct: 95 })
+    expect(winner).toMatchObject({ n_in_scope: 160, n: 147, n_judged: 152, n_items: 152, n_failed: 8, n_unparseable: 5, correct: 95 })
     expect(winner?.accuracy).toBe(0.625)
     const verdict = report.fields.find((f) => f.name === 'verdict')?.comparisons.find((c) => c.source === `run:${runId}`)
     expect(verdict?.confusion?.categories).toEqual(['a_much_better', 'a_better', 'b_better', 'b_much_better'])
