@@ -15,8 +15,9 @@ export const FIELD_UNIT =
 export const FIELD_COUNTS =
   'in scope: the criterion\'s units on items the source was asked; judged: n, the unparseable and the ties a source ' +
   'gave as its answer (both scored as not correct); n: units both the source and the criterion have a value for, on ' +
-  'which every agreement statistic is computed; no value: answered, but a split vote (display orders or trials that ' +
-  'disagree) left no value (in scope, not judged)'
+  'which every agreement statistic is computed; failed, abstained and pending: asked, with no answer (in scope, not ' +
+  'judged); no value: answered, but a split vote (display orders or trials that disagree) left no value (in scope, not ' +
+  'judged)'
 
 /** What the pairwise table's counts are, said under it (text and HTML). */
 export const PAIRWISE_COUNTS =
@@ -83,6 +84,10 @@ export interface WithoutValue {
   n: number
   inScope: number
   ofAll: number | null
+  /** The row's units asked but never answered, also in "of all in scope" and also not correct there. */
+  failed: number
+  abstained: number
+  pending: number
 }
 
 /**
@@ -100,7 +105,10 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
   const w = options.withoutValue
   if (!w || w.n === 0) return base
   const ofAll = w.ofAll === null ? `of all ${w.inScope} in scope` : `${fmtPercent(w.ofAll)} of all ${w.inScope} in scope`
-  return `${base}; not judged: ${plural(w.n, 'unit')} without a value (split vote or tie), counted as not correct in ${ofAll}`
+  // Every unit "of all in scope" counts as not correct is named, the unanswered ones beside those without a value.
+  const unanswered = [[w.failed, 'failed'], [w.abstained, 'abstained'], [w.pending, 'pending']].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`)
+  const all = unanswered.length ? `, ${unanswered.join(', ')}; all counted` : ', counted'
+  return `${base}; not judged: ${plural(w.n, 'unit')} without a value (a split vote: display orders or trials that disagree)${all} as not correct in ${ofAll}`
 }
 
 /** A card's chance-corrected agreement with the human majority. */

@@ -220,3 +220,27 @@ export function comparisonNotes(
   }
   return notes
 }
+
+/**
+ * The human ceiling's "all annotators at once" line, for text, HTML and screen alike: Fleiss' κ and Gwet's AC1 where
+ * the field has them, Krippendorff's α at every level computed, then how many annotators and items.
+ */
+export function allAnnotatorsWords(
+  h: { fleiss_kappa?: number | null | undefined; gwet_ac1?: number | null | undefined; n_items: number },
+  level: string,
+  annotators: number
+): string {
+  const row = h as unknown as Record<string, number | null | undefined>
+  const alphas = ['nominal', 'ordinal', 'interval', 'ratio']
+    .filter((l) => row[`krippendorff_alpha_${l}`] !== undefined)
+    .map((l) => `Krippendorff's α (${l}) ${fmtNumber(row[`krippendorff_alpha_${l}`])}`)
+  if (alphas.length === 0 && row.krippendorff_alpha !== undefined) alphas.push(`Krippendorff's α (${level}) ${fmtNumber(row.krippendorff_alpha)}`)
+  return [
+    h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)}` : '',
+    h.gwet_ac1 !== undefined ? `Gwet's AC1 ${fmtNumber(h.gwet_ac1)}` : '',
+    ...alphas,
+    `${plural(annotators, 'annotator')}, ${plural(h.n_items, 'item')}`
+  ]
+    .filter(Boolean)
+    .join(' · ')
+}

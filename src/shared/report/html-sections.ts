@@ -1,9 +1,10 @@
-import { comparisonColumns, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { allAnnotatorsWords, comparisonColumns, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
+import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
@@ -33,13 +34,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
   const rows = pairwise.rows.map((r) => [
     who(r.source),
     td(name(r.criterion)),
-    num(r.n_in_scope),
-    num(r.n_judged),
-    num(r.n_failed),
-    num(r.n_unparseable),
-    num(r.n_abstained),
-    num(r.n_ties),
-    num(r.correct),
+    ...pairwiseCountsOf(r).map(num),
     statCell('accuracy', r.accuracy, r.ci.accuracy, r.reasons.accuracy, r.below_majority_baseline === true),
     `<td class="num">${esc(fmtInterval(r.ci.accuracy_bootstrap, true) || NONE)}</td>`,
     statCell('accuracy_of_all', r.accuracy_of_all, r.ci.accuracy_of_all, r.reasons.accuracy_of_all),
@@ -65,7 +60,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
         : `<td class="num">${esc(`${fmtPercent(sub.accuracy)} (${sub.correct}/${sub.n_judged})`)}<span class="ci">${esc(ci)}</span></td>`
     })
   ])
-  const headings = ['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
+  const headings = ['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
   const body = `<p class="muted small">Counts ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. ${esc(PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1))}. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
 ${comparisonNotes(pairwise.rows, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
@@ -131,17 +126,11 @@ function fatalPart(pairwise: ReportPairwise, who: Who): string {
 export function fieldSection(field: Report['fields'][number], plots: readonly ReportPlot[], name: Name, who: Who): string {
   const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
   const columns = comparisonColumns(field.level, hasOutcome)
-  const headings = ['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'Abstained', 'No value', ...columns.map(statisticLabel)]
+  const headings = ['Source', 'Criterion', ...FIELD_COUNT_COLUMNS, ...columns.map(statisticLabel)]
   const rows = field.comparisons.map((c) => [
     who(c.source),
     td(name(c.criterion)),
-    num(c.n_in_scope),
-    num(c.n_judged),
-    num(c.n),
-    num(c.n_failed),
-    num(c.n_unparseable),
-    num(c.n_abstained),
-    num(c.n_no_value),
+    ...fieldCountsOf(c).map(num),
     ...columns.map((s) => statOf(c, s))
   ])
   const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}${sideFrameNote(field.categories)}` : ''
@@ -197,12 +186,7 @@ export function ceilingSection(report: Report, who: Who): string {
       if (!majority) return [mean]
       return [mean, [who(j.source, 'against the human majority'), num(`${majority.n} units`), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
     })
-    const hh = c.human_human as unknown as Record<string, number | null | undefined>
-    const alphas = ['nominal', 'ordinal', 'interval', 'ratio']
-      .filter((level) => hh[`krippendorff_alpha_${level}`] !== undefined)
-      .map((level) => `Krippendorff's α (${level}) ${fmtNumber(hh[`krippendorff_alpha_${level}`])}`)
-    if (alphas.length === 0 && hh.krippendorff_alpha !== undefined) alphas.push(`Krippendorff's α (${c.level}) ${fmtNumber(hh.krippendorff_alpha)}`)
-    const multi = [c.human_human.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(c.human_human.fleiss_kappa)}` : '', ...alphas, `${plural(c.n_annotators, 'annotator')}, ${plural(c.human_human.n_items, 'item')}`].filter(Boolean)
+    const multi = allAnnotatorsWords(c.human_human, c.level, c.n_annotators)
     const legend = [
       ['Pairs of annotators', d.annotator_pairs],
       ['All annotators at once', d.all_annotators],
@@ -213,7 +197,7 @@ export function ceilingSection(report: Report, who: Who): string {
       .map(([term, words]) => `<li><strong>${esc(term as string)}</strong>: ${esc(words as string)}</li>`)
       .join('')
     return `<h3>${esc(c.field)} <span class="muted small">${esc(c.level)}</span></h3>
-<p class="small">All annotators at once: ${esc(multi.join(' · '))}</p>
+<p class="small">All annotators at once: ${esc(multi)}</p>
 ${table(headings, [human, ...(ceilingRow ? [ceilingRow] : []), ...judges], numericFrom(headings, 1))}
 <ul class="muted small definitions">${legend}</ul>
 ${reasonsList([{ who: 'Human – human (all annotators)', reasons: c.human_human.reasons }])}`

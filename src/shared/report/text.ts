@@ -1,7 +1,8 @@
-import { agreementLabel, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, allAnnotatorsWords, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
+import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { grid, heading, type Name } from './text-parts'
 
 /**
@@ -91,17 +92,11 @@ function pairwiseText(report: Report, name: Name): string[] {
   if (pw.rows.length) {
     out.push(
       grid(
-        ['source', 'criterion', 'in scope', 'judged', 'failed', 'unparseable', 'abstained', 'ties', 'correct', 'accuracy', 'Wilson', 'bootstrap', 'of all', 'majority', 'random', 'items'],
+        ['source', 'criterion', ...PAIRWISE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'accuracy', 'Wilson', 'bootstrap', 'of all', 'majority', 'random', 'items'],
         pw.rows.map((r) => [
           name(r.source),
           name(r.criterion),
-          String(r.n_in_scope),
-          String(r.n_judged),
-          String(r.n_failed),
-          String(r.n_unparseable),
-          String(r.n_abstained),
-          String(r.n_ties),
-          String(r.correct),
+          ...pairwiseCountsOf(r).map(String),
           fmtPercent(r.accuracy),
           interval(r.ci.accuracy, true),
           interval(r.ci.accuracy_bootstrap, true),
@@ -210,10 +205,10 @@ function fieldsText(report: Report, name: Name): string[] {
     out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`), FIELD_COUNTS)
     out.push(
       grid(
-        ['source', 'criterion', 'in scope', 'judged', 'n', 'failed', 'unparseable', 'abstained', 'no value', ...columns.map(statisticLabel)],
+        ['source', 'criterion', ...FIELD_COUNT_COLUMNS.map((h) => h.toLowerCase()), ...columns.map(statisticLabel)],
         field.comparisons.map((c) => {
           const record = c as unknown as Record<string, number | null | undefined>
-          const counts = [c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_no_value].map(String)
+          const counts = fieldCountsOf(c).map(String)
           return [name(c.source), name(c.criterion), ...counts, ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])))]
         })
       )
@@ -228,9 +223,7 @@ function ceilingText(report: Report, name: Name): string[] {
   const out = heading('Human ceiling', 'two forms of the same statistics: averaged over pairs of raters, and against a majority (the cards’ form)')
   for (const c of report.ceiling) {
     const h = c.human_human
-    const hh = h as unknown as Record<string, number | null | undefined>
-    const all = [h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)}` : '', h.gwet_ac1 !== undefined ? `Gwet's AC1 ${fmtNumber(h.gwet_ac1)}` : '', ...['nominal', 'ordinal', 'interval', 'ratio'].filter((l) => hh[`krippendorff_alpha_${l}`] !== undefined).map((l) => `Krippendorff's α (${l}) ${fmtNumber(hh[`krippendorff_alpha_${l}`])}`)].filter(Boolean)
-    out.push('', `${c.field} (${c.level}) · all annotators at once: ${all.join(' · ')} · ${plural(c.n_annotators, 'annotator')}, ${plural(h.n_items, 'item')}`)
+    out.push('', `${c.field} (${c.level}) · all annotators at once: ${allAnnotatorsWords(h, c.level, c.n_annotators)}`)
     const cells = (values: Record<string, { value: number | null } | undefined>) => c.statistics.map((s) => fmtStatistic(s, values[s]?.value))
     const others = Object.values(h.against_majority_of_others)[0]
     const rows = [

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { gatherReportInput } from '../../../src/main/report/gather'
-import { buildReport, calibrationLines, evaluatedOn, renderReportText, type Report } from '../../../src/shared/report'
+import { buildReport, calibrationLines, evaluatedOn, fmtPercent, renderReportHtml, renderReportText, type Report } from '../../../src/shared/report'
 import { escapeXml } from '../../../src/shared/report/plots/svg'
 import { insertFit } from '../../../src/main/store/calibration-fits'
 import { listProbes } from '../../../src/main/store/probes'
@@ -189,6 +189,31 @@ describe('a both-orders fit with a pair failed in both orders and one still pend
     // (the order it answered, right), on pair 11 a split (not correct).
     expect(fit.decision).toMatchObject({ n: 4, both_correct: 2, only_before: 1, only_after: 0, both_wrong: 1 })
     expect(fit).toMatchObject({ n_eval_units: 4, n_unanswered_eval_units: 2 })
+  })
+})
+
+describe("a card's accuracy on a field table with units split, failed and pending", () => {
+  it('names every unit its "of all in scope" counts as not correct, not only those without a value', async () => {
+    // Pair 0 split between the orders; pair 1 failed in both; pair 2 pending in both; the others right in both.
+    const { path, run } = await bothOrdersProject('card-not-judged.assay', (i) => {
+      if (i === 0) return [{ judgement: { verdict: verdictFor('a') } }, { judgement: { verdict: verdictFor('b') } }]
+      if (i === 1) return [{ status: 'failed' }, { status: 'failed' }]
+      if (i === 2) return [{ status: 'pending' }, { status: 'pending' }]
+      return [{ judgement: { verdict: verdictFor(side(i)) } }, { judgement: { verdict: verdictFor(side(i)) } }]
+    })
+    const opened = await Project.open(path)
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    opened.close()
+    const row = report.fields.find((f) => f.name === 'verdict')?.comparisons.find((c) => c.source === `run:${run}` && c.criterion === 'label:citations')
+    expect(row).toMatchObject({ n_in_scope: 12, n_judged: 9, n_no_value: 1, n_failed: 1, n_pending: 1 })
+    const card = report.summary.find((c) => c.source === `run:${run}` && c.field === 'verdict')
+    expect(card?.accuracy.definition).toContain(
+      `not judged: 1 unit without a value (a split vote: display orders or trials that disagree), 1 failed, 1 pending; all counted as not correct in ${fmtPercent(row!.accuracy_of_all)} of all 12 in scope`
+    )
+    // The text and HTML field tables give the pending unit its own column.
+    const text = renderReportText(report)
+    expect(text).toMatch(/in scope\s+judged\s+n\s+failed\s+unparseable\s+abstained\s+pending\s+no value/)
+    expect(renderReportHtml(report)).toContain('>Pending</th><th class="num">No value</th>')
   })
 })
 

@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, agreementLabel, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, agreementLabel, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -130,8 +130,8 @@ describe('the text report of the demo project after a judge run', () => {
     for (const r of demo.pairwise!.rows) {
       const line = table.split('\n').find((l) => l.startsWith(`${names.get(r.source)}  `) && l.includes(`  ${names.get(r.criterion)}  `))
       expect(line, `${r.source} ${r.criterion}`).toBeDefined()
-      const counts = [r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_ties, r.correct].map(String)
-      expect(line!.split(/\s{2,}/).slice(2, 10)).toEqual([...counts, fmtPercent(r.accuracy)])
+      const counts = [r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_pending, r.n_ties, r.correct].map(String)
+      expect(line!.split(/\s{2,}/).slice(2, 11)).toEqual([...counts, fmtPercent(r.accuracy)])
     }
   })
 
@@ -146,8 +146,8 @@ describe('the text report of the demo project after a judge run', () => {
       for (const c of field.comparisons) {
         const line = table.split('\n').find((l) => l.startsWith(`${names.get(c.source)}  `) && l.includes(`  ${names.get(c.criterion)}  `))
         expect(line, `${field.name} ${c.source} ${c.criterion}`).toBeDefined()
-        const counts = [c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_no_value].map(String)
-        expect(line!.split(/\s{2,}/).slice(2, 9)).toEqual(counts)
+        const counts = [c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_pending, c.n_no_value].map(String)
+        expect(line!.split(/\s{2,}/).slice(2, 10)).toEqual(counts)
       }
       const section = html.slice(html.indexOf(`id="field-${field.name}"`))
       expect(section.slice(0, 4000)).toContain('judged: n, the unparseable and the ties a source gave as its answer')
@@ -181,6 +181,19 @@ describe('the text report of the demo project after a judge run', () => {
     for (const r of demo.judge_vs_judge) {
       const line = lineWith(jvj, `${r.both_correct}/${r.only_first}/${r.only_second}/${r.both_wrong}`, fmtPercent(r.first_value), fmtPercent(r.second_value), fmtDifference(r.difference, true))
       expect(line, `${r.field} ${r.first} ${r.second}`).toBeDefined()
+    }
+  })
+
+  it('gives the ceiling’s all-annotators line, Gwet’s AC1 included, the same in text and HTML', () => {
+    const text = renderReportText(demo)
+    const html = renderReportHtml(demo)
+    const withAc1 = demo.ceiling.filter((c) => c.human_human.gwet_ac1 !== undefined)
+    expect(withAc1.length).toBeGreaterThan(0)
+    for (const c of demo.ceiling) {
+      const line = allAnnotatorsWords(c.human_human, c.level, c.n_annotators)
+      if (c.human_human.gwet_ac1 !== undefined) expect(line).toContain(`Gwet's AC1 ${fmtNumber(c.human_human.gwet_ac1)}`)
+      expect(text).toContain(`${c.field} (${c.level}) · all annotators at once: ${line}`)
+      expect(html).toContain(`All annotators at once: ${line.replace(/'/g, '&#39;')}`)
     }
   })
 

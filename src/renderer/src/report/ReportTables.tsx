@@ -1,8 +1,12 @@
 import { Fragment } from 'react'
 import {
   comparisonColumns,
-  declaredAlpha,
+  allAnnotatorsWords,
   FATAL_FLAW_COLUMNS,
+  FIELD_COUNT_COLUMNS,
+  PAIRWISE_COUNT_COLUMNS,
+  fieldCountsOf,
+  pairwiseCountsOf,
   FATAL_FLAW_NOTE,
   FIELD_COUNTS,
   POSITION_NOTE,
@@ -101,12 +105,12 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
   if (!pairwise) return null
   return (
     <>
-      <Table head={['Source', 'Criterion', 'In scope (calls)', 'Judged (calls)', 'Failed', 'Unparseable', 'Abstained', 'Ties (calls)', 'Correct', 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
+      <Table head={['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
         {pairwise.rows.map((r) => (
           <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
             <Who report={report} id={r.source} />
             <td>{name(r.criterion)}</td>
-            <Counts of={[r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_ties, r.correct]} />
+            <Counts of={pairwiseCountsOf(r)} />
             <Stat name="accuracy" value={r.accuracy} ci={r.ci.accuracy} reason={r.reasons.accuracy} below={r.below_majority_baseline === true} />
             <td className="num">{fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}</td>
             <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
@@ -275,12 +279,12 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
         Counts {field.unit}. {FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1)}. Under accuracy, W marks the Wilson interval and B the cluster
         bootstrap over items.
       </p>
-      <Table head={['Source', 'Criterion', 'In scope', 'Judged', 'n', 'Failed', 'Unparseable', 'Abstained', 'No value', ...columns.map(statisticLabel)]} numericFrom={2}>
+      <Table head={['Source', 'Criterion', ...FIELD_COUNT_COLUMNS, ...columns.map(statisticLabel)]} numericFrom={2}>
         {field.comparisons.map((c) => (
           <tr key={`${c.source}|${c.criterion}`} data-source={c.source} data-criterion={c.criterion}>
             <Who report={report} id={c.source} />
             <td>{name(c.criterion)}</td>
-            <Counts of={[c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_no_value]} />
+            <Counts of={fieldCountsOf(c)} />
             {columns.map((s) => comparisonCell(c, s))}
           </tr>
         ))}
@@ -298,8 +302,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
   return (
     <>
       <p className="small">
-        All annotators at once: {h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)} · ` : ''}Krippendorff&apos;s α ({ceiling.level}) {fmtNumber(declaredAlpha(h, ceiling.level))} ·{' '}
-        {plural(ceiling.n_annotators, 'annotator')}, {plural(h.n_items, 'item')}
+        All annotators at once: {allAnnotatorsWords(h, ceiling.level, ceiling.n_annotators)}
       </p>
       <Table head={['Who', 'Over', ...ceiling.statistics.map(statisticLabel)]} numericFrom={1}>
         <tr>
