@@ -32,6 +32,19 @@ export const JUDGE_VS_JUDGE_NOTE =
   'only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second; of ' +
   'accuracies in percentage points, pp) with a paired cluster-bootstrap interval'
 
+/** The sources table's count columns, in text, HTML and on the screen alike. */
+export const SOURCE_COUNT_COLUMNS = ['Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes (units)'] as const
+
+/** What the sources table counts, said with it (text, HTML and screen alike). */
+export const SOURCES_NOTE =
+  'Items: items of the scope the source was asked about. Calls: answers on record (one per item, trial and display ' +
+  'order; one per item for annotators, derived sources and a both-orders fit). Tied votes: units left without a value ' +
+  'on some field because trials, display orders or annotators split evenly, a unit counted once however many of its ' +
+  'fields split (each field\'s count is in its table: no value, or the human majority\'s tied votes); for a both-orders ' +
+  'fit they are the ties it gave as its answer, judged and not correct in its tables. The pairwise table\'s ties count ' +
+  'calls, per display order. A judge whose every call failed, or with none finished, is listed here and left out of ' +
+  'every comparison'
+
 /** The fatal-flaw table's columns, in text, HTML and on the screen alike. */
 export const FATAL_FLAW_COLUMNS = ['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'No value', 'Unanswered', 'Both sides fatal (left out)', 'Named a fatal flaw', 'Named recall'] as const
 

@@ -5,7 +5,7 @@ import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
@@ -21,11 +21,11 @@ export function sourcesSection(report: Report, who: Who): string {
     const role = s.left_out ? `${s.role} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.role
     return [who(s.id), td(s.kind.replace(/_/g, ' ')), td(role), num(s.n_items), num(s.n_calls), num(s.n_answered), num(s.n_failed), num(s.n_unparseable), num(s.n_abstained), num(s.n_pending), num(s.n_tied_votes), `<td class="small detail">${esc(detail)}</td>`]
   })
-  const headings = ['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes (units)', 'Detail']
+  const headings = ['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS, 'Detail']
   return section(
     'sources',
     'Sources and denominators',
-    `<p class="muted small">Items: items of the scope the source was asked about. Calls: answers on record (one per item, trial and display order; one per item for annotators and derived sources). Tied votes: units left without a value because trials, orders or annotators split evenly (the pairwise table's Ties count calls, per display order). A judge whose every call failed, or with none finished, is listed here and left out of every comparison. The colour beside a name is the source's colour in every plot.</p>
+    `<p class="muted small">${esc(SOURCES_NOTE)}. The colour beside a name is the source's colour in every plot.</p>
 ${rows.length === 0 ? `<p class="muted">${esc(NO_SOURCES)}</p>` : table(headings, rows, new Set([3, 4, 5, 6, 7, 8, 9, 10]))}`
   )
 }

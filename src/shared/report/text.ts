@@ -1,6 +1,6 @@
 import { agreementLabel, allAnnotatorsWords, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { grid, heading, type Name } from './text-parts'
@@ -67,11 +67,11 @@ function summaryText(report: Report, name: Name): string[] {
 }
 
 function sourcesText(report: Report): string[] {
-  const out = heading('Sources and denominators', 'calls: answers on record; tied votes count units')
+  const out = heading('Sources and denominators', SOURCES_NOTE)
   if (report.sources.length === 0) return [...out, NO_SOURCES]
   out.push(
     grid(
-      ['source', 'kind', 'items', 'calls', 'answered', 'failed', 'unparseable', 'abstained', 'pending', 'tied votes (units)', 'flags'],
+      ['source', 'kind', ...SOURCE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'flags'],
       report.sources.map((s) => [
         s.name,
         s.left_out ? `${s.kind} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.kind,

@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
-import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, agreementLabel, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, agreementLabel, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
@@ -157,6 +157,9 @@ describe('the text report of the demo project after a judge run', () => {
   it('gives the sources’ denominators, the ceiling in both forms and judge against judge as the JSON does', () => {
     const text = renderReportText(demo)
     const sources = block(text, 'Sources and denominators')
+    // What "tied votes" counts (a unit once, whatever its fields), said with the table in text and in HTML alike.
+    expect(sources).toContain(SOURCES_NOTE)
+    expect(renderReportHtml(demo)).toContain(SOURCES_NOTE.replace(/'/g, '&#39;'))
     for (const s of demo.sources) {
       const line = lineWith(sources, s.name, s.kind)
       expect(line, s.name).toBeDefined()

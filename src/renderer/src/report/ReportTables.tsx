@@ -3,6 +3,8 @@ import {
   comparisonColumns,
   allAnnotatorsWords,
   FATAL_FLAW_COLUMNS,
+  SOURCE_COUNT_COLUMNS,
+  SOURCES_NOTE,
   FIELD_COUNT_COLUMNS,
   PAIRWISE_COUNT_COLUMNS,
   fieldCountsOf,
@@ -87,7 +89,9 @@ export function Warnings({ report }: { report: Report }) {
 export function SourcesTable({ report }: { report: Report }) {
   if (report.sources.length === 0) return <p className="muted">{NO_SOURCES}</p>
   return (
-    <Table head={['Source', 'Kind', 'Role', 'Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes (units)']} numericFrom={3}>
+    <>
+    <p className="muted small">{SOURCES_NOTE}.</p>
+    <Table head={['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS]} numericFrom={3}>
       {report.sources.map((s) => (
         <tr key={s.id}>
           <Who report={report} id={s.id} />
@@ -97,6 +101,7 @@ export function SourcesTable({ report }: { report: Report }) {
         </tr>
       ))}
     </Table>
+    </>
   )
 }
 
