@@ -84,6 +84,9 @@ export function systemsOf(source: ResolvedSource, items: readonly ReportItem[], 
       compared[systemA] = 1
       compared[systemB] = 1
     }
+    // The ties policy: a pair the human majority's annotators split on has no majority label, so it is no outcome of
+    // that majority's (neither a tie nor missing), as in its pairwise and field rows.
+    if (status === 'answered' && !winner && source.input.kind === 'human_majority') continue
     // An AI side set against a human-written one.
     if (systemA >= 0 && facts.humanA[i] === 0 && facts.humanB[i] === 1) addOutcome(outcomes, systemA, outcomeFor(status, winner, 'a'), pair.cohort)
     if (systemB >= 0 && facts.humanB[i] === 0 && facts.humanA[i] === 1) addOutcome(outcomes, systemB, outcomeFor(status, winner, 'b'), pair.cohort)

@@ -350,4 +350,18 @@ describe('a human majority whose annotators split on some pairs', () => {
     const againstMajority = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === annotator?.source && c.criterion === majority?.id)
     expect(againstMajority).toMatchObject({ n_in_scope: 10, criterion_form: 'majority_of_others' })
   })
+
+  it('leaves the split pairs out of its win rates too: no half wins for a pair it has no label on', async () => {
+    const project = await Project.create(tmp.file('majority-ties-systems.assay'))
+    // A human proposal on side a against the AI system's on side b; the label picks a in even pairs, b in odd ones.
+    const pairs: PairSpec[] = Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, label: verdictFor(side(i)), labelSource: 'citations', origins: ['human', 'ai'], generators: [null, 'sys'] }))
+    const ids = addPairs(project, pairs)
+    annotate(project, 'pairwise-preference', pairs.map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(side(i)) } })), { human: 'ann' })
+    annotate(project, 'pairwise-preference', pairs.map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(i < 3 ? side(i + 1) : side(i)) } })), { human: 'bob' })
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    const majority = report.pairwise?.systems.find((s) => s.source === 'human-majority')
+    // Seven pairs with a majority label: the system (side b) won the odd ones among them (3, 5, 7, 9).
+    expect(majority?.win_rates).toEqual([expect.objectContaining({ system: 'sys', m: 7, wins: 4, ties: 0, losses: 3, missing: 0 })])
+  })
 })
