@@ -59,7 +59,10 @@ function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): Re
   const versions = new Set<number>()
 
   const sources: ReportSourceInput[] = []
-  sources.push(...itemLabelSources(instrument, scoped))
+  const probes = probeFacts(db)
+  // A probe's expected verdict is a label only once its check verified the planted change, as the probes section counts.
+  const unverifiedProbes = new Set(probes.filter((p) => p.status !== 'verified').map((p) => p.itemId))
+  sources.push(...itemLabelSources(instrument, scoped, unverifiedProbes))
   sources.push(...annotationSources(db, instrument, payloads, versions))
   const adjudicated = adjudicationSource(db, instrument, payloads)
   if (adjudicated) sources.push(adjudicated)
@@ -86,7 +89,7 @@ function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): Re
     panelRule: panel?.rule ?? null,
     fits: listFits(db, instrument.id),
     workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null,
-    probes: probeFacts(db),
+    probes,
     // The answers in columns, below the report and the calibration alike.
     frame: ReportFrame.of(sources, comparableFields(instrument.fields))
   }
@@ -163,14 +166,14 @@ function sourcesRead(read: Iterable<SourceBeingRead>, counted: boolean): ReportS
 }
 
 /** The items' own reference labels (a proposal pair's `label`), one source per label source. */
-function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[]): ReportSourceInput[] {
+function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[], unverifiedProbes: ReadonlySet<number>): ReportSourceInput[] {
   if (instrument.id === 'preprint-same-study') return sameStudyLabelSources(scoped)
   if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
   const bySource = new Map<string, SourceBeingRead>()
   const reader = new JudgementReader(instrument)
   for (const { row, payload } of scoped) {
     const label = payload.label
-    if (typeof label !== 'string') continue
+    if (typeof label !== 'string' || unverifiedProbes.has(row.id)) continue
     addAnswer(labelSourceOf(bySource, payload).rows, instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
   }
   return sourcesRead(bySource.values(), false)

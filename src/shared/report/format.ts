@@ -244,3 +244,14 @@ export function allAnnotatorsWords(
     .filter(Boolean)
     .join(' · ')
 }
+
+/**
+ * A per-subset column's heading: "human better" for a label, "set: cohort-1", "label source: citations", and for the
+ * `probe` tag an imported pair carries, "imported probe tag: formula-error" (never mistaken for the probes the probes
+ * section counts, made in the project and checked).
+ */
+export function subsetHeading(by: string, value: string): string {
+  if (by === 'label') return `${value} better`
+  if (by === 'probe') return `imported probe tag: ${value}`
+  return `${by.replace(/_/g, ' ')}: ${value}`
+}

@@ -20,7 +20,7 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
   const s = report.probes
   if (!s) return ''
   const name = (id: string) => (id === 'all-annotators' ? '<td>All annotators (pooled)</td>' : who(id))
-  const counts = `<p class="muted small">${s.n_probes} probe${s.n_probes === 1 ? '' : 's'} in scope: ${s.n_verified} verified, ${s.n_rejected} rejected by their check, ${s.n_unchecked} not yet checked. Only verified probes are counted below. Intervals: Wilson over probes, and a cluster bootstrap over probe families (${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed}) at ${Math.round(s.level * 100)}%.</p>`
+  const counts = `<p class="muted small">${s.n_probes} probe${s.n_probes === 1 ? '' : 's'} in scope: ${s.n_verified} verified, ${s.n_rejected} rejected by their check, ${s.n_unchecked} not yet checked. Only verified probes are counted, below and as reference labels in every table; a probe asked but never answered usably (failed, pending, abstained, unreadable) is counted as unanswered, never scored. Intervals: Wilson over probes, and a cluster bootstrap over probe families (${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed}) at ${Math.round(s.level * 100)}%.</p>`
   const kinds = table(
     ['Kind', 'Expected verdict', 'Verified', 'Rejected', 'Unchecked'],
     s.by_kind.map((k) => [td(k.kind), td(s.rules[k.kind] === 'no_preference' ? 'no preference from framing alone' : 'the original is better'), num(k.verified), num(k.rejected), num(k.unchecked)]),
@@ -29,7 +29,7 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
   const typed = s.detection.some((r) => r.type_matched !== null)
   const detection = s.detection.length
     ? `<h3>Detection rate</h3>${table(
-        ['Source', 'Role', 'Kind', 'Detected / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])],
+        ['Source', 'Role', 'Kind', 'Detected / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', 'Unanswered', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])],
         s.detection.map((r) => [
           name(r.source),
           td(r.role),
@@ -40,14 +40,15 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
           intervalCell(r.wilson),
           intervalCell(r.bootstrap),
           num(r.n_tied),
+          num(r.n_unanswered),
           ...(typed ? [num(r.type_matched === null ? NONE : fmtTally(r.type_matched)), num(r.location_matched === null ? NONE : fmtTally(r.location_matched))] : [])
         ]),
-        new Set([3, 4, 5, 6, 7, 8, 9, 10])
+        new Set([3, 4, 5, 6, 7, 8, 9, 10, 11])
       )}<p class="muted small">${esc(s.detection[0]!.rule === 'a flaw is listed on the probe side' ? 'Detected: a flaw is listed on the probe side.' : 'Detected: the original is preferred over its probe.')}</p>`
     : '<p class="muted">No verified probe was answered by any source.</p>'
   const framing = s.framing_preference.length
     ? `<h3>Framing preference</h3><p class="muted small">How often the version with inflated framing wins. Framing alone should decide nothing, so a rate far from 50% means the framing swayed the choice.</p>${table(
-        ['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties'],
+        ['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', 'Unanswered'],
         s.framing_preference.map((r) => [
           name(r.source),
           td(r.role),
@@ -57,9 +58,10 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
           rateCell(r.rate, r.wilson),
           intervalCell(r.wilson),
           intervalCell(r.bootstrap),
-          num(r.n_tied)
+          num(r.n_tied),
+          num(r.n_unanswered)
         ]),
-        new Set([3, 4, 5, 6, 7, 8])
+        new Set([3, 4, 5, 6, 7, 8, 9])
       )}`
     : ''
   return section('probes', 'Probes', `${counts}${kinds}${detection}${framing}`)

@@ -1,4 +1,4 @@
-import { allAnnotatorsWords, comparisonColumns, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { allAnnotatorsWords, comparisonColumns, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -46,7 +46,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
   for (const r of pairwise.rows) for (const sub of r.subsets) if (!subsetKeys.includes(`${sub.by}\u0000${sub.value}`)) subsetKeys.push(`${sub.by}\u0000${sub.value}`)
   const subsetHeadings = subsetKeys.map((k) => {
     const [by, value] = k.split('\u0000') as [string, string]
-    return by === 'label' ? `${value} better` : `${by.replace(/_/g, ' ')}: ${value}`
+    return subsetHeading(by, value)
   })
   const perSubset = pairwise.rows.map((r) => [
     who(r.source),

@@ -14,6 +14,8 @@ export const probeDetectionRowSchema = z.object({
   n_families: z.number().int(),
   /** Items whose answers are split evenly between detecting and not (left out of n_probes). */
   n_tied: z.number().int(),
+  /** Verified probes of the kind the source was asked but never answered usably (failed, pending, abstained, unreadable): left out of n_probes, never scored. */
+  n_unanswered: z.number().int(),
   detected: z.number(),
   rate: z.number().nullable(),
   wilson: interval,
@@ -32,6 +34,7 @@ export const framingPreferenceRowSchema = z.object({
   n_probes: z.number().int(),
   n_families: z.number().int(),
   n_tied: z.number().int(),
+  n_unanswered: z.number().int(),
   probe_wins: z.number(),
   rate: z.number().nullable(),
   wilson: interval,

@@ -164,6 +164,12 @@ function scoresFor(
   return out
 }
 
+/** Verified probes of a kind the source was asked (it has a call on them, of any status). */
+function askedProbes(source: ReturnType<typeof sourcesOf>[number], probes: ReadonlyMap<number, ProbeFacts>): number {
+  const calls = 'calls' in source ? source.calls : source.pooled.flatMap((s) => s.calls)
+  return new Set(calls.filter((c) => probes.has(c.itemId)).map((c) => c.itemId)).size
+}
+
 /** An item whose answers split evenly (both display orders disagreeing, or people split) is a tie, left out and counted. */
 function splitTies(scores: Map<number, ItemScore>): { kept: ItemScore[]; tied: number } {
   const kept: ItemScore[] = []
@@ -206,9 +212,11 @@ export function probesSection(input: ReportInput, facts: readonly ProbeFacts[], 
       const ofKind = new Map([...verified].filter(([, f]) => f.kind === kind))
       if (!ofKind.size) continue
       const noPreference = rules[kind] === 'no_preference'
+      // Probes asked but never answered usably (failed, pending, abstained, unreadable): counted, never scored.
+      const asked = askedProbes(source, ofKind)
       if (mode === 'pairwise' && noPreference) {
         const { kept, tied } = splitTies(scoresFor(source, ofKind, probeWins, null))
-        if (!kept.length && !tied) continue
+        if (!asked) continue
         const r = rateOf(kept, o, false, tied)
         section.framing_preference.push({
           source: source.id,
@@ -217,6 +225,7 @@ export function probesSection(input: ReportInput, facts: readonly ProbeFacts[], 
           n_probes: r.n,
           n_families: r.families,
           n_tied: tied,
+          n_unanswered: asked - kept.length - tied,
           probe_wins: r.total,
           rate: r.rate,
           wilson: r.wilson,
@@ -228,7 +237,7 @@ export function probesSection(input: ReportInput, facts: readonly ProbeFacts[], 
       if (mode === 'flaw-audit' && noPreference) continue
       const score = mode === 'pairwise' ? pairwiseDetects : flawListed
       const { kept, tied } = splitTies(scoresFor(source, ofKind, score, mode === 'flaw-audit' ? typeListed : null))
-      if (!kept.length && !tied) continue
+      if (!asked) continue
       const r = rateOf(kept, o, mode === 'flaw-audit', tied)
       // The same probes again, scored on whether a listed flaw's quote overlaps the planted change.
       const located = mode === 'flaw-audit' && [...ofKind.values()].some((f) => f.evidence)
@@ -242,6 +251,7 @@ export function probesSection(input: ReportInput, facts: readonly ProbeFacts[], 
         n_probes: r.n,
         n_families: r.families,
         n_tied: tied,
+        n_unanswered: asked - kept.length - tied,
         detected: r.total,
         rate: r.rate,
         wilson: r.wilson,

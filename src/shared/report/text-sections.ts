@@ -69,15 +69,15 @@ function probesText(report: Report, name: Name): string[] {
   const p = report.probes
   if (!p) return []
   const rules = Object.entries(p.rules).map(([kind, rule]) => `${kind}: ${rule}`).join(', ')
-  const out = heading('Probes', `${p.n_probes} probes in scope: ${p.n_verified} verified, ${p.n_rejected} rejected, ${p.n_unchecked} unchecked (only verified probes are counted); expected verdicts ${rules || NONE}`)
+  const out = heading('Probes', `${p.n_probes} probes in scope: ${p.n_verified} verified, ${p.n_rejected} rejected, ${p.n_unchecked} unchecked (only verified probes are counted, here and as reference labels in every table; a probe asked but never answered usably is counted as unanswered, never scored); expected verdicts ${rules || NONE}`)
   const interval = (i: { low: number | null; high: number | null; reason: string | null }) => (i.low === null || i.high === null ? (i.reason ? `${NONE} (${i.reason})` : NONE) : `[${fmtPercent(i.low)}, ${fmtPercent(i.high)}]`)
   // Detection and framing preference are one kind of table: a rate per source with its two intervals.
   const typed = p.detection.some((r) => r.type_matched !== null)
   // With `planted`, the detection table's two columns on whether the judge named the planted flaw and quoted it.
   const rates = <R extends (typeof p.detection)[number] | (typeof p.framing_preference)[number]>(title: string, counted: string, rows: readonly R[], count: (r: R) => number, planted?: (r: R) => string[]) => {
     if (!rows.length) return
-    const header = ['source', 'role', 'kind', 'probes', 'families', 'tied', counted, 'rate', 'Wilson', 'bootstrap (families)', ...(planted ? ['type named', 'change quoted'] : [])]
-    out.push(title, grid(header, rows.map((r) => [name(r.source), r.role, r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), fmtTally(count(r)), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap), ...(planted ? planted(r) : [])])))
+    const header = ['source', 'role', 'kind', 'probes', 'families', 'tied', 'unanswered', counted, 'rate', 'Wilson', 'bootstrap (families)', ...(planted ? ['type named', 'change quoted'] : [])]
+    out.push(title, grid(header, rows.map((r) => [name(r.source), r.role, r.kind, String(r.n_probes), String(r.n_families), String(r.n_tied), String(r.n_unanswered), fmtTally(count(r)), fmtPercent(r.rate), interval(r.wilson), interval(r.bootstrap), ...(planted ? planted(r) : [])])))
   }
   const planted = (r: (typeof p.detection)[number]) => [r.type_matched === null ? NONE : fmtTally(r.type_matched), r.location_matched === null ? NONE : fmtTally(r.location_matched)]
   rates('Detection', 'detected', p.detection, (r) => r.detected, typed ? planted : undefined)

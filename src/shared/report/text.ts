@@ -1,4 +1,4 @@
-import { agreementLabel, allAnnotatorsWords, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, allAnnotatorsWords, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
@@ -109,7 +109,7 @@ function pairwiseText(report: Report, name: Name): string[] {
       PAIRWISE_COUNTS
     )
     out.push(...comparisonNotes(pw.rows, name).map((note) => `  ${note}`))
-    const subsets = pw.rows.flatMap((r) => r.subsets.map((s) => [name(r.source), name(r.criterion), `${s.by}: ${s.value}`, String(s.n_judged), String(s.correct), fmtPercent(s.accuracy), ci(s.ci_low, s.ci_high, true).trim() || NONE]))
+    const subsets = pw.rows.flatMap((r) => r.subsets.map((s) => [name(r.source), name(r.criterion), subsetHeading(s.by, s.value), String(s.n_judged), String(s.correct), fmtPercent(s.accuracy), ci(s.ci_low, s.ci_high, true).trim() || NONE]))
     if (subsets.length) out.push('', 'Accuracy per subset (calls)', grid(['source', 'criterion', 'subset', 'judged', 'correct', 'accuracy', 'Wilson'], subsets, 3))
   }
   if (pw.position.length) {

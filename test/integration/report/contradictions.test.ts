@@ -272,6 +272,31 @@ describe('probe detection where every probe was answered', () => {
     expect(row?.wilson.reason).toMatch(/every answered probe \(3\) was tied/)
     expect(row?.bootstrap.reason).not.toMatch(/no probes answered/)
   })
+
+  it('counts a verified probe whose calls all failed as unanswered, and lets only verified probes be reference labels', async () => {
+    const path = tmp.file('probes-unanswered.assay')
+    expect((await runCli('new', path, '--demo')).code).toBe(0)
+    expect((await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '4', '--seed', '11')).code).toBe(0)
+    const project = await Project.open(path)
+    const probes = listProbes(project.db)
+    project.close()
+    // Three probes verified by their check, the fourth rejected (the planted change is not the only one).
+    const checks = probes.map((p, k) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: k < 3, severity: 'major', note: '' } }))
+    writeFileSync(tmp.file('checks-4.jsonl'), `${checks.join('\n')}\n`)
+    expect((await runCli('import', path, 'labels', tmp.file('checks-4.jsonl'))).code).toBe(0)
+    const opened = await Project.open(path)
+    const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'flaky' })
+    // The first two verified probes answered, the third failed, the rejected one answered.
+    addCalls(opened, run, probes.map((p, k) => (k === 2 ? { item: p.itemId, status: 'failed' as const } : { item: p.itemId, judgement: { verdict: 'a_better' } })))
+    const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
+    opened.close()
+    expect(report.probes).toMatchObject({ n_verified: 3, n_rejected: 1 })
+    const row = report.probes?.detection.find((r) => r.source === `run:${run}`)
+    expect(row).toMatchObject({ n_probes: 2, n_tied: 0, n_unanswered: 1 })
+    // The probes' expected verdicts label the verified probes only: the rejected one is in no table's denominator.
+    const probeLabel = report.pairwise?.rows.find((r) => r.source === `run:${run}` && r.criterion === 'label:probe')
+    expect(probeLabel).toMatchObject({ n_in_scope: 3, n_judged: 2, n_failed: 1 })
+  })
 })
 
 describe('a run in which every call failed, and one with nothing finished', () => {

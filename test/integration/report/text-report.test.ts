@@ -200,6 +200,18 @@ describe('the text report of the demo project after a judge run', () => {
     }
   })
 
+  it('names a subset of pairs by an imported probe tag as such, never as the probes the probes section counts', () => {
+    const tagged = demo.pairwise!.rows.flatMap((r) => r.subsets).filter((s) => s.by === 'probe')
+    expect(tagged.length).toBeGreaterThan(0)
+    const text = renderReportText(demo)
+    const html = renderReportHtml(demo)
+    for (const s of tagged) {
+      expect(text).toContain(`imported probe tag: ${s.value}`)
+      expect(html).toContain(`imported probe tag: ${s.value}`)
+    }
+    expect(text).not.toMatch(/\bprobe: /)
+  })
+
   it('is what assay report prints without --json', async () => {
     const printed = await runCli('report', demoPath, '--instrument', 'pairwise-preference', '--seed', '11')
     expect(printed.code).toBe(0)
@@ -292,7 +304,7 @@ describe('the text report’s sections present only for some projects', () => {
     expect(lineWith(section, 'prober', row.kind, String(row.n_probes), String(row.detected), fmtPercent(row.rate))).toBeDefined()
     // Every column the HTML's detection table has, in the same words: role, families, the count as the HTML writes it.
     const line = lineWith(section, 'prober', row.kind)!
-    expect(line.split(/\s{2,}/).slice(0, 8)).toEqual(['prober · run ' + run, row.role, row.kind, String(row.n_probes), String(row.n_families), String(row.n_tied), fmtTally(row.detected), fmtPercent(row.rate)])
+    expect(line.split(/\s{2,}/).slice(0, 9)).toEqual(['prober · run ' + run, row.role, row.kind, String(row.n_probes), String(row.n_families), String(row.n_tied), String(row.n_unanswered), fmtTally(row.detected), fmtPercent(row.rate)])
     const html = renderReportHtml(report)
     expect(html).toContain(`<td class="num">${fmtTally(row.detected)} / ${row.n_probes}</td><td class="num">${row.n_families}</td>`)
   }, 120_000)

@@ -21,12 +21,12 @@ export function ProbesTables({ report }: { report: Report }) {
     <>
       <p className="muted small" data-testid="probe-counts">
         {s.n_probes} probes in scope: {s.n_verified} verified, {s.n_rejected} rejected by their check, {s.n_unchecked} not yet checked. Only verified probes
-        are counted. Intervals: Wilson over probes and a cluster bootstrap over probe families, at {Math.round(s.level * 100)}%.
+        are counted, here and as reference labels in every table; a probe asked but never answered usably is counted as unanswered, never scored. Intervals: Wilson over probes and a cluster bootstrap over probe families, at {Math.round(s.level * 100)}%.
       </p>
       {s.detection.length > 0 && (
         <>
           <h3>Detection rate</h3>
-          <Table label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])]} numericFrom={3}>
+          <Table label="Probe detection" head={['Source', 'Role', 'Kind', 'Detected / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', 'Unanswered', ...(typed ? ['Planted type named', 'Planted change quoted'] : [])]} numericFrom={3}>
             {s.detection.map((r) => (
               <tr key={`${r.source}/${r.kind}`}>
                 <ProbeWho report={report} id={r.source} />
@@ -40,6 +40,7 @@ export function ProbesTables({ report }: { report: Report }) {
                 <td className="num" title={r.wilson.reason ?? undefined}>{ci(r.wilson)}</td>
                 <td className="num" title={r.bootstrap.reason ?? undefined}>{ci(r.bootstrap)}</td>
                 <td className="num">{r.n_tied}</td>
+                <td className="num">{r.n_unanswered}</td>
                 {typed && <td className="num">{r.type_matched === null ? NONE : fmtTally(r.type_matched)}</td>}
                 {typed && <td className="num">{r.location_matched === null ? NONE : fmtTally(r.location_matched)}</td>}
               </tr>
@@ -51,7 +52,7 @@ export function ProbesTables({ report }: { report: Report }) {
         <>
           <h3>Framing preference</h3>
           <p className="muted small">How often the version with inflated framing wins; framing alone should decide nothing (50%).</p>
-          <Table label="Framing preference" head={['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties']} numericFrom={3}>
+          <Table label="Framing preference" head={['Source', 'Role', 'Kind', 'Inflated wins / probes', 'Families', 'Rate', 'Wilson', 'Bootstrap (families)', 'Ties', 'Unanswered']} numericFrom={3}>
             {s.framing_preference.map((r) => (
               <tr key={`${r.source}/${r.kind}`}>
                 <ProbeWho report={report} id={r.source} />
@@ -65,6 +66,7 @@ export function ProbesTables({ report }: { report: Report }) {
                 <td className="num">{ci(r.wilson)}</td>
                 <td className="num">{ci(r.bootstrap)}</td>
                 <td className="num">{r.n_tied}</td>
+                <td className="num">{r.n_unanswered}</td>
               </tr>
             ))}
           </Table>

@@ -2,6 +2,7 @@ import { Fragment } from 'react'
 import {
   comparisonColumns,
   allAnnotatorsWords,
+  subsetHeading,
   FATAL_FLAW_COLUMNS,
   SOURCE_COUNT_COLUMNS,
   SOURCES_NOTE,
@@ -168,7 +169,7 @@ export function SubsetTable({ report, name }: { report: Report; name: Name }) {
   if (keys.length === 0) return null
   const heading = (k: string) => {
     const [by, value] = k.split('\u0000') as [string, string]
-    return by === 'label' ? `${value} better` : `${by.replace(/_/g, ' ')}: ${value}`
+    return subsetHeading(by, value)
   }
   return (
     <Table head={['Source', 'Criterion', ...keys.map(heading)]} numericFrom={2}>

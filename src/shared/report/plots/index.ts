@@ -1,4 +1,5 @@
 import type { Report, ReportComparison } from '../schema'
+import { subsetHeading } from '../format'
 import { accuracyChart, type AccuracyBar } from './accuracy-chart'
 import { confusionHeatmap } from './confusion-heatmap'
 import { positionBiasChart } from './position-chart'
@@ -64,7 +65,7 @@ export function reportPlots(report: Report): ReportPlot[] {
       const subsetBarsOf = (sources: readonly typeof rows[number][]): SubsetBar[] =>
         sources.flatMap((r) =>
           r.subsets.map((s) => ({
-            label: s.by === 'label' ? `${s.value} better` : `${s.by} ${s.value}`,
+            label: subsetHeading(s.by, s.value),
             series: name(r.source),
             value: s.accuracy,
             ciLow: s.ci_low,
