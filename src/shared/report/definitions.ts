@@ -23,7 +23,7 @@ export const FIELD_COUNTS =
 export const PAIRWISE_COUNTS =
   'accuracy = correct / judged, where judged counts completed calls and an unparseable answer counts as wrong; failed ' +
   'calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct; ' +
-  'baselines are counted from the labels of the judged items'
+  'baselines are scored on the same judged calls (always answering the majority label on each, its item\'s label)'
 
 /** What the judge-against-judge table's figures are, said above it (HTML and screen alike). */
 export const JUDGE_VS_JUDGE_NOTE =

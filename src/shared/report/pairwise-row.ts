@@ -205,11 +205,12 @@ export function pairwiseRow(
   const judged = total - failed
   let judgedItemCount = 0
   let decidedItemCount = 0
-  const judgedItemLabels: string[] = []
+  // The label of each judged call (its item's): the baseline is scored on the calls the accuracy is scored on.
+  const judgedCallLabels: string[] = []
   for (let j = 0; j < counts.length; j++) {
     if ((counts.denominator[j] as number) > 0) {
       judgedItemCount++
-      judgedItemLabels.push(counts.label[j] as string)
+      for (let c = 0; c < (counts.denominator[j] as number); c++) judgedCallLabels.push(counts.label[j] as string)
     }
     if ((counts.decided[j] as number) > 0) decidedItemCount++
   }
@@ -251,10 +252,11 @@ export function pairwiseRow(
     row.ci.accuracy_ties_dropped = wilsonOverItems(share.value, decidedItemCount, level, 'no judged calls once ties are dropped')
   }
 
-  // The baseline is counted on the items in the accuracy's denominator, from the rows, never from metadata, in
-  // terms chosen on those items alone: other pairs of the project (probes, say) never change it.
+  // The baseline is counted on the calls in the accuracy's denominator (always answering the majority label on
+  // each of them), from the rows, never from metadata, in terms chosen on their items alone: other pairs of the
+  // project (probes, say) never change it.
   const own = baselineTerms(counts, criterion, terms)
-  const baseline = majorityLabelBaseline(own ? own.labels : judgedItemLabels)
+  const baseline = majorityLabelBaseline(own ? own.labels : judgedCallLabels)
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = [...baseline.majority].sort()
   row.label_counts = Object.fromEntries((own ? own.names : options.labels).map((l) => [l, baseline.counts[l] ?? 0]))
@@ -280,11 +282,13 @@ export function pairwiseRow(
 function baselineTerms(counts: ItemCounts, criterion: CriterionTruth, reportTerms: LabelTerms): { terms: LabelTerms; names: string[]; labels: string[] } | null {
   const judged: ReportItem[] = []
   const sides: Side[] = []
+  const calls: number[] = []
   for (let k = 0; k < counts.length; k++) {
     if ((counts.denominator[k] as number) === 0) continue
     const dense = criterion.index.find(counts.item[k] as number)
     judged.push(criterion.items[dense] as ReportItem)
     sides.push(SIDE_OF_TRUTH[criterion.side[dense] as number] as Side)
+    calls.push(counts.denominator[k] as number)
   }
   if (judged.length === 0) return null
   const terms = labelTermsOf(judged)
@@ -292,7 +296,7 @@ function baselineTerms(counts: ItemCounts, criterion: CriterionTruth, reportTerm
   return {
     terms,
     names: terms === 'origin' ? ['human', 'ai'] : ['a', 'b'],
-    labels: judged.map((item, i) => labelOf(item, sides[i] as Side, terms))
+    labels: judged.flatMap((item, i) => Array<string>(calls[i] as number).fill(labelOf(item, sides[i] as Side, terms)))
   }
 }
 

@@ -217,6 +217,24 @@ describe("a card's accuracy on a field table with units split, failed and pendin
   })
 })
 
+describe('the majority baseline of a row that counts calls', () => {
+  it('is scored on the judged calls its accuracy is scored on, not on their items', async () => {
+    const project = await Project.create(tmp.file('baseline-calls.assay'))
+    // Four pairs labelled a, two labelled b; asked in both orders, the first pair's second order failed.
+    const pairs: PairSpec[] = Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, label: verdictFor(i < 4 ? 'a' : 'b'), labelSource: 'citations' }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'j', bothOrders: true })
+    addCalls(project, run, pairs.flatMap((p, i) => [0, 1].map((order) => ({ item: ids.get(p.id) as number, order, swapped: order === 1, ...(i === 0 && order === 1 ? { status: 'failed' as const } : { judgement: { verdict: verdictFor('b') } }) }))))
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    const row = report.pairwise?.rows.find((r) => r.source === `run:${run}`)
+    // Always answering "a" on the 11 judged calls is right 7 times (the items would say 4 of 6).
+    expect(row).toMatchObject({ n_judged: 11, correct: 4, label_counts: { a: 7, b: 4 }, majority_label: ['a'] })
+    expect(row?.majority_baseline).toBe(7 / 11)
+    expect(report.warnings.find((w) => w.code === 'below_majority_baseline' && w.source === `run:${run}`)?.message).toContain('4/11 = 36.4% < 63.6%')
+  })
+})
+
 describe('assay calibrate printing a McNemar p far below a thousandth', () => {
   it('writes it as the report does, never as 0', async () => {
     // Forty test pairs the raw judge splits on (no vote: wrong), each averaged to the right side (strongly, then weakly against).
