@@ -49,6 +49,16 @@ describe.skipIf(!hasChromium)(chromiumSuite('the Calibrate action of the report 
     expect(section).toMatch(/accuracy 80\.0% → 100\.0% .*on 15 units/)
   })
 
+  it('says the same fit asked for again is stored already, and stores no second one', async () => {
+    const form = page.getByTestId('calibrate-form')
+    if ((await form.getByLabel('Method').count()) === 0) await page.getByRole('button', { name: 'Calibrate a judge…' }).click()
+    await form.getByLabel('Method').selectOption('threshold')
+    await form.getByRole('button', { name: 'Fit and evaluate' }).click()
+    await expect.poll(() => form.getByRole('status').textContent(), { timeout: 60_000 }).toContain('Already stored with the same specification')
+    expect(await form.getByRole('status').textContent()).toContain('fit:1')
+    expect(await page.locator('#calibration').innerText()).not.toContain('fit:2')
+  })
+
   it('says what is wrong in the form’s own words, never as a command-line flag', async () => {
     const form = page.getByTestId('calibrate-form')
     if ((await form.getByLabel('Method').count()) === 0) await page.getByRole('button', { name: 'Calibrate a judge…' }).click()

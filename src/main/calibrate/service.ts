@@ -41,6 +41,8 @@ export interface CalibrateOptions {
 
 export interface CalibrateResult {
   fits: CalibrationRow[]
+  /** Fits already stored with the same specification, fit items and parameters: shown again, not stored twice. */
+  already_stored: number[]
 }
 
 /**
@@ -73,7 +75,12 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
   // Fit everything first: nothing is stored unless every fit succeeds.
   const fitted = specs.map((spec) => ({ spec, result: fitCalibration(input, spec, resolved) }))
   refuseEmptyFits(input, fitted)
-  const ids = project.write((db) => fitted.map(({ spec, result }) => insertFit(db, spec, result.parameters, result.fitItems, result.nFitUnits)))
+  // The same command run again fits the same thing: it is not stored a second time (a second source in every report).
+  const existing = input.fits ?? []
+  const same = fitted.map(({ spec, result }) => existing.find((f) => sameFit(f, spec, result)))
+  const ids = project.write((db) =>
+    fitted.map(({ spec, result }, i) => same[i]?.id ?? insertFit(db, spec, result.parameters, result.fitItems, result.nFitUnits))
+  )
   const stored = listFits(project.db, options.instrument).filter((f) => ids.includes(f.id))
   const rows = calibrationSection({ ...input, fits: stored }, stored, {
     level: options.level ?? 0.95,
@@ -81,7 +88,17 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
     seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
     eceBins: 10
   })
-  return { fits: rows }
+  return { fits: rows, already_stored: same.flatMap((f) => (f ? [f.id] : [])) }
+}
+
+/** A stored fit of the same specification, learned from the same items into the same parameters. */
+function sameFit(stored: StoredFit, spec: FitSpec, result: FitResult): boolean {
+  return (
+    JSON.stringify(stored.spec) === JSON.stringify(spec) &&
+    JSON.stringify(stored.parameters) === JSON.stringify(result.parameters) &&
+    stored.fitItems.length === result.fitItems.length &&
+    [...result.fitItems].sort((a, b) => a - b).every((id, i) => id === stored.fitItems[i])
+  )
 }
 
 /**

@@ -66,9 +66,13 @@ export const reportOperations = {
         seed: bootstrapSeed
       })
       .strict(),
-    output: z.object({ fits: z.array(calibrationRowSchema) }),
+    output: z.object({
+      fits: z.array(calibrationRowSchema),
+      /** Fits already stored with the same specification, fit items and parameters: evaluated again, not stored twice. */
+      already_stored: z.array(z.number().int())
+    }),
     access: 'curator',
-    summary: 'Fit a recalibration of a judge on the fit split (never test), store it, and evaluate it on the eval split'
+    summary: 'Fit a recalibration of a judge on the fit split (never test), store it (unless the same fit is stored already), and evaluate it on the eval split'
   }),
   'report.calibrateFewShot': op({
     input: z

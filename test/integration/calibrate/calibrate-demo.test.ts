@@ -213,8 +213,16 @@ describe('assay calibrate on the demo', () => {
   it('takes --criterion by the name the report prints, and lists the criteria for one it does not know', async () => {
     const report = json(await runCli('report', path, '--instrument', 'hypothesis-match', '--json'))
     const criterion = report.sources.find((s: { id: string }) => s.id === report.criteria[0])
-    const byName = json(await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--criterion', criterion.name, '--json'))
+    const printed = await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--criterion', criterion.name, '--json')
+    expect(printed.code).toBe(0)
+    const byName = JSON.parse(printed.stdout)
     expect(byName.fits[0].criterion).toBe(criterion.id)
+    // The same fit as the threshold fit above (the criterion by its id there, by its name here): shown, not stored twice.
+    expect(byName.fits[0].fit_id).toBe(1)
+    expect(printed.stderr).toBe('fit 1 is already stored with the same specification, fit items and parameters: not stored again\n')
+    const project = await Project.open(path)
+    expect((project.db.prepare(`SELECT count(*) AS n FROM calibration_fits WHERE method = 'threshold'`).get() as { n: number }).n).toBe(1)
+    project.close()
     const wrong = await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--criterion', 'Nobody')
     expect(wrong.code).not.toBe(0)
     expect(wrong.stderr).toContain(`No criterion "Nobody"; criteria: ${criterion.id} (${criterion.name})`)

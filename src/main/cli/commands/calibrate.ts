@@ -87,7 +87,9 @@ export function registerCalibrate(program: Command, io: CliIO): void {
             ...(opts.positive !== undefined ? { positive: opts.positive } : {}),
             ...(rule !== undefined ? { rule } : {})
           }
-          return (await project.call('report.calibrate', input)).fits
+          const result = await project.call('report.calibrate', input)
+          for (const id of result.already_stored) io.err(`fit ${id} is already stored with the same specification, fit items and parameters: not stored again`)
+          return result.fits
         }
         const input = { ...common, ...(shots !== undefined ? { shots } : {}), ...(opts.shotSeed !== undefined ? { shotSeed: opts.shotSeed } : {}) }
         const result = await project.call('report.calibrateFewShot', input)

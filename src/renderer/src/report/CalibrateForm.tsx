@@ -42,7 +42,12 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
     }).then(
       (r) => {
         setBusy(false)
-        setMessage({ ok: true, text: `Stored ${r.fits.map((f) => `${f.source} (${f.label}; fitted on ${f.n_fit_items} dev items, evaluated on ${f.n_eval_items} test items)`).join(', ')}.` })
+        const described = (f: (typeof r.fits)[number]) => `${f.source} (${f.label}; fitted on ${f.n_fit_items} dev items, evaluated on ${f.n_eval_items} test items)`
+        const fresh = r.fits.filter((f) => !r.already_stored.includes(f.fit_id))
+        const again = r.fits.filter((f) => r.already_stored.includes(f.fit_id))
+        // The same fit asked for again is shown as the one stored, never stored twice.
+        const parts = [fresh.length ? `Stored ${fresh.map(described).join(', ')}.` : '', again.length ? `Already stored with the same specification, fit items and parameters: ${again.map(described).join(', ')}; not stored again.` : '']
+        setMessage({ ok: true, text: parts.filter(Boolean).join(' ') })
         onCalibrated()
       },
       (e: Error) => {
