@@ -1,5 +1,5 @@
 import type { CalibrationRow } from '../calibrate/schema'
-import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtP, fmtPercent } from './format'
+import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtP, fmtPercent, plural } from './format'
 
 /** How every paired difference of a recalibration is computed, said beside it. */
 const PAIRED = 'after − before, paired cluster bootstrap'
@@ -44,6 +44,6 @@ export function calibrationLines(c: CalibrationRow): string[] {
   const s = c.scale
   if (s) lines.push(`mean absolute difference ${fmtNumber(s.before_mad)} → ${fmtNumber(s.after_mad)} on ${s.n} units${differenceOf(s.mad_difference, false)}`)
   const ch = c.changes
-  if (ch) lines.push(`verdicts changed: ${ch.changed_first_order} of the first order, ${ch.changed_second_order} of the second; ${ch.n_ties} ties of ${ch.n_pairs} pairs`)
+  if (ch) lines.push(`verdicts changed: ${ch.changed_first_order} of the first order, ${ch.changed_second_order} of the second; ${plural(ch.n_ties, 'tie')} of ${plural(ch.n_pairs, 'pair')}`)
   return lines
 }

@@ -165,7 +165,7 @@ export function ceilingSection(report: Report, who: Who): string {
   const blocks = report.ceiling.map((c) => {
     const d = c.definitions
     const headings = ['Who', 'Over', ...c.statistics.map(statisticLabel)]
-    const human = [td('Human – human · pairs of annotators'), num(`${c.human_human.n_pairs} pairs`), ...c.statistics.map((s) => statCell(s, c.human_human.mean[s]?.value, undefined, c.human_human.mean[s]?.reason))]
+    const human = [td('Human – human · pairs of annotators'), num(plural(c.human_human.n_pairs, 'pair')), ...c.statistics.map((s) => statCell(s, c.human_human.mean[s]?.value, undefined, c.human_human.mean[s]?.reason))]
     const others = c.human_human.against_majority_of_others
     const cited = Object.values(others)[0]
     const ceilingRow = cited

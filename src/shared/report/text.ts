@@ -227,7 +227,7 @@ function ceilingText(report: Report, name: Name): string[] {
     const cells = (values: Record<string, { value: number | null } | undefined>) => c.statistics.map((s) => fmtStatistic(s, values[s]?.value))
     const others = Object.values(h.against_majority_of_others)[0]
     const rows = [
-      ['human – human · pairs of annotators', `${h.n_pairs} pairs`, ...cells(h.mean)],
+      ['human – human · pairs of annotators', plural(h.n_pairs, 'pair'), ...cells(h.mean)],
       ...(others ? [['each annotator against the majority of the others', plural(others.n_annotators, 'annotator'), ...cells(h.against_majority_of_others)]] : []),
       ...c.judge_human.flatMap((j) => {
         const majority = Object.values(j.against_majority)[0]

@@ -313,7 +313,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
       <Table head={['Who', 'Over', ...ceiling.statistics.map(statisticLabel)]} numericFrom={1}>
         <tr>
           <td>Human – human · pairs of annotators</td>
-          <td className="num">{h.n_pairs} pairs</td>
+          <td className="num">{plural(h.n_pairs, 'pair')}</td>
           {ceiling.statistics.map((s) => (
             <Stat key={s} name={s} value={h.mean[s]?.value} reason={h.mean[s]?.reason} />
           ))}
