@@ -1,15 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { gatherReportInput } from '../../../src/main/report/gather'
 import { buildReport, calibrationLines, evaluatedOn, fmtPercent, renderReportHtml, renderReportText, type Report } from '../../../src/shared/report'
 import { escapeXml } from '../../../src/shared/report/plots/svg'
 import { insertFit } from '../../../src/main/store/calibration-fits'
-import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
-import { addCalls, addPairs, addRun, annotate, verdictFor, type CallSpec, type PairSpec } from './fixtures'
+import { addCalls, addPairs, addRun, annotate, demoWithCheckedProbes, verdictFor, type CallSpec, type PairSpec } from './fixtures'
 
 // Reports in which two places once gave one figure two values, or a figure was plainly wrong.
 const tmp = tempDir('assay-contradictions-')
@@ -264,15 +263,7 @@ describe('assay calibrate printing a McNemar p far below a thousandth', () => {
 
 describe('probe detection where every probe was answered', () => {
   it('says the answers tied between orders, not that no probe was answered', async () => {
-    const path = tmp.file('probes-tied.assay')
-    expect((await runCli('new', path, '--demo')).code).toBe(0)
-    expect((await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '3', '--seed', '11')).code).toBe(0)
-    const project = await Project.open(path)
-    const probes = listProbes(project.db)
-    const checks = probes.map((p) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: true, severity: 'major', note: '' } }))
-    project.close()
-    writeFileSync(tmp.file('checks.jsonl'), `${checks.join('\n')}\n`)
-    expect((await runCli('import', path, 'labels', tmp.file('checks.jsonl'))).code).toBe(0)
+    const { path, probes } = await demoWithCheckedProbes(tmp.file('probes-tied.assay'), 3)
     const opened = await Project.open(path)
     const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'torn', bothOrders: true })
     // Every probe answered in both orders, the two orders always picking opposite sides.
@@ -292,16 +283,8 @@ describe('probe detection where every probe was answered', () => {
   })
 
   it('counts a verified probe whose calls all failed as unanswered, and lets only verified probes be reference labels', async () => {
-    const path = tmp.file('probes-unanswered.assay')
-    expect((await runCli('new', path, '--demo')).code).toBe(0)
-    expect((await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '4', '--seed', '11')).code).toBe(0)
-    const project = await Project.open(path)
-    const probes = listProbes(project.db)
-    project.close()
     // Three probes verified by their check, the fourth rejected (the planted change is not the only one).
-    const checks = probes.map((p, k) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: k < 3, severity: 'major', note: '' } }))
-    writeFileSync(tmp.file('checks-4.jsonl'), `${checks.join('\n')}\n`)
-    expect((await runCli('import', path, 'labels', tmp.file('checks-4.jsonl'))).code).toBe(0)
+    const { path, probes } = await demoWithCheckedProbes(tmp.file('probes-unanswered.assay'), 4, (k) => k < 3)
     const opened = await Project.open(path)
     const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'flaky' })
     // The first two verified probes answered, the third failed, the rejected one answered.

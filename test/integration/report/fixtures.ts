@@ -264,3 +264,28 @@ export async function syntheticPairsProject(path: string, pairs: number): Promis
   })
   return project
 }
+
+/**
+ * The demo with `n` formula-error probes made from its pairs (seed 11), each checked by an expert whose check says the
+ * planted flaw is there and, where `onlyChange(k)`, the only change (so verified; rejected otherwise). Returns the
+ * project's path and its probes, the project closed.
+ */
+export async function demoWithCheckedProbes(path: string, n: number, onlyChange: (k: number) => boolean = () => true): Promise<{ path: string; probes: Array<{ itemId: number; externalId: string }> }> {
+  const { runCli } = await import('../../support/cli')
+  const { Project: ProjectClass } = await import('../../../src/main/store/project')
+  const { listProbes } = await import('../../../src/main/store/probes')
+  const { writeFileSync } = await import('node:fs')
+  const cli = async (...args: string[]) => {
+    const r = await runCli(...args)
+    if (r.code !== 0) throw new Error(`assay ${args[0]}: ${r.stderr}`)
+  }
+  await cli('new', path, '--demo')
+  await cli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', String(n), '--seed', '11')
+  const project = await ProjectClass.open(path)
+  const probes = listProbes(project.db)
+  project.close()
+  const checks = probes.map((p, k) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: onlyChange(k), severity: 'major', note: '' } }))
+  writeFileSync(`${path}.checks.jsonl`, `${checks.join('\n')}\n`)
+  await cli('import', path, 'labels', `${path}.checks.jsonl`)
+  return { path, probes }
+}

@@ -1,13 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
-import { listProbes } from '../../../src/main/store/probes'
 import { Project } from '../../../src/main/store/project'
 import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, agreementLabel, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
-import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor, type PairSpec } from './fixtures'
+import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, demoWithCheckedProbes, verdictFor, type PairSpec } from './fixtures'
 
 // The text report (`assay report` without --json) shows every section the JSON has, with the same figures formatted
 // as the HTML report formats them.
@@ -285,14 +284,7 @@ describe('the text report’s sections present only for some projects', () => {
   })
 
   it('probes', async () => {
-    const path = tmp.file('probes.assay')
-    expect((await runCli('new', path, '--demo')).code).toBe(0)
-    expect((await runCli('probe', 'make', path, '--kind', 'formula-error', '--from', 'demo-pairs', '--n', '3', '--seed', '11')).code).toBe(0)
-    const project = await Project.open(path)
-    const probes = listProbes(project.db)
-    project.close()
-    writeFileSync(tmp.file('checks.jsonl'), `${probes.map((p) => JSON.stringify({ item: p.externalId, instrument: 'probe-check', source: 'Expert', source_kind: 'human', judgement: { flaw_present: true, only_change: true, severity: 'major', note: '' } })).join('\n')}\n`)
-    expect((await runCli('import', path, 'labels', tmp.file('checks.jsonl'))).code).toBe(0)
+    const { path, probes } = await demoWithCheckedProbes(tmp.file('probes.assay'), 3)
     const opened = await Project.open(path)
     const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'prober' })
     addCalls(opened, run, probes.map((p, k) => ({ item: p.itemId, judgement: { verdict: k === 0 ? 'b_better' : 'a_better' } })))
