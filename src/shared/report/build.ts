@@ -15,7 +15,7 @@ import { outcomeRuleFor } from './outcomes'
 import { labelTermsOf, pairCallsOf, positionRow, winnerReader } from './pairwise'
 import { criterionTruth, pairwiseRow, tiedPairs, type CriterionTruth } from './pairwise-row'
 import { ItemIndex } from './item-index'
-import { combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
+import { answersField, combineSources, comparableFields, resolveSource, type ResolvedSource, type Value } from './resolve'
 import { REPORT_SCHEMA_VERSION, type Report, type ReportComparison, type ReportPairwise } from './schema'
 import { pairSystems, systemsOf } from './systems'
 import { publishedAgreement } from './published'
@@ -250,7 +250,7 @@ function comparisonsFor(
     for (const source of order(all)) {
       if (source.id === criterion.id || comparedTheOtherWay(source, criterionIndex, criteria)) continue
       // A source that answers items but never gives this field (a panel, a judge not asked for fatal flaws).
-      if (source.counts.answered > 0 && (source.values.get(field.name)?.size ?? 0) === 0) continue
+      if (source.counts.answered > 0 && !answersField(source, field.name)) continue
       let values = (name: string): ReadonlyMap<string, Value> => criterion.values.get(name) ?? new Map()
       const againstOthers = criterion.input.kind === 'human_majority' && source.input.kind === 'annotator'
       if (againstOthers) {
@@ -327,7 +327,7 @@ function pairwiseSection(
   const fatalFlaws = marked.size === 0
     ? []
     : order(all)
-        .filter((s) => s.input.kind !== 'panel' && (s.values.get('winner')?.size ?? 0) > 0)
+        .filter((s) => s.input.kind !== 'panel' && answersField(s, 'winner'))
         .map((s) => fatalFlawRow(s, marked, items, options.level))
   const judgeAudits = marked.size ? judgeFlawAuditRows(input.judgeFlawAudits ?? [], marked, items, options.level) : []
   const annotators = all.filter((s) => s.input.kind === 'annotator')

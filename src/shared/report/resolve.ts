@@ -48,6 +48,16 @@ export interface ResolvedSource {
    * tie, without a value but judged, and never correct (the ties policy: a tie given as an answer is scored as given).
    */
   tieAnswers?: ReadonlyMap<string, ReadonlySet<string>>
+  /**
+   * Fields the source gave any answer on, a value or a split: a judge whose every answer on a field split has no value
+   * there, but is still scored on it (its units without a value), never dropped as if it had not been asked.
+   */
+  answeredFields?: ReadonlySet<string>
+}
+
+/** Whether a source answered a field at all: a value on some unit, or answers that split. */
+export function answersField(source: ResolvedSource, field: string): boolean {
+  return (source.values.get(field)?.size ?? 0) > 0 || source.answeredFields?.has(field) === true
 }
 
 /**
@@ -288,7 +298,8 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     values.set(field.name, valuesOfTwin({ units, codes: coded.subarray(0, valued), at }))
   })
   counts.tiedVotes = tiedVotes
-  return { id: input.id, input, itemStatus, values, counts, columns, units, ...(tieAnswers ? { tieAnswers } : {}) }
+  const answeredFields = new Set(fields.filter((_, f) => (answers[f] as FieldAnswers).order.length > 0).map((field) => field.name))
+  return { id: input.id, input, itemStatus, values, counts, columns, units, answeredFields, ...(tieAnswers ? { tieAnswers } : {}) }
 }
 
 /**
@@ -335,5 +346,6 @@ export function combineSources(
   }
   // A unit counts once, however many of its fields split.
   counts.tiedVotes = new Set([...tiedUnits.values()].flatMap((keys) => [...keys])).size
-  return units ? { id: input.id, input, itemStatus, values, counts, units, tiedUnits } : { id: input.id, input, itemStatus, values, counts, tiedUnits }
+  const answeredFields = new Set(fields.filter((f) => members.some((m) => answersField(m, f.name))).map((f) => f.name))
+  return units ? { id: input.id, input, itemStatus, values, counts, units, tiedUnits, answeredFields } : { id: input.id, input, itemStatus, values, counts, tiedUnits, answeredFields }
 }

@@ -68,4 +68,27 @@ describe('fatal-flaw recall of a judge asked in both display orders', () => {
     expect(text).toContain('No value: answered, but the display orders or trials split, so no verdict')
     expect(html).toContain('No value: answered, but the display orders or trials split, so no verdict')
   })
+
+  it('keeps a judge whose every answer split between the orders in every table, with all its pairs without a value', async () => {
+    const project = await Project.create(tmp.file('first-shown.assay'))
+    const pairs: PairSpec[] = Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, label: verdictFor('b') }))
+    const ids = addPairs(project, pairs)
+    const item = (i: number) => ids.get(`s${i}`) as number
+    annotate(project, 'flaw-audit', pairs.map((_, i) => ({ item: item(i), judgement: { flaws: [{ side: 'a', type: 'unsound_method', severity: 'fatal', evidence: 'Proposal', note: '' }] } })), { human: 'Rita' })
+    const run = addRun(project, { instrument: 'pairwise-preference', bothOrders: true })
+    // Always the proposal shown first: a in the first order, b in the second.
+    addCalls(project, run, pairs.flatMap((_, i) => [0, 1].map((order) => ({ item: item(i), order, swapped: order === 1, judgement: { verdict: verdictFor(order === 0 ? 'a' : 'b') } }))))
+    const report = projectReport(project.db, { instrument: 'pairwise-preference', generatedAt: '2026-01-01T00:00:00.000Z' })
+    project.close()
+    // Every field it answered has its row, each unit without a value, where it once had no row at all.
+    for (const name of ['verdict', 'winner']) {
+      const row = report.fields.find((f) => f.name === name)?.comparisons.find((c) => c.source === `run:${run}` && c.criterion === 'label')
+      expect(row, name).toMatchObject({ n_in_scope: 4, n_judged: 0, n_no_value: 4 })
+    }
+    expect(report.pairwise?.fatal_flaws.find((f) => f.source === `run:${run}`)).toMatchObject({ n_fatal: 4, n_judged: 0, n_no_value: 4 })
+    // Its cards say so, on every field.
+    const cards = report.summary.filter((c) => c.source === `run:${run}`)
+    expect(cards.map((c) => c.field).sort()).toEqual(['verdict', 'winner'])
+    expect(cards.find((c) => c.field === 'winner')?.fatal_flaw_recall).toMatchObject({ n: 0, n_no_value: 4 })
+  })
 })
