@@ -131,7 +131,7 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       const same = (v: Value | undefined, t: Value) => v !== undefined && valueKey(v) === valueKey(t)
       row.decision = decisionBlock(
         answered.map((k) => ({ itemId: itemOf(k), before: same(rawValues.get(k), truth.get(k) as Value), after: same(newValues.get(k), truth.get(k) as Value) })),
-        `the original template's run (${fit.spec.source}) on the same items`,
+        `the original template's run (${fit.spec.source}) on the same items, its value as its field table gives it (a split vote, a unit without a value there, counted here as not correct)`,
         reasons,
         bootstrap,
         false,
@@ -189,7 +189,7 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       ...(unanswered > 0 ? { n_unanswered_eval_units: unanswered } : {}),
       n_exposed_eval_items: exposedOf(rows.map((r) => r.itemId)),
       changes: bothOrderChanges([...perItem.values()], rule),
-      decision: decisionBlock(rows, "the raw judge's vote over both orders, as in its field table (an order that could not be read casts no vote; a split vote is a tie, counted as not correct)", reasons, bootstrap, false, unanswered),
+      decision: decisionBlock(rows, "the raw judge's vote over both orders, read as its field table reads it (an order that could not be read casts no vote), except that a split vote, a unit without a value there, is counted here as not correct", reasons, bootstrap, false, unanswered),
       warnings,
       reasons
     }

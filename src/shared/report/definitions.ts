@@ -45,6 +45,13 @@ export const SOURCES_NOTE =
   'calls, per display order. A judge whose every call failed, or with none finished, is listed here and left out of ' +
   'every comparison'
 
+/** What the win rates count, said with them (text, HTML and screen alike). */
+export const WIN_RATES_NOTE =
+  'Win rate: wins over the m human proposals a system was paired with. A tie, where a source\'s trials or display ' +
+  'orders split on a pair, counts half a win; missing, a pair asked but never answered, counts in m as not won (of ' +
+  'judged: over m less missing). The human majority\'s split pairs have no label and are left out of its m (the ties ' +
+  'policy)'
+
 /** The fatal-flaw table's columns, in text, HTML and on the screen alike. */
 export const FATAL_FLAW_COLUMNS = ['Source', 'Marked fatal', 'Judged', 'Ruled against', 'Recall', 'No value', 'Unanswered', 'Both sides fatal (left out)', 'Named a fatal flaw', 'Named recall'] as const
 

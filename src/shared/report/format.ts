@@ -7,6 +7,9 @@ export const NONE = '—'
 /** What the sources table says when there is none (text, HTML and screen alike). */
 export const NO_SOURCES = 'No source: no item in scope has a label, an answer or a judge call.'
 
+/** A field no source could be scored on, said in text, HTML and on the screen alike. */
+export const NO_COMPARISON = 'No source could be scored on this field against a criterion.'
+
 /** "1 annotator", "5 annotators". */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 

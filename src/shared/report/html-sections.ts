@@ -1,11 +1,11 @@
-import { allAnnotatorsWords, comparisonColumns, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { allAnnotatorsWords, NO_COMPARISON, comparisonColumns, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
@@ -103,7 +103,7 @@ function systemsPart(pairwise: ReportPairwise, who: Who): string {
     s.win_rates.map((w) => [who(s.source), td(w.system), num(w.m), num(w.wins), num(w.ties), num(w.losses), num(w.missing), statCell('win_rate', w.win_rate, undefined, s.reasons[`win_rate.${w.system}`]), statCell('win_rate_of_judged', w.win_rate_of_judged, undefined, undefined), num(w.cohorts)])
   )
   return `${strengths.length ? `<h3>Bradley–Terry strengths of ideation systems</h3><p class="muted small">Log-strengths centred at 0: P(i beats j) = 1 / (1 + exp(s_j − s_i)); intervals refit on each resample of items.</p>${table(['Source', 'System', 'Log-strength', 'Undefined resamples'], strengths, new Set([2, 3]))}` : ''}
-${winRates.length ? `<h3>Win rates against human proposals</h3>${table(['Source', 'System', 'm', 'Wins', 'Ties', 'Losses', 'Missing', 'Win rate (of m)', 'Of judged', 'Cohorts'], winRates, new Set([2, 3, 4, 5, 6, 7, 8, 9]))}` : ''}`
+${winRates.length ? `<h3>Win rates against human proposals</h3><p class="muted small">${esc(WIN_RATES_NOTE)}.</p>${table(['Source', 'System', 'm', 'Wins', 'Ties', 'Losses', 'Missing', 'Win rate (of m)', 'Of judged', 'Cohorts'], winRates, new Set([2, 3, 4, 5, 6, 7, 8, 9]))}` : ''}`
 }
 
 function fatalPart(pairwise: ReportPairwise, who: Who): string {
@@ -135,7 +135,7 @@ export function fieldSection(field: Report['fields'][number], plots: readonly Re
   ])
   const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}${sideFrameNote(field.categories)}` : ''
   const body = `<p class="muted small">Counts ${esc(field.unit)}. ${esc(FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1))}.</p>
-${field.comparisons.length === 0 ? '<p class="muted">No source could be scored on this field against a criterion.</p>' : table(headings, rows, numericFrom(headings, 2))}
+${field.comparisons.length === 0 ? `<p class="muted">${esc(NO_COMPARISON)}</p>` : table(headings, rows, numericFrom(headings, 2))}
 ${comparisonNotes(field.comparisons, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
 ${plotFigures(plots.filter((p) => p.section === field.name))}
 ${reasonsList(field.comparisons.map((c) => ({ who: `${name(c.source)} vs ${name(c.criterion)}`, reasons: c.reasons })))}`

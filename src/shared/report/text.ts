@@ -1,6 +1,6 @@
-import { agreementLabel, allAnnotatorsWords, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { extraSections } from './text-sections'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { grid, heading, type Name } from './text-parts'
@@ -100,7 +100,7 @@ function pairwiseText(report: Report, name: Name): string[] {
           fmtPercent(r.accuracy),
           interval(r.ci.accuracy, true),
           interval(r.ci.accuracy_bootstrap, true),
-          fmtPercent(r.accuracy_of_all),
+          `${fmtPercent(r.accuracy_of_all)} ${fmtInterval(r.ci.accuracy_of_all, true)}`.trim(),
           `${fmtPercent(r.majority_baseline)} (always ${r.majority_label.join('/') || NONE})`,
           fmtPercent(r.random_baseline),
           String(r.n_items)
@@ -138,7 +138,7 @@ function pairwiseText(report: Report, name: Name): string[] {
   const strengths = pw.systems.flatMap((s) => s.bradley_terry.map((b) => [name(s.source), b.player, fmtNumber(b.strength), ci(b.ci_low, b.ci_high, false).trim() || NONE]))
   if (strengths.length) out.push('', 'Bradley–Terry log-strengths of ideation systems', grid(['source', 'system', 'log-strength', 'interval'], strengths))
   const wins = pw.systems.flatMap((s) => s.win_rates.map((w) => [name(s.source), w.system, String(w.m), String(w.wins), String(w.ties), String(w.losses), String(w.missing), fmtPercent(w.win_rate), fmtPercent(w.win_rate_of_judged)]))
-  if (wins.length) out.push('', 'Win rates against human proposals', grid(['source', 'system', 'm', 'wins', 'ties', 'losses', 'missing', 'win rate (of m)', 'of judged'], wins))
+  if (wins.length) out.push('', 'Win rates against human proposals', grid(['source', 'system', 'm', 'wins', 'ties', 'losses', 'missing', 'win rate (of m)', 'of judged'], wins), WIN_RATES_NOTE)
   if (pw.fatal_flaws.length) {
     out.push(
       '',
@@ -200,7 +200,11 @@ function pairwiseText(report: Report, name: Name): string[] {
 function fieldsText(report: Report, name: Name): string[] {
   const out: string[] = []
   for (const field of report.fields) {
-    if (field.comparisons.length === 0) continue
+    if (field.comparisons.length === 0) {
+      // Said as the HTML and the screen say it, rather than left out.
+      out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`), NO_COMPARISON)
+      continue
+    }
     const columns = comparisonColumns(field.level, field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none')))
     out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`), FIELD_COUNTS)
     out.push(

@@ -248,7 +248,7 @@ describe('assay calibrate printing a McNemar p far below a thousandth', () => {
     const json = await runCli('report', path, '--instrument', 'pairwise-preference', '--json')
     const [row] = (JSON.parse(json.stdout) as Report).calibration ?? []
     const lines = calibrationLines(row!)
-    expect(lines[0]).toMatch(/^accuracy 0\.0% → 100\.0% on 40 units \(before: the raw judge's vote over both orders, as in its field table \(an order that could not be read casts no vote; a split vote is a tie, counted as not correct\)\); difference \+100\.0 pp \[100\.0, 100\.0\] pp \(after − before, paired/)
+    expect(lines[0]).toMatch(/^accuracy 0\.0% → 100\.0% on 40 units \(before: the raw judge's vote over both orders, read as its field table reads it \(an order that could not be read casts no vote\), except that a split vote, a unit without a value there, is counted here as not correct\); difference \+100\.0 pp \[100\.0, 100\.0\] pp \(after − before, paired/)
     const text = await runCli('report', path, '--instrument', 'pairwise-preference')
     const html = await runCli('report', path, '--instrument', 'pairwise-preference', '--html', `${path}.html`)
     expect(html.code).toBe(0)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { Project } from '../../../src/main/store/project'
-import { FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, agreementLabel, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { FIELD_COUNTS, NO_COMPARISON, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, WIN_RATES_NOTE, agreementLabel, fmtInterval, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, demoWithCheckedProbes, verdictFor, type PairSpec } from './fixtures'
@@ -209,6 +209,19 @@ describe('the text report of the demo project after a judge run', () => {
       expect(html).toContain(`imported probe tag: ${s.value}`)
     }
     expect(text).not.toMatch(/\bprobe: /)
+  })
+
+  it('gives the win rates’ note, each "of all in scope" with its interval, and fields no source could be scored on, as the HTML does', () => {
+    const text = renderReportText(demo)
+    const html = renderReportHtml(demo)
+    expect(demo.pairwise!.systems.some((s) => s.win_rates.length > 0)).toBe(true)
+    expect(text).toContain(WIN_RATES_NOTE)
+    expect(html).toContain(WIN_RATES_NOTE.replace(/'/g, '&#39;'))
+    const pairwise = block(text, 'Pairwise verdicts')
+    for (const r of demo.pairwise!.rows) expect(pairwise).toContain(`${fmtPercent(r.accuracy_of_all)} ${fmtInterval(r.ci.accuracy_of_all, true)}`)
+    const empty = demo.fields.filter((f) => f.comparisons.length === 0)
+    expect(empty.length).toBeGreaterThan(0)
+    for (const f of empty) expect(block(text, `${f.label} · ${f.name} (${f.level})`)).toContain(NO_COMPARISON)
   })
 
   it('is what assay report prints without --json', async () => {

@@ -4,6 +4,8 @@ import {
   allAnnotatorsWords,
   subsetHeading,
   FATAL_FLAW_COLUMNS,
+  NO_COMPARISON,
+  WIN_RATES_NOTE,
   SOURCE_COUNT_COLUMNS,
   SOURCES_NOTE,
   FIELD_COUNT_COLUMNS,
@@ -91,17 +93,17 @@ export function SourcesTable({ report }: { report: Report }) {
   if (report.sources.length === 0) return <p className="muted">{NO_SOURCES}</p>
   return (
     <>
-    <p className="muted small">{SOURCES_NOTE}.</p>
-    <Table head={['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS]} numericFrom={3}>
-      {report.sources.map((s) => (
-        <tr key={s.id}>
-          <Who report={report} id={s.id} />
-          <td>{s.kind.replace(/_/g, ' ')}</td>
-          <td>{s.left_out ? `${s.role} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.role}</td>
-          <Counts of={[s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes]} />
-        </tr>
-      ))}
-    </Table>
+      <p className="muted small">{SOURCES_NOTE}.</p>
+      <Table head={['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS]} numericFrom={3}>
+        {report.sources.map((s) => (
+          <tr key={s.id}>
+            <Who report={report} id={s.id} />
+            <td>{s.kind.replace(/_/g, ' ')}</td>
+            <td>{s.left_out ? `${s.role} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.role}</td>
+            <Counts of={[s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes]} />
+          </tr>
+        ))}
+      </Table>
     </>
   )
 }
@@ -226,17 +228,20 @@ export function SystemsTable({ report }: { report: Report }) {
   )
   if (rows.length === 0) return null
   return (
-    <Table head={['Source', 'System', 'Bradley–Terry log-strength', 'Win rate vs human (of m)', 'm']} numericFrom={2}>
-      {rows.map((r) => (
-        <tr key={`${r.source}|${r.player}`}>
-          <Who report={report} id={r.source} />
-          <td>{r.player}</td>
-          <Stat name="bradley_terry" value={r.b.strength} ci={{ method: 'cluster bootstrap (percentile)', level: 0.95, ci_low: r.b.ci_low, ci_high: r.b.ci_high }} reason={r.reason} />
-          <Stat name="win_rate" value={r.rate?.win_rate ?? null} reason={r.rate ? undefined : 'not paired with human proposals'} />
-          <td className="num">{r.rate?.m ?? NONE}</td>
-        </tr>
-      ))}
-    </Table>
+    <>
+      <p className="muted small">{WIN_RATES_NOTE}.</p>
+      <Table head={['Source', 'System', 'Bradley–Terry log-strength', 'Win rate vs human (of m)', 'm']} numericFrom={2}>
+        {rows.map((r) => (
+          <tr key={`${r.source}|${r.player}`}>
+            <Who report={report} id={r.source} />
+            <td>{r.player}</td>
+            <Stat name="bradley_terry" value={r.b.strength} ci={{ method: 'cluster bootstrap (percentile)', level: 0.95, ci_low: r.b.ci_low, ci_high: r.b.ci_high }} reason={r.reason} />
+            <Stat name="win_rate" value={r.rate?.win_rate ?? null} reason={r.rate ? undefined : 'not paired with human proposals'} />
+            <td className="num">{r.rate?.m ?? NONE}</td>
+          </tr>
+        ))}
+      </Table>
+    </>
   )
 }
 
@@ -276,7 +281,7 @@ function comparisonCell(c: ReportComparison, statistic: string) {
 }
 
 export function FieldTable({ report, field, name }: { report: Report; field: Report['fields'][number]; name: Name }) {
-  if (field.comparisons.length === 0) return <p className="muted">No source could be scored on this field against a criterion.</p>
+  if (field.comparisons.length === 0) return <p className="muted">{NO_COMPARISON}</p>
   const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
   const columns = comparisonColumns(field.level, hasOutcome)
   return (
