@@ -20,7 +20,7 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
   const s = report.probes
   if (!s) return ''
   const name = (id: string) => (id === 'all-annotators' ? '<td>All annotators (pooled)</td>' : who(id))
-  const counts = `<p class="muted small">${s.n_probes} probe${s.n_probes === 1 ? '' : 's'} in scope: ${s.n_verified} verified, ${s.n_rejected} rejected by their check, ${s.n_unchecked} not yet checked. Only verified probes are counted, below and as reference labels in every table; a probe asked but never answered usably (failed, pending, abstained, unreadable) is counted as unanswered, never scored. Intervals: Wilson over probes, and a cluster bootstrap over probe families (${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed}) at ${Math.round(s.level * 100)}%.</p>`
+  const counts = `<p class="muted small">${s.n_probes} probe${s.n_probes === 1 ? '' : 's'} in scope: ${s.n_verified} verified, ${s.n_rejected} rejected by their check, ${s.n_unchecked} not yet checked. Only verified probes are counted, below and as reference labels in every table; a probe whose answer could not be read is judged and detects nothing, as in every table; one asked but never answered (failed, pending, abstained) is counted as unanswered, never scored. Intervals: Wilson over probes, and a cluster bootstrap over probe families (${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed}) at ${Math.round(s.level * 100)}%.</p>`
   const kinds = table(
     ['Kind', 'Expected verdict', 'Verified', 'Rejected', 'Unchecked'],
     s.by_kind.map((k) => [td(k.kind), td(s.rules[k.kind] === 'no_preference' ? 'no preference from framing alone' : 'the original is better'), num(k.verified), num(k.rejected), num(k.unchecked)]),

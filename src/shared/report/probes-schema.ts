@@ -14,7 +14,7 @@ export const probeDetectionRowSchema = z.object({
   n_families: z.number().int(),
   /** Items whose answers are split evenly between detecting and not (left out of n_probes). */
   n_tied: z.number().int(),
-  /** Verified probes of the kind the source was asked but never answered usably (failed, pending, abstained, unreadable): left out of n_probes, never scored. */
+  /** Verified probes of the kind the source was asked but never answered (failed, pending, abstained, or answered without a side): left out of n_probes, never scored. One read as unparseable is in n_probes, detecting nothing. */
   n_unanswered: z.number().int(),
   detected: z.number(),
   rate: z.number().nullable(),

@@ -1,5 +1,6 @@
 import { clusterBootstrap, undefinedBecause, wilsonIntervalOfShare, type Estimate } from '../stats'
 import type { ReportInput, ReportSourceInput, SourceCall } from './input'
+import { betterStatus, type ItemStatus } from './resolve'
 import type { ProbeDetectionRow, ProbesSection } from './probes-schema'
 
 // The "Probes" section: how often each judge, and each person, notices a planted flaw on original-vs-probe pairs,
@@ -66,12 +67,19 @@ interface ItemScore {
   secondary: number | null
 }
 
-/** A source's per-item scores on the given probes: calls of one item combined by their mean. */
+/**
+ * A source's per-item scores on the given probes: calls of one item combined by their mean. A probe's status is its
+ * item's, as the field tables read it (an answer before an abstention before an unreadable answer before a failure):
+ * one read as unparseable there is judged here too, and detects nothing.
+ */
 function itemScores(calls: readonly SourceCall[], probes: ReadonlyMap<number, ProbeFacts>, score: CallScore, secondary: CallScore | null) {
   const byItem = new Map<number, { s: number[]; t: number[] }>()
+  const status = new Map<number, ItemStatus>()
   for (const call of calls) {
     const probe = probes.get(call.itemId)
-    if (!probe || call.status !== 'ok') continue
+    if (!probe) continue
+    status.set(call.itemId, betterStatus(status.get(call.itemId), call.status === 'ok' ? 'answered' : call.status))
+    if (call.status !== 'ok') continue
     const v = score(call, probe)
     if (v === null) continue
     const entry = byItem.get(call.itemId) ?? { s: [], t: [] }
@@ -80,6 +88,7 @@ function itemScores(calls: readonly SourceCall[], probes: ReadonlyMap<number, Pr
     if (t !== null) entry.t.push(t)
     byItem.set(call.itemId, entry)
   }
+  for (const [itemId, st] of status) if (st === 'unparseable' && !byItem.has(itemId)) byItem.set(itemId, { s: [0], t: secondary ? [0] : [] })
   const out = new Map<number, ItemScore>()
   for (const [itemId, e] of byItem) {
     out.set(itemId, {

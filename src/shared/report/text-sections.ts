@@ -69,7 +69,7 @@ function probesText(report: Report, name: Name): string[] {
   const p = report.probes
   if (!p) return []
   const rules = Object.entries(p.rules).map(([kind, rule]) => `${kind}: ${rule}`).join(', ')
-  const out = heading('Probes', `${p.n_probes} probes in scope: ${p.n_verified} verified, ${p.n_rejected} rejected, ${p.n_unchecked} unchecked (only verified probes are counted, here and as reference labels in every table; a probe asked but never answered usably is counted as unanswered, never scored); expected verdicts ${rules || NONE}`)
+  const out = heading('Probes', `${p.n_probes} probes in scope: ${p.n_verified} verified, ${p.n_rejected} rejected, ${p.n_unchecked} unchecked (only verified probes are counted, here and as reference labels in every table; a probe whose answer could not be read is judged and detects nothing, as in every table; one asked but never answered is counted as unanswered, never scored); expected verdicts ${rules || NONE}`)
   const interval = (i: { low: number | null; high: number | null; reason: string | null }) => (i.low === null || i.high === null ? (i.reason ? `${NONE} (${i.reason})` : NONE) : `[${fmtPercent(i.low)}, ${fmtPercent(i.high)}]`)
   // Detection and framing preference are one kind of table: a rate per source with its two intervals.
   const typed = p.detection.some((r) => r.type_matched !== null)

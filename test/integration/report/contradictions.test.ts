@@ -287,16 +287,20 @@ describe('probe detection where every probe was answered', () => {
     const { path, probes } = await demoWithCheckedProbes(tmp.file('probes-unanswered.assay'), 4, (k) => k < 3)
     const opened = await Project.open(path)
     const run = addRun(opened, { instrument: 'pairwise-preference', judge: 'flaky' })
-    // The first two verified probes answered, the third failed, the rejected one answered.
-    addCalls(opened, run, probes.map((p, k) => (k === 2 ? { item: p.itemId, status: 'failed' as const } : { item: p.itemId, judgement: { verdict: 'a_better' } })))
+    // The first verified probe answered, the second unreadable, the third failed; the rejected one answered.
+    addCalls(opened, run, probes.map((p, k) => (k === 2 ? { item: p.itemId, status: 'failed' as const } : k === 1 ? { item: p.itemId, status: 'unparseable' as const } : { item: p.itemId, judgement: { verdict: 'a_better' } })))
     const report = projectReport(opened.db, { instrument: 'pairwise-preference' })
     opened.close()
     expect(report.probes).toMatchObject({ n_verified: 3, n_rejected: 1 })
     const row = report.probes?.detection.find((r) => r.source === `run:${run}`)
+    // The unreadable probe is judged and detects nothing, as the field table judges it; the failed one is unanswered.
     expect(row).toMatchObject({ n_probes: 2, n_tied: 0, n_unanswered: 1 })
+    expect(row?.detected).toBeLessThanOrEqual(1)
     // The probes' expected verdicts label the verified probes only: the rejected one is in no table's denominator.
     const probeLabel = report.pairwise?.rows.find((r) => r.source === `run:${run}` && r.criterion === 'label:probe')
-    expect(probeLabel).toMatchObject({ n_in_scope: 3, n_judged: 2, n_failed: 1 })
+    expect(probeLabel).toMatchObject({ n_in_scope: 3, n_judged: 2, n_failed: 1, n_unparseable: 1 })
+    const field = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === `run:${run}` && c.criterion === 'label:probe')
+    expect(field).toMatchObject({ n_judged: row!.n_probes + row!.n_tied, n_unparseable: 1, n_failed: 1 })
   })
 })
 

@@ -21,7 +21,7 @@ export function ProbesTables({ report }: { report: Report }) {
     <>
       <p className="muted small" data-testid="probe-counts">
         {s.n_probes} probes in scope: {s.n_verified} verified, {s.n_rejected} rejected by their check, {s.n_unchecked} not yet checked. Only verified probes
-        are counted, here and as reference labels in every table; a probe asked but never answered usably is counted as unanswered, never scored. Intervals: Wilson over probes and a cluster bootstrap over probe families, at {Math.round(s.level * 100)}%.
+        are counted, here and as reference labels in every table; a probe whose answer could not be read is judged and detects nothing, as in every table; one asked but never answered is counted as unanswered, never scored. Intervals: Wilson over probes and a cluster bootstrap over probe families, at {Math.round(s.level * 100)}%.
       </p>
       {s.detection.length > 0 && (
         <>
