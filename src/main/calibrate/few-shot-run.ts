@@ -27,6 +27,8 @@ export interface FewShotOptions extends CalibrateOptions {
 export interface FewShotResult {
   fits: CalibrationRow[]
   run: RunResult
+  /** The fit already stored with the same specification and examples: its run resumed, nothing made again. */
+  already_stored: number[]
 }
 
 /**
@@ -65,6 +67,33 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
   const chosen = chooseFewShotExamples(candidates, k, seed)
   if (chosen.some((e) => e.split === 'test')) throw new AssayError('internal', 'a test item was chosen as an example')
 
+  const spec: FitSpec = {
+    method: 'few-shot',
+    instrument: instrument.id,
+    source,
+    criterion,
+    score_field: targetSpec.field,
+    target: targetSpec,
+    fit_split: fitSplit,
+    eval_split: evalSplit
+  }
+  const examples = chosen.map((e) => ({ item: e.item, label: e.label }))
+  // The same command again (same judge, examples and seed): its run is resumed, no template, run or fit is made twice.
+  const same = listFits(db, instrument.id).find(
+    (f) =>
+      f.parameters.kind === 'few-shot' &&
+      JSON.stringify(f.spec) === JSON.stringify(spec) &&
+      f.parameters.base_template === baseRef &&
+      f.parameters.k === k &&
+      f.parameters.seed === seed &&
+      JSON.stringify(f.parameters.examples) === JSON.stringify(examples)
+  )
+  if (same && same.parameters.kind === 'few-shot') {
+    options.onRunPrepared?.(same.parameters.run_id, same.parameters.template)
+    const result = await runRegistry.run(project, same.parameters.run_id, options.env, options.onProgress)
+    return { fits: evaluated(project, options, same.id), run: result, already_stored: [same.id] }
+  }
+
   // The base prompt with its placeholders written the way a template of one's own names them.
   const asUserTokens = (text: string) => base.entry.placeholders.reduce((t, p) => t.split(p.token).join(`{{${p.name}}}`), text)
   const names = base.entry.placeholders.map((p) => p.name)
@@ -88,36 +117,30 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
     project,
     parseRunSpec({ instrument: instrument.id, judgeId: run.judge_id, template: templateRef, split: evalSplit, seed: run.seed, ...(run.both_orders ? { bothOrders: true } : {}), trials: run.trials })
   )
-  const spec: FitSpec = {
-    method: 'few-shot',
-    instrument: instrument.id,
-    source,
-    criterion,
-    score_field: targetSpec.field,
-    target: targetSpec,
-    fit_split: fitSplit,
-    eval_split: evalSplit
-  }
   const fitId = project.write((db) =>
     insertFit(
       db,
       spec,
-      { kind: 'few-shot', template: templateRef, base_template: baseRef, k, seed, examples: chosen.map((e) => ({ item: e.item, label: e.label })), run_id: prepared.runId },
+      { kind: 'few-shot', template: templateRef, base_template: baseRef, k, seed, examples, run_id: prepared.runId },
       [...new Set(chosen.map((e) => e.itemId))],
       chosen.length
     )
   )
   options.onRunPrepared?.(prepared.runId, templateRef)
   const result = await runRegistry.run(project, prepared.runId, options.env, options.onProgress)
-  const after = gatherReportInput(db, { instrument: options.instrument })
-  const stored = listFits(db, options.instrument).filter((f) => f.id === fitId)
-  const fits = calibrationSection({ ...after, fits: stored }, stored, {
+  return { fits: evaluated(project, options, fitId), run: result, already_stored: [] }
+}
+
+/** One stored fit, evaluated on what the project holds now. */
+function evaluated(project: Project, options: FewShotOptions, fitId: number): CalibrationRow[] {
+  const after = gatherReportInput(project.db, { instrument: options.instrument })
+  const stored = listFits(project.db, options.instrument).filter((f) => f.id === fitId)
+  return calibrationSection({ ...after, fits: stored }, stored, {
     level: options.level ?? 0.95,
     resamples: options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
     eceBins: 10
   })
-  return { fits, run: result }
 }
 
 /** Before any template or run is made: a few-shot fit needs eval units the criterion labels, or it has nothing to be evaluated on. */

@@ -93,7 +93,9 @@ export const reportOperations = {
     output: z.object({
       fits: z.array(calibrationRowSchema),
       /** The run that asked the judge with the few-shot template on the eval split (resumable like any run). */
-      run: z.object({ runId: z.number().int(), outcome: z.enum(['done', 'cancelled', 'failed']), fatal: z.string().nullable(), counts: runCountsSchema })
+      run: z.object({ runId: z.number().int(), outcome: z.enum(['done', 'cancelled', 'failed']), fatal: z.string().nullable(), counts: runCountsSchema }),
+      /** The fit already stored with the same specification and examples: its run resumed, nothing made again. */
+      already_stored: z.array(z.number().int())
     }),
     access: 'curator',
     summary: 'Few-shot recalibration: labelled fit-split examples in a new version of the prompt, the judge run with it on the eval split, and compared'

@@ -125,6 +125,17 @@ describe('assay calibrate on the demo', () => {
     expect(fit.source).toBe(`run:${fit.parameters.run_id}`)
     expect(fit.decision.n).toBe(fit.n_eval_units)
     expect(fit.decision.both_correct + fit.decision.only_before + fit.decision.only_after + fit.decision.both_wrong).toBe(fit.decision.n)
+    // The same command again resumes that run: no second template version, run or fit.
+    const again = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', 'run:1', '--method', 'few-shot', '--shots', '2', '--json')
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain(`fit ${fit.fit_id} is already stored with the same judge, examples and seed: its run ${fit.parameters.run_id} was resumed, nothing made again`)
+    expect(JSON.parse(again.stdout).fits[0]).toMatchObject({ fit_id: fit.fit_id, decision: fit.decision })
+    const reopened = await Project.open(path)
+    const count = (sql: string) => (reopened.db.prepare(sql).get() as { n: number }).n
+    expect(count(`SELECT count(*) AS n FROM templates WHERE template_id = 'pairwise-ranker-fewshot'`)).toBe(1)
+    expect(count(`SELECT count(*) AS n FROM calibration_fits WHERE method = 'few-shot'`)).toBe(1)
+    expect(count(`SELECT count(*) AS n FROM runs WHERE template_id = 'pairwise-ranker-fewshot'`)).toBe(1)
+    reopened.close()
   })
 
   it('shows each fit as a source beside the raw judge, on the eval split only, and warns of exposed eval items', async () => {

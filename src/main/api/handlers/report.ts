@@ -76,7 +76,7 @@ export const reportHandlers: HandlerGroup<keyof typeof reportOperations> = {
       onProgress: (p) => ctx.events.emit('run.progress', p)
     })
     const { runId, outcome, fatal, counts } = result.run
-    return { fits: result.fits, run: { runId, outcome, fatal, counts } }
+    return { fits: result.fits, run: { runId, outcome, fatal, counts }, already_stored: result.already_stored }
   },
   'report.cancel': (input, ctx) => {
     const controller = running.get(`${ctx.project.path}\u0000${input.requestId}`)

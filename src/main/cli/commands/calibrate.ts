@@ -93,6 +93,7 @@ export function registerCalibrate(program: Command, io: CliIO): void {
         }
         const input = { ...common, ...(shots !== undefined ? { shots } : {}), ...(opts.shotSeed !== undefined ? { shotSeed: opts.shotSeed } : {}) }
         const result = await project.call('report.calibrateFewShot', input)
+        for (const id of result.already_stored) io.err(`fit ${id} is already stored with the same judge, examples and seed: its run ${result.run.runId} was resumed, nothing made again`)
         if (result.run.counts.failed > 0) io.err(`warning: ${result.run.counts.failed} calls failed; run the judge again to retry them, then read the report`)
         return result.fits
       })
