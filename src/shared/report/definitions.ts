@@ -123,12 +123,15 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
       : `${plural(options.judged, 'judged verdict')} (one per pair)`
   const base = `correct share of ${what} against ${options.criterion}, on ${plural(options.items, 'item')}`
   const w = options.withoutValue
-  if (!w || w.n === 0) return base
+  if (!w) return base
+  // Every unit (or call) "of all in scope" counts as not correct is named: those without a value, and those never answered.
+  const parts = [
+    w.n > 0 ? `${plural(w.n, 'unit')} without a value (a split vote: display orders or trials that disagree)` : '',
+    ...[[w.failed, 'failed'], [w.abstained, 'abstained'], [w.pending, 'pending']].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`)
+  ].filter(Boolean)
+  if (parts.length === 0) return base
   const ofAll = w.ofAll === null ? `of all ${w.inScope} in scope` : `${fmtPercent(w.ofAll)} of all ${w.inScope} in scope`
-  // Every unit "of all in scope" counts as not correct is named, the unanswered ones beside those without a value.
-  const unanswered = [[w.failed, 'failed'], [w.abstained, 'abstained'], [w.pending, 'pending']].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`)
-  const all = unanswered.length ? `, ${unanswered.join(', ')}; all counted` : ', counted'
-  return `${base}; not judged: ${plural(w.n, 'unit')} without a value (a split vote: display orders or trials that disagree)${all} as not correct in ${ofAll}`
+  return `${base}; not judged: ${parts.join(', ')}${parts.length > 1 ? '; all counted' : ', counted'} as not correct in ${ofAll}`
 }
 
 /** A card's chance-corrected agreement with the human majority. */

@@ -93,7 +93,9 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         nItems = pairwise.n_items
         nUnits = pairwise.n_judged
         const bothOrders = (report.pairwise?.position ?? []).some((p) => p.source === judge.id && p.n_pairs > 0)
-        accuracyMeans = accuracyDefinition({ pairwise: true, bothOrders, judged: nUnits, items: nItems, criterion: criterionName ?? pairwise.criterion })
+        // Calls never answered are named as a field card names its units without a value (pairwise calls always have one).
+        const unanswered = { n: 0, inScope: pairwise.n_in_scope, ofAll: pairwise.accuracy_of_all ?? null, failed: pairwise.n_failed, abstained: pairwise.n_abstained, pending: pairwise.n_pending }
+        accuracyMeans = accuracyDefinition({ pairwise: true, bothOrders, judged: nUnits, items: nItems, criterion: criterionName ?? pairwise.criterion, withoutValue: unanswered })
       } else if (headline && categorical) {
         accuracy = figure(headline.accuracy, accuracyInterval(headline.ci, headline.n_items, minItems), headline.reasons.accuracy)
         intervals.push(headline.ci.accuracy_bootstrap)

@@ -40,6 +40,8 @@ function recommended(ci: Record<string, ReportInterval>, nItems: number, minItem
 
 /** Cards whose row has units answered without a value (split votes, ties), over every report checked. */
 let withoutValue = 0
+/** Cards whose row has units or calls never answered (failed, abstained, pending), over every report checked. */
+let withUnanswered = 0
 
 function checkCards(report: Report): number {
   const minItems = report.settings.min_items_for_interval
@@ -70,8 +72,15 @@ function checkCards(report: Report): number {
         expect(card.n_without_value).toBe(noValue)
         withoutValue++
       } else {
-        expect(card.accuracy.definition ?? '').not.toContain('not judged')
         expect(card.n_without_value ?? 0).toBe(0)
+        // Units or calls never answered are named with the share of all in scope that counts them, and only then.
+        const unanswered = row.n_failed + row.n_abstained + row.n_pending
+        if (unanswered > 0) {
+          const ofAll = num(row, 'accuracy_of_all')
+          expect(card.accuracy.definition).toContain('; not judged: ')
+          expect(card.accuracy.definition).toContain(`${ofAll === null ? '' : `${(100 * ofAll).toFixed(1)}% `}of all ${row.n_in_scope} in scope`)
+          withUnanswered++
+        } else expect(card.accuracy.definition ?? '').not.toContain('not judged')
       }
     }
     if (card.agreement.value !== null) {
@@ -106,6 +115,7 @@ describe('a judge card cites the sections it comes from', () => {
     expect(cards).toBeGreaterThan(10)
     // Split votes of judges asked in both display orders (the synthetic pairs) are among them.
     expect(withoutValue).toBeGreaterThan(0)
+    expect(withUnanswered).toBeGreaterThan(0)
   })
 
   it('a card resting on fewer items than the report’s minimum shows the Wilson interval the warnings recommend, not the bootstrap', () => {

@@ -120,7 +120,8 @@ describe('one judge’s figures in every section of the demo project’s report'
 
   it('the card states its own definitions, and the ceiling row it cites carries the same range', () => {
     const card = report.summary.find((c) => c.source === 'run:2' && c.field === 'winner')!
-    expect(card.accuracy.definition).toBe('correct share of 23 judged calls (each display order of each pair) against Reference label, on 12 items')
+    // Its one failed call is named, with the share of all 24 calls in scope that counts it as not correct.
+    expect(card.accuracy.definition).toBe('correct share of 23 judged calls (each display order of each pair) against Reference label, on 12 items; not judged: 1 failed, counted as not correct in 45.8% of all 24 in scope')
     expect(card.agreement.definition).toBe("Cohen's κ of the judge against the human majority, on the 2 units both have a value for")
     // An imported model gave one verdict per pair, with no display order: its denominator says so.
     const imported = report.summary.find((c) => c.source === 'model:demo-style-judge' && c.field === 'winner')!
