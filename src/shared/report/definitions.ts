@@ -99,6 +99,9 @@ export const CEILING_DEFINITIONS = {
 } as const
 
 
+/** Where a card's accuracy definition goes on to name the units its accuracy leaves out. */
+export const NOT_JUDGED = '; not judged: '
+
 /** Units a field row's source answered without a value, and that row's share correct of all in scope. */
 export interface WithoutValue {
   n: number
@@ -131,7 +134,7 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
   ].filter(Boolean)
   if (parts.length === 0) return base
   const ofAll = w.ofAll === null ? `of all ${w.inScope} in scope` : `${fmtPercent(w.ofAll)} of all ${w.inScope} in scope`
-  return `${base}; not judged: ${parts.join(', ')}${parts.length > 1 ? '; all counted' : ', counted'} as not correct in ${ofAll}`
+  return `${base}${NOT_JUDGED}${parts.join(', ')}${parts.length > 1 ? '; all counted' : ', counted'} as not correct in ${ofAll}`
 }
 
 /** A card's chance-corrected agreement with the human majority. */

@@ -123,7 +123,7 @@ function accuracyWords(definition: string): string {
 }
 
 function accuracyFigure(c: ReportSummaryCard): string {
-  if (c.accuracy.value === null) return figure('Accuracy', NONE, esc(c.accuracy.reason ?? 'not defined for this field'))
+  if (c.accuracy.value === null) return figure('Accuracy', NONE, `${esc(c.accuracy.reason ?? 'not defined for this field')}${c.accuracy.definition ? `<br>${esc(accuracyWords(c.accuracy.definition))}` : ''}`)
   const ci = interval(c.accuracy, true)
   const always = c.majority_label.length ? ` (always ${c.majority_label.map(String).join('/')})` : ''
   const below = c.majority_baseline !== null && c.accuracy.value < c.majority_baseline
@@ -170,7 +170,7 @@ function fatalFigure(c: ReportSummaryCard): string {
 
 /** Under a compact row's accuracy: what it is of, and the units answered without a value that it leaves out. */
 function compactDenominator(c: ReportSummaryCard): string {
-  if (c.accuracy.value === null) return ''
+  if (c.accuracy.value === null) return c.n_without_value ? `<span class="of">0 judged</span><span class="of">${c.n_without_value} without a value</span>` : ''
   const without = c.n_without_value ? `<span class="of">${c.n_without_value} without a value</span>` : ''
   return `<span class="of">of ${c.n_units} judged</span>${without}`
 }

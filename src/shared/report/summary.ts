@@ -1,7 +1,7 @@
 import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
 import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
 import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
-import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, type WithoutValue } from './definitions'
+import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, NOT_JUDGED, type WithoutValue } from './definitions'
 import { agreementLabel, fmtNumber, fmtRange } from './format'
 
 /**
@@ -169,7 +169,8 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         n_items: nItems,
         n_units: nUnits,
         ...(withoutValue ? { n_without_value: withoutValue.n } : {}),
-        accuracy: { ...accuracy, definition: accuracy.value === null ? null : accuracyMeans },
+        // Without a judged unit the accuracy is undefined, but a row that left units out still says which.
+        accuracy: { ...accuracy, definition: accuracy.value !== null || accuracyMeans?.includes(NOT_JUDGED) ? accuracyMeans : null },
         majority_baseline: baseline,
         majority_label: label,
         random_baseline: random,

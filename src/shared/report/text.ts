@@ -42,7 +42,7 @@ function summaryText(report: Report, name: Name): string[] {
     const a = c.accuracy
     out.push(
       a.value === null
-        ? `  accuracy ${NONE} (${a.reason ?? 'not defined for this field'})`
+        ? `  accuracy ${NONE} (${a.reason ?? 'not defined for this field'})${a.definition ? ` · ${a.definition}` : ''}`
         : `  accuracy ${fmtPercent(a.value)}${ci(a.ci_low, a.ci_high, true)}${a.ci_method ? ` ${intervalMethodName(a.ci_method)}` : ''} · ${a.definition ?? ''} · majority baseline ${fmtPercent(c.majority_baseline)}${c.majority_label.length ? ` (always ${c.majority_label.join('/')})` : ''} · random ${fmtPercent(c.random_baseline)}`
     )
     const g = c.agreement

@@ -90,5 +90,11 @@ describe('fatal-flaw recall of a judge asked in both display orders', () => {
     const cards = report.summary.filter((c) => c.source === `run:${run}`)
     expect(cards.map((c) => c.field).sort()).toEqual(['verdict', 'winner'])
     expect(cards.find((c) => c.field === 'winner')?.fatal_flaw_recall).toMatchObject({ n: 0, n_no_value: 4 })
+    // With no judged unit its accuracy is undefined, and the card still says what it left out, in text and HTML.
+    const verdict = cards.find((c) => c.field === 'verdict')!
+    expect(verdict.accuracy.value).toBeNull()
+    expect(verdict.accuracy.definition).toContain('0 judged units against Reference label, on 0 items; not judged: 4 units without a value')
+    expect(renderReportText(report)).toContain(verdict.accuracy.definition!)
+    expect(renderReportHtml(report)).toContain('4 without a value')
   })
 })
