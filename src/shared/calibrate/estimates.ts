@@ -8,7 +8,8 @@ import type { EstimateCut, EstimateRow, EstimatesSection } from './schema'
 export const ESTIMATES_METHOD =
   'prediction-powered inference for a mean (Angelopoulos et al. 2023; PPI++ power tuning, Angelopoulos, Duchi & Zrnic 2024; ' +
   'as ppi_py ppi_mean_ci, normal interval) and Rogan–Gladen prevalence (delta-method interval); labelled units are those the ' +
-  'criterion labels, unlabelled those no person labelled; units people labelled where the criterion has no value are left out; ' +
+  'criterion labels, unlabelled those no person labelled; units people labelled where the criterion has no value, and labelled ' +
+  'units the judge was asked about but gave no value on, are left out, counted and named; ' +
   'both assume the labelled units are a random sample of the judged ones; units are treated as independent, as in ppi_py; ' +
   'an estimate and its interval are cut to the range of their quantity where it has one (a share to [0, 1], a mean of a ' +
   'scale to its ends), which leaves the coverage as it was, and the figures before the cut are kept beside them'
@@ -105,7 +106,16 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
           else U.push(f)
         })
         if (U.length === 0 || Y.length === 0) continue
-        const reason = leftOutReason(criterion)
+        // Labelled units the judge was asked about but gave no value on (unreadable, split, never answered) are left
+        // out too: as selected a rule as the criterion's own gaps, so counted, named and warned about alike.
+        const skipped: string[] = []
+        for (const key of truth.keys()) {
+          const v = judged.get(key)
+          if ((v === undefined || quantity.of(v) === null) && judge.itemStatus.has(itemOfUnitKey(key))) skipped.push(key)
+        }
+        const reasons = [leftOut.length ? `${leftOutReason(criterion)} (${leftOut.length})` : '', skipped.length ? `${judge.input.name} was asked about them but gave no value: unreadable, split or never answered (${skipped.length})` : '']
+        const reason = reasons.filter(Boolean).join('; ')
+        leftOut.push(...skipped)
         const warnings = leftOut.length
           ? [
               `The labelled units are not a random sample of the judged ones: ${leftOut.length} unit(s) are left out because ${reason}. ` +
@@ -136,7 +146,7 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
   const doubtful = rows.filter((r) => r.n_left_out > 0)
   const warnings = doubtful.length
     ? [
-        `${doubtful.length} of ${rows.length} estimate(s) rest on labelled units that were not chosen at random (units people labelled without a criterion value are left out): ` +
+        `${doubtful.length} of ${rows.length} estimate(s) rest on labelled units that were not chosen at random (units without a criterion value, or without a value from the judge, are left out): ` +
           `their assumption does not hold (${[...new Set(doubtful.map((r) => `${r.source} against ${r.criterion}`))].join('; ')})`
       ]
     : []

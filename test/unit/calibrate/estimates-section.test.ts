@@ -91,6 +91,19 @@ describe('estimates section', () => {
     expect(estimateCell(row.human_only)).toBe(`0.500 [0.000, 1.000] ${CUT_MARK}`)
   })
 
+  it('leaves out, counts and names the labelled units the judge was asked about but gave no value on', () => {
+    const judge = source('model:j', 'model_import', [...Yhat, ...Yunlabelled])
+    // The ninth labelled unit's answer could not be read; the tenth the judge was never asked.
+    const calls = judge.calls.filter((c) => c.itemId !== 10).map((c) => (c.itemId === 9 ? { ...c, status: 'unparseable' as const, observations: [] } : c))
+    const section = estimatesSection({ ...input, sources: [source('annotator:A01', 'annotator', Y), { ...judge, calls }] }, 0.95)!
+    const row = section.rows.find((r) => r.source === 'model:j')!
+    expect([row.n_labelled, row.n_unlabelled, row.n_left_out]).toEqual([8, 20, 1])
+    expect(row.left_out?.units).toEqual(['t9/u'])
+    expect(row.left_out?.reason).toContain('model:j was asked about them but gave no value')
+    expect(row.warnings.join(' ')).toMatch(/1 unit\(s\) are left out/)
+    expect(section.warnings.join(' ')).toMatch(/without a value from the judge/)
+  })
+
   it('keeps Rogan–Gladen\'s figures before its own cut to [0, 1], its interval included', () => {
     // Sensitivity 1/2, specificity 1, every unlabelled unit called positive: the raw prevalence is (1 + 1 − 1) / 0.5 = 2.
     const rg: ReportInput = {
