@@ -16,8 +16,8 @@ export const FIELD_COUNTS =
   'in scope: the criterion\'s units on items the source was asked; judged: n, the unparseable and the ties a source ' +
   'gave as its answer (both scored as not correct); n: units both the source and the criterion have a value for, on ' +
   'which every agreement statistic is computed; failed, abstained and pending: asked, with no answer (in scope, not ' +
-  'judged); no value: answered, but a split vote (display orders or trials that disagree) left no value (in scope, not ' +
-  'judged)'
+  'judged); no value: answered, but a split vote (display orders or trials that disagree), or for a panel its rule, ' +
+  'left no value (in scope, not judged)'
 
 /** What the pairwise table's counts are, said under it (text and HTML). */
 export const PAIRWISE_COUNTS =
@@ -118,7 +118,14 @@ export interface WithoutValue {
  * vote split evenly, a tie on a scale without one) are not judged: where there are any, the card says how many, and
  * the row's share of all in scope, which counts them as not correct.
  */
-export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: boolean; judged: number; items: number; criterion: string; withoutValue?: WithoutValue }): string {
+/** Why a source's unit has no value, by its kind: a panel's rule left it undecided; any other source's answers split. */
+function withoutValueWhy(kind: string | undefined): string {
+  return kind === 'panel'
+    ? "the panel's rule left it undecided: a missing member's score could change the outcome"
+    : 'a split vote: display orders or trials that disagree'
+}
+
+export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: boolean; judged: number; items: number; criterion: string; withoutValue?: WithoutValue; kind?: string | undefined }): string {
   const what = !options.pairwise
     ? plural(options.judged, 'judged unit')
     : options.bothOrders
@@ -129,7 +136,7 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
   if (!w) return base
   // Every unit (or call) "of all in scope" counts as not correct is named: those without a value, and those never answered.
   const parts = [
-    w.n > 0 ? `${plural(w.n, 'unit')} without a value (a split vote: display orders or trials that disagree)` : '',
+    w.n > 0 ? `${plural(w.n, 'unit')} without a value (${withoutValueWhy(options.kind)})` : '',
     ...[[w.failed, 'failed'], [w.abstained, 'abstained'], [w.pending, 'pending']].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`)
   ].filter(Boolean)
   if (parts.length === 0) return base

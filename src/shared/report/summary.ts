@@ -105,7 +105,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         nItems = headline.n_items
         nUnits = headline.n_judged
         withoutValue = { n: headline.n_no_value, inScope: headline.n_in_scope, ofAll: headline.accuracy_of_all ?? null, failed: headline.n_failed, abstained: headline.n_abstained, pending: headline.n_pending }
-        accuracyMeans = accuracyDefinition({ pairwise: false, judged: nUnits, items: nItems, criterion: criterionName ?? headline.criterion, withoutValue })
+        accuracyMeans = accuracyDefinition({ pairwise: false, judged: nUnits, items: nItems, criterion: criterionName ?? headline.criterion, withoutValue, kind: kindOf.get(judge.id) })
       } else {
         accuracy = figure(null, undefined, categorical ? 'no criterion labels this field' : `accuracy does not apply to a field at the ${section.level} level`)
         nItems = headline?.n_items ?? 0
