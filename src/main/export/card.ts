@@ -130,8 +130,10 @@ function finalSection(finals: ReadonlyArray<FinalCardRow>): string[] {
   const out = [
     'One per item and instrument with current human answers: the curator\'s adjudication where it rests on every current ' +
       'answer, else the majority of the current human answers (pairwise-preference: the side most non-abstaining answers ' +
-      'chose, at the strength most of them gave; other instruments: the most frequent value of each nominal or ordinal ' +
-      'field, per unit).',
+      'chose, at the strength most of them gave, or the milder "_better" where their strengths split evenly, which every ' +
+      'one of them claims at least (the report\'s verdict field leaves such a pair without a human-majority value, and ' +
+      'its winner field gives the side); other instruments: the most frequent value of each nominal or ordinal field, ' +
+      'per unit).',
     ''
   ]
   const by = new Map<string, { items: number; adjudicated: number; decided: number; tie: number; abstained: number; none: number }>()

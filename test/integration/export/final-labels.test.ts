@@ -183,6 +183,9 @@ describe('final labels in the labels export', () => {
     expect(card).toContain('7 items, 16 answers, 7 final labels.')
     expect(card).toContain('| instrument | items | adjudicated | majority | majority tied | all abstained | no majority |')
     expect(card).toContain('| pairwise-preference | 7 | 1 | 4 | 1 | 1 | 0 |')
+    // p5's strengths split evenly: the card says which strength is written, and that the report's verdict has none there.
+    expect(card).toContain('or the milder "_better" where their strengths split evenly')
+    expect(card).toContain("the report's verdict field leaves such a pair without a human-majority value")
     expect(card).toContain('- 1 adjudication no longer rests on the current answers')
     // p3 by its reference label (a_better); p1 adjudicated b_better; p2, p4, p5, p7 by majority; p6 has none.
     expect(card).toContain('1 of 7 exported items have a reference label (source: unspecified 1).')
