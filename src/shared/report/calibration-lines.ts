@@ -16,6 +16,8 @@ function differenceOf(d: { difference: number | null; ci_low: number | null; ci_
  * the answered ones; units whose answer failed, is pending or abstained are counted beside them, never inside.
  */
 export function evaluatedOn(c: CalibrationRow): string {
+  // A fit this report gives no held-out figure for (another split, or no longer held out) is not "0 items" of it.
+  if (c.reasons.eval || c.reasons.held_out) return `${c.eval_split}: no figure in this report (${c.reasons.eval ? 'eval' : 'held_out'}, below)`
   const unanswered = c.n_unanswered_eval_units ? `; ${c.n_unanswered_eval_units} more unanswered, left out` : ''
   return `${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units${unanswered}`
 }

@@ -150,6 +150,9 @@ describe('a both-orders fit where an order was unparseable or failed', () => {
     expect(devRow?.decision).toBeUndefined()
     expect(devRow?.reasons.eval).toMatch(/^this report covers the dev split only; the fit is evaluated on test/)
     expect(renderReportText(onDev)).toContain(`  eval: ${devRow?.reasons.eval}`)
+    // Not "evaluated on test: 0 items, 0 units", which reads as a fit evaluated on nothing.
+    expect(evaluatedOn(devRow!)).toBe('test: no figure in this report (eval, below)')
+    expect(renderReportText(onDev)).toContain('evaluated on test: no figure in this report (eval, below)')
     // The units compared and the unanswered one beside them, never inside: "5 units; 1 more unanswered, left out".
     expect(evaluatedOn(fit)).toMatch(/ 5 units; 1 more unanswered, left out$/)
   })
