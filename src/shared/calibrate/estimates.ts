@@ -122,6 +122,14 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
                 `PPI and Rogan–Gladen assume the labelled units are chosen at random, so this estimate's assumption does not hold and its interval may be too confident.`
             ]
           : []
+        const rg = quantity.binary ? roganGladenRow(Y, F, U, level) : null
+        // A raw prevalence outside [0, 1] is the correction blowing up on a judge barely better than chance: said.
+        if (rg?.unclipped != null && (rg.unclipped < 0 || rg.unclipped > 1)) {
+          const youden = (rg.sensitivity ?? 0) + (rg.specificity ?? 0) - 1
+          warnings.push(
+            `Rogan–Gladen's raw estimate is ${rg.unclipped.toFixed(3)}, outside [0, 1]: sensitivity + specificity − 1 is ${youden.toFixed(3)}, so the correction divides by almost nothing and is unstable; its figure is cut to [0, 1] and should not be read as an estimate.`
+          )
+        }
         rows.push({
           source: judge.id,
           criterion: criterion.id,
@@ -137,7 +145,7 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
           judge_only: cutToRange(meanRow(classicalMean([...F, ...U], level)), quantity.range),
           ppi: cutToRange(ppiRow(ppiMean(Y, F, U, { lambda: 'classic', level })), quantity.range),
           ppi_plus_plus: cutToRange(ppiRow(ppiMean(Y, F, U, { lambda: 'tuned', level })), quantity.range),
-          ...(quantity.binary ? { rogan_gladen: roganGladenRow(Y, F, U, level) } : {})
+          ...(rg ? { rogan_gladen: rg } : {})
         })
       }
     }

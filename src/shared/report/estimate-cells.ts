@@ -55,3 +55,20 @@ export function estimateCutLines(rows: readonly EstimateRow[], name: (id: string
   }
   return out
 }
+
+/**
+ * The lines under the estimates table, for text, HTML and screen alike: each row's warnings, and why an estimate has
+ * no value ("—" in the table), with the row they belong to.
+ */
+export function estimateNoteLines(rows: readonly EstimateRow[], name: (id: string) => string): string[] {
+  const out: string[] = []
+  for (const row of rows) {
+    const who = `${name(row.source)} against ${name(row.criterion)}, ${row.quantity}`
+    for (const w of row.warnings) out.push(`⚠ ${who}: ${w}`)
+    for (const [key, heading] of ESTIMATE_COLUMNS) {
+      const m = estimateOf(row, key)
+      if (m && m.value === null && m.reason) out.push(`${who}, ${heading}: ${NONE} ${m.reason}`)
+    }
+  }
+  return out
+}

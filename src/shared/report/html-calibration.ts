@@ -1,5 +1,5 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
-import { CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateOf } from './estimate-cells'
+import { CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf } from './estimate-cells'
 import { fmtBounds, fmtNumber, NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
@@ -49,7 +49,7 @@ export function estimatesSectionHtml(report: Report, name: Name, who: Who): stri
     num(`${r.n_labelled} / ${r.n_unlabelled}${r.n_left_out ? ` (${r.n_left_out} left out: ${r.left_out?.reason ?? ''})` : ''}`),
     ...ESTIMATE_COLUMNS.map(([key]) => est(estimateOf(r, key)))
   ])
-  const cuts = estimateCutLines(e.rows, name)
+  const cuts = [...estimateCutLines(e.rows, name), ...estimateNoteLines(e.rows, name)]
   return section(
     'estimates',
     'Estimates corrected for judge error',

@@ -17,7 +17,7 @@ export { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml, summaryJudges, sortJu
 export * from './format'
 export { calibrationLines, evaluatedOn } from './calibration-lines'
 export { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
-export { CUT_MARK, ESTIMATE_COLUMNS, estimateCell, estimateCutLines, estimateOf, type EstimateKey } from './estimate-cells'
+export { CUT_MARK, ESTIMATE_COLUMNS, estimateCell, estimateCutLines, estimateNoteLines, estimateOf, type EstimateKey } from './estimate-cells'
 export { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 export { alphaKey, declaredAlpha } from './alpha-levels'
 export * from './summary-schema'

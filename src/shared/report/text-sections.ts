@@ -1,5 +1,5 @@
 import { calibrationLines, evaluatedOn } from './calibration-lines'
-import { ESTIMATE_COLUMNS, estimateCell, estimateCutLines, estimateOf } from './estimate-cells'
+import { ESTIMATE_COLUMNS, estimateCell, estimateCutLines, estimateNoteLines, estimateOf } from './estimate-cells'
 import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, fmtTally, NONE } from './format'
 import type { Report } from './schema'
 import { grid, heading, type Name } from './text-parts'
@@ -34,8 +34,7 @@ function estimatesText(report: Report, name: Name): string[] {
       e.rows.map((r) => [name(r.source), name(r.criterion), r.quantity, String(r.n_labelled), String(r.n_unlabelled), ...ESTIMATE_COLUMNS.map(([key]) => estimateCell(estimateOf(r, key)))])
     )
   )
-  out.push(...estimateCutLines(e.rows, name))
-  for (const r of e.rows) for (const w of r.warnings) out.push(`  ${name(r.source)}: ${w}`)
+  out.push(...estimateCutLines(e.rows, name), ...estimateNoteLines(e.rows, name))
   return out
 }
 

@@ -219,6 +219,10 @@ describe('assay calibrate on the demo', () => {
     const text = (await runCli('report', path, '--instrument', 'hypothesis-match')).stdout
     expect(text).toContain(`PPI: cut to [0, 1], the range of the quantity; ${before}`)
     expect(text).toMatch(/0\.400 \[0\.000, 0\.857\] ‡/)
+    // An estimate without a value ("—") gives its reason under the table, in text as in HTML.
+    const undefinedLine = "score-judge against Human majority, mean of plausibility, PPI++: — the judge's labels do not vary, so the power-tuning parameter is undefined"
+    expect(text).toContain(undefinedLine)
+    expect(page).toContain(undefinedLine.replace(/'/g, '&#39;'))
   })
 
   it('takes --criterion by the name the report prints, and lists the criteria for one it does not know', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { estimatesSection } from '../../../src/shared/calibrate'
-import { CUT_MARK, estimateCell, estimateCutLines } from '../../../src/shared/report'
+import { CUT_MARK, estimateCell, estimateCutLines, estimateNoteLines } from '../../../src/shared/report'
 import type { ReportInput, ReportSourceInput } from '../../../src/shared/report'
 
 // The report's estimates section on a hand-built audit input whose labels are the PPI reference vectors of
@@ -111,8 +111,13 @@ describe('estimates section', () => {
       items: input.items.slice(0, 7),
       sources: [source('annotator:A01', 'annotator', [1, 1, 0, 0]), source('model:j', 'model_import', [1, 0, 0, 0, 1, 1, 1])]
     }
-    const r = estimatesSection(rg, 0.95)!.rows[0]!.rogan_gladen!
+    const row = estimatesSection(rg, 0.95)!.rows[0]!
+    const r = row.rogan_gladen!
     expect([r.value, r.unclipped, r.ci_high]).toEqual([1, 2, 1])
+    // A raw prevalence outside [0, 1] is said to be no estimate, with the judge's sensitivity + specificity − 1.
+    expect(row.warnings.join(' ')).toContain("Rogan–Gladen's raw estimate is 2.000, outside [0, 1]: sensitivity + specificity − 1 is 0.500")
+    const notes = estimateNoteLines([row], (id) => id)
+    expect(notes.some((l) => l.startsWith("⚠ model:j against human-majority, share of leak = true: Rogan–Gladen's raw estimate is 2.000"))).toBe(true)
     expect(r.cut_to_range).toMatchObject({ range: [0, 1], value: 2 })
     expect(r.cut_to_range!.ci_low).toBeCloseTo(2 - 1.959963984540054 * r.se!, 12)
     expect(r.ci_low).toBe(Math.min(1, Math.max(0, r.cut_to_range!.ci_low!)))

@@ -1,4 +1,4 @@
-import { calibrationLines, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
+import { calibrationLines, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -100,7 +100,7 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
           </tr>
         ))}
       </Table>
-      {estimateCutLines(e.rows, name).map((line, i) => (
+      {[...estimateCutLines(e.rows, name), ...estimateNoteLines(e.rows, name)].map((line, i) => (
         <p key={i} className="muted small">
           {line}
         </p>
