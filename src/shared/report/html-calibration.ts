@@ -53,7 +53,7 @@ export function estimatesSectionHtml(report: Report, name: Name, who: Who): stri
   return section(
     'estimates',
     'Estimates corrected for judge error',
-    `<p class="muted small">${esc(`${Math.round(e.level * 100)}% normal intervals. Labelled units have a label from the criterion and the judge; unlabelled ones no person labelled; units people labelled without a criterion value are left out. ${e.method}.`)}</p>
+    `<p class="muted small">${esc(`${Math.round(e.level * 100)}% normal intervals. Labelled units have a label from the criterion and the judge; unlabelled ones no person labelled; units people labelled without a criterion value, and labelled units the judge gave no value on, are left out. ${e.method}.`)}</p>
 ${e.warnings.map((w) => `<p class="small">⚠ ${esc(w)}</p>`).join('\n')}
 ${table(['Judge', 'Criterion', 'Quantity', 'Labelled / unlabelled', ...ESTIMATE_COLUMNS.map(([, heading]) => heading)], rows, new Set([3, 4, 5, 6, 7, 8]))}
 ${cuts.map((line) => `<p class="muted small">${esc(line)}</p>`).join('\n')}`

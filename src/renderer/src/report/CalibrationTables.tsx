@@ -76,7 +76,7 @@ export function EstimatesTable({ report, name }: { report: Report; name: Name })
     <>
       <p className="muted small">
         {Math.round(e.level * 100)}% normal intervals. Labelled units carry a label from the criterion and the judge; unlabelled ones no person labelled, and units people
-        labelled without a criterion value (a tie, no adjudication) are left out. PPI uses
+        labelled without a criterion value (a tie, no adjudication) are left out, as are labelled units the judge gave no value on. PPI uses
         the human labels to correct the judge&apos;s mean; Rogan–Gladen corrects its positive rate by its sensitivity and specificity on the labelled units.
       </p>
       {e.warnings.map((w, i) => (
