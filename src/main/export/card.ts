@@ -47,7 +47,7 @@ export function buildCard(c: CardContext): string {
       lines.push('- Curators: pseudonyms (an annotator\'s own, else C01, C02, …); reasons are exported as the curator wrote them.')
     }
   } else {
-    lines.push('- Rows: finished model calls (ok, unparseable, failed); pending calls are left out.')
+    lines.push('- Rows: finished model calls (ok, abstained, unparseable, failed), one run apart from another; pending calls are left out.')
   }
   lines.push('')
 
@@ -57,9 +57,9 @@ export function buildCard(c: CardContext): string {
   lines.push(...table(['instrument', 'items', 'rows', 'human sources', 'model sources', 'versions'], instrumentCounts(c.rows)))
   lines.push('')
   if (c.what === 'judgements') {
-    lines.push('### Completion per judge', '')
+    lines.push('### Completion per run', '')
     lines.push('Accuracy over completed calls and over all calls differ where calls failed; report both.', '')
-    lines.push(...table(['judge', 'instrument', 'calls', 'ok', 'unparseable', 'failed'], completion(c.rows)))
+    lines.push(...table(['run', 'instrument', 'calls', 'ok', 'abstained', 'unparseable', 'failed'], completion(c.rows)))
     lines.push('')
   }
 
@@ -184,14 +184,14 @@ function completion(rows: ReadonlyArray<CardRow>): string[][] {
   const by = new Map<string, Record<string, number>>()
   for (const r of rows) {
     const key = `${r.source}\u0000${r.instrument}`
-    const e = by.get(key) ?? { calls: 0, ok: 0, unparseable: 0, failed: 0 }
+    const e = by.get(key) ?? { calls: 0, ok: 0, abstained: 0, unparseable: 0, failed: 0 }
     e.calls = (e.calls ?? 0) + 1
     e[r.status] = (e[r.status] ?? 0) + 1
     by.set(key, e)
   }
   return [...by.entries()].map(([key, e]) => {
     const [judge, instrument] = key.split('\u0000')
-    return [judge!, instrument!, String(e.calls), String(e.ok ?? 0), String(e.unparseable ?? 0), String(e.failed ?? 0)]
+    return [judge!, instrument!, String(e.calls), String(e.ok ?? 0), String(e.abstained ?? 0), String(e.unparseable ?? 0), String(e.failed ?? 0)]
   })
 }
 

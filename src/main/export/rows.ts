@@ -1,5 +1,6 @@
 import { finalLabels, type FinalLabelRecord } from '../adjudication/final-labels'
 import type { Db } from '../store/database'
+import { getInstrument, isInstrumentId } from '../../shared/instruments'
 import {
   allExposures,
   currentAnswersWithItems,
@@ -36,7 +37,7 @@ export interface CardRow extends CardItem {
   sourceKind: string
   source: string
   judgement: unknown
-  /** Model calls: ok | failed | unparseable. Labels: always ok. */
+  /** Model calls: ok | abstained | failed | unparseable. Labels: always ok. */
   status: string
 }
 
@@ -204,9 +205,10 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
       ...cardItem(r, payload),
       instrumentVersion: null,
       sourceKind: 'model',
-      source: r.judge_name,
+      // One row of the card's completion table per run, named as the report names it, and an abstention as one.
+      source: `${r.judge_name} · run ${r.run_id}`,
       judgement,
-      status: r.status
+      status: r.status === 'ok' && isAbstention(r.instrument_id, judgement) ? 'abstained' : r.status
     })
   }
   return { records, card }
@@ -280,4 +282,10 @@ export function exposuresOf(db: Db, itemIds: ReadonlySet<number>): Map<number, S
     out.set(r.item_id, kinds)
   }
   return out
+}
+
+/** Whether a stored answer is the instrument's abstention (an answer, but no judgement). */
+function isAbstention(instrumentId: string, judgement: unknown): boolean {
+  if (judgement === null || !isInstrumentId(instrumentId)) return false
+  return getInstrument(instrumentId).isAbstention?.(judgement as never) === true
 }

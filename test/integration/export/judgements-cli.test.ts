@@ -45,6 +45,26 @@ describe('judgements export and the export command', () => {
   })
   afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
+  it("counts each run apart on the card, and an abstention as one, as the report's sources table does", async () => {
+    const project = await Project.open(file)
+    try {
+      // A second run of the same judge that abstained on one pair and answered the other.
+      const db = project.db
+      const judge = (db.prepare(`SELECT id FROM judges WHERE name = 'judge-x'`).get() as { id: number }).id
+      const second = db.prepare(`INSERT INTO runs (instrument_id, judge_id, template_id, template_version, seed, status) VALUES ('pairwise-preference', ?, 'pairwise-ranker', 1, '43', 'done')`).run(judge).lastInsertRowid
+      const call = db.prepare(`INSERT INTO model_calls (run_id, item_id, trial, order_index, request_hash, display, prompt, judgement, status) VALUES (?, (SELECT id FROM items WHERE external_id = ?), 0, 0, ?, '{}', '{}', ?, 'ok')`)
+      call.run(second, 'p1', 'k1', JSON.stringify({ verdict: 'abstain' }))
+      call.run(second, 'p2', 'k2', JSON.stringify({ verdict: 'b_better' }))
+      exportData(project, 'judgements', { out: join(dir, 'two-runs.jsonl') })
+      const card = readFileSync(join(dir, 'two-runs.card.md'), 'utf8')
+      expect(card).toContain('| run | instrument | calls | ok | abstained | unparseable | failed |')
+      expect(card).toContain('| judge-x · run 1 | pairwise-preference | 4 | 2 | 0 | 1 | 1 |')
+      expect(card).toContain(`| judge-x · run ${second} | pairwise-preference | 2 | 1 | 1 | 0 | 0 |`)
+    } finally {
+      project.close()
+    }
+  })
+
   it('exports finished model calls with their parsed judgement, run and judge', async () => {
     const project = await Project.open(file)
     try {
@@ -71,7 +91,7 @@ describe('judgements export and the export command', () => {
         cached: false
       })
       const card = readFileSync(join(dir, 'judgements.card.md'), 'utf8')
-      expect(card).toContain('| judge-x | pairwise-preference | 4 | 2 | 1 | 1 |')
+      expect(card).toContain('| judge-x · run 1 | pairwise-preference | 4 | 2 | 0 | 1 | 1 |')
       expect(card).toContain('Majority-label baseline (always "a"): 1 of 2 = 50%; random: 50%.')
       const csvOut = join(dir, 'judgements.csv')
       // Same card name as the JSONL export above: replacing it is explicit.
