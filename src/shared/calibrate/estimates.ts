@@ -199,16 +199,17 @@ function roganGladenRow(Y: readonly number[], F: readonly number[], U: readonly 
     },
     level
   )
-  // Rogan–Gladen cuts to [0, 1] itself; the figures before its cut are those of its normal interval around the raw value.
+  // Rogan–Gladen cuts to [0, 1] itself; its figures are cut here from its raw value and that value's normal interval,
+  // as every other estimate's, so that the figures before the cut are kept the same way.
   const z = normalCriticalValue(level)
-  const before = r.unclipped === null || r.se === null ? null : { value: r.unclipped, ci_low: r.unclipped - z * r.se, ci_high: r.unclipped + z * r.se }
-  const cut = before && (before.value !== r.value || before.ci_low !== r.lower || before.ci_high !== r.upper) ? { cut_to_range: { range: [0, 1] as [number, number], ...before } } : {}
+  const raw = r.unclipped === null || r.se === null ? { value: r.value, ci_low: r.lower, ci_high: r.upper } : { value: r.unclipped, ci_low: r.unclipped - z * r.se, ci_high: r.unclipped + z * r.se }
+  const cut = cutToRange(raw, SHARE)
   return {
-    value: r.value,
+    value: cut.value,
     unclipped: r.unclipped,
     se: r.se,
-    ci_low: r.lower,
-    ci_high: r.upper,
+    ci_low: cut.ci_low,
+    ci_high: cut.ci_high,
     positive_rate: r.positiveRate,
     sensitivity: r.sensitivity,
     specificity: r.specificity,
@@ -216,7 +217,7 @@ function roganGladenRow(Y: readonly number[], F: readonly number[], U: readonly 
     n_labelled_positive: positives,
     n_labelled_negative: negatives,
     method: r.method,
-    ...cut,
+    ...(cut.cut_to_range ? { cut_to_range: cut.cut_to_range } : {}),
     ...(r.reason ? { reason: r.reason } : {})
   }
 }

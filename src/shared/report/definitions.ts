@@ -98,10 +98,6 @@ export const CEILING_DEFINITIONS = {
   judge_against_majority: 'the judge against the human majority, on the units both have a value for: the agreement of the summary cards'
 } as const
 
-
-/** Where a card's accuracy definition goes on to name the units its accuracy leaves out. */
-export const NOT_JUDGED = '; not judged: '
-
 /** Units a field row's source answered without a value, and that row's share correct of all in scope. */
 export interface WithoutValue {
   n: number
@@ -113,11 +109,11 @@ export interface WithoutValue {
   pending: number
 }
 
-/**
- * A card's accuracy: correct over judged, in the units of the table it comes from. Units answered without a value (a
- * vote split evenly, a tie on a scale without one) are not judged: where there are any, the card says how many, and
- * the row's share of all in scope, which counts them as not correct.
- */
+/** The units (or calls) a row's accuracy leaves out, each named on its card: without a value, or never answered. */
+export function notJudged(w: WithoutValue): number {
+  return w.n + w.failed + w.abstained + w.pending
+}
+
 /** Why a source's unit has no value, by its kind: a panel's rule left it undecided; any other source's answers split. */
 function withoutValueWhy(kind: string | undefined): string {
   return kind === 'panel'
@@ -125,6 +121,11 @@ function withoutValueWhy(kind: string | undefined): string {
     : 'a split vote: display orders or trials that disagree'
 }
 
+/**
+ * A card's accuracy: correct over judged, in the units of the table it comes from. Units answered without a value (a
+ * vote split evenly, a panel left undecided) and units or calls never answered are not judged: where there are any,
+ * the card names them, and the row's share of all in scope, which counts them as not correct.
+ */
 export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: boolean; judged: number; items: number; criterion: string; withoutValue?: WithoutValue; kind?: string | undefined }): string {
   const what = !options.pairwise
     ? plural(options.judged, 'judged unit')
@@ -133,15 +134,14 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
       : `${plural(options.judged, 'judged verdict')} (one per pair)`
   const base = `correct share of ${what} against ${options.criterion}, on ${plural(options.items, 'item')}`
   const w = options.withoutValue
-  if (!w) return base
+  if (!w || notJudged(w) === 0) return base
   // Every unit (or call) "of all in scope" counts as not correct is named: those without a value, and those never answered.
   const parts = [
     w.n > 0 ? `${plural(w.n, 'unit')} without a value (${withoutValueWhy(options.kind)})` : '',
     ...[[w.failed, 'failed'], [w.abstained, 'abstained'], [w.pending, 'pending']].filter(([n]) => (n as number) > 0).map(([n, what]) => `${n} ${what}`)
   ].filter(Boolean)
-  if (parts.length === 0) return base
   const ofAll = w.ofAll === null ? `of all ${w.inScope} in scope` : `${fmtPercent(w.ofAll)} of all ${w.inScope} in scope`
-  return `${base}${NOT_JUDGED}${parts.join(', ')}${parts.length > 1 ? '; all counted' : ', counted'} as not correct in ${ofAll}`
+  return `${base}; not judged: ${parts.join(', ')}${parts.length > 1 ? '; all counted' : ', counted'} as not correct in ${ofAll}`
 }
 
 /** A card's chance-corrected agreement with the human majority. */

@@ -1,7 +1,7 @@
 import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
 import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
 import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
-import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, NOT_JUDGED, type WithoutValue } from './definitions'
+import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, notJudged, type WithoutValue } from './definitions'
 import { agreementLabel, fmtNumber, fmtRange } from './format'
 
 /**
@@ -83,6 +83,8 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       let nUnits = 0
       let accuracyMeans: string | null = null
       let withoutValue: WithoutValue | null = null
+      // Units (or calls) the accuracy leaves out, which its definition names.
+      let leftOut = 0
       const criterionName = criterion === null ? null : (nameOf.get(criterion) ?? criterion)
       if (pairwise) {
         accuracy = figure(pairwise.accuracy, accuracyInterval(pairwise.ci, pairwise.n_items, minItems), pairwise.reasons.accuracy)
@@ -95,6 +97,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         const bothOrders = (report.pairwise?.position ?? []).some((p) => p.source === judge.id && p.n_pairs > 0)
         // Calls never answered are named as a field card names its units without a value (pairwise calls always have one).
         const unanswered = { n: 0, inScope: pairwise.n_in_scope, ofAll: pairwise.accuracy_of_all ?? null, failed: pairwise.n_failed, abstained: pairwise.n_abstained, pending: pairwise.n_pending }
+        leftOut = notJudged(unanswered)
         accuracyMeans = accuracyDefinition({ pairwise: true, bothOrders, judged: nUnits, items: nItems, criterion: criterionName ?? pairwise.criterion, withoutValue: unanswered })
       } else if (headline && categorical) {
         accuracy = figure(headline.accuracy, accuracyInterval(headline.ci, headline.n_items, minItems), headline.reasons.accuracy)
@@ -105,6 +108,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         nItems = headline.n_items
         nUnits = headline.n_judged
         withoutValue = { n: headline.n_no_value, inScope: headline.n_in_scope, ofAll: headline.accuracy_of_all ?? null, failed: headline.n_failed, abstained: headline.n_abstained, pending: headline.n_pending }
+        leftOut = notJudged(withoutValue)
         accuracyMeans = accuracyDefinition({ pairwise: false, judged: nUnits, items: nItems, criterion: criterionName ?? headline.criterion, withoutValue, kind: kindOf.get(judge.id) })
       } else {
         accuracy = figure(null, undefined, categorical ? 'no criterion labels this field' : `accuracy does not apply to a field at the ${section.level} level`)
@@ -170,7 +174,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         n_units: nUnits,
         ...(withoutValue ? { n_without_value: withoutValue.n } : {}),
         // Without a judged unit the accuracy is undefined, but a row that left units out still says which.
-        accuracy: { ...accuracy, definition: accuracy.value !== null || accuracyMeans?.includes(NOT_JUDGED) ? accuracyMeans : null },
+        accuracy: { ...accuracy, definition: accuracy.value !== null || leftOut > 0 ? accuracyMeans : null },
         majority_baseline: baseline,
         majority_label: label,
         random_baseline: random,
