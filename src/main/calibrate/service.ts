@@ -14,7 +14,7 @@ import {
 import { AssayError } from '../../shared/errors'
 import type { FieldSpec } from '../../shared/instruments/types'
 import type { Split } from '../../shared/items/kinds'
-import type { ReportInput } from '../../shared/report'
+import { outcomeRuleFor, type ReportInput } from '../../shared/report'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
 import { gatherReportInput } from '../report/gather'
 import type { Project } from '../store/project'
@@ -164,13 +164,33 @@ export function fieldsFor(input: ReportInput, options: CalibrateOptions): { scor
     }
     return { scoreField: 'verdict', target: { field: 'winner', positive: null } }
   }
-  const score = options.scoreField ? field(options.scoreField, '--field') : fields.find(isNumericField)
+  // A confidence in the judge's own answer is no score for an event, so it is never the field picked unasked.
+  const score = options.scoreField ? field(options.scoreField, '--field') : fields.find((f) => isNumericField(f) && outcomeRuleFor(input.instrument.id, f.name)?.kind !== 'correctness')
   if (!score) throw new AssayError('invalid_input', `${input.instrument.id} has no numeric field to calibrate; name one with --field`, [{ field: '--field', message: 'needed' }])
   let target: FieldSpec | undefined
   if (options.targetField) target = field(options.targetField, '--target')
   else if (options.method === 'isotonic' && options.positive === undefined) target = score
   else target = fields.find((f) => isBooleanField(f) && f.name !== score.name && f.name !== 'abstained') ?? score
+  refuseConfidenceAsScore(input.instrument.id, score.name, target.name, fields)
   return { scoreField: score.name, target: { field: target.name, positive: parsePositive(options.positive, target) } }
+}
+
+/**
+ * A confidence in the judge's own answer (scored in the report against whether that answer is right) fitted to the
+ * answer's field would read a confident "no" as a high probability of "yes": refused, naming the field that is a
+ * probability of the event, where the instrument has one.
+ */
+function refuseConfidenceAsScore(instrumentId: string, score: string, target: string, fields: readonly FieldSpec[]): void {
+  const rule = outcomeRuleFor(instrumentId, score)
+  if (rule?.kind !== 'correctness' || target === score) return
+  const eventField = fields.find((f) => outcomeRuleFor(instrumentId, f.name)?.kind === 'criterion_field' && (outcomeRuleFor(instrumentId, f.name) as { field: string }).field === target)
+  throw new AssayError(
+    'invalid_input',
+    `"${score}" is the judge's confidence in its own "${rule.field}", scored against whether that answer agrees with the criterion's, ` +
+      `not a probability of ${target} = true: it cannot be fitted to "${target}"` +
+      (eventField ? `; "${eventField.name}" is the probability of ${target} (--field ${eventField.name})` : ''),
+    [{ field: '--field', message: 'a confidence in its own answer' }]
+  )
 }
 
 function parsePositive(given: string | undefined, field: FieldSpec): TargetSpec['positive'] {

@@ -17,17 +17,25 @@ export function calibratedSourceId(fitId: number): string {
   return `${CALIBRATED_SOURCE_PREFIX}${fitId}`
 }
 
-/** A fit's output for one score: the probability of the target event (when it has one) and a value of the target field. */
-export function applyFit(parameters: FitParameters, score: number, target: TargetSpec, field: FieldSpec | undefined): { probability: number | null; value: Value | null } {
-  if (parameters.kind === 'both-orders' || parameters.kind === 'few-shot') return { probability: null, value: null }
+/**
+ * A fit's output for one score: the probability of the target event (when it has one), the decision whether the event
+ * holds (a fit of an event), and a value of the target field (where the decision is one of its categories).
+ */
+export function applyFit(
+  parameters: FitParameters,
+  score: number,
+  target: TargetSpec,
+  field: FieldSpec | undefined
+): { probability: number | null; decision: boolean | null; value: Value | null } {
+  if (parameters.kind === 'both-orders' || parameters.kind === 'few-shot') return { probability: null, decision: null, value: null }
   if (parameters.kind === 'isotonic' && parameters.output === 'scale') {
     const raw = isotonicPredict(parameters, score)
-    return { probability: null, value: nearestCategory(raw, field) }
+    return { probability: null, decision: null, value: nearestCategory(raw, field) }
   }
   const probability =
     parameters.kind === 'platt' ? plattProbability(parameters, score) : parameters.kind === 'isotonic' ? isotonicPredict(parameters, score) : null
   const positive = parameters.kind === 'threshold' ? score >= parameters.threshold : (probability as number) >= 0.5
-  return { probability, value: decisionValue(positive, target, field) }
+  return { probability, decision: positive, value: decisionValue(positive, target, field) }
 }
 
 /** A fitted number on an ordinal field with numeric categories is reported as the nearest category. */

@@ -7,10 +7,11 @@ import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } f
 import { callRowsOf } from '../report/call-rows'
 import { callsByItem, orderedVerdicts, unansweredPairStatus } from './raw-calls'
 import { accuracyDifference } from './accuracy-difference'
-import { eventOf, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
+import { eventOf, isEventTarget, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
 import type { CalibrationRow } from './schema'
 import type { StoredFit, TargetSpec } from './types'
 import { calibratedSourceId } from './apply'
+import { outcomeRuleFor } from '../report/outcomes'
 import { fitHoldOut } from './held-out'
 
 export interface CalibrationSectionOptions {
@@ -64,6 +65,14 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     n_excluded_eval_items: input.items.filter((i) => i.split === fit.spec.eval_split && holdOut.excluded.has(i.id)).length
   }
   const warnings: string[] = []
+  const rule = outcomeRuleFor(input.instrument.id, fit.spec.score_field)
+  if (rule?.kind === 'correctness' && fit.spec.target.field !== fit.spec.score_field) {
+    // Stored before `assay calibrate` refused such a fit: its figures are kept, with what they are not.
+    warnings.push(
+      `"${fit.spec.score_field}" is the judge's confidence in its own "${rule.field}", scored in the field table against whether that answer ` +
+        `is right; this fit reads it as a score for ${fit.spec.target.field} = true, so its figures are not those of the field table`
+    )
+  }
   // A row with no held-out figure, and the reason why.
   const unevaluated = (): CalibrationRow => {
     const source = fit.parameters.kind === 'few-shot' ? `run:${fit.parameters.run_id}` : base.source
@@ -242,6 +251,22 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       })
       if (!rawValues || rawValues.size === 0) reasons.decision_before = `the raw judge gives no "${fit.spec.target.field}" of its own`
       row.decision = decisionBlock(rows, `the raw judge's own "${fit.spec.target.field}"`, reasons, bootstrap, !rawValues || rawValues.size === 0)
+    } else if (units.length > 0 && isEventTarget(fit.spec.target, field)) {
+      // An event that is no category of the field (score >= k): the decision is scored as whether the event holds.
+      const positive = fit.spec.target.positive
+      const event = typeof positive === 'object' && positive !== null ? `${fit.spec.target.field} >= ${positive.at_least}` : `${fit.spec.target.field} = ${String(positive ?? true)}`
+      const rows = units.flatMap((u, i) => {
+        const after = outputs[i]?.decision
+        const truth = eventOf(fit.spec.target, u.label)
+        if (after === null || after === undefined || truth === null) return []
+        const raw = rawValues?.get(u.key)
+        const before = raw === undefined ? null : eventOf(fit.spec.target, raw)
+        return [{ itemId: u.itemId, before: before !== null && before === truth, after: (after ? 1 : 0) === truth }]
+      })
+      if (rows.length > 0) {
+        if (!rawValues || rawValues.size === 0) reasons.decision_before = `the raw judge gives no "${fit.spec.target.field}" of its own`
+        row.decision = decisionBlock(rows, `whether the raw judge's own "${fit.spec.target.field}" has ${event}; accuracy is of the event ${event}`, reasons, bootstrap, !rawValues || rawValues.size === 0)
+      }
     }
   }
 
@@ -254,6 +279,9 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     const grouped = groupRowsIntoUnits(rows, (r) => String(r.itemId))
     const difference = pairedBootstrapDifference(grouped, madOf<Row>('after'), madOf<Row>('before'), bootstrap)
     row.scale = { n: rows.length, before_mad: difference.second.value, after_mad: difference.first.value, mad_difference: differenceOf(difference) }
+  }
+  if (units.length > 0 && !row.decision && !row.probability && !row.scale && !reasons.eval) {
+    reasons.eval = `the fit gives neither a probability nor a decision on "${fit.spec.target.field}" to compare with ${fit.spec.criterion}`
   }
   return row
 }

@@ -11,6 +11,12 @@ function differenceOf(d: { difference: number | null; ci_low: number | null; ci_
   return `; difference ${fmtDifference(d.difference, percent)}${interval ? ` ${interval}` : ''} (${PAIRED}, ${Math.round(100 * d.level)}% interval)`
 }
 
+/** What a fit aims at: "same_study = true", "score >= 7", or the field itself for a scale. */
+export function fitTarget(c: Pick<CalibrationRow, 'target_field' | 'positive'>): string {
+  if (!c.positive) return c.target_field
+  return c.positive.startsWith('>=') ? `${c.target_field} ${c.positive}` : `${c.target_field} = ${c.positive}`
+}
+
 /**
  * Where a recalibration was evaluated: "test: 48 items, 47 units; 1 more unanswered, left out". The units compared are
  * the answered ones; units whose answer failed, is pending or abstained are counted beside them, never inside.
@@ -39,7 +45,7 @@ export function calibrationLines(c: CalibrationRow): string[] {
   const p = c.probability
   if (p) {
     lines.push(
-      `Brier ${fmtNumber(p.before.brier)} → ${fmtNumber(p.after.brier)} on ${p.n} units${differenceOf(p.brier_difference, false)}; ` +
+      `Brier ${fmtNumber(p.before.brier)} → ${fmtNumber(p.after.brier)} on ${p.n} units (before: ${p.before_mapping})${differenceOf(p.brier_difference, false)}; ` +
         `log loss ${fmtNumber(p.before.log_loss)} → ${fmtNumber(p.after.log_loss)}; ECE ${fmtNumber(p.before.ece)} → ${fmtNumber(p.after.ece)} (${p.ece_bins} bins)`
     )
   }

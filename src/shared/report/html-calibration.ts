@@ -1,4 +1,4 @@
-import { calibrationLines, evaluatedOn } from './calibration-lines'
+import { calibrationLines, evaluatedOn, fitTarget } from './calibration-lines'
 import { CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf } from './estimate-cells'
 import { fmtBounds, fmtNumber, NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
@@ -20,7 +20,7 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
     return [
       who(c.source),
       who(c.raw_source),
-      td(`${c.target_field}${c.positive ? ` = ${c.positive}` : ''} of ${name(c.criterion)}`),
+      td(`${fitTarget(c)} of ${name(c.criterion)}`),
       td(`${c.fit_split}: ${c.n_fit_items} items`),
       td(evaluatedOn(c)),
       `<td>${lines.map((l) => esc(l)).join('<br>')}</td>`

@@ -15,7 +15,7 @@ export { flawMatchingSection, flawRecordsOf, quoteOverlap, FLAW_MATCH_RULE } fro
 export * from './flaw-matching-schema'
 export { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml, summaryJudges, sortJudges, type JudgeSummary, type SummarySortKey } from './html-summary'
 export * from './format'
-export { calibrationLines, evaluatedOn } from './calibration-lines'
+export { calibrationLines, evaluatedOn, fitTarget } from './calibration-lines'
 export { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 export { CUT_MARK, ESTIMATE_COLUMNS, estimateCell, estimateCutLines, estimateNoteLines, estimateOf, type EstimateKey } from './estimate-cells'
 export { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'

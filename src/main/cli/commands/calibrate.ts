@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
 import type { CalibrationRow } from '../../../shared/calibrate/schema'
-import { calibrationLines, evaluatedOn } from '../../../shared/report/calibration-lines'
+import { calibrationLines, evaluatedOn, fitTarget } from '../../../shared/report/calibration-lines'
 import type { EventPayload } from '../../../shared/contract/operations'
 import { withProject, type OpenFor } from '../contract'
 import type { CliIO } from '../run'
@@ -115,7 +115,7 @@ function split(value: string, flag: string): Split {
 }
 
 function printFit(fit: CalibrationRow, io: CliIO): void {
-  io.out(`fit ${fit.fit_id} (${fit.source}): ${fit.raw_source} · ${fit.label}, aimed at ${fit.target_field}${fit.positive ? ` = ${fit.positive}` : ''} of ${fit.criterion}`)
+  io.out(`fit ${fit.fit_id} (${fit.source}): ${fit.raw_source} · ${fit.label}, aimed at ${fitTarget(fit)} of ${fit.criterion}`)
   io.out(`  fitted on ${fit.fit_split}: ${fit.n_fit_items} items, ${fit.n_fit_units} units; evaluated on ${evaluatedOn(fit)}`)
   // The same lines as the report's recalibration section (text, HTML and screen).
   for (const line of calibrationLines(fit)) io.out(`  ${line}`)

@@ -1,4 +1,4 @@
-import { calibrationLines, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
+import { calibrationLines, fitTarget, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -20,8 +20,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
             <Who report={report} id={c.source} />
             <Who report={report} id={c.raw_source} />
             <td>
-              {c.target_field}
-              {c.positive ? ` = ${c.positive}` : ''} of {name(c.criterion)}
+              {fitTarget(c)} of {name(c.criterion)}
             </td>
             <td>
               {c.fit_split}: {c.n_fit_items} items

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { calibrate } from '../../../src/main/calibrate/service'
+import { gatherReportInput, projectReport } from '../../../src/main/report'
+import { insertFit } from '../../../src/main/store/calibration-fits'
+import { fitCalibration, type FitSpec } from '../../../src/shared/calibrate'
+import { appendAnnotation } from '../../../src/main/store/annotations'
+import { insertItems, type NewItem } from '../../../src/main/store/items'
+import { Project } from '../../../src/main/store/project'
+import { calibrationLines } from '../../../src/shared/report'
+import { runCli } from '../../support/cli'
+import { tempDir } from '../../support/tmp'
+import { demoWithScoreJudge } from './fixture'
+
+// What a fit is aimed at, and what its "before" is, said where its figures are.
+const tmp = tempDir('assay-fit-targets-')
+afterAll(() => tmp.cleanup())
+
+/** Sixteen preprint pairs, half of them the same study, split dev/test; an imported judge's answers on all of them. */
+async function preprintProject(path: string): Promise<void> {
+  const project = await Project.create(path)
+  const paper = (id: string) => ({ id, title: `Title ${id}`, abstract: `Abstract ${id}.` })
+  const items: NewItem[] = Array.from({ length: 16 }, (_, i) => ({
+    kind: 'preprint-pair',
+    externalId: `pp-${i}`,
+    set: 'preprints',
+    split: i % 2 === 0 ? 'dev' : 'test',
+    payload: { paper: paper(`paper-${i}`), preprint: paper(`pre-${i}`), same_study: i % 4 < 2 }
+  }))
+  const ids = project.write((db) => insertItems(db, items))
+  project.write((db) =>
+    ids.forEach((itemId, i) => {
+      // Right on three pairs in four, sure of itself when right.
+      const same = i % 8 === 7 ? !(i % 4 < 2) : i % 4 < 2
+      const judgement = { same_study: same, confidence: i % 8 === 7 ? 0.55 : 0.6 + (i % 3) * 0.15, reason: 'r' }
+      appendAnnotation(db, { itemId, instrumentId: 'preprint-same-study', instrumentVersion: 1, annotatorId: null, sourceKind: 'model', sourceName: 'imp', judgement, origin: 'import' })
+    })
+  )
+  project.close()
+}
+
+describe('a fit of a confidence in the judge\'s own answer', () => {
+  const path = tmp.file('preprints.assay')
+  beforeAll(() => preprintProject(path))
+
+  it('is refused against the answer\'s own field, naming the field that is the probability, and nothing is stored', async () => {
+    const project = await Project.open(path)
+    try {
+      expect(() => calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'platt', scoreField: 'confidence' })).toThrow(
+        /"confidence" is the judge's confidence in its own "same_study".*--field p_same_study/
+      )
+      expect((project.db.prepare(`SELECT count(*) AS n FROM calibration_fits`).get() as { n: number }).n).toBe(0)
+    } finally {
+      project.close()
+    }
+    const cli = await runCli('calibrate', path, '--instrument', 'preprint-same-study', '--source', 'model:imp', '--method', 'platt', '--field', 'confidence')
+    expect(cli.code).toBe(2)
+    expect(cli.stderr).toMatch(/--field p_same_study/)
+  })
+
+  it('is not the field picked when none is named: the probability of the event is, and its "before" says what it is', async () => {
+    const project = await Project.open(path)
+    try {
+      const { fits } = calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'platt' })
+      expect(fits[0]?.score_field).toBe('p_same_study')
+      expect(fits[0]?.warnings).toEqual([])
+      const brier = calibrationLines(fits[0]!).find((line) => line.startsWith('Brier'))
+      expect(brier).toContain('(before: p_same_study as given (a probability))')
+    } finally {
+      project.close()
+    }
+  })
+})
+
+describe('a stored fit of a confidence to its answer\'s field (made before such fits were refused)', () => {
+  it('keeps its figures in the report with a warning that they are not the field table\'s', async () => {
+    const path = tmp.file('stored.assay')
+    await preprintProject(path)
+    const project = await Project.open(path)
+    try {
+      const input = gatherReportInput(project.db, { instrument: 'preprint-same-study' })
+      const spec: FitSpec = { method: 'platt', instrument: 'preprint-same-study', source: 'model:imp', criterion: 'label', score_field: 'confidence', target: { field: 'same_study', positive: null }, fit_split: 'dev', eval_split: 'test' }
+      const result = fitCalibration(input, spec)
+      project.write((db) => insertFit(db, spec, result.parameters, result.fitItems, result.nFitUnits))
+      const row = projectReport(project.db, { instrument: 'preprint-same-study', seed: 3 }).calibration?.[0]
+      expect(row?.probability).toBeDefined()
+      expect(row?.warnings).toEqual([expect.stringMatching(/confidence in its own "same_study".*not those of the field table/)])
+    } finally {
+      project.close()
+    }
+  })
+})
+
+describe('a fit aimed at an event of a scale (score >= k)', () => {
+  const path = tmp.file('scores.assay')
+  beforeAll(() => demoWithScoreJudge(path, tmp.file('labels.jsonl')))
+
+  it('is scored as whether the event holds, before and after, rather than left without a figure', async () => {
+    const project = await Project.open(path)
+    try {
+      const { fits } = calibrate(project, { instrument: 'hypothesis-match', source: 'score-judge', method: 'threshold', scoreField: 'match', targetField: 'match', positive: '>=3' })
+      const row = fits[0]!
+      expect(row.reasons.eval).toBeUndefined()
+      expect(row.decision?.n).toBe(row.n_eval_units)
+      expect(row.decision?.before).toMatch(/has match >= 3/)
+      // The judge says one more than the expert: it is wrong on the event exactly where the expert says 2.
+      const units = row.decision!
+      expect(units.both_correct + units.only_before + units.only_after + units.both_wrong).toBe(units.n)
+      expect(calibrationLines(row)[0]).toMatch(/^accuracy .* on \d+ units \(before: whether the raw judge's own "match" has match >= 3/)
+    } finally {
+      project.close()
+    }
+    expect((await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--field', 'match', '--target', 'match', '--positive', '>=3')).stdout).toMatch(/aimed at match >= 3 of/)
+  })
+})
