@@ -1,5 +1,6 @@
 import { allInstruments, getInstrument, type AnyInstrument, type InstrumentId } from '../../shared/instruments'
 import { payloadAsRead, type ItemKind } from '../../shared/items/kinds'
+import { referenceLabel, type ReferenceLabel } from '../../shared/items/reference-label'
 import { payloadWithContext } from '../annotation/item-context'
 import { currentAnnotations, type AnnotationRow } from '../store/annotations'
 import type { Db } from '../store/database'
@@ -69,7 +70,7 @@ export interface FinalLabelRecord {
   supersedes: string | null
   stale_adjudication_id: string | null
   created_at: string | null
-  canonical_label: string | null
+  canonical_label: ReferenceLabel | null
 }
 
 export interface FinalLabel {
@@ -124,7 +125,7 @@ function finalOf(instrument: AnyInstrument, item: ItemJoin, payload: Record<stri
     split: item.split,
     instrument: instrument.id,
     source_kind: 'final' as const,
-    canonical_label: typeof rawPayload.label === 'string' ? rawPayload.label : null
+    canonical_label: referenceLabel(item.kind, rawPayload)
   }
   const counted = majorityLabel(instrument, answers, payload)
   if (head && !stale) {

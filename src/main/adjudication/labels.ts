@@ -1,3 +1,4 @@
+import { referenceLabel, type ReferenceLabel } from '../../shared/items/reference-label'
 import type { Db } from '../store/database'
 import { basedOnOf, currentAdjudicationsWithItems } from '../store/adjudications'
 
@@ -28,7 +29,7 @@ export interface AdjudicatedLabelRecord {
   reason: string
   based_on: string[]
   supersedes: string | null
-  canonical_label: string | null
+  canonical_label: ReferenceLabel | null
 }
 
 /** Every adjudication head, stale or not (`finalLabels` decides which ones stand). */
@@ -57,7 +58,7 @@ export function adjudicatedLabels(db: Db, filter: AdjudicatedLabelFilter = {}): 
       reason: r.reason,
       based_on: basedOnOf(r),
       supersedes: r.supersedes,
-      canonical_label: typeof payload.label === 'string' ? payload.label : null
+      canonical_label: referenceLabel(r.kind, payload)
     })
   }
   return out

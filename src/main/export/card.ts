@@ -1,5 +1,6 @@
 import { getInstrument, isInstrumentId } from '../../shared/instruments'
 import { CANONICAL_PAIR_LABELS } from '../../shared/items/kinds'
+import { referenceLabel, referenceLabelField } from '../../shared/items/reference-label'
 import type { CardRow, FinalCardRow } from './rows'
 import { countCheckProvenance } from '../checks/verify'
 
@@ -110,13 +111,14 @@ export function buildCard(c: CardContext): string {
 
 interface ItemInfo {
   externalId: string
+  kind: string
   split: string
   payload: Record<string, unknown>
 }
 
 function distinctItems(rows: ReadonlyArray<CardRow>, finals: ReadonlyArray<FinalCardRow>): Map<number, ItemInfo> {
   const items = new Map<number, ItemInfo>()
-  for (const r of [...rows, ...finals]) if (!items.has(r.itemId)) items.set(r.itemId, { externalId: r.externalId, split: r.split, payload: r.payload })
+  for (const r of [...rows, ...finals]) if (!items.has(r.itemId)) items.set(r.itemId, { externalId: r.externalId, kind: r.itemKind, split: r.split, payload: r.payload })
   return items
 }
 
@@ -207,8 +209,9 @@ function splitCounts(rows: ReadonlyArray<CardRow>): string[][] {
 }
 
 /**
- * Balance of the items' reference labels (canonical and by origin) and the majority-label baseline. A proposal pair
- * without a reference label counts with its final pairwise-preference label, where that names a better side.
+ * Balance of the items' reference labels (see referenceLabel; a pair's canonical and by origin) and the majority-label
+ * baselines. A proposal pair without a reference label counts with its final pairwise-preference label, where that
+ * names a better side.
  */
 function referenceLabels(items: ReadonlyMap<number, ItemInfo>, finals: ReadonlyArray<FinalCardRow>): string[] {
   const finalOf = new Map<number, { label: string; from: LabelFrom }>()
@@ -218,7 +221,8 @@ function referenceLabels(items: ReadonlyMap<number, ItemInfo>, finals: ReadonlyA
   }
   const labelled: Array<{ info: ItemInfo; label: string; from: LabelFrom }> = []
   for (const [id, info] of items) {
-    if (typeof info.payload.label === 'string') labelled.push({ info, label: info.payload.label, from: 'reference' })
+    const reference = referenceLabel(info.kind, info.payload)
+    if (reference !== null) labelled.push({ info, label: String(reference), from: 'reference' })
     else {
       const f = finalOf.get(id)
       if (f) labelled.push({ info, ...f })
@@ -231,8 +235,18 @@ function referenceLabels(items: ReadonlyMap<number, ItemInfo>, finals: ReadonlyA
   let originKnown = 0
   const sources = new Map<string, number>()
   const used: Record<LabelFrom, number> = { reference: 0, adjudication: 0, majority: 0 }
+  // Yes/no reference labels (a preprint pair's same_study) by field: their own majority-label baseline.
+  const yesNo = new Map<string, { true: number; false: number }>()
+  const meanings = new Set<string>()
   for (const { info, label, from } of labelled) {
     used[from]++
+    const field = from === 'reference' ? referenceLabelField(info.kind) : null
+    if (field) meanings.add(field.meaning)
+    if (field?.type === 'boolean') {
+      const tally = yesNo.get(field.field) ?? { true: 0, false: 0 }
+      tally[label === 'true' ? 'true' : 'false']++
+      yesNo.set(field.field, tally)
+    }
     const counts = canonical.get(label) ?? { reference: 0, adjudication: 0, majority: 0 }
     counts[from]++
     canonical.set(label, counts)
@@ -256,6 +270,7 @@ function referenceLabels(items: ReadonlyMap<number, ItemInfo>, finals: ReadonlyA
       ? `${used.reference} of ${items.size} exported items have a reference label (source: ${[...sources].map(([s, k]) => `${s} ${k}`).join(', ')}).`
       : `None of the ${items.size} exported items has a reference label.`
   )
+  if (meanings.size) out.push(`The reference label is ${[...meanings].join('; ')}; \`canonical_label\` carries it on every row of the item.`)
   if (withFinals) {
     out.push(
       `${used.adjudication + used.majority} more use their final pairwise-preference label instead (${used.adjudication} adjudicated, ${used.majority} human majority); the balance and baselines below count these ${n} items: reference labels where they exist, final labels elsewhere.`
@@ -282,6 +297,11 @@ function referenceLabels(items: ReadonlyMap<number, ItemInfo>, finals: ReadonlyA
     out.push(
       `- Better side: a ${winner.a}, b ${winner.b}. Majority-label baseline (always "${major}"): ${Math.max(winner.a, winner.b)} of ${sided} = ${pct(Math.max(winner.a, winner.b), sided)}; random: 50%.`
     )
+  }
+  for (const [field, k] of yesNo) {
+    const major = k.true >= k.false ? 'true' : 'false'
+    const top = Math.max(k.true, k.false)
+    out.push(`- \`${field}\`: true ${k.true}, false ${k.false}. Majority-label baseline (always "${major}"): ${top} of ${k.true + k.false} = ${pct(top, k.true + k.false)}; random: 50%.`)
   }
   if (originKnown) {
     const major = byOrigin.human >= byOrigin.ai ? 'human' : 'ai'

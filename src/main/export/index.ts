@@ -152,7 +152,7 @@ export function labelsCsv(records: ReadonlyArray<LabelRecord | FinalLabelRecord>
       revision: String(r.revision),
       origin: r.origin,
       annotation_id: r.annotation_id,
-      canonical_label: r.canonical_label ?? '',
+      canonical_label: r.canonical_label === null ? '' : String(r.canonical_label),
       display: JSON.stringify(r.display ?? {})
     }
     lines.push(...unitLines(base, r.instrument, (r.judgement ?? {}) as Record<string, unknown>, meta))
@@ -184,7 +184,7 @@ function unitLines(base: Record<string, string>, instrument: string, judgement: 
 
 /** A final label's provenance cells; lists and per-field majorities as JSON, the curator's reason as `adjudication_reason`. */
 function finalCells(r: FinalLabelRecord): Record<string, string> {
-  const cell = (v: string | number | null) => (v === null ? '' : String(v))
+  const cell = (v: string | number | boolean | null) => (v === null ? '' : String(v))
   return {
     ...labelIdentityCells(r),
     created_at: cell(r.created_at),

@@ -1,6 +1,7 @@
 import { finalLabels, type FinalLabelRecord } from '../adjudication/final-labels'
 import type { Db } from '../store/database'
 import { getInstrument, isInstrumentId } from '../../shared/instruments'
+import { referenceLabel, type ReferenceLabel } from '../../shared/items/reference-label'
 import {
   allExposures,
   currentAnswersWithItems,
@@ -57,7 +58,8 @@ export interface LabelRecord {
   revision: number
   origin: string
   annotation_id: string
-  canonical_label: string | null
+  /** The item's reference label as its kind stores it: a proposal pair's `label`, a preprint pair's `same_study`. */
+  canonical_label: ReferenceLabel | null
   /** A probe item's provenance (original, kind, how it was made, diff, expectations). */
   probe_of?: unknown
 }
@@ -69,11 +71,6 @@ function cardItem(
   payload: Record<string, unknown>
 ): CardItem {
   return { itemId: r.item_id, externalId: r.external_id, itemKind: r.kind, split: r.split, payload, instrument: r.instrument_id }
-}
-
-/** The item's own label, where its payload carries one (a benchmark's reference answer). */
-function referenceLabel(payload: Record<string, unknown>): string | null {
-  return typeof payload.label === 'string' ? payload.label : null
 }
 
 /**
@@ -105,7 +102,7 @@ export function readLabels(db: Db, filter: ExportFilter, pseudonymise: boolean):
       revision: revisions.get(r.id) ?? 1,
       origin: r.origin,
       annotation_id: r.id,
-      canonical_label: referenceLabel(payload),
+      canonical_label: referenceLabel(r.kind, payload),
       // A probe's answers carry its provenance (JSONL only; the CSV keeps its columns).
       ...(payload.probe_of ? { probe_of: payload.probe_of } : {})
     })
@@ -160,7 +157,8 @@ export interface JudgementRecord extends StoredCallColumns {
   judgement: unknown
   display: unknown
   cached: boolean
-  canonical_label: string | null
+  /** The item's reference label as its kind stores it: a proposal pair's `label`, a preprint pair's `same_study`. */
+  canonical_label: ReferenceLabel | null
 }
 
 
@@ -199,7 +197,7 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
       cached: r.cached === 1,
       created_at: r.created_at,
       finished_at: r.finished_at,
-      canonical_label: referenceLabel(payload)
+      canonical_label: referenceLabel(r.kind, payload)
     })
     card.push({
       ...cardItem(r, payload),

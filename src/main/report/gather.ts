@@ -1,6 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { getInstrument, isInstrumentId, type AnyInstrument, unknownInstrumentMessage } from '../../shared/instruments'
 import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
+import { referenceLabel } from '../../shared/items/reference-label'
 import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { addAnswer, JudgementReader, readAnswer } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
@@ -165,14 +166,14 @@ function sourcesRead(read: Iterable<SourceBeingRead>, counted: boolean): ReportS
   return out
 }
 
-/** The items' own reference labels (a proposal pair's `label`), one source per label source. */
+/** The items' own reference labels (see referenceLabel: a proposal pair's `label`), one source per label source. */
 function itemLabelSources(instrument: AnyInstrument, scoped: readonly ScopedItem[], unverifiedProbes: ReadonlySet<number>): ReportSourceInput[] {
   if (instrument.id === 'preprint-same-study') return sameStudyLabelSources(scoped)
   if (instrument.itemKind !== 'proposal-pair' || !instrument.fields.some((f) => f.name === 'verdict')) return []
   const bySource = new Map<string, SourceBeingRead>()
   const reader = new JudgementReader(instrument)
   for (const { row, payload } of scoped) {
-    const label = payload.label
+    const label = referenceLabel(row.kind, payload)
     if (typeof label !== 'string' || unverifiedProbes.has(row.id)) continue
     addAnswer(labelSourceOf(bySource, payload).rows, instrument, row.id, payload, JSON.stringify({ verdict: label }), null, 'ok', 0, 0, reader)
   }
@@ -197,14 +198,16 @@ function labelSourceOf(bySource: Map<string, SourceBeingRead>, payload: Record<s
 }
 
 /**
- * A preprint pair's own `same_study` (imported with the pairs): the criterion the check's verdicts and probabilities
- * are scored on. It answers only that question, so it is observed directly rather than as a whole judgement.
+ * A preprint pair's reference label, its own `same_study` (imported with the pairs): the criterion the check's
+ * verdicts and probabilities are scored on. It answers only that question, so it is observed directly rather than as
+ * a whole judgement.
  */
 function sameStudyLabelSources(scoped: readonly ScopedItem[]): ReportSourceInput[] {
   const bySource = new Map<string, SourceBeingRead>()
   for (const { row, payload } of scoped) {
-    if (typeof payload.same_study !== 'boolean') continue
-    labelSourceOf(bySource, payload).rows.add(row.id, 0, 0, 0, OK, [{ unit: 'pair', values: { same_study: payload.same_study } }])
+    const sameStudy = referenceLabel(row.kind, payload)
+    if (typeof sameStudy !== 'boolean') continue
+    labelSourceOf(bySource, payload).rows.add(row.id, 0, 0, 0, OK, [{ unit: 'pair', values: { same_study: sameStudy } }])
   }
   return sourcesRead(bySource.values(), false)
 }

@@ -1,6 +1,7 @@
 import { AssayError } from '../../shared/errors'
 import { seededUnit } from '../../shared/protocol'
 import type { ItemKind } from '../../shared/items/kinds'
+import { referenceLabel } from '../../shared/items/reference-label'
 import { getMeta, setMeta } from '../store/meta'
 import type { Project } from '../store/project'
 import { answeredSplitItemCount, assignSplits, itemsToSplit, judgedItemCount } from '../store/items'
@@ -27,10 +28,13 @@ export interface SplitPlan {
   warnings: string[]
 }
 
-/** The stratum of an item: its set, and its reference label where it has one (so both splits keep the balance). */
+/**
+ * The stratum of an item: its set, and its reference label where it has one (a proposal pair's `label`, a preprint
+ * pair's `same_study`), so both splits keep the balance the report's "Reference label" criterion is scored on.
+ */
 function stratumOf(set: string, kind: string, payload: Record<string, unknown>): string {
-  const label = typeof payload.label === 'string' ? payload.label : null
-  return label ? `${set} · ${kind} · ${label}` : `${set} · ${kind}`
+  const label = referenceLabel(kind, payload)
+  return label === null || label === '' ? `${set} · ${kind}` : `${set} · ${kind} · ${String(label)}`
 }
 
 /**

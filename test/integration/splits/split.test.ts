@@ -48,6 +48,26 @@ describe('stratified splits', () => {
     expect(splitOf(project)).toEqual(first)
   })
 
+  it("stratifies preprint pairs on their reference label, same_study", () => {
+    const preprint = (i: number, same: boolean | undefined): NewItem => ({
+      kind: 'preprint-pair',
+      externalId: `pp-${i}`,
+      set: 'preprints',
+      split: 'none',
+      payload: { paper: { title: 'P', abstract: 'p' }, preprint: { title: 'Q', abstract: 'q' }, ...(same === undefined ? {} : { same_study: same }) }
+    })
+    project.write((db) => insertItems(db, Array.from({ length: 23 }, (_, i) => preprint(i, i < 13 ? true : i < 20 ? false : undefined))))
+    const plan = createSplit(project, { testFraction: 0.5, seed: 'r4', kind: 'preprint-pair' })
+    expect(plan.strata.map((s) => [s.stratum, s.items])).toEqual([
+      ['preprints · preprint-pair', 3],
+      ['preprints · preprint-pair · false', 7],
+      ['preprints · preprint-pair · true', 13]
+    ])
+    const split = splitOf(project)
+    const count = (same: boolean | undefined, to: string) => Array.from({ length: 23 }, (_, i) => i).filter((i) => (i < 13 ? true : i < 20 ? false : undefined) === same && split[`pp-${i}`] === to).length
+    for (const same of [true, false, undefined]) expect(Math.abs(count(same, 'dev') - count(same, 'test')), String(same)).toBeLessThanOrEqual(1)
+  })
+
   it('is frozen once a split item has an answer', () => {
     createSplit(project, { testFraction: 0.5, seed: 's1' })
     project.write((db) =>
