@@ -115,8 +115,8 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
     : null
 
   const judges = order(all.filter((s) => JUDGE_KINDS.has(s.input.kind)))
-  const ceiling = ceilingSection(fields, annotators, judges, { level, eceBins }, statuses)
-  const judgeVsJudgeRows = judgeVsJudgeSection(fields, criteria, judges, plan)
+  const ceiling = ceilingSection(fields, annotators, judges, { level, eceBins }, statuses, input.instrument.id)
+  const judgeVsJudgeRows = judgeVsJudgeSection(fields, criteria, judges, plan, input.instrument.id)
 
   // Every interval above is filled in by this one bootstrap over the items in scope. Its resamples are drawn and
   // summed on the draw thread (where there is one) while the sections that need none of its intervals are built.
@@ -359,11 +359,12 @@ function ceilingSection(
   annotators: readonly ResolvedSource[],
   judges: readonly ResolvedSource[],
   options: { level: number; eceBins: number },
-  statuses: ReadonlyMap<string, ItemStatusCodes | null>
+  statuses: ReadonlyMap<string, ItemStatusCodes | null>,
+  instrumentId: string
 ): Report['ceiling'] {
   return fields
     .filter((field) => annotators.some((a) => hasField(a, field)))
-    .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options, statuses))
+    .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options, statuses, field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined))
 }
 
 function invalidStoredCounts(sources: readonly ReportSourceInput[]): Map<string, number> {

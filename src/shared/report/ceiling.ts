@@ -7,6 +7,7 @@ import { put } from './intervals'
 import { valueKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportCeiling, ReportComparison, ReportFieldSection } from './schema'
 import { CEILING_DEFINITIONS } from './definitions'
+import type { OutcomeRule } from './outcomes'
 
 /**
  * The human ceiling: how well people agree with each other, beside how well each judge agrees with the same people,
@@ -14,7 +15,9 @@ import { CEILING_DEFINITIONS } from './definitions'
  * people agree among themselves.
  */
 
-export function ceilingStatistics(level: string): string[] {
+export function ceilingStatistics(level: string, outcome?: OutcomeRule): string[] {
+  // A probability scored against an outcome is compared by the scores its field table gives, never as a number.
+  if (level === 'probability' && outcome) return ['brier', 'log_loss', 'ece', 'auroc']
   switch (level) {
     case 'nominal':
       return ['accuracy', 'cohen_kappa', 'gwet_ac1', 'krippendorff_alpha_nominal']
@@ -57,11 +60,12 @@ export function ceilingFor(
   annotators: readonly ResolvedSource[],
   judges: readonly ResolvedSource[],
   options: Omit<CompareOptions, 'plan' | 'outcome' | 'statuses'>,
-  statuses?: ReadonlyMap<string, ItemStatusCodes | null>
+  statuses?: ReadonlyMap<string, ItemStatusCodes | null>,
+  outcome?: OutcomeRule
 ): ReportCeiling {
-  const statistics = ceilingStatistics(field.level)
-  // Each source compared with its item status by unit code, where the report made it.
-  const compareOf = (source: ResolvedSource): CompareOptions => ({ ...options, plan: null, statuses: statuses?.get(source.id) ?? undefined })
+  const statistics = ceilingStatistics(field.level, outcome)
+  // Each source compared with its item status by unit code, where the report made it, and as its field table compares it.
+  const compareOf = (source: ResolvedSource): CompareOptions => ({ ...options, plan: null, statuses: statuses?.get(source.id) ?? undefined, outcome })
   const valuesOf = (source: ResolvedSource) => (name: string) => source.values.get(name) ?? new Map<string, Value>()
   const humanPairs: ReturnType<typeof pairRow>[] = []
   for (let i = 0; i < annotators.length; i++) {
@@ -101,6 +105,8 @@ function read(row: ReportComparison, name: string): number | null {
  * each annotator against the majority of the others, averaged over annotators, and each judge against the human
  * majority. The summary cards cite these in turn.
  */
+const FEWER_THAN_TWO = 'fewer than two annotators have units to compare with the majority of the others'
+
 export function withMajorityRows(
   ceiling: readonly ReportCeiling[],
   fields: readonly ReportFieldSection[],
@@ -111,7 +117,10 @@ export function withMajorityRows(
     const rows = majority ? (fields.find((f) => f.name === c.field)?.comparisons ?? []).filter((r) => r.criterion === majority) : []
     const people = rows.filter((r) => annotators.has(r.source) && r.n > 0)
     const againstOthers: ReportCeiling['human_human']['against_majority_of_others'] = {}
-    if (people.length >= 2) {
+    if (people.length < 2) {
+      // Said on the ceiling (and the cards that cite it) rather than left as if the field had no annotators.
+      for (const name of c.statistics) againstOthers[name] = { value: null, min: null, max: null, n_annotators: people.length, reason: FEWER_THAN_TWO }
+    } else {
       for (const name of c.statistics) {
         const values = people.map((r) => read(r, name)).filter((v): v is number => v !== null)
         againstOthers[name] =
@@ -130,7 +139,9 @@ export function withMajorityRows(
           for (const name of c.statistics) {
             const value = read(row, name)
             const reason = row.reasons[name]
-            against[name] = value === null ? { value, n: row.n, reason: reason ?? `${name} does not apply to this field` } : { value, n: row.n }
+            // An accuracy is of the judged units (an unreadable answer counts as wrong), every other figure of n.
+            const n = name === 'accuracy' ? row.n_judged : row.n
+            against[name] = value === null ? { value, n, reason: reason ?? `${name} does not apply to this field` } : { value, n }
           }
         }
         return { ...j, against_majority: against }

@@ -28,8 +28,10 @@ export const PAIRWISE_COUNTS =
 /** What the judge-against-judge table's figures are, said above it (HTML and screen alike). */
 export const JUDGE_VS_JUDGE_NOTE =
   "On the units both judges answered and the criterion labels: each judge's figure here is on the shared units only, " +
-  "not the accuracy on all of its own units (that is in the field's table and on its card). Right/wrong: both right / " +
-  'only first / only second / both wrong. Exact McNemar test (two-sided); the difference (first − second; of ' +
+  "not its figure on all of its own units (that is in the field's table and on its card). A field of categories is " +
+  'scored right/wrong (both right / only first / only second / both wrong; exact McNemar test, two-sided); a number by ' +
+  "its mean absolute difference from the criterion's; a probability scored against an outcome by its Brier score " +
+  'against that outcome, as its field table scores it (lower is better). The difference (first − second; of ' +
   'accuracies in percentage points, pp) with a paired cluster-bootstrap interval'
 
 /** The sources table's count columns, in text, HTML and on the screen alike. */
@@ -145,8 +147,9 @@ export function accuracyDefinition(options: { pairwise: boolean; bothOrders?: bo
 }
 
 /** A card's chance-corrected agreement with the human majority. */
-export function agreementDefinition(statistic: string, n: number): string {
-  return `${agreementLabel(statistic)} of the judge against the human majority, on the ${plural(n, 'unit')} both have a value for`
+export function agreementDefinition(statistic: string, n: number, outcome?: string): string {
+  const against = outcome && !outcome.startsWith('none') ? `against the human majority's outcome (${outcome})` : 'against the human majority'
+  return `${agreementLabel(statistic)} of the judge ${against}, on the ${plural(n, 'unit')} both have a value for`
 }
 
 /** A judge-against-judge row: both judges scored on the units they share, not on all of their own. */

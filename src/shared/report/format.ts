@@ -155,9 +155,26 @@ export function positionDenominators(p: CardPosition): string {
 }
 
 /** A card's human ceiling: its value, the annotators' range where they differ, and what it is. */
-export function ceilingWords(h: { value: number | null; min: number | null; max: number | null; rule: string; n_annotators: number }): string {
+export function ceilingWords(h: { value: number | null; min: number | null; max: number | null; rule: string; n_annotators: number; reason?: string | undefined }): string {
+  if (h.value === null) return `no human ceiling (${noCeilingWhy(h)})`
   const range = fmtRange(h.min, h.max)
   return `human ceiling ${fmtNumber(h.value)}${range.includes('–') ? ` (${range})` : ''} · ${h.rule}, ${plural(h.n_annotators, 'annotator')}`
+}
+
+/**
+ * The units a judge's row against the human majority in the ceiling is on: "23 units", or "23 units (accuracy: 28
+ * judged)" where the accuracy also counts unreadable answers as wrong.
+ */
+export function majorityUnitsWords(against: Readonly<Record<string, { n: number } | undefined>>): string {
+  const entries = Object.entries(against).filter((e): e is [string, { n: number }] => e[1] !== undefined)
+  const n = entries.find(([name]) => name !== 'accuracy')?.[1].n ?? entries[0]?.[1].n ?? 0
+  const accuracy = against.accuracy?.n
+  return `${plural(n, 'unit')}${accuracy !== undefined && accuracy !== n ? ` (accuracy: ${accuracy} judged)` : ''}`
+}
+
+/** Why a card has no human ceiling to read its agreement against: the ceiling's own reason, or too few annotators. */
+export function noCeilingWhy(h: { reason?: string | undefined } | null): string {
+  return h?.reason ?? 'fewer than two annotators answered this field'
 }
 
 /** A count that may hold halves or shares (a tie counts half): whole as it is, else to two decimals. */
@@ -183,6 +200,14 @@ export function fatalFlawDenominator(f: { n: number; n_no_value: number; n_unans
 export function fmtStatistic(name: string, v: number | null | undefined): string {
   return PERCENT_STATISTICS.has(name) ? fmtPercent(v) : fmtNumber(v)
 }
+
+/** Whether a field's rows score a probability against an outcome (Brier, log loss, ECE, AUROC), not as a number. */
+export function scoredAgainstOutcome(field: { comparisons: ReadonlyArray<{ outcome?: string | undefined }> }): boolean {
+  return field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
+}
+
+/** Statistics where less is better (errors and distances): a judge is within people's range at or below its worst. */
+export const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['brier', 'log_loss', 'ece', 'ece_quantile', 'mean_abs_diff'])
 
 /** The statistics of a field comparison, in table order, by the field's level and what the row carries. */
 export function comparisonColumns(level: string, hasOutcome: boolean): string[] {

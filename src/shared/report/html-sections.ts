@@ -1,4 +1,4 @@
-import { allAnnotatorsWords, NO_COMPARISON, comparisonColumns, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { allAnnotatorsWords, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -124,7 +124,7 @@ function fatalPart(pairwise: ReportPairwise, who: Who): string {
 }
 
 export function fieldSection(field: Report['fields'][number], plots: readonly ReportPlot[], name: Name, who: Who): string {
-  const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
+  const hasOutcome = scoredAgainstOutcome(field)
   const columns = comparisonColumns(field.level, hasOutcome)
   const headings = ['Source', 'Criterion', ...FIELD_COUNT_COLUMNS, ...columns.map(statisticLabel)]
   const rows = field.comparisons.map((c) => [
@@ -184,7 +184,7 @@ export function ceilingSection(report: Report, who: Who): string {
       const mean = [who(j.source, 'with each annotator'), num(plural(j.n_pairs, 'annotator')), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))]
       const majority = Object.values(j.against_majority)[0]
       if (!majority) return [mean]
-      return [mean, [who(j.source, 'against the human majority'), num(`${majority.n} units`), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
+      return [mean, [who(j.source, 'against the human majority'), num(majorityUnitsWords(j.against_majority)), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
     })
     const multi = allAnnotatorsWords(c.human_human, c.level, c.n_annotators)
     const legend = [

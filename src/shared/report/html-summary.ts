@@ -1,4 +1,4 @@
-import { agreementLabel, ceilingWords, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
+import { agreementLabel, ceilingWords, LOWER_IS_BETTER, noCeilingWhy, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
 import { accuracyGauge } from './plots/card-gauge'
 import { sourceColour } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -47,7 +47,9 @@ export function sortValue(judge: JudgeSummary, key: SummarySortKey, index: numbe
     case 'agreement':
       return c.agreement.value
     case 'ceiling':
-      return c.agreement.value !== null && typeof c.human_ceiling?.value === 'number' ? c.agreement.value - c.human_ceiling.value : null
+      if (c.agreement.value === null || typeof c.human_ceiling?.value !== 'number') return null
+      // Above the ceiling is better: for an error (Brier) that is below it.
+      return LOWER_IS_BETTER.has(c.agreement.statistic) ? c.human_ceiling.value - c.agreement.value : c.agreement.value - c.human_ceiling.value
     case 'position':
       return c.position?.consistency ?? null
     case 'fatal':
@@ -139,11 +141,7 @@ function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): st
   const against = a.against ? ` with ${name(a.against)}` : ' with people'
   const units = a.definition ? (/on the (\d+ units?)/.exec(a.definition)?.[1] ?? null) : null
   const ceiling = c.human_ceiling
-  const sub = !ceiling
-    ? 'no human ceiling: fewer than two annotators'
-    : ceiling.value === null
-      ? `human ceiling undefined${ceiling.reason ? `: ${ceiling.reason}` : ''}`
-      : ceilingWords(ceiling)
+  const sub = ceiling ? ceilingWords(ceiling) : `no human ceiling (${noCeilingWhy(ceiling)})`
   const main = a.value === null ? `<span title="${esc(a.reason ?? '')}">${NONE}</span>` : `<strong>${esc(fmtNumber(a.value))}</strong> <span class="ci">${esc(interval(a, false))}</span>`
   return figure(`${agreementLabel(c.agreement.statistic)}${against}`, main, `${units ? `${esc(`on ${units}`)}<br>` : ''}${esc(sub)}`)
 }

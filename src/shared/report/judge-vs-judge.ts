@@ -5,6 +5,7 @@ import { bootstrapCi, put } from './intervals'
 import { forEachUnit, sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
 import type { ReportJudgeVsJudge } from './schema'
 import { judgeVsJudgeDefinition } from './definitions'
+import { outcomeRuleFor, type OutcomeRule } from './outcomes'
 
 /**
  * One criterion's units on one field, listed once for every pair of judges: the keys and true values in the
@@ -49,23 +50,69 @@ function alignedValues(values: ReadonlyMap<string, Value> | undefined, units: Cr
   return units.keys.map((key, u) => read(key, units.codes[u] as number))
 }
 
+/**
+ * How a judge's value on a unit is scored against the criterion's, where the field is a number: its distance from the
+ * criterion's number, or for a probability scored against an outcome (as its field table scores it) its squared error
+ * from that outcome (`own`: the judge's own answer, for a confidence in it).
+ */
+interface NumberScore {
+  statistic: 'mean_abs_diff' | 'brier'
+  score(value: Value | undefined, own: Value | undefined, truth: Value): number | null
+}
+
+const DISTANCE: NumberScore = {
+  statistic: 'mean_abs_diff',
+  score: (value, _own, truth) => (typeof value === 'number' && typeof truth === 'number' ? Math.abs(value - truth) : null)
+}
+
+function outcomeScore(rule: OutcomeRule): NumberScore {
+  return {
+    statistic: 'brier',
+    score(value, own, truth) {
+      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) return null
+      const y = rule.kind === 'criterion_field' ? (truth === true || truth === 1 ? 1 : truth === false || truth === 0 ? 0 : null) : own === undefined ? null : sameValue(own, truth) ? 1 : 0
+      return y === null ? null : (value - y) ** 2
+    }
+  }
+}
+
 /** Every pair of judges on every field and criterion where they share units. */
-export function judgeVsJudgeSection(fields: readonly FieldSpec[], criteria: readonly ResolvedSource[], judges: readonly ResolvedSource[], plan: BootstrapPlan): ReportJudgeVsJudge[] {
+export function judgeVsJudgeSection(
+  fields: readonly FieldSpec[],
+  criteria: readonly ResolvedSource[],
+  judges: readonly ResolvedSource[],
+  plan: BootstrapPlan,
+  instrumentId = ''
+): ReportJudgeVsJudge[] {
   const rows: ReportJudgeVsJudge[] = []
   for (const field of fields) {
+    // A probability with an outcome rule is scored against the criterion's outcome, never against its probability.
+    const rule = field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
+    const numberScore = rule ? outcomeScore(rule) : DISTANCE
     for (const criterion of criteria) {
-      const units = criterionUnits(criterion.values.get(field.name) ?? new Map<string, Value>())
+      const units = criterionUnits(criterion.values.get(rule?.field ?? field.name) ?? new Map<string, Value>())
       // Each judge's values read once per criterion, not once per pair it is in.
       const aligned = judges.map((judge) => alignedValues(judge.values.get(field.name), units))
+      const own = rule?.kind === 'correctness' ? judges.map((judge) => alignedValues(judge.values.get(rule.field), units)) : null
+      const valuesOf = (k: number): JudgeValues | null => {
+        const values = aligned[k]
+        return values ? { values, own: own?.[k] ?? null } : null
+      }
       judges.forEach((first, i) => {
         for (let j = i + 1; j < judges.length; j++) {
-          const row = judgeVsJudge(field, first, judges[j] as ResolvedSource, criterion.id, criterion.input.name, units, aligned[i] ?? null, aligned[j] ?? null, plan)
+          const row = judgeVsJudge(field, first, judges[j] as ResolvedSource, criterion.id, criterion.input.name, units, valuesOf(i), valuesOf(j), plan, numberScore)
           if (row) rows.push(row)
         }
       })
     }
   }
   return rows
+}
+
+/** A judge's values on the criterion's units, and where its value is a confidence, its own answers there. */
+interface JudgeValues {
+  values: ReadonlyArray<Value | undefined>
+  own: ReadonlyArray<Value | undefined> | null
 }
 
 /**
@@ -81,12 +128,15 @@ function judgeVsJudge(
   criterionId: string,
   criterionName: string,
   units: CriterionUnits,
-  firstValues: ReadonlyArray<Value | undefined> | null,
-  secondValues: ReadonlyArray<Value | undefined> | null,
-  plan: BootstrapPlan
+  firstJudge: JudgeValues | null,
+  secondJudge: JudgeValues | null,
+  plan: BootstrapPlan,
+  numberScore: NumberScore
 ): ReportJudgeVsJudge | null {
   const categorical = field.level === 'nominal' || field.level === 'ordinal'
-  if (!firstValues || !secondValues) return null
+  if (!firstJudge || !secondJudge) return null
+  const firstValues = firstJudge.values
+  const secondValues = secondJudge.values
   // Per item (by its dense index): shared units and each judge's summed score, in order of first appearance.
   const items = units.itemIds.length
   const unitCount = new Int32Array(items)
@@ -115,9 +165,11 @@ function judgeVsJudge(
       scoreA = okA ? 1 : 0
       scoreB = okB ? 1 : 0
     } else {
-      if (typeof truth !== 'number' || typeof a !== 'number' || typeof b !== 'number') continue
-      scoreA = Math.abs(a - truth)
-      scoreB = Math.abs(b - truth)
+      const first = numberScore.score(a, firstJudge.own?.[u], truth)
+      const second = numberScore.score(b, secondJudge.own?.[u], truth)
+      if (first === null || second === null) continue
+      scoreA = first
+      scoreB = second
     }
     n++
     const index = units.itemIndex[u] as number
@@ -127,7 +179,7 @@ function judgeVsJudge(
     secondSum[index] = (secondSum[index] as number) + scoreB
   }
   if (n === 0) return null
-  const statistic = categorical ? 'accuracy' : 'mean_abs_diff'
+  const statistic = categorical ? 'accuracy' : numberScore.statistic
   // The shared items in order of first appearance, read by their dense index (no record per item).
   const itemCount = order.length
   const firstScores = new Float64Array(itemCount)

@@ -2,7 +2,7 @@ import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
 import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
 import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
 import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, notJudged, type WithoutValue } from './definitions'
-import { agreementLabel, fmtNumber, fmtRange } from './format'
+import { agreementLabel, fmtNumber, fmtRange, LOWER_IS_BETTER, noCeilingWhy, scoredAgainstOutcome } from './format'
 
 /**
  * The summary cards: one per judge source and field, each made of figures already in the report's tables (the
@@ -12,8 +12,12 @@ import { agreementLabel, fmtNumber, fmtRange } from './format'
 type Verdict = (typeof SUMMARY_VERDICTS)[number]
 type Figure = Omit<ReportSummaryCard['accuracy'], 'definition'>
 
-/** The chance-corrected agreement statistic a card shows, by measurement level. */
-export function agreementStatistic(level: string): string {
+/**
+ * The agreement statistic a card shows, by measurement level: chance-corrected where there are categories; for a
+ * probability scored against an outcome, its Brier score against the human majority's outcome.
+ */
+export function agreementStatistic(level: string, againstOutcome = false): string {
+  if (level === 'probability' && againstOutcome) return 'brier'
   switch (level) {
     case 'nominal':
       return 'cohen_kappa'
@@ -116,7 +120,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         nUnits = headline?.n ?? 0
       }
 
-      const statistic = agreementStatistic(section.level)
+      const statistic = agreementStatistic(section.level, scoredAgainstOutcome(section))
       const withPeople = majority ? rows.find((r) => r.criterion === majority) : undefined
       const agreementCi = withPeople?.ci[statistic]
       intervals.push(agreementCi)
@@ -128,7 +132,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         ),
         statistic,
         against: withPeople ? majority : null,
-        definition: withPeople ? agreementDefinition(statistic, withPeople.n) : null
+        definition: withPeople ? agreementDefinition(statistic, withPeople.n, withPeople.outcome) : null
       }
 
       const human_ceiling = ceilingOf(report, section.name, statistic)
@@ -157,8 +161,12 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       const verdicts: Verdict[] = []
       if (flags.too_few_items) verdicts.push('too_few_items')
       if (accuracy.value !== null && baseline !== null) verdicts.push(accuracy.value < baseline ? 'below_majority_baseline' : 'at_or_above_majority_baseline')
-      if (human_ceiling === null || human_ceiling.min === null) verdicts.push('no_human_ceiling')
-      else if (agreement.value !== null) verdicts.push(agreement.value >= human_ceiling.min ? 'within_human_ceiling' : 'below_human_ceiling')
+      if (human_ceiling === null || human_ceiling.min === null || human_ceiling.max === null) verdicts.push('no_human_ceiling')
+      else if (agreement.value !== null) {
+        // Within people's range: at least as good as the least agreeing annotator (an error at most as large).
+        const within = LOWER_IS_BETTER.has(statistic) ? agreement.value <= human_ceiling.max : agreement.value >= human_ceiling.min
+        verdicts.push(within ? 'within_human_ceiling' : 'below_human_ceiling')
+      }
       if (position && position.consistency !== null && position.consistency < 0.5) verdicts.push('position_inconsistent')
       if (fatal_flaw_recall && fatal_flaw_recall.value !== null && fatal_flaw_recall.value < 1) verdicts.push('misses_fatal_flaws')
       if (flags.unreliable_interval) verdicts.push('unreliable_interval')
@@ -233,7 +241,7 @@ function verdictLine(c: {
         parts.push(`below the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)})`)
         break
       case 'no_human_ceiling':
-        parts.push('no human ceiling (fewer than two annotators)')
+        parts.push(`no human ceiling (${noCeilingWhy(c.human_ceiling)})`)
         break
       case 'position_inconsistent':
         parts.push(`position-inconsistent (same verdict in both orders on ${pct(c.position?.consistency as number)} of pairs)`)

@@ -1,6 +1,6 @@
-import { agreementLabel, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { grid, heading, type Name } from './text-parts'
@@ -48,11 +48,7 @@ function summaryText(report: Report, name: Name): string[] {
     const g = c.agreement
     out.push(`  ${agreementLabel(g.statistic)} ${g.value === null ? `${NONE} (${g.reason ?? 'no human majority'})` : `${fmtNumber(g.value)}${ci(g.ci_low, g.ci_high, false)}`}${g.against ? ` with ${name(g.against)}` : ''}${g.definition ? ` · ${g.definition}` : ''}`)
     const h = c.human_ceiling
-    out.push(
-      !h
-        ? '  human ceiling: none (fewer than two annotators)'
-        : `  ${ceilingWords(h)}`
-    )
+    out.push(`  ${h ? ceilingWords(h) : `no human ceiling (${noCeilingWhy(h)})`}`)
     if (c.position) {
       const p = c.position
       out.push(`  ${positionWords(p)}`)
@@ -205,7 +201,7 @@ function fieldsText(report: Report, name: Name): string[] {
       out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`), NO_COMPARISON)
       continue
     }
-    const columns = comparisonColumns(field.level, field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none')))
+    const columns = comparisonColumns(field.level, scoredAgainstOutcome(field))
     out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`), FIELD_COUNTS)
     out.push(
       grid(
@@ -235,7 +231,7 @@ function ceilingText(report: Report, name: Name): string[] {
       ...(others ? [['each annotator against the majority of the others', plural(others.n_annotators, 'annotator'), ...cells(h.against_majority_of_others)]] : []),
       ...c.judge_human.flatMap((j) => {
         const majority = Object.values(j.against_majority)[0]
-        return [[`${name(j.source)} · with each annotator`, plural(j.n_pairs, 'annotator'), ...cells(j.mean)], ...(majority ? [[`${name(j.source)} · against the human majority`, `${majority.n} units`, ...cells(j.against_majority)]] : [])]
+        return [[`${name(j.source)} · with each annotator`, plural(j.n_pairs, 'annotator'), ...cells(j.mean)], ...(majority ? [[`${name(j.source)} · against the human majority`, majorityUnitsWords(j.against_majority), ...cells(j.against_majority)]] : [])]
       })
     ]
     out.push(grid(['who', 'over', ...c.statistics.map(statisticLabel)], rows))
@@ -247,10 +243,10 @@ function ceilingText(report: Report, name: Name): string[] {
 
 function judgeVsJudgeText(report: Report, name: Name): string[] {
   if (report.judge_vs_judge.length === 0) return []
-  const out = heading('Judge against judge', 'each judge on the units both answered and the criterion labels only; right/wrong: both right / only first / only second / both wrong; difference: first − second (of accuracies in percentage points), with its paired cluster-bootstrap interval; exact McNemar p')
+  const out = heading('Judge against judge', JUDGE_VS_JUDGE_NOTE)
   out.push(
     grid(
-      ['field', 'criterion', 'first', 'second', 'shared units', 'right/wrong', 'first', 'second', 'difference', 'interval', 'McNemar p'],
+      ['field', 'criterion', 'first', 'second', 'shared units', 'statistic', 'right/wrong', 'first', 'second', 'difference', 'interval', 'McNemar p'],
       report.judge_vs_judge.map((r) => {
         const percent = r.statistic === 'accuracy'
         const f = (v: number | null) => (percent ? fmtPercent(v) : fmtNumber(v))
@@ -260,6 +256,7 @@ function judgeVsJudgeText(report: Report, name: Name): string[] {
           name(r.first),
           name(r.second),
           String(r.n),
+          statisticLabel(r.statistic),
           percent ? `${r.both_correct ?? 0}/${r.only_first ?? 0}/${r.only_second ?? 0}/${r.both_wrong ?? 0}` : NONE,
           f(r.first_value),
           f(r.second_value),

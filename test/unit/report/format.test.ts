@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmtDifference, fmtDifferenceInterval, NONE } from '../../../src/shared/report'
+import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, NONE } from '../../../src/shared/report'
 
 describe('a difference of two figures as the reports write it', () => {
   it('is signed, and of proportions in percentage points', () => {
@@ -21,5 +21,13 @@ describe('a difference of two figures as the reports write it', () => {
     expect(fmtDifferenceInterval(-1.084, -0.576, false)).toBe('[-1.084, -0.576]')
     expect(fmtDifferenceInterval(null, 0.2, true)).toBe('')
     expect(fmtDifference(null, true)).toBe(NONE)
+  })
+})
+
+describe('the units of a judge against the human majority in the ceiling', () => {
+  it('names the accuracy\'s own denominator where unreadable answers make it larger than n', () => {
+    expect(majorityUnitsWords({ accuracy: { n: 28 }, cohen_kappa: { n: 23 }, gwet_ac1: { n: 23 } })).toBe('23 units (accuracy: 28 judged)')
+    expect(majorityUnitsWords({ accuracy: { n: 23 }, cohen_kappa: { n: 23 } })).toBe('23 units')
+    expect(majorityUnitsWords({ brier: { n: 1 } })).toBe('1 unit')
   })
 })

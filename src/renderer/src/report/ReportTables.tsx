@@ -1,6 +1,8 @@
 import { Fragment } from 'react'
 import {
   comparisonColumns,
+  scoredAgainstOutcome,
+  majorityUnitsWords,
   allAnnotatorsWords,
   subsetHeading,
   FATAL_FLAW_COLUMNS,
@@ -282,7 +284,7 @@ function comparisonCell(c: ReportComparison, statistic: string) {
 
 export function FieldTable({ report, field, name }: { report: Report; field: Report['fields'][number]; name: Name }) {
   if (field.comparisons.length === 0) return <p className="muted">{NO_COMPARISON}</p>
-  const hasOutcome = field.comparisons.some((c) => c.outcome !== undefined && !c.outcome.startsWith('none'))
+  const hasOutcome = scoredAgainstOutcome(field)
   const columns = comparisonColumns(field.level, hasOutcome)
   return (
     <>
@@ -353,7 +355,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
               {majority && (
                 <tr>
                   <WhoWith report={report} id={j.source} words="against the human majority" />
-                  <td className="num">{majority.n} units</td>
+                  <td className="num">{majorityUnitsWords(j.against_majority)}</td>
                   {ceiling.statistics.map((s) => (
                     <Stat key={s} name={s} value={j.against_majority[s]?.value} reason={j.against_majority[s]?.reason} />
                   ))}
