@@ -12,12 +12,17 @@ export function meanAbsoluteDifference(first: readonly number[], second: readonl
 }
 
 /** Pearson's product-moment correlation; undefined when either source does not vary. */
+/** Why a correlation of fewer than three items is not given: two points always lie on a line. */
+export function tooFewForCorrelation(n: number): string {
+  return `too few items (${n}): a correlation needs at least 3 (on 2, any two points lie on a line and it is ±1 by construction)`
+}
+
 export function pearson(first: readonly number[], second: readonly number[]): Estimate {
   assertSameLength(first, second, 'Pearson correlation')
   assertFiniteNumbers(first, 'Pearson correlation')
   assertFiniteNumbers(second, 'Pearson correlation')
   const n = first.length
-  if (n < 2) return undefinedBecause(`too few items (${n}): a correlation needs at least 2`)
+  if (n < 3) return undefinedBecause(tooFewForCorrelation(n))
   const meanX = first.reduce((sum, x) => sum + x, 0) / n
   const meanY = second.reduce((sum, y) => sum + y, 0) / n
   let sxx = 0

@@ -1,6 +1,6 @@
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf'
 import { assertFiniteNumbers, assertSameLength } from './input-checks'
-import { pearson } from './interval-agreement'
+import { pearson, tooFewForCorrelation } from './interval-agreement'
 import { averageRanks, tieGroupSizes } from './ranks'
 import { defined, undefinedBecause, type Estimate } from './types'
 
@@ -67,7 +67,7 @@ export function kendallTauB(first: readonly number[], second: readonly number[])
   }
   const counts = { n, concordant, discordant }
   const undefinedTau = (reason: string): KendallTauB => ({ ...undefinedBecause(reason), ...counts, pValue: null, pValueMethod: null })
-  if (n < 2) return undefinedTau(`too few items (${n}): a correlation needs at least 2`)
+  if (n < 3) return undefinedTau(tooFewForCorrelation(n))
 
   const pairs = (n * (n - 1)) / 2
   const firstTies = tieGroupSizes(first)

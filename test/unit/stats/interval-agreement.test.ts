@@ -24,7 +24,9 @@ describe('Pearson correlation', () => {
 
   it('is undefined with zero variance or fewer than two items', () => {
     expect(pearson([1, 2, 3], [4, 4, 4])).toEqual({ value: null, reason: 'the second source gives every item the same score (zero variance)' })
-    expect(pearson([2, 2], [4, 4]).reason).toMatch(/both sources/)
+    expect(pearson([2, 2, 2], [4, 4, 4]).reason).toMatch(/both sources/)
     expect(pearson([1], [1]).reason).toMatch(/too few items/)
+    // Two points lie on a line: ±1 says nothing, so it is not given.
+    expect(pearson([1, 2], [5, 3])).toEqual({ value: null, reason: expect.stringMatching(/needs at least 3 .*±1 by construction/) })
   })
 })
