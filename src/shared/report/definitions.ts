@@ -14,10 +14,11 @@ export const FIELD_UNIT =
 /** What each count of a field table is, said under it (text, HTML and screen alike). */
 export const FIELD_COUNTS =
   'in scope: the criterion\'s units on items the source was asked; judged: n, the unparseable and the ties a source ' +
-  'gave as its answer (both scored as not correct); n: units both the source and the criterion have a value for, on ' +
-  'which every agreement statistic is computed; failed, abstained and pending: asked, with no answer (in scope, not ' +
-  'judged); no value: answered, but a split vote (display orders or trials that disagree), or for a panel its rule, ' +
-  'left no value (in scope, not judged)'
+  'gave as its answer (an accuracy scores both as not correct; a statistic of numbers or probabilities, which needs a ' +
+  'value, is on n alone); n: units both the source and the criterion have a value for, on which every agreement ' +
+  'statistic is computed; failed, abstained and pending: asked, with no answer (in scope, not judged); no value: ' +
+  'answered, but a split vote (display orders or trials that disagree), an answer that leaves the field empty (an ' +
+  'estimate the instrument lets it leave out), or for a panel its rule, left no value (in scope, not judged)'
 
 /** What the pairwise table's counts are, said under it (text and HTML). */
 export const PAIRWISE_COUNTS =
@@ -120,7 +121,7 @@ export function notJudged(w: WithoutValue): number {
 function withoutValueWhy(kind: string | undefined): string {
   return kind === 'panel'
     ? "the panel's rule left it undecided: a missing member's score could change the outcome"
-    : 'a split vote: display orders or trials that disagree'
+    : 'display orders or trials that split evenly, or an answer that leaves the field empty'
 }
 
 /**

@@ -210,7 +210,7 @@ describe("a card's accuracy on a field table with units split, failed and pendin
     expect(row).toMatchObject({ n_in_scope: 12, n_judged: 9, n_no_value: 1, n_failed: 1, n_pending: 1 })
     const card = report.summary.find((c) => c.source === `run:${run}` && c.field === 'verdict')
     expect(card?.accuracy.definition).toContain(
-      `not judged: 1 unit without a value (a split vote: display orders or trials that disagree), 1 failed, 1 pending; all counted as not correct in ${fmtPercent(row!.accuracy_of_all)} of all 12 in scope`
+      `not judged: 1 unit without a value (display orders or trials that split evenly, or an answer that leaves the field empty), 1 failed, 1 pending; all counted as not correct in ${fmtPercent(row!.accuracy_of_all)} of all 12 in scope`
     )
     // The text and HTML field tables give the pending unit its own column.
     const text = renderReportText(report)
