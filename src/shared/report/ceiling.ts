@@ -126,7 +126,14 @@ export function withMajorityRows(
         againstOthers[name] =
           values.length === 0
             ? { value: null, min: null, max: null, n_annotators: people.length, reason: `${name} is undefined for every annotator` }
-            : { value: values.reduce((s, v) => s + v, 0) / values.length, min: Math.min(...values), max: Math.max(...values), n_annotators: values.length }
+            : {
+                value: values.reduce((s, v) => s + v, 0) / values.length,
+                min: Math.min(...values),
+                max: Math.max(...values),
+                n_annotators: values.length,
+                // Annotators the statistic is undefined for are counted, not passed over as if they had not answered.
+                ...(values.length < people.length ? { n_undefined: people.length - values.length } : {})
+              }
       }
     }
     return {

@@ -155,10 +155,11 @@ export function positionDenominators(p: CardPosition): string {
 }
 
 /** A card's human ceiling: its value, the annotators' range where they differ, and what it is. */
-export function ceilingWords(h: { value: number | null; min: number | null; max: number | null; rule: string; n_annotators: number; reason?: string | undefined }): string {
+export function ceilingWords(h: { value: number | null; min: number | null; max: number | null; rule: string; n_annotators: number; n_undefined?: number | undefined; reason?: string | undefined }): string {
   if (h.value === null) return `no human ceiling (${noCeilingWhy(h)})`
   const range = fmtRange(h.min, h.max)
-  return `human ceiling ${fmtNumber(h.value)}${range.includes('–') ? ` (${range})` : ''} · ${h.rule}, ${plural(h.n_annotators, 'annotator')}`
+  const undefinedFor = h.n_undefined ? `${h.n_annotators} of ${plural(h.n_annotators + h.n_undefined, 'annotator')} (undefined for ${h.n_undefined})` : plural(h.n_annotators, 'annotator')
+  return `human ceiling ${fmtNumber(h.value)}${range.includes('–') ? ` (${range})` : ''} · ${h.rule}, ${undefinedFor}`
 }
 
 /**
@@ -170,6 +171,11 @@ export function majorityUnitsWords(against: Readonly<Record<string, { n: number 
   const n = entries.find(([name]) => name !== 'accuracy')?.[1].n ?? entries[0]?.[1].n ?? 0
   const accuracy = against.accuracy?.n
   return `${plural(n, 'unit')}${accuracy !== undefined && accuracy !== n ? ` (accuracy: ${accuracy} judged)` : ''}`
+}
+
+/** Annotators compared with the majority of the others for a ceiling statistic: those it is defined for and the rest. */
+export function comparedAnnotators(cited: { n_annotators: number; n_undefined?: number | undefined }): string {
+  return plural(cited.n_annotators + (cited.n_undefined ?? 0), 'annotator')
 }
 
 /** Why a card has no human ceiling to read its agreement against: the ceiling's own reason, or too few annotators. */

@@ -1,4 +1,4 @@
-import { allAnnotatorsWords, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { allAnnotatorsWords, comparedAnnotators, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -171,7 +171,7 @@ export function ceilingSection(report: Report, who: Who): string {
     const ceilingRow = cited
       ? [
           td('Each annotator against the majority of the others (the cards’ human ceiling)'),
-          num(plural(cited.n_annotators, 'annotator')),
+          num(comparedAnnotators(cited)),
           ...c.statistics.map((s) => {
             const o = others[s]
             if (!o || o.value === null) return statCell(s, o?.value, undefined, o?.reason)

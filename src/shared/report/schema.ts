@@ -153,7 +153,8 @@ export const pairAgreementSchema = z.object({
 })
 
 /** Each annotator against the majority of the others, per statistic: the human ceiling the summary cards cite. */
-export const againstOthersSchema = z.object({ value: stat, min: stat, max: stat, n_annotators: count, reason: z.string().optional() })
+/** n_annotators: those the statistic is defined for, averaged; n_undefined: those it is not (e.g. a constant majority of the others). */
+export const againstOthersSchema = z.object({ value: stat, min: stat, max: stat, n_annotators: count, n_undefined: count.optional(), reason: z.string().optional() })
 
 /** A judge against the human majority, per statistic: the field table's figure, cited (the summary cards' agreement). */
 export const againstMajoritySchema = z.object({ value: stat, n: count, reason: z.string().optional() })

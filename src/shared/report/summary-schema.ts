@@ -74,6 +74,7 @@ export const summaryCardSchema = z.object({
       min: stat,
       max: stat,
       n_annotators: count,
+      n_undefined: count.optional(),
       reason: z.string().optional()
     })
     .nullable(),

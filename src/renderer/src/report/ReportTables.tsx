@@ -3,6 +3,7 @@ import {
   comparisonColumns,
   scoredAgainstOutcome,
   majorityUnitsWords,
+  comparedAnnotators,
   allAnnotatorsWords,
   subsetHeading,
   FATAL_FLAW_COLUMNS,
@@ -328,7 +329,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
         {cited && (
           <tr>
             <td>Each annotator against the majority of the others (the cards’ human ceiling)</td>
-            <td className="num">{plural(cited.n_annotators, 'annotator')}</td>
+            <td className="num">{comparedAnnotators(cited)}</td>
             {ceiling.statistics.map((s) => {
               const o = others[s]
               if (!o || o.value === null) return <Stat key={s} name={s} value={o?.value} reason={o?.reason} />
