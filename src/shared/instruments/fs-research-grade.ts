@@ -50,7 +50,7 @@ export const fsResearchGrade: Instrument<'fs-problem', FsResearchGradeJudgement>
   judgement: fsResearchGradeJudgement,
   fields: [
     { name: 'total', label: 'Total points', level: 'interval' },
-    { name: 'passed', label: `Passed (≥ ${RESEARCH_PASS_POINTS})`, level: 'nominal', categories: [false, true] }
+    { name: 'passed', label: `Passed (≥ ${RESEARCH_PASS_POINTS})`, level: 'nominal', categories: [false, true], derivedFrom: { field: 'total', atLeast: RESEARCH_PASS_POINTS } }
   ],
   form: {
     rubric: RESEARCH_GRADING_RULE,

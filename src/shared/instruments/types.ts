@@ -32,6 +32,12 @@ export interface FieldSpec {
   level: MeasurementLevel
   /** The declared scale (ordinal/nominal): statistics weight over it even where data leave a category unused. */
   categories?: ReadonlyArray<string | number | boolean>
+  /**
+   * A yes/no field that is another field's number at or above a bound (passed: total ≥ 7). Where answers are combined
+   * (trials, display orders, a majority of annotators) it is taken from the combined number, never voted on apart, so
+   * a source's pass and its total never disagree.
+   */
+  derivedFrom?: { field: string; atLeast: number }
 }
 
 /** One observation per judged unit (a pair, a hypothesis of a set, a forecast): what the audit compares. */

@@ -62,7 +62,8 @@ export const DEFAULT_MIN_ITEMS_FOR_INTERVAL = 30
 const AGGREGATION =
   'trials of a call, display orders and annotators behind a majority are combined per unit: nominal and ordinal ' +
   'fields by vote (an even split leaves no value, counted as a tied vote), interval, ratio and probability fields by ' +
-  'their mean'
+  'their mean; a pass read from points (FrontierScience research: passed = total ≥ 7) from the combined points, so a ' +
+  'source\'s pass and its total never disagree'
 
 /** One ties policy for human majorities, applied in every table (stated in the report's settings). */
 export const TIES_POLICY =

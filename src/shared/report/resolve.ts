@@ -258,6 +258,8 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
   let tiedVotes = 0
   const tieAnswers = tiesAreAnswers(input) ? new Map<string, Set<string>>() : null
   fields.forEach((field, f) => {
+    // Taken from its number once that is combined (below), never voted on apart.
+    if (derivedHere(field, fields)) return
     const tiesHere = tieAnswers ? new Set<string>() : null
     if (tiesHere) tieAnswers?.set(field.name, tiesHere)
     const how = aggregationOf(field.level) as Aggregation
@@ -298,8 +300,36 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     values.set(field.name, valuesOfTwin({ units, codes: coded.subarray(0, valued), at }))
   })
   counts.tiedVotes = tiedVotes
-  const answeredFields = new Set(fields.filter((_, f) => (answers[f] as FieldAnswers).order.length > 0).map((field) => field.name))
+  deriveFields(fields, values, units, tieAnswers)
+  const answered = (field: FieldSpec, f: number) => (answers[field.derivedFrom ? fields.findIndex((x) => x.name === field.derivedFrom?.field) : f] as FieldAnswers | undefined)?.order.length
+  const answeredFields = new Set(fields.filter((field, f) => (answered(field, f) ?? 0) > 0).map((field) => field.name))
   return { id: input.id, input, itemStatus, values, counts, columns, units, answeredFields, ...(tieAnswers ? { tieAnswers } : {}) }
+}
+
+/** Whether a field is derived from another field of the same report (see FieldSpec.derivedFrom). */
+function derivedHere(field: FieldSpec, fields: ReadonlyArray<FieldSpec>): boolean {
+  return field.derivedFrom !== undefined && fields.some((f) => f.name === field.derivedFrom?.field)
+}
+
+/**
+ * Each derived field's values from its number's combined values (passed: total ≥ 7), so the two never disagree; a
+ * unit whose number was left without a value (or split) is so for the derived field too.
+ */
+function deriveFields(
+  fields: ReadonlyArray<FieldSpec>,
+  values: Map<string, Map<string, Value>>,
+  units: UnitDictionary | undefined,
+  split: Map<string, ReadonlySet<string>> | null
+): void {
+  for (const field of fields) {
+    if (!derivedHere(field, fields)) continue
+    const { field: from, atLeast } = field.derivedFrom as NonNullable<FieldSpec['derivedFrom']>
+    const derived = new Map<string, Value>()
+    for (const [key, v] of values.get(from) ?? []) if (typeof v === 'number') derived.set(key, v >= atLeast)
+    values.set(field.name, units ? withTwin(derived, units) : derived)
+    const splitFrom = split?.get(from)
+    if (split && splitFrom) split.set(field.name, new Set(splitFrom))
+  }
 }
 
 /**
@@ -325,6 +355,7 @@ export function combineSources(
   const tiedUnits = new Map<string, Set<string>>()
   const units = members.find((m) => m.units)?.units
   for (const field of fields) {
+    if (derivedHere(field, fields)) continue
     const how = aggregationOf(field.level) as Aggregation
     const collected = new Map<string, Value[]>()
     for (const member of members) {
@@ -344,6 +375,7 @@ export function combineSources(
     values.set(field.name, units ? withTwin(out, units) : out)
     tiedUnits.set(field.name, tiedHere)
   }
+  deriveFields(fields, values, units, tiedUnits)
   // A unit counts once, however many of its fields split.
   counts.tiedVotes = new Set([...tiedUnits.values()].flatMap((keys) => [...keys])).size
   const answeredFields = new Set(fields.filter((f) => members.some((m) => answersField(m, f.name))).map((f) => f.name))
