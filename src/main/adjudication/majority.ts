@@ -82,7 +82,8 @@ function mode<T>(counts: ReadonlyMap<T, number>): { value: T; count: number } | 
  * The majority of the current human answers of one item. Pairwise preference: the side (`winner`) most
  * non-abstaining answers chose, with the strength most of those answers gave (the milder `_better` when their
  * strengths tie: every one of them claims at least that). Other instruments: per unit and nominal/ordinal field, the
- * most frequent value.
+ * most frequent value; a pass read from points (FrontierScience research) from the answers' mean points, as the
+ * report reads it.
  */
 export function majorityLabel(instrument: AnyInstrument, answers: ReadonlyArray<CountedAnswer>, payload: Record<string, unknown>): MajorityResult {
   const read = readAnswers(instrument, answers, payload)
@@ -132,11 +133,23 @@ export function majorityLabel(instrument: AnyInstrument, answers: ReadonlyArray<
   const values: Record<string, Record<string, Value | null>> = {}
   let tie = false
   let fewest: number | null = null
+  const derived = derivedFields(instrument)
   for (const [unit, byField] of counts) {
     values[unit] = {}
     for (const field of fields) {
       const byValue = byField.get(field)
       if (!byValue) continue
+      const from = derived.get(field)
+      if (from) {
+        // As the report reads it: from the answers' mean points, never a vote of their passes apart.
+        const numbers = choices.flatMap((r) => r.observations.filter((o) => o.unit === unit).map((o) => o.values[from.field])).filter((v): v is number => typeof v === 'number')
+        if (numbers.length === 0) continue
+        const value = numbers.reduce((a, b) => a + b, 0) / numbers.length >= from.atLeast
+        values[unit]![field] = value
+        const agreeing = byValue.get(JSON.stringify(value))?.n ?? 0
+        fewest = fewest === null ? agreeing : Math.min(fewest, agreeing)
+        continue
+      }
       const top = mode(new Map([...byValue.values()].map((e) => [e.value, e.n])))
       values[unit]![field] = top ? top.value : null
       if (!top) tie = true
@@ -144,6 +157,12 @@ export function majorityLabel(instrument: AnyInstrument, answers: ReadonlyArray<
     }
   }
   return { ...base, majority: tie ? 'tie' : 'decided', judgement: null, values, nAgreeing: fewest }
+}
+
+/** Fields read from another field's number (FieldSpec.derivedFrom), by name. */
+function derivedFields(instrument: AnyInstrument): Map<string, { field: string; atLeast: number }> {
+  const names = new Set(instrument.fields.map((f) => f.name))
+  return new Map(instrument.fields.flatMap((f) => (f.derivedFrom && names.has(f.derivedFrom.field) ? [[f.name, f.derivedFrom] as const] : [])))
 }
 
 function countOf<T>(list: ReadonlyArray<T>): Map<T, number> {
