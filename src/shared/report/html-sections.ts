@@ -214,6 +214,7 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
   if (report.judge_vs_judge.length === 0) return ''
   const rows = report.judge_vs_judge.map((r) => [
     td(r.field),
+    td(statisticLabel(r.statistic)),
     td(name(r.criterion)),
     who(r.first),
     who(r.second),
@@ -228,6 +229,6 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
     'judge-vs-judge',
     'Judge against judge',
     `<p class="muted small">${esc(JUDGE_VS_JUDGE_NOTE)}.</p>
-${table(['Field', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p'], rows, new Set([4, 6, 7, 8, 9]))}`
+${table(['Field', 'Statistic', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p'], rows, new Set([5, 7, 8, 9, 10]))}`
   )
 }

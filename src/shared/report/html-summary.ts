@@ -177,7 +177,7 @@ function otherFields(others: readonly ReportSummaryCard[], label: (field: string
   if (others.length === 0) return ''
   const rows = others.map(
     (c) =>
-      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${c.accuracy.definition ? ` title="${esc(c.accuracy.definition)}"` : ''}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num">${esc(fmtNumber(c.agreement.value))}</td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null))}</td><td>${tags(c)}</td></tr>`
+      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${c.accuracy.definition ? ` title="${esc(c.accuracy.definition)}"` : ''}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num"${c.agreement.definition ? ` title="${esc(c.agreement.definition)}"` : ''}>${esc(fmtNumber(c.agreement.value))}<span class="of">${esc(agreementLabel(c.agreement.statistic))}${LOWER_IS_BETTER.has(c.agreement.statistic) ? ', lower is better' : ''}</span></td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null))}</td><td>${tags(c)}</td></tr>`
   )
   return `<details class="other-fields"><summary>Other fields (${others.length})</summary><table><thead><tr><th>Field</th><th class="num">Accuracy</th><th class="num">Majority</th><th class="num">Agreement</th><th class="num">Ceiling</th><th>Verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`
 }

@@ -246,17 +246,17 @@ function judgeVsJudgeText(report: Report, name: Name): string[] {
   const out = heading('Judge against judge', JUDGE_VS_JUDGE_NOTE)
   out.push(
     grid(
-      ['field', 'criterion', 'first', 'second', 'shared units', 'statistic', 'right/wrong', 'first', 'second', 'difference', 'interval', 'McNemar p'],
+      ['field', 'statistic', 'criterion', 'first', 'second', 'shared units', 'right/wrong', 'first', 'second', 'difference', 'interval', 'McNemar p'],
       report.judge_vs_judge.map((r) => {
         const percent = r.statistic === 'accuracy'
         const f = (v: number | null) => (percent ? fmtPercent(v) : fmtNumber(v))
         return [
           r.field,
+          statisticLabel(r.statistic),
           name(r.criterion),
           name(r.first),
           name(r.second),
           String(r.n),
-          statisticLabel(r.statistic),
           percent ? `${r.both_correct ?? 0}/${r.only_first ?? 0}/${r.only_second ?? 0}/${r.both_wrong ?? 0}` : NONE,
           f(r.first_value),
           f(r.second_value),

@@ -111,7 +111,7 @@ describe('a probability scored against an outcome', () => {
   it('says in the text what judge against judge scores, and names each row\'s statistic', () => {
     const text = renderReportText(report)
     expect(text).toMatch(/a probability scored against an outcome by its Brier score against that outcome/)
-    expect(text).toMatch(/p_same_study +Reference label .* Brier /)
+    expect(text).toMatch(/p_same_study +Brier +Reference label /)
   })
 })
 

@@ -1,4 +1,4 @@
-import { fmtDifference, fmtDifferenceInterval, fmtP, fmtRightWrong, JUDGE_VS_JUDGE_NOTE, NONE, type Report } from '../../../shared/report'
+import { fmtDifference, fmtDifferenceInterval, fmtP, fmtRightWrong, JUDGE_VS_JUDGE_NOTE, NONE, statisticLabel, type Report } from '../../../shared/report'
 import { Stat, Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -9,13 +9,14 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
   return (
     <div className="report-long-names">
       <p className="muted small">{JUDGE_VS_JUDGE_NOTE}.</p>
-      <Table head={['Field', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p']} numericFrom={4}>
+      <Table head={['Field', 'Statistic', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p']} numericFrom={5}>
         {report.judge_vs_judge.map((r, i) => {
           const percent = r.statistic === 'accuracy'
           const interval = fmtDifferenceInterval(r.ci.difference?.ci_low, r.ci.difference?.ci_high, percent)
           return (
             <tr key={i}>
               <td>{r.field}</td>
+              <td>{statisticLabel(r.statistic)}</td>
               <td>{name(r.criterion)}</td>
               <Who report={report} id={r.first} />
               <Who report={report} id={r.second} />
