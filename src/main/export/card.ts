@@ -1,8 +1,8 @@
-import { getInstrument, isInstrumentId } from '../../shared/instruments'
 import { CANONICAL_PAIR_LABELS } from '../../shared/items/kinds'
 import { referenceLabel, referenceLabelField } from '../../shared/items/reference-label'
 import type { CardRow, FinalCardRow } from './rows'
 import { countCheckProvenance } from '../checks/verify'
+import { fieldDistributions, pct } from './card-fields'
 
 /**
  * The dataset card written beside every export. Every number is recomputed from the exported rows (published
@@ -321,55 +321,6 @@ function originOf(payload: Record<string, unknown>, side: 'a' | 'b'): 'human' | 
 }
 
 /** Per instrument and categorical field: how often each category was answered, and the majority share. */
-function fieldDistributions(rows: ReadonlyArray<CardRow>): string[] {
-  const out: string[] = []
-  const byInstrument = new Map<string, CardRow[]>()
-  for (const r of rows) {
-    if (r.status !== 'ok' || r.judgement === null) continue
-    const list = byInstrument.get(r.instrument) ?? []
-    list.push(r)
-    byInstrument.set(r.instrument, list)
-  }
-  for (const [id, list] of [...byInstrument.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!isInstrumentId(id)) continue
-    const inst = getInstrument(id)
-    const counts = new Map<string, Map<string, number>>()
-    let unobservable = 0
-    for (const r of list) {
-      let observations
-      try {
-        observations = inst.observe(r.judgement, r.payload as never)
-      } catch {
-        unobservable++
-        continue
-      }
-      for (const o of observations) {
-        for (const f of inst.fields) {
-          if (!f.categories || !(f.name in o.values)) continue
-          const v = o.values[f.name]
-          if (v === null || v === undefined) continue
-          const byValue = counts.get(f.name) ?? new Map<string, number>()
-          byValue.set(String(v), (byValue.get(String(v)) ?? 0) + 1)
-          counts.set(f.name, byValue)
-        }
-      }
-    }
-    if (!counts.size) continue
-    out.push(`### ${id}`, '')
-    for (const f of inst.fields) {
-      const byValue = counts.get(f.name)
-      if (!byValue || !f.categories) continue
-      const total = [...byValue.values()].reduce((s, k) => s + k, 0)
-      const cells = f.categories.map((cat) => `${String(cat)}: ${byValue.get(String(cat)) ?? 0}`)
-      const top = Math.max(...byValue.values())
-      out.push(`- ${f.label} (${f.level}, ${total} observations): ${cells.join(', ')}. Majority share ${pct(top, total)}.`)
-    }
-    if (unobservable) out.push(`- ${unobservable} answer${unobservable === 1 ? '' : 's'} could not be read as observations (missing item context).`)
-    out.push('')
-  }
-  return out
-}
-
 function exposureSection(items: ReadonlyMap<number, ItemInfo>, exposures: ReadonlyMap<number, ReadonlySet<string>>): string[] {
   const exposed = [...items.entries()].filter(([id]) => exposures.has(id))
   if (!exposed.length) return [`None of the ${items.size} exported items had labels or judge outputs seen, or was used to revise a prompt, before this export.`]
@@ -386,11 +337,7 @@ function exposureSection(items: ReadonlyMap<number, ItemInfo>, exposures: Readon
   return out
 }
 
-function pct(k: number, n: number): string {
-  if (n === 0) return '—'
-  const v = (100 * k) / n
-  return `${Number.isInteger(v) ? v : v.toFixed(1)}%`
-}
+
 
 function table(head: string[], rows: string[][]): string[] {
   if (!rows.length) return ['(none)']
