@@ -108,7 +108,7 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
     level: field.level,
     categories: field.categories ? [...field.categories] : null,
     unit: FIELD_UNIT,
-    comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, plan, eceBins, statuses })
+    comparisons: comparisonsFor(field, all, criteria, annotators, input.instrument.id, { level, plan, eceBins, statuses, fields })
   }))
 
   const pairwise = input.items.some((i) => i.pair) && fields.some((f) => f.name === 'winner')
@@ -241,7 +241,7 @@ function comparisonsFor(
   criteria: readonly ResolvedSource[],
   annotators: readonly ResolvedSource[],
   instrumentId: string,
-  options: { level: number; plan: BootstrapPlan; eceBins: number; statuses: ReadonlyMap<string, ItemStatusCodes | null> }
+  options: { level: number; plan: BootstrapPlan; eceBins: number; statuses: ReadonlyMap<string, ItemStatusCodes | null>; fields: readonly FieldSpec[] }
 ): ReportComparison[] {
   const outcome = field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
   const keyField = outcome?.field ?? field.name
@@ -258,7 +258,7 @@ function comparisonsFor(
         // An annotator is scored against the majority of the others, never against a majority it is part of.
         const others = annotators.filter((a) => a.id !== source.id)
         if (others.length === 0) continue
-        const leaveOneOut = combineSources(others, [field, ...outcomeFieldSpec(field, outcome?.field)], majorityInput(others.length))
+        const leaveOneOut = combineSources(others, [field, ...numberOf(field, options.fields), ...outcomeFieldSpec(field, outcome?.field)], majorityInput(others.length))
         values = (name) => leaveOneOut.values.get(name) ?? new Map()
       }
       // Individual annotators carry Wilson intervals; the bootstrap is spent on judges, criteria and the majority.
@@ -279,6 +279,12 @@ function comparisonsFor(
 function comparedTheOtherWay(source: ResolvedSource, criterionIndex: number, criteria: readonly ResolvedSource[]): boolean {
   const sourceIndex = criteria.indexOf(source)
   return sourceIndex >= 0 && sourceIndex < criterionIndex
+}
+
+/** The number a field is read from (passed: total), so the leave-one-out majority reads it as the majority does. */
+function numberOf(field: FieldSpec, fields: readonly FieldSpec[]): FieldSpec[] {
+  const from = fields.find((f) => f.name === field.derivedFrom?.field)
+  return from ? [from] : []
 }
 
 /** The field an outcome rule reads, as a field spec (for the leave-one-out majority). */

@@ -258,8 +258,9 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
   let tiedVotes = 0
   const tieAnswers = tiesAreAnswers(input) ? new Map<string, Set<string>>() : null
   fields.forEach((field, f) => {
-    // Taken from its number once that is combined (below), never voted on apart.
-    if (derivedHere(field, fields)) return
+    // Taken from its number once that is combined (below), never voted on apart; a source that gives the pass without
+    // the number (a threshold fit aimed at it) keeps its own.
+    if (derivedHere(field, fields, (from) => (answers[fields.findIndex((x) => x.name === from)] as FieldAnswers).order.length > 0)) return
     const tiesHere = tieAnswers ? new Set<string>() : null
     if (tiesHere) tieAnswers?.set(field.name, tiesHere)
     const how = aggregationOf(field.level) as Aggregation
@@ -300,15 +301,19 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     values.set(field.name, valuesOfTwin({ units, codes: coded.subarray(0, valued), at }))
   })
   counts.tiedVotes = tiedVotes
-  deriveFields(fields, values, units, tieAnswers)
+  deriveFields(fields, values, units, tieAnswers, (from) => (answers[fields.findIndex((x) => x.name === from)] as FieldAnswers).order.length > 0)
   const answered = (field: FieldSpec, f: number) => (answers[field.derivedFrom ? fields.findIndex((x) => x.name === field.derivedFrom?.field) : f] as FieldAnswers | undefined)?.order.length
   const answeredFields = new Set(fields.filter((field, f) => (answered(field, f) ?? 0) > 0).map((field) => field.name))
   return { id: input.id, input, itemStatus, values, counts, columns, units, answeredFields, ...(tieAnswers ? { tieAnswers } : {}) }
 }
 
-/** Whether a field is derived from another field of the same report (see FieldSpec.derivedFrom). */
-function derivedHere(field: FieldSpec, fields: ReadonlyArray<FieldSpec>): boolean {
-  return field.derivedFrom !== undefined && fields.some((f) => f.name === field.derivedFrom?.field)
+/**
+ * Whether a field is taken from another's number here (see FieldSpec.derivedFrom): the number is a field of the same
+ * report and the source answered it.
+ */
+function derivedHere(field: FieldSpec, fields: ReadonlyArray<FieldSpec>, answered: (field: string) => boolean): boolean {
+  const from = field.derivedFrom?.field
+  return from !== undefined && fields.some((f) => f.name === from) && answered(from)
 }
 
 /**
@@ -319,10 +324,11 @@ function deriveFields(
   fields: ReadonlyArray<FieldSpec>,
   values: Map<string, Map<string, Value>>,
   units: UnitDictionary | undefined,
-  split: Map<string, ReadonlySet<string>> | null
+  split: Map<string, ReadonlySet<string>> | null,
+  answered: (field: string) => boolean
 ): void {
   for (const field of fields) {
-    if (!derivedHere(field, fields)) continue
+    if (!derivedHere(field, fields, answered)) continue
     const { field: from, atLeast } = field.derivedFrom as NonNullable<FieldSpec['derivedFrom']>
     const derived = new Map<string, Value>()
     for (const [key, v] of values.get(from) ?? []) if (typeof v === 'number') derived.set(key, v >= atLeast)
@@ -354,8 +360,9 @@ export function combineSources(
   const values = new Map<string, Map<string, Value>>()
   const tiedUnits = new Map<string, Set<string>>()
   const units = members.find((m) => m.units)?.units
+  const answeredByMembers = (field: string) => members.some((m) => answersField(m, field))
   for (const field of fields) {
-    if (derivedHere(field, fields)) continue
+    if (derivedHere(field, fields, answeredByMembers)) continue
     const how = aggregationOf(field.level) as Aggregation
     const collected = new Map<string, Value[]>()
     for (const member of members) {
@@ -375,7 +382,7 @@ export function combineSources(
     values.set(field.name, units ? withTwin(out, units) : out)
     tiedUnits.set(field.name, tiedHere)
   }
-  deriveFields(fields, values, units, tiedUnits)
+  deriveFields(fields, values, units, tiedUnits, answeredByMembers)
   // A unit counts once, however many of its fields split.
   counts.tiedVotes = new Set([...tiedUnits.values()].flatMap((keys) => [...keys])).size
   const answeredFields = new Set(fields.filter((f) => members.some((m) => answersField(m, f.name))).map((f) => f.name))

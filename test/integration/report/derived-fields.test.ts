@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { calibrate } from '../../../src/main/calibrate/service'
 import { projectReport } from '../../../src/main/report'
+import { insertItems, type NewItem } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import { renderReportText, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
@@ -69,10 +71,55 @@ describe('a pass read from combined points', () => {
     expect(report.sources.find((s) => s.id === run.source)?.n_tied_votes).toBe(0)
   })
 
+  it('is read from the others\' mean points when an annotator is scored against the majority of the others', () => {
+    // 6.5 against the others' 8.0 (6.5, 9.5): a pass it failed; 9.5 against their 6.5: a fail it passed. All three
+    // fail the second response, as the others do.
+    const rows = report.fields.find((f) => f.name === 'passed')!.comparisons.filter((r) => r.criterion_form === 'majority_of_others')
+    expect(rows).toHaveLength(3)
+    for (const row of rows) {
+      expect(row.n).toBe(2)
+      expect(row.accuracy).toBe(0.5)
+    }
+  })
+
   it('names the annotators a ceiling statistic is undefined for, rather than counting only the others', () => {
     const card = report.summary.find((c) => c.source === 'model:imp' && c.field === 'passed')!
     const ceiling = card.human_ceiling!
     expect(ceiling.n_annotators + (ceiling.n_undefined ?? 0)).toBe(3)
     if (ceiling.n_undefined) expect(renderReportText(report)).toContain(`${ceiling.n_annotators} of 3 annotators (undefined for ${ceiling.n_undefined})`)
+  })
+})
+
+describe('a threshold fit aimed at the pass', () => {
+  it('is scored on the pass it gives, though it gives no points to read a pass from', async () => {
+    const path = tmp.file('fit.assay')
+    expect((await runCli('new', path, '--demo')).code).toBe(0)
+    const project = await Project.open(path)
+    try {
+      const demo = project.db.prepare(`SELECT payload FROM items WHERE kind = 'fs-problem' AND json_extract(payload, '$.track') = 'research' LIMIT 1`).get() as { payload: string }
+      const items: NewItem[] = Array.from({ length: 12 }, (_, i) => ({ kind: 'fs-problem', externalId: `r-${i}`, set: 'research', split: i % 2 ? 'test' : 'dev', payload: JSON.parse(demo.payload) as Record<string, unknown> }))
+      project.write((db) => insertItems(db, items))
+    } finally {
+      project.close()
+    }
+    // People's points, and a judge that gives one and a half more.
+    const points = [2, 9, 8, 4, 6.5, 7.5, 9.5, 3, 5, 8.5, 1, 7]
+    const rows = points.flatMap((p, i) => [
+      JSON.stringify({ item: `r-${i}`, instrument: 'fs-research-grade', source: 'Ann One', source_kind: 'human', judgement: { total: p } }),
+      JSON.stringify({ item: `r-${i}`, instrument: 'fs-research-grade', source: 'Ann Two', source_kind: 'human', judgement: { total: p } }),
+      JSON.stringify({ item: `r-${i}`, instrument: 'fs-research-grade', source: 'imp', source_kind: 'model', judgement: { total: Math.min(10, p + 1.5) } })
+    ])
+    writeFileSync(tmp.file('fit.jsonl'), `${rows.join('\n')}\n`)
+    expect((await runCli('import', path, 'labels', tmp.file('fit.jsonl'))).code).toBe(0)
+    const reopened = await Project.open(path)
+    try {
+      const { fits } = calibrate(reopened, { instrument: 'fs-research-grade', source: 'model:imp', method: 'threshold', scoreField: 'total', targetField: 'passed' })
+      const fitted = projectReport(reopened.db, { instrument: 'fs-research-grade', seed: 5 })
+      const row = fitted.fields.find((f) => f.name === 'passed')!.comparisons.find((r) => r.source === fits[0]!.source && r.criterion === 'human-majority')
+      expect(row?.n).toBe(6)
+      expect(fitted.summary.some((c) => c.source === fits[0]!.source && c.field === 'passed')).toBe(true)
+    } finally {
+      reopened.close()
+    }
   })
 })
