@@ -169,10 +169,17 @@ export function fieldsFor(input: ReportInput, options: CalibrateOptions): { scor
   if (!score) throw new AssayError('invalid_input', `${input.instrument.id} has no numeric field to calibrate; name one with --field`, [{ field: '--field', message: 'needed' }])
   let target: FieldSpec | undefined
   if (options.targetField) target = field(options.targetField, '--target')
-  else if (options.method === 'isotonic' && options.positive === undefined) target = score
+  // A probability of an event is fitted to the event (as the report scores it), never to people's own probabilities.
+  else if (options.method === 'isotonic' && options.positive === undefined) target = eventOf(input.instrument.id, score, fields) ?? score
   else target = fields.find((f) => isBooleanField(f) && f.name !== score.name && f.name !== 'abstained') ?? score
   refuseConfidenceAsScore(input.instrument.id, score.name, target.name, fields)
   return { scoreField: score.name, target: { field: target.name, positive: parsePositive(options.positive, target) } }
+}
+
+/** The event field a probability field is scored against (p_same_study: same_study), where its instrument says. */
+function eventOf(instrumentId: string, score: FieldSpec, fields: readonly FieldSpec[]): FieldSpec | undefined {
+  const rule = outcomeRuleFor(instrumentId, score.name)
+  return rule?.kind === 'criterion_field' ? fields.find((f) => f.name === rule.field) : undefined
 }
 
 /**
@@ -182,13 +189,13 @@ export function fieldsFor(input: ReportInput, options: CalibrateOptions): { scor
  */
 function refuseConfidenceAsScore(instrumentId: string, score: string, target: string, fields: readonly FieldSpec[]): void {
   const rule = outcomeRuleFor(instrumentId, score)
-  if (rule?.kind !== 'correctness' || target === score) return
-  const eventField = fields.find((f) => outcomeRuleFor(instrumentId, f.name)?.kind === 'criterion_field' && (outcomeRuleFor(instrumentId, f.name) as { field: string }).field === target)
+  if (rule?.kind !== 'correctness') return
+  const eventField = fields.find((f) => outcomeRuleFor(instrumentId, f.name)?.kind === 'criterion_field' && (outcomeRuleFor(instrumentId, f.name) as { field: string }).field === rule.field)
   throw new AssayError(
     'invalid_input',
     `"${score}" is the judge's confidence in its own "${rule.field}", scored against whether that answer agrees with the criterion's, ` +
-      `not a probability of ${target} = true: it cannot be fitted to "${target}"` +
-      (eventField ? `; "${eventField.name}" is the probability of ${target} (--field ${eventField.name})` : ''),
+      (target === score ? `not a number to bring onto people's confidences in their own answers: it cannot be fitted to them` : `not a probability of ${target} = true: it cannot be fitted to "${target}"`) +
+      (eventField ? `; "${eventField.name}" is the probability of ${rule.field} (--field ${eventField.name})` : ''),
     [{ field: '--field', message: 'a confidence in its own answer' }]
   )
 }

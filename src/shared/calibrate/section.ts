@@ -1,12 +1,12 @@
 import type { FieldSpec } from '../instruments/types'
 import type { ReportInput } from '../report/input'
 import { valueKey, valueOfUnit, type ItemStatus, type Value } from '../report/resolve'
-import { brierScore, expectedCalibrationError, groupRowsIntoUnits, logLoss, mcnemarExact, pairedBootstrapDifference, type BootstrapOptions, type DrawAhead, type Estimate } from '../stats'
+import { brierScore, expectedCalibrationError, groupRowsIntoUnits, logLoss, pairedBootstrapDifference, type BootstrapOptions, type DrawAhead, type Estimate } from '../stats'
 import { applyFit, fitLabel } from './apply'
 import { bothOrderChanges, aggregateBothOrders, sideOf, type OrderedVerdicts } from './both-orders'
 import { callRowsOf } from '../report/call-rows'
 import { callsByItem, orderedVerdicts, unansweredPairStatus } from './raw-calls'
-import { accuracyDifference } from './accuracy-difference'
+import { decisionBlock, differenceOf, madOf } from './before-after'
 import { eventOf, isEventTarget, numericScores, resolveInput, scoredUnits, type ResolvedInput, type ScoredUnit } from './data'
 import type { CalibrationRow } from './schema'
 import type { StoredFit, TargetSpec } from './types'
@@ -66,11 +66,18 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
   }
   const warnings: string[] = []
   const rule = outcomeRuleFor(input.instrument.id, fit.spec.score_field)
-  if (rule?.kind === 'correctness' && fit.spec.target.field !== fit.spec.score_field) {
+  if (rule?.kind === 'correctness') {
     // Stored before `assay calibrate` refused such a fit: its figures are kept, with what they are not.
+    const readAs = fit.spec.target.field === fit.spec.score_field ? "a number on people's confidences in their own answers" : `a score for ${fit.spec.target.field} = true`
     warnings.push(
       `"${fit.spec.score_field}" is the judge's confidence in its own "${rule.field}", scored in the field table against whether that answer ` +
-        `is right; this fit reads it as a score for ${fit.spec.target.field} = true, so its figures are not those of the field table`
+        `is right; this fit reads it as ${readAs}, so its figures are not those of the field table`
+    )
+  }
+  if (fit.parameters.kind === 'platt' && fit.parameters.a < 0) {
+    warnings.push(
+      `the fit's slope is negative (a = ${fit.parameters.a.toPrecision(3)}): a higher ${fit.spec.score_field} gives a lower probability, so the fit ` +
+        "turns the judge's scores around, and its decisions are the judge's reversed where they cross 0.5"
     )
   }
   // A row with no held-out figure, and the reason why.
@@ -312,62 +319,6 @@ function unansweredWarning(missing: number, of: number, runId: string, rawId: st
 function positiveText(target: TargetSpec): string | null {
   if (target.positive === null) return null
   return typeof target.positive === 'object' ? `>= ${target.positive.at_least}` : String(target.positive)
-}
-
-function decisionBlock(
-  rows: ReadonlyArray<{ itemId: number; before: boolean; after: boolean }>,
-  before: string,
-  reasons: Record<string, string>,
-  bootstrap: BootstrapOptions,
-  noBefore = false,
-  unanswered = 0
-): NonNullable<CalibrationRow['decision']> {
-  const count = (b: boolean, a: boolean) => rows.filter((r) => r.before === b && r.after === a).length
-  const onlyBefore = count(true, false)
-  const onlyAfter = count(false, true)
-  const n = rows.length
-  if (n === 0) reasons.decision = unanswered > 0 ? `no labelled eval unit has an answer to compare (${unanswered} unanswered, left out)` : 'no eval unit has a label'
-  return {
-    n,
-    before,
-    before_accuracy: n && !noBefore ? rows.filter((r) => r.before).length / n : null,
-    after_accuracy: n ? rows.filter((r) => r.after).length / n : null,
-    both_correct: count(true, true),
-    only_before: onlyBefore,
-    only_after: onlyAfter,
-    both_wrong: count(false, false),
-    mcnemar_p: n && !noBefore ? mcnemarExact(onlyBefore, onlyAfter).value : null,
-    // after − before, resampling items (units of one item stay together), so the test has its interval.
-    accuracy_difference: n && !noBefore ? differenceOf(accuracyDifference(rows, bootstrap)) : null
-  }
-}
-
-/** The mean absolute difference over a resample's rows, summed in row order (as a sum over the flattened rows). */
-function madOf<R extends { before: number; after: number }>(which: 'before' | 'after') {
-  return (resample: readonly { rows: readonly R[] }[]): Estimate => {
-    let n = 0
-    let sum = 0
-    for (const unit of resample) {
-      for (const r of unit.rows) {
-        n++
-        sum += r[which]
-      }
-    }
-    return n ? { value: sum / n } : { value: null, reason: 'no units' }
-  }
-}
-
-function differenceOf(d: ReturnType<typeof pairedBootstrapDifference>): NonNullable<CalibrationRow['scale']>['mad_difference'] {
-  return {
-    difference: d.point.value,
-    method: 'paired cluster bootstrap (percentile)',
-    level: d.level,
-    ci_low: d.lower,
-    ci_high: d.upper,
-    resamples: d.resamples,
-    undefined_resamples: d.undefinedResamples,
-    seed: d.seed
-  }
 }
 
 /**

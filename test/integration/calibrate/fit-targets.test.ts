@@ -33,6 +33,9 @@ async function preprintProject(path: string): Promise<void> {
       const same = i % 8 === 7 ? !(i % 4 < 2) : i % 4 < 2
       const judgement = { same_study: same, confidence: i % 8 === 7 ? 0.55 : 0.6 + (i % 3) * 0.15, reason: 'r' }
       appendAnnotation(db, { itemId, instrumentId: 'preprint-same-study', instrumentVersion: 1, annotatorId: null, sourceKind: 'model', sourceName: 'imp', judgement, origin: 'import' })
+      // A contrary judge: wrong where the other is right, and surer the more wrong.
+      const contrary = { same_study: !same, confidence: judgement.confidence, reason: 'r' }
+      appendAnnotation(db, { itemId, instrumentId: 'preprint-same-study', instrumentVersion: 1, annotatorId: null, sourceKind: 'model', sourceName: 'contrary', judgement: contrary, origin: 'import' })
     })
   )
   project.close()
@@ -71,6 +74,52 @@ describe('a fit of a confidence in the judge\'s own answer', () => {
   })
 })
 
+describe('an isotonic fit on the preprint check', () => {
+  const path = tmp.file('isotonic.assay')
+  beforeAll(() => preprintProject(path))
+
+  it('refuses a confidence as a number to bring onto people\'s confidences', async () => {
+    const project = await Project.open(path)
+    try {
+      expect(() => calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'isotonic', scoreField: 'confidence' })).toThrow(
+        /confidence in its own "same_study".*cannot be fitted to them; "p_same_study" is the probability of same_study/
+      )
+    } finally {
+      project.close()
+    }
+  })
+
+  it('fits a probability of the event to the event, scored by Brier as the report scores it, not to people\'s probabilities', async () => {
+    const project = await Project.open(path)
+    try {
+      const { fits } = calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'isotonic', scoreField: 'p_same_study' })
+      expect(fits[0]?.target_field).toBe('same_study')
+      expect(fits[0]?.probability?.before.brier).toBeTypeOf('number')
+      expect(fits[0]?.scale).toBeUndefined()
+    } finally {
+      project.close()
+    }
+  })
+})
+
+describe('a Platt fit with a negative slope', () => {
+  it('warns that it turns the judge\'s scores around', async () => {
+    const path = tmp.file('contrary.assay')
+    await preprintProject(path)
+    const project = await Project.open(path)
+    try {
+      const { fits } = calibrate(project, { instrument: 'preprint-same-study', source: 'model:contrary', method: 'platt' })
+      const a = (fits[0]?.parameters as { a: number }).a
+      expect(a).toBeLessThan(0)
+      expect(fits[0]?.warnings).toContainEqual(expect.stringMatching(/slope is negative .* turns the judge's scores around/))
+      const right = calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'platt' })
+      expect(right.fits[0]?.warnings.some((w) => w.includes('slope is negative'))).toBe(false)
+    } finally {
+      project.close()
+    }
+  })
+})
+
 describe('a stored fit of a confidence to its answer\'s field (made before such fits were refused)', () => {
   it('keeps its figures in the report with a warning that they are not the field table\'s', async () => {
     const path = tmp.file('stored.assay')
@@ -83,7 +132,7 @@ describe('a stored fit of a confidence to its answer\'s field (made before such 
       project.write((db) => insertFit(db, spec, result.parameters, result.fitItems, result.nFitUnits))
       const row = projectReport(project.db, { instrument: 'preprint-same-study', seed: 3 }).calibration?.[0]
       expect(row?.probability).toBeDefined()
-      expect(row?.warnings).toEqual([expect.stringMatching(/confidence in its own "same_study".*not those of the field table/)])
+      expect(row?.warnings).toContainEqual(expect.stringMatching(/confidence in its own "same_study".*not those of the field table/))
     } finally {
       project.close()
     }
