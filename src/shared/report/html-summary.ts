@@ -45,7 +45,8 @@ export function sortValue(judge: JudgeSummary, key: SummarySortKey, index: numbe
     case 'margin':
       return c.accuracy.value !== null && c.majority_baseline !== null ? c.accuracy.value - c.majority_baseline : null
     case 'agreement':
-      return c.agreement.value
+      // An error (a Brier score) is on no common scale with a κ, where higher is better: such cards go last.
+      return LOWER_IS_BETTER.has(c.agreement.statistic) ? null : c.agreement.value
     case 'ceiling':
       if (c.agreement.value === null || typeof c.human_ceiling?.value !== 'number') return null
       // Above the ceiling is better: for an error (Brier) that is below it.
@@ -104,7 +105,10 @@ function verdictLine(card: ReportSummaryCard): string {
 
 function tags(card: ReportSummaryCard): string {
   return card.verdicts
-    .map((v) => `<span class="tag${WARNING_VERDICTS.has(v) ? ' warn' : ''}" data-verdict="${esc(v)}">${esc(VERDICT_WORDS[v] ?? v)}</span>`)
+    .map((v) => {
+      const why = v === 'no_human_ceiling' ? ` title="${esc(noCeilingWhy(card.human_ceiling))}"` : ''
+      return `<span class="tag${WARNING_VERDICTS.has(v) ? ' warn' : ''}" data-verdict="${esc(v)}"${why}>${esc(VERDICT_WORDS[v] ?? v)}</span>`
+    })
     .join(' ')
 }
 

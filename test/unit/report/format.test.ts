@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, NONE } from '../../../src/shared/report'
+import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, NONE, sortJudges, type JudgeSummary } from '../../../src/shared/report'
 
 describe('a difference of two figures as the reports write it', () => {
   it('is signed, and of proportions in percentage points', () => {
@@ -29,5 +29,13 @@ describe('the units of a judge against the human majority in the ceiling', () =>
     expect(majorityUnitsWords({ accuracy: { n: 28 }, cohen_kappa: { n: 23 }, gwet_ac1: { n: 23 } })).toBe('23 units (accuracy: 28 judged)')
     expect(majorityUnitsWords({ accuracy: { n: 23 }, cohen_kappa: { n: 23 } })).toBe('23 units')
     expect(majorityUnitsWords({ brier: { n: 1 } })).toBe('1 unit')
+  })
+})
+
+describe('sorting the summary by agreement with people', () => {
+  it('puts a judge led by an error (a Brier score) last, never among κ values as if higher were better', () => {
+    const judge = (source: string, statistic: string, value: number) => ({ source, name: source, main: { agreement: { statistic, value } } }) as unknown as JudgeSummary
+    const sorted = sortJudges([judge('brier', 'brier', 0.25), judge('low', 'cohen_kappa', -0.5), judge('high', 'cohen_kappa', 0.1)], 'agreement')
+    expect(sorted.map((j) => j.source)).toEqual(['high', 'low', 'brier'])
   })
 })
