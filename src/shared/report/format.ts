@@ -178,6 +178,13 @@ export function comparedAnnotators(cited: { n_annotators: number; n_undefined?: 
   return plural(cited.n_annotators + (cited.n_undefined ?? 0), 'annotator')
 }
 
+/** Under a ceiling figure: the annotators' range, and how many it is undefined for ("range 0.47–0.69; undefined for 1"). */
+export function ceilingRangeWords(o: { min: number | null; max: number | null; n_undefined?: number | undefined }): string {
+  const range = o.min !== null && o.max !== null ? `range ${fmtNumber(o.min)}–${fmtNumber(o.max)}` : ''
+  const missing = o.n_undefined ? `undefined for ${o.n_undefined}` : ''
+  return [range, missing].filter(Boolean).join('; ')
+}
+
 /** Why a card has no human ceiling to read its agreement against: the ceiling's own reason, or too few annotators. */
 export function noCeilingWhy(h: { reason?: string | undefined } | null): string {
   return h?.reason ?? 'fewer than two annotators answered this field'

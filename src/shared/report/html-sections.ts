@@ -1,4 +1,4 @@
-import { allAnnotatorsWords, comparedAnnotators, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { allAnnotatorsWords, ceilingRangeWords, comparedAnnotators, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -175,7 +175,8 @@ export function ceilingSection(report: Report, who: Who): string {
           ...c.statistics.map((s) => {
             const o = others[s]
             if (!o || o.value === null) return statCell(s, o?.value, undefined, o?.reason)
-            const range = o.min !== null && o.max !== null ? `<span class="ci">${esc(`range ${fmtNumber(o.min)}–${fmtNumber(o.max)}`)}</span>` : ''
+            const words = ceilingRangeWords(o)
+            const range = words ? `<span class="ci">${esc(words)}</span>` : ''
             return `<td class="num" data-statistic="${esc(s)}">${esc(fmtStatistic(s, o.value))}${range}</td>`
           })
         ]

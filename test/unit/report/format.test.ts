@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, NONE, sortJudges, type JudgeSummary } from '../../../src/shared/report'
+import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, ceilingRangeWords, NONE, sortJudges, type JudgeSummary } from '../../../src/shared/report'
 
 describe('a difference of two figures as the reports write it', () => {
   it('is signed, and of proportions in percentage points', () => {
@@ -37,5 +37,12 @@ describe('sorting the summary by agreement with people', () => {
     const judge = (source: string, statistic: string, value: number) => ({ source, name: source, main: { agreement: { statistic, value } } }) as unknown as JudgeSummary
     const sorted = sortJudges([judge('brier', 'brier', 0.25), judge('low', 'cohen_kappa', -0.5), judge('high', 'cohen_kappa', 0.1)], 'agreement')
     expect(sorted.map((j) => j.source)).toEqual(['high', 'low', 'brier'])
+  })
+})
+
+describe('the words under a ceiling figure', () => {
+  it('give the annotators\' range and how many the statistic is undefined for', () => {
+    expect(ceilingRangeWords({ min: 0.47, max: 0.69, n_undefined: 1 })).toBe('range 0.470–0.690; undefined for 1')
+    expect(ceilingRangeWords({ min: 0.47, max: 0.69 })).toBe('range 0.470–0.690')
   })
 })

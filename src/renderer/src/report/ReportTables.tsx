@@ -4,6 +4,7 @@ import {
   scoredAgainstOutcome,
   majorityUnitsWords,
   comparedAnnotators,
+  ceilingRangeWords,
   allAnnotatorsWords,
   subsetHeading,
   FATAL_FLAW_COLUMNS,
@@ -336,7 +337,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
               return (
                 <td key={s} className="num" data-statistic={s}>
                   {fmtStatistic(s, o.value)}
-                  {o.min !== null && o.max !== null && <span className="ci">{`range ${fmtNumber(o.min)}–${fmtNumber(o.max)}`}</span>}
+                  {ceilingRangeWords(o) && <span className="ci">{ceilingRangeWords(o)}</span>}
                 </td>
               )
             })}
