@@ -16,7 +16,8 @@ import {
   meanAbsoluteDifference,
   pearson,
   randomBaseline,
-  spearmanOfPositions
+  spearmanOfPositions,
+  type Estimate
 } from '../stats'
 import { tableMargins } from '../stats/table-margins'
 import type { BootstrapPlan } from './bootstrap-plan'
@@ -163,9 +164,9 @@ function compareCategories(
     const quadraticSe = cohenKappaWithSe(table, 'quadratic', options.level)
     put(record, reasons, 'weighted_kappa_quadratic_se', quadraticSe.se === null ? { value: null, reason: quadraticSe.reason ?? 'kappa is undefined' } : { value: quadraticSe.se })
     row.ci.weighted_kappa_quadratic_asymptotic = asymptoticCi(quadraticSe)
-    put(record, reasons, 'spearman', spearmanOfPositions(c, s, criterionCounts, sourceCounts))
+    put(record, reasons, 'spearman', criterionFirst(spearmanOfPositions(c, s, criterionCounts, sourceCounts)))
     const tau = kendallTauBOrdinal(c, s, q)
-    put(record, reasons, 'kendall_tau_b', tau)
+    put(record, reasons, 'kendall_tau_b', criterionFirst(tau))
     row.kendall_p = tau.pValue
   }
   putAlphas(record, reasons, [c, s], field.level, scale)
@@ -233,7 +234,7 @@ function compareNumbers(
   const s = acc.source
   put(record, reasons, 'mean_abs_diff', meanAbsoluteDifference(s, c))
   put(record, reasons, 'mean_diff', c.length === 0 ? { value: null, reason: 'no units scored by both sources' } : { value: s.reduce((t, x, i) => t + x - (c[i] as number), 0) / c.length })
-  put(record, reasons, 'pearson', pearson(c, s))
+  put(record, reasons, 'pearson', criterionFirst(pearson(c, s)))
   putAlphas(record, reasons, [c, s], field.level)
   if (field.level === 'probability') row.outcome = 'none: the criterion gives a probability too, so probabilities are compared as numbers'
   if (options.plan) {
@@ -303,6 +304,15 @@ function compareProbabilities(
     options.plan.addRatio(perItem, 'no forecasts', (interval) => (row.ci.brier = bootstrapCi(interval)))
   }
   return row
+}
+
+/**
+ * A correlation of (criterion, source) whose reason names its arguments "the first source" and "the second source":
+ * named as the table names them, the criterion and the source.
+ */
+function criterionFirst<E extends Estimate>(estimate: E): E {
+  if (estimate.value !== null) return estimate
+  return { ...estimate, reason: estimate.reason.replace('the first source', 'the criterion').replace('the second source', 'the source') }
 }
 
 function binary(v: Value): 0 | 1 | null {

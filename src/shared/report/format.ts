@@ -263,6 +263,30 @@ export function comparisonNotes(
 }
 
 /**
+ * Why a table's figures are "—", for the plain text (the HTML and the screen give each on its cell): one line per
+ * reason and statistic, naming the rows it applies to, so a dash is never left unexplained.
+ */
+export function undefinedNotes(
+  comparisons: ReadonlyArray<{ source: string; criterion: string; reasons: Readonly<Record<string, string>> }>,
+  columns: readonly string[],
+  valueOf: (row: number, column: string) => number | null | undefined,
+  name: (id: string) => string
+): string[] {
+  const byReason = new Map<string, string[]>()
+  comparisons.forEach((c, i) => {
+    for (const column of columns) {
+      const reason = c.reasons[column]
+      if (valueOf(i, column) !== null || !reason) continue
+      const key = `${statisticLabel(column)}: ${reason}`
+      const rows = byReason.get(key) ?? []
+      rows.push(`${name(c.source)} vs ${name(c.criterion)}`)
+      byReason.set(key, rows)
+    }
+  })
+  return [...byReason].map(([key, rows]) => `— ${key} (${rows.join('; ')})`)
+}
+
+/**
  * The human ceiling's "all annotators at once" line, for text, HTML and screen alike: Fleiss' κ and Gwet's AC1 where
  * the field has them, Krippendorff's α at every level computed, then how many annotators and items.
  */

@@ -1,4 +1,4 @@
-import { agreementLabel, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
@@ -214,6 +214,8 @@ function fieldsText(report: Report, name: Name): string[] {
       )
     )
     out.push(...comparisonNotes(field.comparisons, name).map((note) => `  ${note}`))
+    const valueOf = (row: number, column: string) => (field.comparisons[row] as unknown as Record<string, number | null | undefined>)[column]
+    out.push(...undefinedNotes(field.comparisons, columns, valueOf, name).map((note) => `  ${note}`))
   }
   return out
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, ceilingRangeWords, NONE, sortJudges, type JudgeSummary } from '../../../src/shared/report'
+import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, ceilingRangeWords, NONE, sortJudges, undefinedNotes, type JudgeSummary } from '../../../src/shared/report'
 
 describe('a difference of two figures as the reports write it', () => {
   it('is signed, and of proportions in percentage points', () => {
@@ -44,5 +44,20 @@ describe('the words under a ceiling figure', () => {
   it('give the annotators\' range and how many the statistic is undefined for', () => {
     expect(ceilingRangeWords({ min: 0.47, max: 0.69, n_undefined: 1 })).toBe('range 0.470–0.690; undefined for 1')
     expect(ceilingRangeWords({ min: 0.47, max: 0.69 })).toBe('range 0.470–0.690')
+  })
+})
+
+describe('the plain text\'s notes on figures it writes as "—"', () => {
+  it('give each reason once, with the statistic and every row it applies to', () => {
+    const rows = [
+      { source: 'run:1', criterion: 'label', reasons: { spearman: 'the source gives every item the same score (zero variance)' } },
+      { source: 'run:2', criterion: 'label', reasons: { spearman: 'the source gives every item the same score (zero variance)', kendall_tau_b: 'too few items (2)' } },
+      { source: 'run:3', criterion: 'label', reasons: { spearman: 'ignored: the figure is defined' } }
+    ]
+    const values: Array<Record<string, number | null>> = [{ spearman: null }, { spearman: null, kendall_tau_b: null }, { spearman: 0.4 }]
+    expect(undefinedNotes(rows, ['spearman', 'kendall_tau_b'], (i, c) => values[i]?.[c], (id) => id)).toEqual([
+      '— Spearman ρ: the source gives every item the same score (zero variance) (run:1 vs label; run:2 vs label)',
+      '— Kendall τ-b: too few items (2) (run:2 vs label)'
+    ])
   })
 })
