@@ -19,7 +19,8 @@ export function fieldDistributions(rows: ReadonlyArray<CardRow>): string[] {
   const out: string[] = []
   const byInstrument = new Map<string, CardRow[]>()
   for (const r of rows) {
-    if (r.status !== 'ok' || r.judgement === null) continue
+    // An abstention is an answer (its abstained field says so); failed and unreadable calls have none to count.
+    if ((r.status !== 'ok' && r.status !== 'abstained') || r.judgement === null) continue
     const list = byInstrument.get(r.instrument) ?? []
     list.push(r)
     byInstrument.set(r.instrument, list)

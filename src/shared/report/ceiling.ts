@@ -7,6 +7,7 @@ import { put } from './intervals'
 import { valueKey, type ResolvedSource, type Value } from './resolve'
 import type { ReportCeiling, ReportComparison, ReportFieldSection } from './schema'
 import { CEILING_DEFINITIONS } from './definitions'
+import { statisticLabel } from './format'
 import type { OutcomeRule } from './outcomes'
 
 /**
@@ -125,7 +126,7 @@ export function withMajorityRows(
         const values = people.map((r) => read(r, name)).filter((v): v is number => v !== null)
         againstOthers[name] =
           values.length === 0
-            ? { value: null, min: null, max: null, n_annotators: people.length, reason: `${name} is undefined for every annotator` }
+            ? { value: null, min: null, max: null, n_annotators: 0, n_undefined: people.length, reason: `${statisticLabel(name)} is undefined for every annotator` }
             : {
                 value: values.reduce((s, v) => s + v, 0) / values.length,
                 min: Math.min(...values),
@@ -148,7 +149,7 @@ export function withMajorityRows(
             const reason = row.reasons[name]
             // An accuracy is of the judged units (an unreadable answer counts as wrong), every other figure of n.
             const n = name === 'accuracy' ? row.n_judged : row.n
-            against[name] = value === null ? { value, n, reason: reason ?? `${name} does not apply to this field` } : { value, n }
+            against[name] = value === null ? { value, n, reason: reason ?? `${statisticLabel(name)} does not apply to this field` } : { value, n }
           }
         }
         return { ...j, against_majority: against }

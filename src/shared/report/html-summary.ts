@@ -48,9 +48,9 @@ export function sortValue(judge: JudgeSummary, key: SummarySortKey, index: numbe
       // An error (a Brier score) is on no common scale with a κ, where higher is better: such cards go last.
       return LOWER_IS_BETTER.has(c.agreement.statistic) ? null : c.agreement.value
     case 'ceiling':
-      if (c.agreement.value === null || typeof c.human_ceiling?.value !== 'number') return null
-      // Above the ceiling is better: for an error (Brier) that is below it.
-      return LOWER_IS_BETTER.has(c.agreement.statistic) ? c.human_ceiling.value - c.agreement.value : c.agreement.value - c.human_ceiling.value
+      // A margin of an error over people's is on another scale than a κ's: such cards go last, as under agreement.
+      if (c.agreement.value === null || typeof c.human_ceiling?.value !== 'number' || LOWER_IS_BETTER.has(c.agreement.statistic)) return null
+      return c.agreement.value - c.human_ceiling.value
     case 'position':
       return c.position?.consistency ?? null
     case 'fatal':

@@ -245,7 +245,8 @@ export const warningSchema = z.object({
     'mixed_instrument_versions',
     'invalid_stored_answers',
     'unverified_checks',
-    'left_out_source'
+    'left_out_source',
+    'fit_warning'
   ]),
   message: z.string(),
   source: z.string().optional(),

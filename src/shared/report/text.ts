@@ -237,10 +237,39 @@ function ceilingText(report: Report, name: Name): string[] {
       })
     ]
     out.push(grid(['who', 'over', ...c.statistics.map(statisticLabel)], rows))
+    out.push(...ceilingNotes(c, name).map((note) => `  ${note}`))
     const d = c.definitions
     out.push(`  pairs of annotators: ${d.annotator_pairs}`, `  all annotators at once: ${d.all_annotators}`, `  against the majority of the others: ${d.against_majority_of_others}`, `  with each annotator: ${d.judge_with_each_annotator}`, `  against the human majority: ${d.judge_against_majority}`)
   }
   return out
+}
+
+/**
+ * Under a ceiling table, what its cells cannot show: how many annotators a figure against the majority of the others
+ * is undefined for, and why each "—" is one (once per reason, with the rows it applies to).
+ */
+function ceilingNotes(c: Report['ceiling'][number], name: Name): string[] {
+  const notes: string[] = []
+  for (const s of c.statistics) {
+    const o = c.human_human.against_majority_of_others[s]
+    if (o?.value !== null && o?.n_undefined) notes.push(`${statisticLabel(s)} against the majority of the others: undefined for ${o.n_undefined} of ${o.n_annotators + o.n_undefined} annotators`)
+  }
+  const byReason = new Map<string, string[]>()
+  const add = (who: string, values: Record<string, { value: number | null; reason?: string | undefined } | undefined>) => {
+    for (const s of c.statistics) {
+      const v = values[s]
+      if (!v || v.value !== null || !v.reason) continue
+      const key = `${statisticLabel(s)}: ${v.reason}`
+      byReason.set(key, [...(byReason.get(key) ?? []), who])
+    }
+  }
+  add('pairs of annotators', c.human_human.mean)
+  add('each annotator against the majority of the others', c.human_human.against_majority_of_others)
+  for (const j of c.judge_human) {
+    add(`${name(j.source)} with each annotator`, j.mean)
+    add(`${name(j.source)} against the human majority`, j.against_majority)
+  }
+  return [...notes, ...[...byReason].map(([key, who]) => `— ${key} (${who.join('; ')})`)]
 }
 
 function judgeVsJudgeText(report: Report, name: Name): string[] {

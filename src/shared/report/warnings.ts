@@ -61,6 +61,12 @@ export function collectWarnings(
     }
   }
 
+  // A recalibration's own warnings (a reversed judge, a confidence read as a probability) reach the list its card is
+  // read beside, not only its section.
+  for (const fit of report.calibration ?? []) {
+    for (const w of fit.warnings) warnings.push({ code: 'fit_warning', source: fit.source, message: `${name(fit.source)}: ${w}.` })
+  }
+
   // Below the majority baseline: the pairwise accuracy, and nominal fields (on a finer ordinal scale exact
   // agreement below the commonest category is flagged in the tables, where the weighted statistics sit beside it).
   const below = new Map<string, string[]>()

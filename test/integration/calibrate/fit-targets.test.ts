@@ -112,6 +112,9 @@ describe('a Platt fit with a negative slope', () => {
       const a = (fits[0]?.parameters as { a: number }).a
       expect(a).toBeLessThan(0)
       expect(fits[0]?.warnings).toContainEqual(expect.stringMatching(/slope is negative .* turns the judge's scores around/))
+      // The report's warnings, read beside the fit's card, say so too.
+      const warnings = projectReport(project.db, { instrument: 'preprint-same-study', seed: 3 }).warnings
+      expect(warnings).toContainEqual(expect.objectContaining({ code: 'fit_warning', source: fits[0]!.source, message: expect.stringMatching(/slope is negative/) }))
       const right = calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'platt' })
       expect(right.fits[0]?.warnings.some((w) => w.includes('slope is negative'))).toBe(false)
     } finally {

@@ -60,6 +60,8 @@ describe('judgements export and the export command', () => {
       expect(card).toContain('| run | instrument | calls | ok | abstained | unparseable | failed |')
       expect(card).toContain('| judge-x · run 1 | pairwise-preference | 4 | 2 | 0 | 1 | 1 |')
       expect(card).toContain(`| judge-x · run ${second} | pairwise-preference | 2 | 1 | 1 | 0 | 0 |`)
+      // The answers by field count the abstention the table counts.
+      expect(card).toContain('- Abstained (nominal), by models (4 observations): false: 3, true: 1.')
     } finally {
       project.close()
     }

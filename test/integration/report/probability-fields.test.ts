@@ -115,6 +115,21 @@ describe('a probability scored against an outcome', () => {
   })
 })
 
+describe('a human ceiling undefined for some annotators', () => {
+  it('says for how many, and why, in the text as on the cards', async () => {
+    // Two people who always say "same study": against each other's majority with the third, only agreeing units are
+    // left (the rest split), so their κ has an expected agreement of 1.
+    const always = (source: string) => ({ source, kind: 'human' as const, answer: () => ({ same_study: true, confidence: 0.9 }) })
+    const three = await preprintReport('three.assay', [always('H1'), always('H2'), { source: 'H3', kind: 'human', answer: (i) => ({ same_study: truth(i), confidence: 0.8 }) }, SOURCES[2]!])
+    const card = three.summary.find((c) => c.source === 'model:good' && c.field === 'same_study')!
+    expect(card.human_ceiling?.n_undefined).toBe(2)
+    const text = renderReportText(three)
+    expect(text).toContain("Cohen's κ against the majority of the others: undefined for 2 of 3 annotators")
+    // Why, for each of them: in the notes under the field table whose rows the ceiling cites.
+    expect(text).toMatch(/— Cohen's κ: expected agreement is 1 .*\(A\d+ vs Human majority; A\d+ vs Human majority\)/)
+  })
+})
+
 describe('a card without a human ceiling', () => {
   it('says why: one annotator has no majority of others to be compared with', async () => {
     const single = await preprintReport('one-annotator.assay', SOURCES.filter((s) => s.source !== 'H2'))

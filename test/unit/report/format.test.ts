@@ -38,6 +38,13 @@ describe('sorting the summary by agreement with people', () => {
     const sorted = sortJudges([judge('brier', 'brier', 0.25), judge('low', 'cohen_kappa', -0.5), judge('high', 'cohen_kappa', 0.1)], 'agreement')
     expect(sorted.map((j) => j.source)).toEqual(['high', 'low', 'brier'])
   })
+
+  it('and against the human ceiling, where a margin of an error is on another scale than a κ\'s', () => {
+    const judge = (source: string, statistic: string, value: number, ceiling: number) =>
+      ({ source, name: source, main: { agreement: { statistic, value }, human_ceiling: { value: ceiling } } }) as unknown as JudgeSummary
+    const sorted = sortJudges([judge('brier', 'brier', 0.1, 0.3), judge('kappa', 'cohen_kappa', 0.2, 0.6)], 'ceiling')
+    expect(sorted.map((j) => j.source)).toEqual(['kappa', 'brier'])
+  })
 })
 
 describe('the words under a ceiling figure', () => {
@@ -49,7 +56,7 @@ describe('the words under a ceiling figure', () => {
 
 describe('the plain text\'s notes on figures it writes as "—"', () => {
   it('give each reason once, with the statistic and every row it applies to', () => {
-    const rows = [
+    const rows: Array<{ source: string; criterion: string; reasons: Record<string, string> }> = [
       { source: 'run:1', criterion: 'label', reasons: { spearman: 'the source gives every item the same score (zero variance)' } },
       { source: 'run:2', criterion: 'label', reasons: { spearman: 'the source gives every item the same score (zero variance)', kendall_tau_b: 'too few items (2)' } },
       { source: 'run:3', criterion: 'label', reasons: { spearman: 'ignored: the figure is defined' } }
