@@ -184,7 +184,8 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
       company: r.company,
       trial: r.trial,
       order_index: r.order_index,
-      status: r.status,
+      // An abstention is a finished call whose answer is no answer: named as the card and the report name it.
+      status: callStatus(r.status, r.instrument_id, judgement),
       judgement,
       display: JSON.parse(r.display) as unknown,
       raw_answer: r.raw_answer,
@@ -206,10 +207,15 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
       // One row of the card's completion table per run, named as the report names it, and an abstention as one.
       source: `${r.judge_name} · run ${r.run_id}`,
       judgement,
-      status: r.status === 'ok' && isAbstention(r.instrument_id, judgement) ? 'abstained' : r.status
+      status: callStatus(r.status, r.instrument_id, judgement)
     })
   }
   return { records, card }
+}
+
+/** A call's status as the report counts it: a finished call whose answer is an abstention is `abstained`. */
+function callStatus(status: string, instrumentId: string, judgement: unknown): string {
+  return status === 'ok' && isAbstention(instrumentId, judgement) ? 'abstained' : status
 }
 
 /** What the dataset card needs to know about one final label. */

@@ -60,8 +60,10 @@ describe('judgements export and the export command', () => {
       expect(card).toContain('| run | instrument | calls | ok | abstained | unparseable | failed |')
       expect(card).toContain('| judge-x · run 1 | pairwise-preference | 4 | 2 | 0 | 1 | 1 |')
       expect(card).toContain(`| judge-x · run ${second} | pairwise-preference | 2 | 1 | 1 | 0 | 0 |`)
-      // The answers by field count the abstention the table counts.
+      // The answers by field count the abstention the table counts, and the row says it is one.
       expect(card).toContain('- Abstained (nominal), by models (4 observations): false: 3, true: 1.')
+      const rows = readFileSync(join(dir, 'two-runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { run: number; status: string })
+      expect(rows.filter((r) => r.run === Number(second)).map((r) => r.status).sort()).toEqual(['abstained', 'ok'])
     } finally {
       project.close()
     }
