@@ -64,7 +64,9 @@ export function collectWarnings(
   // A recalibration's own warnings (a reversed judge, a confidence read as a probability) reach the list its card is
   // read beside, not only its section.
   for (const fit of report.calibration ?? []) {
-    for (const w of fit.warnings) warnings.push({ code: 'fit_warning', source: fit.source, message: `${name(fit.source)}: ${w}.` })
+    // Named as a fit (a few-shot fit's source is its run, which also has a card of its own as a judge).
+    const fitName = `${name(fit.raw_source)} · ${fit.label} · fit ${fit.fit_id}`
+    for (const w of fit.warnings) warnings.push({ code: 'fit_warning', source: fit.source, message: `${fitName}: ${w}.` })
   }
 
   // Below the majority baseline: the pairwise accuracy, and nominal fields (on a finer ordinal scale exact
