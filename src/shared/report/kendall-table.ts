@@ -1,5 +1,5 @@
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf'
-import { exactKendallPValue, kendallTauB, KENDALL_EXACT_MAX_N, type KendallTauB } from '../stats'
+import { exactKendallPValue, kendallTauB, KENDALL_EXACT_MAX_N, tooFewForCorrelation, type KendallTauB } from '../stats'
 
 /** Up to this many units the pairwise definition in src/shared/stats is used as is. */
 export const KENDALL_DIRECT_MAX_N = 2000
@@ -42,13 +42,14 @@ export function kendallTauBFromTable(table: readonly (readonly number[])[]): Ken
   }
   const counts = { n, concordant, discordant }
   const undefinedTau = (reason: string): KendallTauB => ({ value: null, reason, ...counts, pValue: null, pValueMethod: null })
-  if (n < 2) return undefinedTau(`too few items (${n}): a correlation needs at least 2`)
+  if (n < 3) return undefinedTau(tooFewForCorrelation(n))
   const rowSizes = table.map((row) => row.reduce((s, c) => s + c, 0)).filter((t) => t > 0)
   const columnSizes = Array.from({ length: q }, (_, j) => table.reduce((s, row) => s + (row[j] ?? 0), 0)).filter((t) => t > 0)
   const pairs = (n * (n - 1)) / 2
   const tiedPairs = (sizes: number[]) => sizes.reduce((s, t) => s + (t * (t - 1)) / 2, 0)
   const firstTied = tiedPairs(rowSizes)
   const secondTied = tiedPairs(columnSizes)
+  if (firstTied === pairs && secondTied === pairs) return undefinedTau('both sources give every item the same score (zero variance)')
   if (firstTied === pairs) return undefinedTau('the first source gives every item the same score (zero variance)')
   if (secondTied === pairs) return undefinedTau('the second source gives every item the same score (zero variance)')
   const tau = Math.max(-1, Math.min(1, (concordant - discordant) / Math.sqrt((pairs - firstTied) * (pairs - secondTied))))

@@ -75,6 +75,7 @@ export function kendallTauB(first: readonly number[], second: readonly number[])
   const tiedPairs = (sizes: number[]): number => sizes.reduce((sum, t) => sum + (t * (t - 1)) / 2, 0)
   const firstTiedPairs = tiedPairs(firstTies)
   const secondTiedPairs = tiedPairs(secondTies)
+  if (firstTiedPairs === pairs && secondTiedPairs === pairs) return undefinedTau('both sources give every item the same score (zero variance)')
   if (firstTiedPairs === pairs) return undefinedTau('the first source gives every item the same score (zero variance)')
   if (secondTiedPairs === pairs) return undefinedTau('the second source gives every item the same score (zero variance)')
 

@@ -37,7 +37,8 @@ describe('Kendall tau-b from the contingency table of an ordinal scale', () => {
   })
 
   it('is undefined, with the same reasons, where the pairwise definition is', () => {
-    expect(kendallTauBFromTable([[3, 0], [0, 0]])).toMatchObject({ value: null, reason: 'the first source gives every item the same score (zero variance)' })
+    expect(kendallTauBFromTable([[3, 0], [0, 0]])).toMatchObject({ value: null, reason: 'both sources give every item the same score (zero variance)' })
+    expect(kendallTauBFromTable([[2, 1], [0, 0]])).toMatchObject({ value: null, reason: 'the first source gives every item the same score (zero variance)' })
     expect(kendallTauBFromTable([[2, 0], [1, 0]])).toMatchObject({ value: null, reason: 'the second source gives every item the same score (zero variance)' })
     expect(kendallTauBFromTable([[1, 0], [0, 0]])).toMatchObject({ value: null, pValue: null })
   })
