@@ -185,6 +185,11 @@ export function ceilingRangeWords(o: { min: number | null; max: number | null; n
   return [range, missing].filter(Boolean).join('; ')
 }
 
+/** Under an average over pairs that left some out: "over 2 of 3 pairs", or nothing where it is over them all. */
+export function overWords(counted: number | undefined, all: number, unit: string): string {
+  return counted !== undefined && counted < all ? `over ${counted} of ${plural(all, unit)}` : ''
+}
+
 /** Why a card has no human ceiling to read its agreement against: the ceiling's own reason, or too few annotators. */
 export function noCeilingWhy(h: { reason?: string | undefined } | null): string {
   return h?.reason ?? 'fewer than two annotators answered this field'
@@ -264,26 +269,54 @@ export function comparisonNotes(
 
 /**
  * Why a table's figures are "—", for the plain text (the HTML and the screen give each on its cell): one line per
- * reason and statistic, naming the rows it applies to, so a dash is never left unexplained.
+ * reason and set of rows, naming the statistics and the rows, so a dash is never left unexplained and a reason shared
+ * by several statistics is said once. Rows with no unit to compare (n = 0) are named once, not once per statistic.
  */
 export function undefinedNotes(
-  comparisons: ReadonlyArray<{ source: string; criterion: string; reasons: Readonly<Record<string, string>> }>,
+  comparisons: ReadonlyArray<{ source: string; criterion: string; n?: number | undefined; reasons: Readonly<Record<string, string>> }>,
   columns: readonly string[],
   valueOf: (row: number, column: string) => number | null | undefined,
   name: (id: string) => string
 ): string[] {
-  const byReason = new Map<string, string[]>()
-  comparisons.forEach((c, i) => {
-    for (const column of columns) {
-      const reason = c.reasons[column]
-      if (valueOf(i, column) !== null || !reason) continue
-      const key = `${statisticLabel(column)}: ${reason}`
-      const rows = byReason.get(key) ?? []
-      rows.push(`${name(c.source)} vs ${name(c.criterion)}`)
-      byReason.set(key, rows)
+  const empty: string[] = []
+  const byRow = comparisons.map((c, i) => {
+    const who = `${name(c.source)} vs ${name(c.criterion)}`
+    const undefinedHere = columns.filter((column) => valueOf(i, column) === null && c.reasons[column])
+    // "Every figure" only where none is defined: an accuracy counts unreadable answers, so it can stand on n = 0.
+    if (c.n === 0 && undefinedHere.length > 0 && columns.every((column) => valueOf(i, column) === null || valueOf(i, column) === undefined)) {
+      empty.push(who)
+      return { who, reasons: [] as Array<[string, string]> }
     }
+    return { who, reasons: undefinedHere.map((column) => [column, c.reasons[column] as string] as [string, string]) }
   })
-  return [...byReason].map(([key, rows]) => `— ${key} (${rows.join('; ')})`)
+  return [...(empty.length ? [`— every figure: no unit both the source and the criterion have a value for (${empty.join('; ')})`] : []), ...groupedNotes(byRow)]
+}
+
+/** A row of groupedNotes whose every figure is undefined for one cause names this statistic. */
+export const EVERY_FIGURE = '*'
+
+/** Notes grouped by reason and the rows it applies to: "— Spearman ρ, Kendall τ-b: <reason> (row; row)". */
+export function groupedNotes(rows: ReadonlyArray<{ who: string; reasons: ReadonlyArray<readonly [string, string]> }>): string[] {
+  // reason → statistic → rows
+  const byReason = new Map<string, Map<string, string[]>>()
+  for (const { who, reasons } of rows) {
+    for (const [statistic, reason] of reasons) {
+      const byStatistic = byReason.get(reason) ?? new Map<string, string[]>()
+      byStatistic.set(statistic, [...(byStatistic.get(statistic) ?? []), who])
+      byReason.set(reason, byStatistic)
+    }
+  }
+  const notes: string[] = []
+  for (const [reason, byStatistic] of byReason) {
+    // Statistics undefined on the same rows for the same reason share one line.
+    const byRows = new Map<string, string[]>()
+    for (const [statistic, who] of byStatistic) byRows.set(who.join('; '), [...(byRows.get(who.join('; ')) ?? []), statistic === EVERY_FIGURE ? 'every figure' : statisticLabel(statistic)])
+    for (const [who, statistics] of byRows) {
+      const named = statistics.length === 1 && reason.startsWith(statistics[0] as string) ? reason : `${statistics.join(', ')}: ${reason}`
+      notes.push(`— ${named} (${who})`)
+    }
+  }
+  return notes
 }
 
 /**
@@ -291,18 +324,20 @@ export function undefinedNotes(
  * the field has them, Krippendorff's α at every level computed, then how many annotators and items.
  */
 export function allAnnotatorsWords(
-  h: { fleiss_kappa?: number | null | undefined; gwet_ac1?: number | null | undefined; n_items: number },
+  h: { fleiss_kappa?: number | null | undefined; gwet_ac1?: number | null | undefined; n_items: number; reasons?: Readonly<Record<string, string>> | undefined },
   level: string,
   annotators: number
 ): string {
   const row = h as unknown as Record<string, number | null | undefined>
+  // A figure that is undefined says why beside its dash (here there is no cell to carry it).
+  const figure = (label: string, key: string) => `${label} ${fmtNumber(row[key])}${row[key] === null && h.reasons?.[key] ? ` (${h.reasons[key]})` : ''}`
   const alphas = ['nominal', 'ordinal', 'interval', 'ratio']
     .filter((l) => row[`krippendorff_alpha_${l}`] !== undefined)
-    .map((l) => `Krippendorff's α (${l}) ${fmtNumber(row[`krippendorff_alpha_${l}`])}`)
-  if (alphas.length === 0 && row.krippendorff_alpha !== undefined) alphas.push(`Krippendorff's α (${level}) ${fmtNumber(row.krippendorff_alpha)}`)
+    .map((l) => figure(`Krippendorff's α (${l})`, `krippendorff_alpha_${l}`))
+  if (alphas.length === 0 && row.krippendorff_alpha !== undefined) alphas.push(figure(`Krippendorff's α (${level})`, 'krippendorff_alpha'))
   return [
-    h.fleiss_kappa !== undefined ? `Fleiss' κ ${fmtNumber(h.fleiss_kappa)}` : '',
-    h.gwet_ac1 !== undefined ? `Gwet's AC1 ${fmtNumber(h.gwet_ac1)}` : '',
+    h.fleiss_kappa !== undefined ? figure("Fleiss' κ", 'fleiss_kappa') : '',
+    h.gwet_ac1 !== undefined ? figure("Gwet's AC1", 'gwet_ac1') : '',
     ...alphas,
     `${plural(annotators, 'annotator')}, ${plural(h.n_items, 'item')}`
   ]

@@ -1,4 +1,4 @@
-import { allAnnotatorsWords, ceilingRangeWords, comparedAnnotators, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { allAnnotatorsWords, ceilingRangeWords, overWords, comparedAnnotators, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
@@ -165,7 +165,7 @@ export function ceilingSection(report: Report, who: Who): string {
   const blocks = report.ceiling.map((c) => {
     const d = c.definitions
     const headings = ['Who', 'Over', ...c.statistics.map(statisticLabel)]
-    const human = [td('Human – human · pairs of annotators'), num(plural(c.human_human.n_pairs, 'pair')), ...c.statistics.map((s) => statCell(s, c.human_human.mean[s]?.value, undefined, c.human_human.mean[s]?.reason))]
+    const human = [td('Human – human · pairs of annotators'), num(plural(c.human_human.n_pairs, 'pair')), ...c.statistics.map((s) => overCell(s, c.human_human.mean[s], c.human_human.n_pairs, 'pair'))]
     const others = c.human_human.against_majority_of_others
     const cited = Object.values(others)[0]
     const ceilingRow = cited
@@ -182,7 +182,7 @@ export function ceilingSection(report: Report, who: Who): string {
         ]
       : null
     const judges = c.judge_human.flatMap((j) => {
-      const mean = [who(j.source, 'with each annotator'), num(plural(j.n_pairs, 'annotator')), ...c.statistics.map((s) => statCell(s, j.mean[s]?.value, undefined, j.mean[s]?.reason))]
+      const mean = [who(j.source, 'with each annotator'), num(plural(j.n_pairs, 'annotator')), ...c.statistics.map((s) => overCell(s, j.mean[s], j.n_pairs, 'annotator'))]
       const majority = Object.values(j.against_majority)[0]
       if (!majority) return [mean]
       return [mean, [who(j.source, 'against the human majority'), num(majorityUnitsWords(j.against_majority)), ...c.statistics.map((s) => statCell(s, j.against_majority[s]?.value, undefined, j.against_majority[s]?.reason))]]
@@ -209,6 +209,13 @@ ${reasonsList([{ who: 'Human – human (all annotators)', reasons: c.human_human
     `<p class="muted small">The same statistics between people and between each judge and the same people, in two forms: averaged over pairs of raters, and against a majority (the form of the summary cards). The two forms are different quantities; each row says which it is and over what.</p>
 ${blocks.join('\n')}`
   )
+}
+
+/** A ceiling average, saying beneath it when it is over fewer pairs than its row counts. */
+function overCell(statistic: string, mean: { value: number | null; n_pairs: number; reason?: string | undefined } | undefined, all: number, unit: string): string {
+  const words = overWords(mean?.n_pairs, all, unit)
+  if (!mean || mean.value === null || !words) return statCell(statistic, mean?.value, undefined, mean?.reason)
+  return `<td class="num" data-statistic="${esc(statistic)}">${esc(fmtStatistic(statistic, mean.value))}<span class="ci">${esc(words)}</span></td>`
 }
 
 export function judgeVsJudgeSection(report: Report, name: Name, who: Who): string {

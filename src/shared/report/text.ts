@@ -1,4 +1,4 @@
-import { agreementLabel, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
@@ -245,31 +245,43 @@ function ceilingText(report: Report, name: Name): string[] {
 }
 
 /**
- * Under a ceiling table, what its cells cannot show: how many annotators a figure against the majority of the others
- * is undefined for, and why each "—" is one (once per reason, with the rows it applies to).
+ * Under a ceiling table, what its cells cannot show: a figure averaged over fewer pairs or annotators than its row
+ * counts (the others' figure undefined), and why each "—" is one (once per reason and set of rows).
  */
 function ceilingNotes(c: Report['ceiling'][number], name: Name): string[] {
-  const notes: string[] = []
-  for (const s of c.statistics) {
-    const o = c.human_human.against_majority_of_others[s]
-    if (o?.value !== null && o?.n_undefined) notes.push(`${statisticLabel(s)} against the majority of the others: undefined for ${o.n_undefined} of ${o.n_annotators + o.n_undefined} annotators`)
-  }
-  const byReason = new Map<string, string[]>()
-  const add = (who: string, values: Record<string, { value: number | null; reason?: string | undefined } | undefined>) => {
+  const partial: string[] = []
+  const over = (who: string, values: Record<string, { value: number | null; n_pairs?: number; n_annotators?: number; n_undefined?: number } | undefined>, total: number, unit: string) => {
     for (const s of c.statistics) {
       const v = values[s]
-      if (!v || v.value !== null || !v.reason) continue
-      const key = `${statisticLabel(s)}: ${v.reason}`
-      byReason.set(key, [...(byReason.get(key) ?? []), who])
+      if (!v || v.value === null) continue
+      const counted = v.n_pairs ?? v.n_annotators ?? total
+      const all = v.n_undefined !== undefined ? counted + v.n_undefined : total
+      if (counted < all) partial.push(`${statisticLabel(s)} ${who}: over ${counted} of ${plural(all, unit)} (undefined for ${all - counted})`)
     }
   }
-  add('pairs of annotators', c.human_human.mean)
-  add('each annotator against the majority of the others', c.human_human.against_majority_of_others)
-  for (const j of c.judge_human) {
-    add(`${name(j.source)} with each annotator`, j.mean)
-    add(`${name(j.source)} against the human majority`, j.against_majority)
-  }
-  return [...notes, ...[...byReason].map(([key, who]) => `— ${key} (${who.join('; ')})`)]
+  over('of pairs of annotators', c.human_human.mean, c.human_human.n_pairs, 'pair')
+  over('against the majority of the others', c.human_human.against_majority_of_others, 0, 'annotator')
+  for (const j of c.judge_human) over(`of ${name(j.source)} with each annotator`, j.mean, j.n_pairs, 'annotator')
+  const reasonsOf = (values: Record<string, { value: number | null; reason?: string | undefined } | undefined>) =>
+    c.statistics.flatMap((s) => {
+      const v = values[s]
+      return v && v.value === null && v.reason ? [[s, v.reason] as const] : []
+    })
+  const rows = [
+    { who: 'pairs of annotators', reasons: reasonsOf(c.human_human.mean) },
+    { who: 'each annotator against the majority of the others', reasons: reasonsOf(c.human_human.against_majority_of_others) },
+    ...c.judge_human.flatMap((j) => [
+      { who: `${name(j.source)} with each annotator`, reasons: reasonsOf(j.mean) },
+      { who: `${name(j.source)} against the human majority`, reasons: noUnits(j.against_majority) ? [[EVERY_FIGURE, 'no unit both have a value for'] as const] : reasonsOf(j.against_majority) }
+    ])
+  ]
+  return [...partial, ...groupedNotes(rows)]
+}
+
+/** Whether a judge's row against the human majority rests on no unit (every figure of it undefined). */
+function noUnits(against: Record<string, { n: number } | undefined>): boolean {
+  const entries = Object.values(against)
+  return entries.length > 0 && entries.every((e) => e?.n === 0)
 }
 
 function judgeVsJudgeText(report: Report, name: Name): string[] {

@@ -4,7 +4,7 @@ import { calibrate } from '../../../src/main/calibrate/service'
 import { projectReport } from '../../../src/main/report'
 import { insertItems, type NewItem } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
-import { renderReportText, type Report } from '../../../src/shared/report'
+import { renderReportHtml, renderReportText, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addRun } from './fixtures'
@@ -80,6 +80,15 @@ describe('a pass read from combined points', () => {
       expect(row.n).toBe(2)
       expect(row.accuracy).toBe(0.5)
     }
+  })
+
+  it('says when a ceiling average over pairs of annotators leaves a pair out, in the text and the HTML', () => {
+    const passed = report.ceiling.find((c) => c.field === 'passed')!
+    const kappa = passed.human_human.mean.cohen_kappa!
+    expect(kappa.n_pairs).toBeLessThan(passed.human_human.n_pairs)
+    const left = passed.human_human.n_pairs - kappa.n_pairs
+    expect(renderReportText(report)).toContain(`Cohen's κ of pairs of annotators: over ${kappa.n_pairs} of ${passed.human_human.n_pairs} pairs (undefined for ${left})`)
+    expect(renderReportHtml(report)).toContain(`over ${kappa.n_pairs} of ${passed.human_human.n_pairs} pairs`)
   })
 
   it('names the annotators a ceiling statistic is undefined for, rather than counting only the others', () => {

@@ -124,7 +124,7 @@ describe('a human ceiling undefined for some annotators', () => {
     const card = three.summary.find((c) => c.source === 'model:good' && c.field === 'same_study')!
     expect(card.human_ceiling?.n_undefined).toBe(2)
     const text = renderReportText(three)
-    expect(text).toContain("Cohen's κ against the majority of the others: undefined for 2 of 3 annotators")
+    expect(text).toContain("Cohen's κ against the majority of the others: over 1 of 3 annotators (undefined for 2)")
     // Why, for each of them: in the notes under the field table whose rows the ceiling cites.
     expect(text).toMatch(/— Cohen's κ: expected agreement is 1 .*\(A\d+ vs Human majority; A\d+ vs Human majority\)/)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, ceilingRangeWords, NONE, sortJudges, undefinedNotes, type JudgeSummary } from '../../../src/shared/report'
+import { fmtDifference, fmtDifferenceInterval, majorityUnitsWords, ceilingRangeWords, NONE, sortJudges, undefinedNotes, allAnnotatorsWords, type JudgeSummary } from '../../../src/shared/report'
 
 describe('a difference of two figures as the reports write it', () => {
   it('is signed, and of proportions in percentage points', () => {
@@ -66,5 +66,30 @@ describe('the plain text\'s notes on figures it writes as "—"', () => {
       '— Spearman ρ: the source gives every item the same score (zero variance) (run:1 vs label; run:2 vs label)',
       '— Kendall τ-b: too few items (2) (run:2 vs label)'
     ])
+  })
+})
+
+describe('notes on a row with nothing to compare', () => {
+  it('name it once for every figure, unless one figure (an accuracy of unreadable answers) stands on n = 0', () => {
+    const rows: Array<{ source: string; criterion: string; n: number; reasons: Record<string, string> }> = [
+      { source: 'run:1', criterion: 'label', n: 0, reasons: { accuracy: 'no judged units', cohen_kappa: 'no units' } },
+      { source: 'run:2', criterion: 'label', n: 0, reasons: { cohen_kappa: 'no units' } }
+    ]
+    const values: Array<Record<string, number | null>> = [{ accuracy: null, cohen_kappa: null }, { accuracy: 0, cohen_kappa: null }]
+    expect(undefinedNotes(rows, ['accuracy', 'cohen_kappa'], (i, c) => values[i]?.[c], (id) => id)).toEqual([
+      '— every figure: no unit both the source and the criterion have a value for (run:1 vs label)',
+      "— Cohen's κ: no units (run:2 vs label)"
+    ])
+  })
+})
+
+describe('the all-annotators-at-once line', () => {
+  it('says beside a dash why the figure is undefined, as it has no cell to carry it', () => {
+    const line = allAnnotatorsWords(
+      { n_items: 10, krippendorff_alpha_nominal: null, krippendorff_alpha_interval: 0.852, reasons: { krippendorff_alpha_nominal: 'more than 50 distinct values' } } as never,
+      'interval',
+      3
+    )
+    expect(line).toBe("Krippendorff's α (nominal) — (more than 50 distinct values) · Krippendorff's α (interval) 0.852 · 3 annotators, 10 items")
   })
 })

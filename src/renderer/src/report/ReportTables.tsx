@@ -34,7 +34,7 @@ import {
   type Report,
   type ReportComparison
 } from '../../../shared/report'
-import { Stat, Table, Who } from './TableParts'
+import { OverStat, Stat, Table, Who } from './TableParts'
 
 type Name = (id: string) => string
 
@@ -324,7 +324,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
           <td>Human – human · pairs of annotators</td>
           <td className="num">{plural(h.n_pairs, 'pair')}</td>
           {ceiling.statistics.map((s) => (
-            <Stat key={s} name={s} value={h.mean[s]?.value} reason={h.mean[s]?.reason} />
+            <OverStat key={s} name={s} mean={h.mean[s]} all={h.n_pairs} unit="pair" />
           ))}
         </tr>
         {cited && (
@@ -351,7 +351,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
                 <WhoWith report={report} id={j.source} words="with each annotator" />
                 <td className="num">{plural(j.n_pairs, 'annotator')}</td>
                 {ceiling.statistics.map((s) => (
-                  <Stat key={s} name={s} value={j.mean[s]?.value} reason={j.mean[s]?.reason} />
+                  <OverStat key={s} name={s} mean={j.mean[s]} all={j.n_pairs} unit="annotator" />
                 ))}
               </tr>
               {majority && (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { fmtInterval, fmtStatistic, NONE, PERCENT_STATISTICS, sourceColour, type Report, type ReportInterval } from '../../../shared/report'
+import { fmtInterval, fmtStatistic, NONE, overWords, PERCENT_STATISTICS, sourceColour, type Report, type ReportInterval } from '../../../shared/report'
 import { TableScroll } from '../components/TableScroll'
 
 // The pieces every report table on screen is made of, so all sections look and read alike.
@@ -52,6 +52,18 @@ export function Stat({ name, value, ci, reason, below }: { name: string; value: 
     <td className={below ? 'num below' : 'num'} data-statistic={name}>
       {fmtStatistic(name, value)}
       {interval && <span className="ci">{interval}</span>}
+    </td>
+  )
+}
+
+/** A ceiling average, saying beneath it when it is over fewer pairs than its row counts. */
+export function OverStat({ name, mean, all, unit }: { name: string; mean: { value: number | null; n_pairs: number; reason?: string | undefined } | undefined; all: number; unit: string }) {
+  const words = overWords(mean?.n_pairs, all, unit)
+  if (!mean || mean.value === null || !words) return <Stat name={name} value={mean?.value} reason={mean?.reason} />
+  return (
+    <td className="num" data-statistic={name}>
+      {fmtStatistic(name, mean.value)}
+      <span className="ci">{words}</span>
     </td>
   )
 }
