@@ -41,36 +41,47 @@ async function preprintProject(path: string): Promise<void> {
   project.close()
 }
 
+/** The project at `path`, open for `fn`, closed after. */
+async function withOpen<T>(path: string, fn: (project: Project) => T): Promise<T> {
+  const project = await Project.open(path)
+  try {
+    return fn(project)
+  } finally {
+    project.close()
+  }
+}
+
+/** A new project of the pairs, open for `fn`, closed after. */
+async function withPreprints<T>(name: string, fn: (project: Project) => T): Promise<T> {
+  const path = tmp.file(name)
+  await preprintProject(path)
+  return withOpen(path, fn)
+}
+
 describe('a fit of a confidence in the judge\'s own answer', () => {
   const path = tmp.file('preprints.assay')
   beforeAll(() => preprintProject(path))
 
   it('is refused against the answer\'s own field, naming the field that is the probability, and nothing is stored', async () => {
-    const project = await Project.open(path)
-    try {
+    await withOpen(path, (project) => {
       expect(() => calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'platt', scoreField: 'confidence' })).toThrow(
         /"confidence" is the judge's confidence in its own "same_study".*--field p_same_study/
       )
       expect((project.db.prepare(`SELECT count(*) AS n FROM calibration_fits`).get() as { n: number }).n).toBe(0)
-    } finally {
-      project.close()
-    }
+    })
     const cli = await runCli('calibrate', path, '--instrument', 'preprint-same-study', '--source', 'model:imp', '--method', 'platt', '--field', 'confidence')
     expect(cli.code).toBe(2)
     expect(cli.stderr).toMatch(/--field p_same_study/)
   })
 
   it('is not the field picked when none is named: the probability of the event is, and its "before" says what it is', async () => {
-    const project = await Project.open(path)
-    try {
+    await withOpen(path, (project) => {
       const { fits } = calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'platt' })
       expect(fits[0]?.score_field).toBe('p_same_study')
       expect(fits[0]?.warnings).toEqual([])
       const brier = calibrationLines(fits[0]!).find((line) => line.startsWith('Brier'))
       expect(brier).toContain('(before: p_same_study as given (a probability))')
-    } finally {
-      project.close()
-    }
+    })
   })
 })
 
@@ -79,35 +90,26 @@ describe('an isotonic fit on the preprint check', () => {
   beforeAll(() => preprintProject(path))
 
   it('refuses a confidence as a number to bring onto people\'s confidences', async () => {
-    const project = await Project.open(path)
-    try {
+    await withOpen(path, (project) => {
       expect(() => calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'isotonic', scoreField: 'confidence' })).toThrow(
         /confidence in its own "same_study".*cannot be fitted to them; "p_same_study" is the probability of same_study/
       )
-    } finally {
-      project.close()
-    }
+    })
   })
 
   it('fits a probability of the event to the event, scored by Brier as the report scores it, not to people\'s probabilities', async () => {
-    const project = await Project.open(path)
-    try {
+    await withOpen(path, (project) => {
       const { fits } = calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'isotonic', scoreField: 'p_same_study' })
       expect(fits[0]?.target_field).toBe('same_study')
       expect(fits[0]?.probability?.before.brier).toBeTypeOf('number')
       expect(fits[0]?.scale).toBeUndefined()
-    } finally {
-      project.close()
-    }
+    })
   })
 })
 
 describe('a Platt fit with a negative slope', () => {
-  it('warns that it turns the judge\'s scores around', async () => {
-    const path = tmp.file('contrary.assay')
-    await preprintProject(path)
-    const project = await Project.open(path)
-    try {
+  it('warns that it turns the judge\'s scores around', () =>
+    withPreprints('contrary.assay', (project) => {
       const { fits } = calibrate(project, { instrument: 'preprint-same-study', source: 'model:contrary', method: 'platt' })
       const a = (fits[0]?.parameters as { a: number }).a
       expect(a).toBeLessThan(0)
@@ -117,18 +119,12 @@ describe('a Platt fit with a negative slope', () => {
       expect(warnings).toContainEqual(expect.objectContaining({ code: 'fit_warning', source: fits[0]!.source, message: expect.stringMatching(/slope is negative/) }))
       const right = calibrate(project, { instrument: 'preprint-same-study', source: 'model:imp', method: 'platt' })
       expect(right.fits[0]?.warnings.some((w) => w.includes('slope is negative'))).toBe(false)
-    } finally {
-      project.close()
-    }
-  })
+    }))
 })
 
 describe('a stored fit of a confidence to its answer\'s field (made before such fits were refused)', () => {
-  it('keeps its figures in the report with a warning that they are not the field table\'s', async () => {
-    const path = tmp.file('stored.assay')
-    await preprintProject(path)
-    const project = await Project.open(path)
-    try {
+  it('keeps its figures in the report with a warning that they are not the field table\'s', () =>
+    withPreprints('stored.assay', (project) => {
       const input = gatherReportInput(project.db, { instrument: 'preprint-same-study' })
       const spec: FitSpec = { method: 'platt', instrument: 'preprint-same-study', source: 'model:imp', criterion: 'label', score_field: 'confidence', target: { field: 'same_study', positive: null }, fit_split: 'dev', eval_split: 'test' }
       const result = fitCalibration(input, spec)
@@ -136,10 +132,7 @@ describe('a stored fit of a confidence to its answer\'s field (made before such 
       const row = projectReport(project.db, { instrument: 'preprint-same-study', seed: 3 }).calibration?.[0]
       expect(row?.probability).toBeDefined()
       expect(row?.warnings).toContainEqual(expect.stringMatching(/confidence in its own "same_study".*not those of the field table/))
-    } finally {
-      project.close()
-    }
-  })
+    }))
 })
 
 describe('a fit aimed at an event of a scale (score >= k)', () => {
@@ -147,8 +140,7 @@ describe('a fit aimed at an event of a scale (score >= k)', () => {
   beforeAll(() => demoWithScoreJudge(path, tmp.file('labels.jsonl')))
 
   it('is scored as whether the event holds, before and after, rather than left without a figure', async () => {
-    const project = await Project.open(path)
-    try {
+    await withOpen(path, (project) => {
       const { fits } = calibrate(project, { instrument: 'hypothesis-match', source: 'score-judge', method: 'threshold', scoreField: 'match', targetField: 'match', positive: '>=3' })
       const row = fits[0]!
       expect(row.reasons.eval).toBeUndefined()
@@ -158,9 +150,7 @@ describe('a fit aimed at an event of a scale (score >= k)', () => {
       const units = row.decision!
       expect(units.both_correct + units.only_before + units.only_after + units.both_wrong).toBe(units.n)
       expect(calibrationLines(row)[0]).toMatch(/^accuracy .* on \d+ units \(before: whether the raw judge's own "match" has match >= 3/)
-    } finally {
-      project.close()
-    }
+    })
     expect((await runCli('calibrate', path, '--instrument', 'hypothesis-match', '--source', 'score-judge', '--method', 'threshold', '--field', 'match', '--target', 'match', '--positive', '>=3')).stdout).toMatch(/aimed at match >= 3 of/)
   })
 })
