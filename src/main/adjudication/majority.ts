@@ -1,4 +1,5 @@
 import type { AnyInstrument, Observation } from '../../shared/instruments'
+import { atOrAbove } from '../../shared/instruments/derived'
 
 // The human majority of an item's current answers: per field for the instrument's nominal and ordinal fields, and
 // how many answers agree with a final label.
@@ -144,7 +145,7 @@ export function majorityLabel(instrument: AnyInstrument, answers: ReadonlyArray<
         // As the report reads it: from the answers' mean points, never a vote of their passes apart.
         const numbers = choices.flatMap((r) => r.observations.filter((o) => o.unit === unit).map((o) => o.values[from.field])).filter((v): v is number => typeof v === 'number')
         if (numbers.length === 0) continue
-        const value = numbers.reduce((a, b) => a + b, 0) / numbers.length >= from.atLeast
+        const value = atOrAbove(numbers.reduce((a, b) => a + b, 0) / numbers.length, from.atLeast)
         values[unit]![field] = value
         const agreeing = byValue.get(JSON.stringify(value))?.n ?? 0
         fewest = fewest === null ? agreeing : Math.min(fewest, agreeing)

@@ -44,6 +44,20 @@ function pairRow(comparison: ReportComparison, statistics: readonly string[]): R
   return { first: comparison.criterion, second: comparison.source, n: comparison.n, stats, reasons }
 }
 
+/** A pair of raters scored each way, averaged per statistic (undefined where either way is), on the fewer units. */
+function bothWays(one: ReturnType<typeof pairRow>, other: ReturnType<typeof pairRow>): ReturnType<typeof pairRow> {
+  const stats: Record<string, number | null> = {}
+  const reasons: Record<string, string> = {}
+  for (const name of Object.keys(one.stats)) {
+    const a = one.stats[name]
+    const b = other.stats[name]
+    stats[name] = typeof a === 'number' && typeof b === 'number' ? (a + b) / 2 : null
+    const reason = one.reasons[name] ?? other.reasons[name]
+    if (stats[name] === null && reason) reasons[name] = reason
+  }
+  return { first: one.first, second: one.second, n: Math.min(one.n, other.n), stats, reasons }
+}
+
 function meanOverPairs(pairs: ReturnType<typeof pairRow>[], statistics: readonly string[]): ReportCeiling['human_human']['mean'] {
   const out: ReportCeiling['human_human']['mean'] = {}
   for (const name of statistics) {
@@ -73,8 +87,11 @@ export function ceilingFor(
     for (let j = i + 1; j < annotators.length; j++) {
       const first = annotators[i] as ResolvedSource
       const second = annotators[j] as ResolvedSource
-      const row = compareField(field, second, first.id, valuesOf(first), compareOf(second))
-      if (row.n > 0) humanPairs.push(pairRow(row, statistics))
+      const row = pairRow(compareField(field, second, first.id, valuesOf(first), compareOf(second)), statistics)
+      // Scored against an outcome, a pair is not symmetric (only the second's probabilities are scored against the
+      // first's outcome): it is scored both ways and the two averaged, so no annotator's place in the list decides it.
+      const pair = outcome ? bothWays(row, pairRow(compareField(field, first, second.id, valuesOf(second), compareOf(first)), statistics)) : row
+      if (pair.n > 0) humanPairs.push(pair)
     }
   }
   const judgeRows = judges.map((judge) => {
@@ -101,13 +118,13 @@ function read(row: ReportComparison, name: string): number | null {
   return typeof v === 'number' ? v : null
 }
 
+const FEWER_THAN_TWO = 'fewer than two annotators have units to compare with the majority of the others'
+
 /**
  * The ceiling beside the figures it is read against, cited from the field tables (never computed a second time):
  * each annotator against the majority of the others, averaged over annotators, and each judge against the human
  * majority. The summary cards cite these in turn.
  */
-const FEWER_THAN_TWO = 'fewer than two annotators have units to compare with the majority of the others'
-
 export function withMajorityRows(
   ceiling: readonly ReportCeiling[],
   fields: readonly ReportFieldSection[],
@@ -120,7 +137,7 @@ export function withMajorityRows(
     const againstOthers: ReportCeiling['human_human']['against_majority_of_others'] = {}
     if (people.length < 2) {
       // Said on the ceiling (and the cards that cite it) rather than left as if the field had no annotators.
-      for (const name of c.statistics) againstOthers[name] = { value: null, min: null, max: null, n_annotators: people.length, reason: FEWER_THAN_TWO }
+      for (const name of c.statistics) againstOthers[name] = { value: null, min: null, max: null, n_annotators: 0, n_undefined: people.length, reason: FEWER_THAN_TWO }
     } else {
       for (const name of c.statistics) {
         const values = people.map((r) => read(r, name)).filter((v): v is number => v !== null)

@@ -192,7 +192,7 @@ export function overWords(counted: number | undefined, all: number, unit: string
 
 /** Why a card has no human ceiling to read its agreement against: the ceiling's own reason, or too few annotators. */
 export function noCeilingWhy(h: { reason?: string | undefined } | null): string {
-  return h?.reason ?? 'fewer than two annotators answered this field'
+  return h?.reason ?? 'no annotator answered this field'
 }
 
 /** A count that may hold halves or shares (a tie counts half): whole as it is, else to two decimals. */

@@ -2,6 +2,7 @@ import type { FieldSpec, MeasurementLevel } from '../instruments/types'
 import type { ReportSourceInput, CallStatus } from './input'
 import { ReportFrame, CALL_STATUSES, OK, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
 import { valuesOfTwin, withTwin, type Value } from './unit-values'
+import { atOrAbove } from '../instruments/derived'
 
 export { forEachUnit, itemOfUnitKey, unitKey, unitOfUnitKey, unitValueReader, unitValuesOf, valueOfUnit, valueReader, type UnitValues, type Value } from './unit-values'
 
@@ -257,10 +258,11 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
   const tied = new Uint8Array(unitCount)
   let tiedVotes = 0
   const tieAnswers = tiesAreAnswers(input) ? new Map<string, Set<string>>() : null
+  const answeredHere = (name: string) => ((answers[fields.findIndex((x) => x.name === name)] as FieldAnswers | undefined)?.order.length ?? 0) > 0
   fields.forEach((field, f) => {
     // Taken from its number once that is combined (below), never voted on apart; a source that gives the pass without
     // the number (a threshold fit aimed at it) keeps its own.
-    if (derivedHere(field, fields, (from) => (answers[fields.findIndex((x) => x.name === from)] as FieldAnswers).order.length > 0)) return
+    if (derivedHere(field, fields, answeredHere)) return
     const tiesHere = tieAnswers ? new Set<string>() : null
     if (tiesHere) tieAnswers?.set(field.name, tiesHere)
     const how = aggregationOf(field.level) as Aggregation
@@ -301,9 +303,9 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
     values.set(field.name, valuesOfTwin({ units, codes: coded.subarray(0, valued), at }))
   })
   counts.tiedVotes = tiedVotes
-  deriveFields(fields, values, units, tieAnswers, (from) => (answers[fields.findIndex((x) => x.name === from)] as FieldAnswers).order.length > 0)
-  const answered = (field: FieldSpec, f: number) => (answers[field.derivedFrom ? fields.findIndex((x) => x.name === field.derivedFrom?.field) : f] as FieldAnswers | undefined)?.order.length
-  const answeredFields = new Set(fields.filter((field, f) => (answered(field, f) ?? 0) > 0).map((field) => field.name))
+  deriveFields(fields, values, units, tieAnswers, answeredHere)
+  // A field read from its number is answered where the number is; one a source gives without it, where it gives it.
+  const answeredFields = new Set(fields.filter((field) => answeredHere(derivedHere(field, fields, answeredHere) ? (field.derivedFrom?.field as string) : field.name)).map((field) => field.name))
   return { id: input.id, input, itemStatus, values, counts, columns, units, answeredFields, ...(tieAnswers ? { tieAnswers } : {}) }
 }
 
@@ -331,7 +333,7 @@ function deriveFields(
     if (!derivedHere(field, fields, answered)) continue
     const { field: from, atLeast } = field.derivedFrom as NonNullable<FieldSpec['derivedFrom']>
     const derived = new Map<string, Value>()
-    for (const [key, v] of values.get(from) ?? []) if (typeof v === 'number') derived.set(key, v >= atLeast)
+    for (const [key, v] of values.get(from) ?? []) if (typeof v === 'number') derived.set(key, atOrAbove(v, atLeast))
     values.set(field.name, units ? withTwin(derived, units) : derived)
     const splitFrom = split?.get(from)
     if (split && splitFrom) split.set(field.name, new Set(splitFrom))

@@ -152,8 +152,11 @@ export const pairAgreementSchema = z.object({
   reasons
 })
 
-/** Each annotator against the majority of the others, per statistic: the human ceiling the summary cards cite. */
-/** n_annotators: those the statistic is defined for, averaged; n_undefined: those it is not (e.g. a constant majority of the others). */
+/**
+ * Each annotator against the majority of the others, per statistic: the human ceiling the summary cards cite.
+ * n_annotators: those the statistic is defined for, averaged; n_undefined: those it is not (a constant majority of the
+ * others, or too few annotators to compare).
+ */
 export const againstOthersSchema = z.object({ value: stat, min: stat, max: stat, n_annotators: count, n_undefined: count.optional(), reason: z.string().optional() })
 
 /** A judge against the human majority, per statistic: the field table's figure, cited (the summary cards' agreement). */

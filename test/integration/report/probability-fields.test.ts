@@ -86,6 +86,10 @@ describe('a probability scored against an outcome', () => {
     const h2 = brierOf('H2', (i) => (i === 3 ? !truth(i) : truth(i)), pSame)
     expect(good.human_ceiling?.min).toBeCloseTo(Math.min(h1, h2), 12)
     expect(good.human_ceiling?.max).toBeCloseTo(Math.max(h1, h2), 12)
+    // Over the pair of annotators, each is scored against the other's outcome and the two averaged: neither's place
+    // in the list decides it.
+    const pairs = report.ceiling.find((c) => c.field === 'p_same_study')!.human_human
+    expect(pairs.mean.brier?.value).toBeCloseTo((h1 + h2) / 2, 12)
     expect(good.verdicts).toContain('within_human_ceiling')
     expect(card('model:bad').verdicts).toContain('below_human_ceiling')
     expect(good.verdict).not.toMatch(/fewer than two annotators/)
