@@ -166,7 +166,7 @@ export function fieldsFor(input: ReportInput, options: CalibrateOptions): { scor
   }
   // A confidence in the judge's own answer is no score for an event, so it is never the field picked unasked.
   const score = options.scoreField ? field(options.scoreField, '--field') : fields.find((f) => isNumericField(f) && outcomeRuleFor(input.instrument.id, f.name)?.kind !== 'correctness')
-  if (!score) throw new AssayError('invalid_input', `${input.instrument.id} has no numeric field to calibrate; name one with --field`, [{ field: '--field', message: 'needed' }])
+  if (!score) throw new AssayError('invalid_input', `${input.instrument.id} has no numeric field to calibrate (a confidence in the judge's own answer is none); name one with --field`, [{ field: '--field', message: 'needed' }])
   let target: FieldSpec | undefined
   if (options.targetField) target = field(options.targetField, '--target')
   // A probability of an event is fitted to the event (as the report scores it), never to people's own probabilities.

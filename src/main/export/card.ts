@@ -135,7 +135,8 @@ function finalSection(finals: ReadonlyArray<FinalCardRow>): string[] {
       'chose, at the strength most of them gave, or the milder "_better" where their strengths split evenly, which every ' +
       'one of them claims at least (the report\'s verdict field leaves such a pair without a human-majority value, and ' +
       'its winner field gives the side); other instruments: the most frequent value of each nominal or ordinal field, ' +
-      'per unit, and a pass read from points from the mean points, as the report reads it).',
+      'per unit, and a pass read from points from the mean points, as the report reads it, when n_agreeing counts the ' +
+      'answers whose own pass agrees, which can be fewer than half).',
     ''
   ]
   const by = new Map<string, { items: number; adjudicated: number; decided: number; tie: number; abstained: number; none: number }>()

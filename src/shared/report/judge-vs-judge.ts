@@ -82,7 +82,7 @@ export function judgeVsJudgeSection(
   criteria: readonly ResolvedSource[],
   judges: readonly ResolvedSource[],
   plan: BootstrapPlan,
-  instrumentId = ''
+  instrumentId: string
 ): ReportJudgeVsJudge[] {
   const rows: ReportJudgeVsJudge[] = []
   for (const field of fields) {
