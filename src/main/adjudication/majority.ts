@@ -1,5 +1,5 @@
 import type { AnyInstrument, Observation } from '../../shared/instruments'
-import { atOrAbove } from '../../shared/instruments/derived'
+import { atOrAbove, numberFieldOf } from '../../shared/instruments/derived'
 
 // The human majority of an item's current answers: per field for the instrument's nominal and ordinal fields, and
 // how many answers agree with a final label.
@@ -162,8 +162,7 @@ export function majorityLabel(instrument: AnyInstrument, answers: ReadonlyArray<
 
 /** Fields read from another field's number (FieldSpec.derivedFrom), by name. */
 function derivedFields(instrument: AnyInstrument): Map<string, { field: string; atLeast: number }> {
-  const names = new Set(instrument.fields.map((f) => f.name))
-  return new Map(instrument.fields.flatMap((f) => (f.derivedFrom && names.has(f.derivedFrom.field) ? [[f.name, f.derivedFrom] as const] : [])))
+  return new Map(instrument.fields.flatMap((f) => (f.derivedFrom && numberFieldOf(f, instrument.fields) ? [[f.name, f.derivedFrom] as const] : [])))
 }
 
 function countOf<T>(list: ReadonlyArray<T>): Map<T, number> {

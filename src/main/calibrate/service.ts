@@ -190,7 +190,7 @@ function eventOf(instrumentId: string, score: FieldSpec, fields: readonly FieldS
 function refuseConfidenceAsScore(instrumentId: string, score: string, target: string, fields: readonly FieldSpec[]): void {
   const rule = outcomeRuleFor(instrumentId, score)
   if (rule?.kind !== 'correctness') return
-  const eventField = fields.find((f) => outcomeRuleFor(instrumentId, f.name)?.kind === 'criterion_field' && (outcomeRuleFor(instrumentId, f.name) as { field: string }).field === rule.field)
+  const eventField = fields.find((f) => eventOf(instrumentId, f, fields)?.name === rule.field)
   throw new AssayError(
     'invalid_input',
     `"${score}" is the judge's confidence in its own "${rule.field}", scored against whether that answer agrees with the criterion's, ` +

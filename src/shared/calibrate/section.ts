@@ -12,6 +12,7 @@ import type { CalibrationRow } from './schema'
 import type { StoredFit, TargetSpec } from './types'
 import { calibratedSourceId } from './apply'
 import { outcomeRuleFor } from '../report/outcomes'
+import { fitTarget } from '../report/calibration-lines'
 import { fitHoldOut } from './held-out'
 
 export interface CalibrationSectionOptions {
@@ -260,8 +261,7 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       row.decision = decisionBlock(rows, `the raw judge's own "${fit.spec.target.field}"`, reasons, bootstrap, !rawValues || rawValues.size === 0)
     } else if (units.length > 0 && isEventTarget(fit.spec.target, field)) {
       // An event that is no category of the field (score >= k): the decision is scored as whether the event holds.
-      const positive = fit.spec.target.positive
-      const event = typeof positive === 'object' && positive !== null ? `${fit.spec.target.field} >= ${positive.at_least}` : `${fit.spec.target.field} = ${String(positive ?? true)}`
+      const event = fitTarget({ target_field: fit.spec.target.field, positive: positiveText(fit.spec.target) ?? 'true' })
       const rows = units.flatMap((u, i) => {
         const after = outputs[i]?.decision
         const truth = eventOf(fit.spec.target, u.label)

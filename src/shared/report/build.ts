@@ -11,7 +11,8 @@ import { flawMatchingSection } from './flaw-matching'
 import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput } from './input'
 import type { BootstrapSettings, DrawAhead } from './intervals'
 import { BootstrapPlan } from './bootstrap-plan'
-import { outcomeRuleFor } from './outcomes'
+import { probabilityOutcome } from './outcomes'
+import { numberFieldOf } from '../instruments/derived'
 import { labelTermsOf, pairCallsOf, positionRow, winnerReader } from './pairwise'
 import { criterionTruth, pairwiseRow, tiedPairs, type CriterionTruth } from './pairwise-row'
 import { ItemIndex } from './item-index'
@@ -243,7 +244,7 @@ function comparisonsFor(
   instrumentId: string,
   options: { level: number; plan: BootstrapPlan; eceBins: number; statuses: ReadonlyMap<string, ItemStatusCodes | null>; fields: readonly FieldSpec[] }
 ): ReportComparison[] {
-  const outcome = field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
+  const outcome = probabilityOutcome(instrumentId, field)
   const keyField = outcome?.field ?? field.name
   const rows: ReportComparison[] = []
   criteria.forEach((criterion, criterionIndex) => {
@@ -258,7 +259,7 @@ function comparisonsFor(
         // An annotator is scored against the majority of the others, never against a majority it is part of.
         const others = annotators.filter((a) => a.id !== source.id)
         if (others.length === 0) continue
-        const leaveOneOut = combineSources(others, [field, ...numberOf(field, options.fields), ...outcomeFieldSpec(field, outcome?.field)], majorityInput(others.length))
+        const leaveOneOut = combineSources(others, [field, ...numberFields(field, options.fields), ...outcomeFieldSpec(field, outcome?.field)], majorityInput(others.length))
         values = (name) => leaveOneOut.values.get(name) ?? new Map()
       }
       // Individual annotators carry Wilson intervals; the bootstrap is spent on judges, criteria and the majority.
@@ -282,8 +283,8 @@ function comparedTheOtherWay(source: ResolvedSource, criterionIndex: number, cri
 }
 
 /** The number a field is read from (passed: total), so the leave-one-out majority reads it as the majority does. */
-function numberOf(field: FieldSpec, fields: readonly FieldSpec[]): FieldSpec[] {
-  const from = fields.find((f) => f.name === field.derivedFrom?.field)
+function numberFields(field: FieldSpec, fields: readonly FieldSpec[]): FieldSpec[] {
+  const from = numberFieldOf(field, fields)
   return from ? [from] : []
 }
 
@@ -371,7 +372,7 @@ function ceilingSection(
 ): Report['ceiling'] {
   return fields
     .filter((field) => annotators.some((a) => hasField(a, field)))
-    .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options, statuses, field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined))
+    .map((field) => ceilingFor(field, annotators, judges.filter((j) => hasField(j, field)), options, statuses, probabilityOutcome(instrumentId, field)))
 }
 
 function invalidStoredCounts(sources: readonly ReportSourceInput[]): Map<string, number> {

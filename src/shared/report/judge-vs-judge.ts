@@ -5,7 +5,7 @@ import { bootstrapCi, put } from './intervals'
 import { forEachUnit, sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
 import type { ReportJudgeVsJudge } from './schema'
 import { judgeVsJudgeDefinition } from './definitions'
-import { outcomeRuleFor, type OutcomeRule } from './outcomes'
+import { probabilityOutcome, type OutcomeRule } from './outcomes'
 
 /**
  * One criterion's units on one field, listed once for every pair of judges: the keys and true values in the
@@ -87,7 +87,7 @@ export function judgeVsJudgeSection(
   const rows: ReportJudgeVsJudge[] = []
   for (const field of fields) {
     // A probability with an outcome rule is scored against the criterion's outcome, never against its probability.
-    const rule = field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
+    const rule = probabilityOutcome(instrumentId, field)
     const numberScore = rule ? outcomeScore(rule) : DISTANCE
     for (const criterion of criteria) {
       const units = criterionUnits(criterion.values.get(rule?.field ?? field.name) ?? new Map<string, Value>())

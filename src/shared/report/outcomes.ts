@@ -20,6 +20,11 @@ export function outcomeRuleFor(instrumentId: string, field: string): OutcomeRule
   return PROBABILITY_OUTCOMES[instrumentId]?.[field]
 }
 
+/** The outcome a field's values are scored against, where it is a probability with a rule (else compared as numbers). */
+export function probabilityOutcome(instrumentId: string, field: { name: string; level: string }): OutcomeRule | undefined {
+  return field.level === 'probability' ? outcomeRuleFor(instrumentId, field.name) : undefined
+}
+
 export function describeOutcome(rule: OutcomeRule): string {
   return rule.kind === 'criterion_field'
     ? `${rule.field} of the criterion`

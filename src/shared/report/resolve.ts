@@ -2,7 +2,7 @@ import type { FieldSpec, MeasurementLevel } from '../instruments/types'
 import type { ReportSourceInput, CallStatus } from './input'
 import { ReportFrame, CALL_STATUSES, OK, type FieldColumn, type SourceColumns, type UnitDictionary } from './frame'
 import { valuesOfTwin, withTwin, type Value } from './unit-values'
-import { atOrAbove } from '../instruments/derived'
+import { atOrAbove, numberFieldOf } from '../instruments/derived'
 
 export { forEachUnit, itemOfUnitKey, unitKey, unitOfUnitKey, unitValueReader, unitValuesOf, valueOfUnit, valueReader, type UnitValues, type Value } from './unit-values'
 
@@ -314,8 +314,8 @@ function resolveColumns(input: ReportSourceInput, columns: SourceColumns, units:
  * report and the source answered it.
  */
 function derivedHere(field: FieldSpec, fields: ReadonlyArray<FieldSpec>, answered: (field: string) => boolean): boolean {
-  const from = field.derivedFrom?.field
-  return from !== undefined && fields.some((f) => f.name === from) && answered(from)
+  const from = numberFieldOf(field, fields)
+  return from !== undefined && answered(from.name)
 }
 
 /**
