@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('the Calibrate action of the report 
     await page.getByRole('button', { name: 'Calibrate a judge…' }).click()
     await page.getByLabel('Method').selectOption('threshold')
     await page.getByRole('button', { name: 'Fit and evaluate' }).click()
-    await expect.poll(() => page.getByTestId('calibrate-form').getByRole('status').textContent(), { timeout: 60_000 }).toContain('fit:1')
+    await expect.poll(() => page.getByTestId('calibrate-form').getByRole('status').textContent(), { timeout: 60_000 }).toMatch(/score-judge · threshold.* · fit 1 \(fitted on \d+ dev items/)
     await page.getByRole('link', { name: 'Recalibrated judges' }).waitFor({ timeout: 60_000 })
     await page.getByRole('link', { name: 'Recalibrated judges' }).click()
     const section = await page.locator('#calibration').innerText()
@@ -55,8 +55,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('the Calibrate action of the report 
     await form.getByLabel('Method').selectOption('threshold')
     await form.getByRole('button', { name: 'Fit and evaluate' }).click()
     await expect.poll(() => form.getByRole('status').textContent(), { timeout: 60_000 }).toContain('Already stored with the same specification')
-    expect(await form.getByRole('status').textContent()).toContain('fit:1')
-    expect(await page.locator('#calibration').innerText()).not.toContain('fit:2')
+    // Named as the tables name it, never by its internal id.
+    expect(await form.getByRole('status').textContent()).toContain(' · fit 1 (')
+    expect(await form.getByRole('status').textContent()).not.toContain('fit:')
+    expect(await page.locator('#calibration').innerText()).not.toContain('fit 2')
   })
 
   it('says what is wrong in the form’s own words, never as a command-line flag', async () => {

@@ -125,6 +125,9 @@ describe.skipIf(!hasChromium)(chromiumSuite('probes from the demo to the report'
     await page.getByRole('button', { name: 'Expand all' }).click()
     const counts = await page.getByTestId('probe-counts').innerText()
     expect(counts).toContain('3 probes in scope: 2 verified, 1 rejected')
+    // What the HTML report says of probes, said here too: ties left out, each kind with the verdict it expects.
+    expect(counts).toContain('split evenly is counted as a tie, left out of the probes and the rate')
+    expect(await page.getByRole('table', { name: 'Probe kinds' }).innerText()).toMatch(/formula-error\s+the original is better\s+1\s+1\s+0/)
     const detection = page.getByRole('table', { name: 'Probe detection' })
     const judgeRow = detection.locator('tr', { hasText: 'judge' }).first()
     expect(await judgeRow.innerText()).toMatch(/formula-error/)

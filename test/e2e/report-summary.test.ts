@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('the report screen on the demo in Ch
     expect(text).toMatch(/ACCURACY|Accuracy/)
     expect(text).toMatch(/majority baseline/)
     expect(text).toMatch(/human ceiling/)
-    expect(text).toMatch(/Position consistency|POSITION CONSISTENCY/)
+    expect(text).toMatch(/Consistency of compared|CONSISTENCY OF COMPARED/)
     expect(text).toMatch(/Fatal-flaw recall|FATAL-FLAW RECALL/)
   })
 

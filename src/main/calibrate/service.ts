@@ -18,6 +18,7 @@ import { outcomeRuleFor, type ReportInput } from '../../shared/report'
 import { DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '../../shared/stats'
 import { gatherReportInput } from '../report/gather'
 import type { Project } from '../store/project'
+import { DEFAULT_THRESHOLD_METRIC } from '../../shared/calibrate/threshold'
 import { insertFit, listFits } from '../store/calibration-fits'
 
 export interface CalibrateOptions {
@@ -70,7 +71,8 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
     fit_split: fitSplit,
     eval_split: evalSplit,
     ...(rule ? { rule } : {}),
-    ...(options.metric ? { metric: options.metric } : {})
+    // What a threshold maximises: the only method that reads it, so no other method's spec carries one.
+    ...(options.method === 'threshold' ? { metric: options.metric ?? DEFAULT_THRESHOLD_METRIC } : {})
   }))
   // Fit everything first: nothing is stored unless every fit succeeds.
   const fitted = specs.map((spec) => ({ spec, result: fitCalibration(input, spec, resolved) }))
@@ -94,10 +96,25 @@ export function calibrate(project: Project, options: CalibrateOptions): Calibrat
 /** A stored fit of the same specification, learned from the same items into the same parameters. */
 function sameFit(stored: StoredFit, spec: FitSpec, result: FitResult): boolean {
   return (
-    JSON.stringify(stored.spec) === JSON.stringify(spec) &&
+    canonicalSpec(stored.spec) === canonicalSpec(spec) &&
     JSON.stringify(stored.parameters) === JSON.stringify(result.parameters) &&
     stored.fitItems.length === result.fitItems.length &&
     [...result.fitItems].sort((a, b) => a - b).every((id, i) => id === stored.fitItems[i])
+  )
+}
+
+/**
+ * A spec as text that is the same for the same fit however it was asked for: keys in one order, and the threshold's
+ * metric stated (its default where none was given) for a threshold and dropped for every other method, which never
+ * reads it (specs stored by the command line before carried its default for every method).
+ */
+export function canonicalSpec(spec: FitSpec): string {
+  const { metric, ...rest } = spec
+  const stated: Record<string, unknown> = spec.method === 'threshold' ? { ...rest, metric: metric ?? DEFAULT_THRESHOLD_METRIC } : rest
+  return JSON.stringify(stated, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value
   )
 }
 

@@ -4,7 +4,7 @@ import { callRowsOf } from '../report/call-rows'
 import { eventOf, isEventTarget, resolveInput, scoredUnits, type ResolvedInput } from './data'
 import { fitIsotonic } from './isotonic'
 import { fitPlatt } from './platt'
-import { chooseThreshold } from './threshold'
+import { chooseThreshold, DEFAULT_THRESHOLD_METRIC } from './threshold'
 import type { FitParameters, FitSpec } from './types'
 
 export interface FitResult {
@@ -65,7 +65,7 @@ export function fitCalibration(input: ReportInput, spec: FitSpec, resolved: Reso
     const p = fitPlatt(scores, outcomes())
     parameters = { kind: 'platt', a: p.a, b: p.b, targets: p.targets, iterations: p.iterations }
   } else if (spec.method === 'threshold') {
-    const t = chooseThreshold(scores, outcomes(), spec.metric ?? 'balanced_accuracy')
+    const t = chooseThreshold(scores, outcomes(), spec.metric ?? DEFAULT_THRESHOLD_METRIC)
     parameters = { kind: 'threshold', threshold: t.threshold, metric: t.metric, fit_value: t.fitValue, candidates: t.candidates }
   } else {
     let ys: number[]

@@ -57,6 +57,13 @@ export const calibrationRowSchema = z.object({
    * both orders, in either display order): missing, not wrong.
    */
   n_unanswered_eval_units: count.optional(),
+  /**
+   * Score-based fits (Platt, isotonic, threshold): labelled eval units of items the raw judge was asked about that have
+   * no score from it, left out of before and after alike (the field tables count an unreadable answer as judged and
+   * wrong), and how many of each item status (`unparseable`, `failed`, `pending`, `abstained`, `no score given`).
+   */
+  n_unscored_eval_units: count.optional(),
+  unscored_by_status: z.record(z.string(), count).optional(),
   n_exposed_eval_items: count,
   /** Both-orders only: verdicts each display order would change under the rule. */
   changes: z.object({ n_pairs: count, changed_first_order: count, changed_second_order: count, n_ties: count }).optional(),

@@ -213,10 +213,12 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
   }
 
   const units = scoredUnits(input, resolved, fit.spec.source, fit.spec.score_field, fit.spec.criterion, fit.spec.target.field).filter((u) => u.split === fit.spec.eval_split && kept(u.itemId))
+  const unscored = unscoredEvalUnits(resolved, fit, units, kept)
   const row: CalibrationRow = {
     ...base,
     n_eval_items: new Set(units.map((u) => u.itemId)).size,
     n_eval_units: units.length,
+    ...(unscored.total > 0 ? { n_unscored_eval_units: unscored.total, unscored_by_status: unscored.byStatus } : {}),
     n_exposed_eval_items: exposedOf(units.map((u) => u.itemId)),
     warnings,
     reasons
@@ -348,3 +350,29 @@ function beforeMapping(input: ReportInput, fit: StoredFit, _target: FieldSpec | 
 }
 
 export type { ScoredUnit }
+
+/**
+ * Labelled eval units of items the raw judge was asked about that have no score from it (an unreadable answer, a
+ * failed or pending call, an abstention, or the score field left out): left out of before and after alike, where
+ * the field tables count an unreadable answer as judged and wrong. Counted by the item's status, so the section can
+ * say how its units differ from the tables'.
+ */
+function unscoredEvalUnits(resolved: ResolvedInput, fit: StoredFit, scored: readonly { key: string }[], kept: (itemId: number) => boolean): { total: number; byStatus: Record<string, number> } {
+  const status = resolved.sources.get(fit.spec.source)?.itemStatus
+  const labels = resolved.sources.get(fit.spec.criterion)?.values.get(fit.spec.target.field)
+  const byStatus: Record<string, number> = {}
+  if (!status || !labels) return { total: 0, byStatus }
+  const withScore = new Set(scored.map((u) => u.key))
+  let total = 0
+  for (const key of labels.keys()) {
+    if (withScore.has(key)) continue
+    const itemId = Number(key.slice(0, key.indexOf('\u0000')))
+    const itemStatus = status.get(itemId)
+    if (itemStatus === undefined || resolved.splitOf.get(itemId) !== fit.spec.eval_split || !kept(itemId)) continue
+    // An answered item without the score: the field left out of its answer.
+    const why = itemStatus === 'answered' ? 'no score given' : itemStatus
+    byStatus[why] = (byStatus[why] ?? 0) + 1
+    total++
+  }
+  return { total, byStatus }
+}

@@ -2,6 +2,8 @@ import { assertFiniteNumbers, assertSameLength, binaryOutcomes } from '../stats/
 
 /** What a threshold is chosen to maximise on the fit items. */
 export const THRESHOLD_METRICS = ['balanced_accuracy', 'accuracy', 'f1', 'youden'] as const
+/** What a threshold maximises where no metric is named. */
+export const DEFAULT_THRESHOLD_METRIC: ThresholdMetric = 'balanced_accuracy'
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number]
 
 export type ThresholdParameters = {
@@ -18,7 +20,7 @@ export type ThresholdParameters = {
  * distinct score and one above the largest (never positive); among equal values the candidate closest to the median
  * of the scores wins, then the smaller one, so the choice is deterministic.
  */
-export function chooseThreshold(scores: readonly number[], outcomes: readonly (number | boolean)[], metric: ThresholdMetric = 'balanced_accuracy'): ThresholdParameters {
+export function chooseThreshold(scores: readonly number[], outcomes: readonly (number | boolean)[], metric: ThresholdMetric = DEFAULT_THRESHOLD_METRIC): ThresholdParameters {
   assertSameLength(scores, outcomes, 'threshold')
   assertFiniteNumbers(scores, 'threshold scores')
   const y = binaryOutcomes(outcomes, 'threshold')

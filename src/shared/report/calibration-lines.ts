@@ -11,6 +11,19 @@ function differenceOf(d: { difference: number | null; ci_low: number | null; ci_
   return `; difference ${fmtDifference(d.difference, percent)}${interval ? ` ${interval}` : ''} (${PAIRED}, ${Math.round(100 * d.level)}% interval)`
 }
 
+/**
+ * A fit as the report names it everywhere: a fitted source's own name ("judge · method · fit N"); a few-shot fit is
+ * a run of its own (named as one), so its method and number follow the run's name.
+ */
+export function fitName(c: Pick<CalibrationRow, 'method' | 'source' | 'label' | 'fit_id'>, name: (id: string) => string): string {
+  return c.method === 'few-shot' ? `${name(c.source)} · ${fitOfRun(c)}` : name(c.source)
+}
+
+/** What follows a few-shot fit's run name: its method and its number ("" for other fits, whose names hold both). */
+export function fitOfRun(c: Pick<CalibrationRow, 'method' | 'label' | 'fit_id'>): string {
+  return c.method === 'few-shot' ? `${c.label} · fit ${c.fit_id}` : ''
+}
+
 /** What a fit aims at: "same_study = true", "score >= 7", or the field itself for a scale. */
 export function fitTarget(c: Pick<CalibrationRow, 'target_field' | 'positive'>): string {
   if (!c.positive) return c.target_field
@@ -25,7 +38,11 @@ export function evaluatedOn(c: CalibrationRow): string {
   // A fit this report gives no held-out figure for (another split, or no longer held out) is not "0 items" of it.
   if (c.reasons.eval || c.reasons.held_out) return `${c.eval_split}: no figure in this report (${c.reasons.eval ? 'eval' : 'held_out'}, below)`
   const unanswered = c.n_unanswered_eval_units ? `; ${c.n_unanswered_eval_units} more unanswered, left out` : ''
-  return `${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units${unanswered}`
+  // Units the field tables count (an unreadable answer there is judged and wrong) but a score-based fit cannot map.
+  const unscored = c.n_unscored_eval_units
+    ? `; ${c.n_unscored_eval_units} more without a score from the raw judge (${Object.entries(c.unscored_by_status ?? {}).map(([why, n]) => `${n} ${why}`).join(', ')}), left out of before and after (the field tables count an unreadable answer as wrong)`
+    : ''
+  return `${c.eval_split}: ${c.n_eval_items} items, ${c.n_eval_units} units${unanswered}${unscored}`
 }
 
 /**

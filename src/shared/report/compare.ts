@@ -28,6 +28,7 @@ import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
 import { sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
 import type { ReportComparison } from './schema'
+import { NO_ANNOTATOR_BOOTSTRAP } from './definitions'
 
 export interface CompareOptions {
   level: number
@@ -178,6 +179,7 @@ function compareCategories(
     return { label, n, correct: right, accuracy: share.value, ci_low: share.lower, ci_high: share.upper }
   })
 
+  if (!options.plan && row.accuracy !== null && row.accuracy !== undefined) reasons.accuracy_bootstrap = NO_ANNOTATOR_BOOTSTRAP
   if (options.plan) {
     const plan = options.plan
     const agreement = field.level === 'ordinal' ? 'weighted_kappa_quadratic' : 'cohen_kappa'

@@ -49,6 +49,28 @@ export const SOURCES_NOTE =
   'every comparison'
 
 /** What the win rates count, said with them (text, HTML and screen alike). */
+/** Why an annotator's own row has no cluster-bootstrap interval (its Wilson interval stands beside it). */
+export const NO_ANNOTATOR_BOOTSTRAP =
+  'no cluster-bootstrap interval for one annotator\'s row: the report draws its resamples for judges and majorities; the Wilson interval beside it holds'
+
+/** How each published form of agreement is counted (text, HTML and screen alike). */
+export const PUBLISHED_AGREEMENT_NOTE =
+  'MT-Bench S1 (Zheng et al. 2023): every judge vote against every human vote on the same pair, ties kept, a verdict ' +
+  'that changes with the display order counted as a tie; S2: as S1 without the comparisons where either side says tie; ' +
+  'AlpacaEval: each vote against the majority of the other annotators\' votes on the pair; JudgeBench (judges asked in ' +
+  'both orders): +1 per order right, −1 per order wrong, a pair correct when the sum is above 0'
+
+/** What the accuracy-per-subset table's cells are of (text, HTML and screen alike). */
+export const SUBSETS_NOTE =
+  'Each cell: the accuracy over the subset\'s judged calls (each display order of each pair counted on its own), with a ' +
+  'Wilson interval that counts those calls as independent; the table above gives its Wilson interval over items'
+
+/** What the Bradley–Terry table's figures are (text, HTML and screen alike). */
+export const BRADLEY_TERRY_NOTE =
+  'Log-strengths centred at 0: P(i beats j) = 1 / (1 + exp(s_j − s_i)); intervals refit on each resample of items. A ' +
+  'resample in which some system never wins or never loses has no strengths and is left out of the interval (undefined ' +
+  'resamples); an interval resting on few resamples is unreliable'
+
 export const WIN_RATES_NOTE =
   'Win rate: wins over the m human proposals a system was paired with. A tie, where a source\'s trials or display ' +
   'orders split on a pair, counts half a win; missing, a pair asked but never answered, counts in m as not won (of ' +

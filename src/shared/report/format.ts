@@ -142,7 +142,7 @@ type CardPosition = { n_pairs: number; n_compared: number; consistency: number |
 
 /** A card's position figures, each with its own denominator (see POSITION_NOTE). */
 export function positionWords(p: CardPosition): string {
-  return `position consistency ${fmtPercent(p.consistency)} ${positionDenominators(p)}`
+  return `consistency of compared ${fmtPercent(p.consistency)} ${positionDenominators(p)}`
 }
 
 /** What the card's position consistency is of, and the figures beside it (the HTML card writes the consistency apart). */
@@ -179,8 +179,11 @@ export function comparedAnnotators(cited: { n_annotators: number; n_undefined?: 
 }
 
 /** Under a ceiling figure: the annotators' range, and how many it is undefined for ("range 0.47–0.69; undefined for 1"). */
-export function ceilingRangeWords(o: { min: number | null; max: number | null; n_undefined?: number | undefined }): string {
-  const range = o.min !== null && o.max !== null ? `range ${fmtNumber(o.min)}–${fmtNumber(o.max)}` : ''
+export function ceilingRangeWords(statistic: string, o: { min: number | null; max: number | null; n_undefined?: number | undefined }): string {
+  // In the statistic's own form (a percentage under an accuracy), and one figure where every annotator has it.
+  const low = o.min !== null ? fmtStatistic(statistic, o.min) : null
+  const high = o.max !== null ? fmtStatistic(statistic, o.max) : null
+  const range = low !== null && high !== null ? (low === high ? `range ${low}` : `range ${low}–${high}`) : ''
   const missing = o.n_undefined ? `undefined for ${o.n_undefined}` : ''
   return [range, missing].filter(Boolean).join('; ')
 }
@@ -354,4 +357,14 @@ export function subsetHeading(by: string, value: string): string {
   if (by === 'label') return `${value} better`
   if (by === 'probe') return `imported probe tag: ${value}`
   return `${by.replace(/_/g, ' ')}: ${value}`
+}
+
+/** The commonest label a majority baseline always answers; where several tie, any of them ("0 or 2", never "0/2"). */
+export function alwaysLabel(labels: ReadonlyArray<string | number | boolean>): string {
+  return labels.length ? labels.map(String).join(' or ') : NONE
+}
+
+/** An interval's method and level, for the hover of the cell it stands in ("cluster bootstrap (percentile), 95%"). */
+export function intervalTitle(ci: { method: string; level: number }): string {
+  return `${ci.method} interval, ${Math.round(ci.level * 100)}%`
 }

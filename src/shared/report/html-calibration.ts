@@ -1,11 +1,11 @@
-import { calibrationLines, evaluatedOn, fitTarget } from './calibration-lines'
+import { calibrationLines, evaluatedOn, fitOfRun, fitTarget } from './calibration-lines'
 import { CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf } from './estimate-cells'
 import { fmtBounds, fmtNumber, NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
 
-type Who = (id: string) => string
+type Who = (id: string, note?: string) => string
 
 const cell = (text: string, sub = '') => `<td class="num">${esc(text)}${sub ? `<span class="ci">${esc(sub)}</span>` : ''}</td>`
 
@@ -18,7 +18,7 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
     for (const [k, r] of Object.entries(c.reasons)) lines.push(`${k}: ${r}`)
     for (const w of c.warnings) lines.push(`⚠ ${w}`)
     return [
-      who(c.source),
+      fitOfRun(c) ? who(c.source, fitOfRun(c)) : who(c.source),
       who(c.raw_source),
       td(`${fitTarget(c)} of ${name(c.criterion)}`),
       td(`${c.fit_split}: ${c.n_fit_items} items`),

@@ -1,6 +1,6 @@
-import { fmtDifference, fmtDifferenceInterval, fmtInterval, fmtStatistic, NONE, PERCENT_STATISTICS, statisticLabel } from './format'
+import { fmtDifference, fmtDifferenceInterval, fmtInterval, fmtStatistic, intervalTitle, NONE, PERCENT_STATISTICS, statisticLabel } from './format'
 import type { ReportPlot } from './plots'
-import { sourceColour } from './plots/colours'
+import { colourIn } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportInterval } from './schema'
 
@@ -27,7 +27,7 @@ export function sourceNamer(report: Report): { name: Name; who: (id: string, not
   const byId = new Map(report.sources.map((s) => [s.id, s]))
   const name = (id: string) => byId.get(id)?.name ?? id
   const who = (id: string, note?: string) =>
-    `<td data-source="${esc(id)}"><span class="swatch" style="background: ${esc(sourceColour(id, byId.get(id)?.role))}"></span>${esc(name(id))}${note ? ` <span class="muted small">· ${esc(note)}</span>` : ''}</td>`
+    `<td data-source="${esc(id)}"><span class="swatch" style="background: ${esc(colourIn(report.sources, id, byId.get(id)?.role))}"></span>${esc(name(id))}${note ? ` <span class="muted small">· ${esc(note)}</span>` : ''}</td>`
   return { name, who }
 }
 
@@ -37,7 +37,7 @@ export function statCell(name: string, value: number | null | undefined, ci: Rep
     return `<td class="num undefined" title="${esc(reason ?? 'not computed')}">${NONE}</td>`
   }
   const interval = fmtInterval(ci, PERCENT_STATISTICS.has(name))
-  return `<td class="num${below ? ' below' : ''}" data-statistic="${esc(name)}">${esc(fmtStatistic(name, value))}${interval ? `<span class="ci">${esc(interval)}</span>` : ''}</td>`
+  return `<td class="num${below ? ' below' : ''}" data-statistic="${esc(name)}"${interval && ci ? ` title="${esc(intervalTitle(ci))}"` : ''}>${esc(fmtStatistic(name, value))}${interval ? `<span class="ci">${esc(interval)}</span>` : ''}</td>`
 }
 
 /** A difference cell (first − second): signed, in percentage points for accuracies, its interval underneath. */

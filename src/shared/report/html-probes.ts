@@ -2,6 +2,7 @@ import { fmtPercent, fmtTally, NONE } from './format'
 import { num, section, table, td } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
+import { detectionRuleWords, probeCountsWords, probeExpectationWords } from './probe-words'
 
 type Interval = { low: number | null; high: number | null; reason: string | null }
 
@@ -20,10 +21,10 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
   const s = report.probes
   if (!s) return ''
   const name = (id: string) => (id === 'all-annotators' ? '<td>All annotators (pooled)</td>' : who(id))
-  const counts = `<p class="muted small">${s.n_probes} probe${s.n_probes === 1 ? '' : 's'} in scope: ${s.n_verified} verified, ${s.n_rejected} rejected by their check, ${s.n_unchecked} not yet checked. Only verified probes are counted, below and as reference labels in every table; a probe whose answer could not be read is judged and detects nothing, as in every table; one asked but never answered (failed, pending, abstained) is counted as unanswered, never scored. Intervals: Wilson over probes, and a cluster bootstrap over probe families (${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed}) at ${Math.round(s.level * 100)}%.</p>`
+  const counts = `<p class="muted small">${esc(probeCountsWords(s))}.</p>`
   const kinds = table(
     ['Kind', 'Expected verdict', 'Verified', 'Rejected', 'Unchecked'],
-    s.by_kind.map((k) => [td(k.kind), td(s.rules[k.kind] === 'no_preference' ? 'no preference from framing alone' : 'the original is better'), num(k.verified), num(k.rejected), num(k.unchecked)]),
+    s.by_kind.map((k) => [td(k.kind), td(probeExpectationWords(s.rules[k.kind])), num(k.verified), num(k.rejected), num(k.unchecked)]),
     new Set([2, 3, 4])
   )
   const typed = s.detection.some((r) => r.type_matched !== null)
@@ -44,7 +45,7 @@ export function probesHtml(report: Report, who: (id: string) => string): string 
           ...(typed ? [num(r.type_matched === null ? NONE : fmtTally(r.type_matched)), num(r.location_matched === null ? NONE : fmtTally(r.location_matched))] : [])
         ]),
         new Set([3, 4, 5, 6, 7, 8, 9, 10, 11])
-      )}<p class="muted small">${esc(s.detection[0]!.rule === 'a flaw is listed on the probe side' ? 'Detected: a flaw is listed on the probe side.' : 'Detected: the original is preferred over its probe.')}</p>`
+      )}<p class="muted small">${esc(detectionRuleWords(s.detection[0]!.rule))}.</p>`
     : '<p class="muted">No verified probe was answered by any source.</p>'
   const framing = s.framing_preference.length
     ? `<h3>Framing preference</h3><p class="muted small">How often the version with inflated framing wins. Framing alone should decide nothing, so a rate far from 50% means the framing swayed the choice.</p>${table(

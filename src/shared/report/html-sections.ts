@@ -1,12 +1,13 @@
-import { allAnnotatorsWords, ceilingRangeWords, overWords, comparedAnnotators, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
+import { alwaysLabel, allAnnotatorsWords, ceilingRangeWords, overWords, comparedAnnotators, majorityUnitsWords, NO_COMPARISON, comparisonColumns, scoredAgainstOutcome, subsetHeading, fmtInterval, fmtRightWrong, plural, fmtNumber, fmtP, fmtPercent, fmtStatistic, intervalKeyOf, NO_SOURCES, NONE, statisticLabel, comparisonNotes } from './format'
 import { differenceCell, numericFrom, num, plotFigures, reasonsList, section, statCell, table, td, type Name } from './html-parts'
 import type { ReportPlot } from './plots'
 import { escapeXml as esc } from './plots/svg'
 import type { Report, ReportComparison, ReportPairwise } from './schema'
 import { sideFrameNote } from './side-frame'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
+import { PUBLISHED_AGREEMENT_NOTE, SUBSETS_NOTE, BRADLEY_TERRY_NOTE, FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
+import { fieldLabelOf, mcnemarWords, NO_RIGHT_WRONG, publishedChanceWords, labelTermsWords, sourceDetailWords, sourceFlagsWords, undefinedResamplesWords } from './table-words'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
 
@@ -14,14 +15,10 @@ type Who = (id: string, note?: string) => string
 
 export function sourcesSection(report: Report, who: Who): string {
   const rows = report.sources.map((s) => {
-    const detail = Object.entries(s.detail)
-      .filter(([k, v]) => v !== null && v !== '' && !(k === 'n_invalid_stored' && v === 0))
-      .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${String(v)}`)
-      .join(' · ')
     const role = s.left_out ? `${s.role} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.role
-    return [who(s.id), td(s.kind.replace(/_/g, ' ')), td(role), num(s.n_items), num(s.n_calls), num(s.n_answered), num(s.n_failed), num(s.n_unparseable), num(s.n_abstained), num(s.n_pending), num(s.n_tied_votes), `<td class="small detail">${esc(detail)}</td>`]
+    return [who(s.id), td(s.kind.replace(/_/g, ' ')), td(role), num(s.n_items), num(s.n_calls), num(s.n_answered), num(s.n_failed), num(s.n_unparseable), num(s.n_abstained), num(s.n_pending), num(s.n_tied_votes), `<td class="small">${esc(sourceFlagsWords(s) || NONE)}</td>`, `<td class="small detail">${esc(sourceDetailWords(s))}</td>`]
   })
-  const headings = ['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS, 'Detail']
+  const headings = ['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS, 'Flags', 'Detail']
   return section(
     'sources',
     'Sources and denominators',
@@ -30,16 +27,17 @@ ${rows.length === 0 ? `<p class="muted">${esc(NO_SOURCES)}</p>` : table(headings
   )
 }
 
-export function pairwiseSection(pairwise: ReportPairwise, plots: readonly ReportPlot[], name: Name, who: Who): string {
+export function pairwiseSection(pairwise: ReportPairwise, plots: readonly ReportPlot[], name: Name, who: Who, settings: Report['settings']): string {
   const rows = pairwise.rows.map((r) => [
     who(r.source),
     td(name(r.criterion)),
     ...pairwiseCountsOf(r).map(num),
     statCell('accuracy', r.accuracy, r.ci.accuracy, r.reasons.accuracy, r.below_majority_baseline === true),
-    `<td class="num">${esc(fmtInterval(r.ci.accuracy_bootstrap, true) || NONE)}</td>`,
-    statCell('accuracy_of_all', r.accuracy_of_all, r.ci.accuracy_of_all, r.reasons.accuracy_of_all),
-    `<td class="num">${esc(fmtPercent(r.majority_baseline))}<span class="ci">always ${esc(r.majority_label.join('/') || NONE)}</span></td>`,
-    statCell('random_baseline', r.random_baseline, undefined, r.reasons.random_baseline)
+    // The baselines beside the accuracy they are read against, so a narrow window shows both.
+    `<td class="num">${esc(fmtPercent(r.majority_baseline))}<span class="ci">always ${esc(alwaysLabel(r.majority_label))}</span></td>`,
+    statCell('random_baseline', r.random_baseline, undefined, r.reasons.random_baseline),
+    r.ci.accuracy_bootstrap ? `<td class="num">${esc(fmtInterval(r.ci.accuracy_bootstrap, true))}</td>` : `<td class="num undefined" title="${esc(r.reasons.accuracy_bootstrap ?? r.reasons.accuracy ?? 'not computed')}">${NONE}</td>`,
+    statCell('accuracy_of_all', r.accuracy_of_all, r.ci.accuracy_of_all, r.reasons.accuracy_of_all)
   ])
   // Subsets pivoted: one row per source and criterion, one column per subset (label first, then set, probe, ...).
   const subsetKeys: string[] = []
@@ -54,22 +52,23 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
     ...subsetKeys.map((k) => {
       const sub = r.subsets.find((x) => `${x.by}\u0000${x.value}` === k)
       if (!sub) return td(NONE)
-      const ci = fmtInterval({ method: 'wilson', level: 0.95, ci_low: sub.ci_low, ci_high: sub.ci_high }, true)
+      const ci = fmtInterval({ method: 'wilson', level: settings.level, ci_low: sub.ci_low, ci_high: sub.ci_high }, true)
       return sub.accuracy === null
         ? `<td class="num undefined" title="no judged calls">${NONE}</td>`
         : `<td class="num">${esc(`${fmtPercent(sub.accuracy)} (${sub.correct}/${sub.n_judged})`)}<span class="ci">${esc(ci)}</span></td>`
     })
   ])
-  const headings = ['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']
-  const body = `<p class="muted small">Counts ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. ${esc(PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1))}. Labels are stated in ${pairwise.label_terms === 'origin' ? 'human/AI terms (which origin wrote the better proposal)' : 'side terms (a/b, canonical order)'}.</p>
+  const headings = ['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Majority baseline', 'Random', 'Cluster bootstrap', 'Of all in scope']
+  const body = `<p class="muted small">Counts ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. ${esc(PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1))}. ${esc(labelTermsWords(pairwise))}.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
 ${comparisonNotes(pairwise.rows, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
 ${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy'))}
-<h3 id="subsets">Accuracy per subset</h3>
+<h3 id="subsets">Accuracy per subset</h3><p class="muted small">${esc(SUBSETS_NOTE)}.</p>
 ${table(['Source', 'Criterion', ...subsetHeadings], perSubset, new Set(subsetHeadings.map((_, i) => i + 2)))}
 ${plotFigures(plots.filter((p) => p.section === 'pairwise' && p.kind === 'subsets'))}
 ${positionPart(pairwise, plots, who)}
-${systemsPart(pairwise, who)}
+${systemsPart(pairwise, who, settings)}
+${publishedPart(pairwise, who)}
 ${fatalPart(pairwise, who)}
 ${reasonsList(pairwise.rows.map((r) => ({ who: `${name(r.source)} vs ${name(r.criterion)}`, reasons: r.reasons })))}`
   return section('pairwise', 'Pairwise verdicts', body)
@@ -95,15 +94,34 @@ function positionPart(pairwise: ReportPairwise, plots: readonly ReportPlot[], wh
   return `<h3 id="position">Position bias</h3><p class="muted small">Runs asked in both display orders only. ${esc(POSITION_NOTE)}.</p>${table(headings, rows, numericFrom(headings, 1))}${plotFigures(plots.filter((p) => p.kind === 'position'))}`
 }
 
-function systemsPart(pairwise: ReportPairwise, who: Who): string {
+function systemsPart(pairwise: ReportPairwise, who: Who, settings: Report['settings']): string {
   const strengths = pairwise.systems.flatMap((s) =>
-    s.bradley_terry.map((b) => [who(s.source), td(b.player), statCell('bradley_terry', b.strength, { method: 'cluster bootstrap (percentile)', level: 0.95, ci_low: b.ci_low, ci_high: b.ci_high }, s.reasons[`bradley_terry.${b.player}`]), num(b.undefined_resamples)])
+    s.bradley_terry.map((b) => [
+      who(s.source),
+      td(b.player),
+      statCell('bradley_terry', b.strength, { method: 'cluster bootstrap (percentile)', level: settings.level, ci_low: b.ci_low, ci_high: b.ci_high }, s.reasons[`bradley_terry.${b.player}`]),
+      `<td class="num">${esc(undefinedResamplesWords(b.undefined_resamples, settings.bootstrap.resamples))}</td>`
+    ])
   )
   const winRates = pairwise.systems.flatMap((s) =>
     s.win_rates.map((w) => [who(s.source), td(w.system), num(w.m), num(w.wins), num(w.ties), num(w.losses), num(w.missing), statCell('win_rate', w.win_rate, undefined, s.reasons[`win_rate.${w.system}`]), statCell('win_rate_of_judged', w.win_rate_of_judged, undefined, undefined), num(w.cohorts)])
   )
-  return `${strengths.length ? `<h3>Bradley–Terry strengths of ideation systems</h3><p class="muted small">Log-strengths centred at 0: P(i beats j) = 1 / (1 + exp(s_j − s_i)); intervals refit on each resample of items.</p>${table(['Source', 'System', 'Log-strength', 'Undefined resamples'], strengths, new Set([2, 3]))}` : ''}
+  return `${strengths.length ? `<h3>Bradley–Terry strengths of ideation systems</h3><p class="muted small">${esc(BRADLEY_TERRY_NOTE)}.</p>${table(['Source', 'System', 'Log-strength', 'Undefined resamples'], strengths, new Set([2, 3]))}` : ''}
 ${winRates.length ? `<h3>Win rates against human proposals</h3><p class="muted small">${esc(WIN_RATES_NOTE)}.</p>${table(['Source', 'System', 'm', 'Wins', 'Ties', 'Losses', 'Missing', 'Win rate (of m)', 'Of judged', 'Cohorts'], winRates, new Set([2, 3, 4, 5, 6, 7, 8, 9]))}` : ''}`
+}
+
+function publishedPart(pairwise: ReportPairwise, who: Who): string {
+  if (pairwise.published_agreement.length === 0) return ''
+  const pair = (value: number | null | undefined, n: number | undefined, reason: string | undefined) => [statCell('accuracy', value, undefined, reason), num(n ?? NONE)]
+  const rows = pairwise.published_agreement.map((p) => [
+    p.source === 'human-human' ? td('human–human') : who(p.source),
+    ...pair(p.mt_bench_s1, p.n_mt_bench_s1, p.reasons.mt_bench_s1),
+    ...pair(p.mt_bench_s2, p.n_mt_bench_s2, p.reasons.mt_bench_s2),
+    ...pair(p.alpaca_eval_agreement, p.n_alpaca_eval, p.reasons.alpaca_eval_agreement),
+    ...pair(p.judgebench_accuracy, p.n_judgebench, p.reasons.judgebench_accuracy ?? (p.n_judgebench === undefined ? 'JudgeBench scores judges asked in both display orders only' : undefined))
+  ])
+  const headings = ['Source', 'MT-Bench S1', 'n', 'MT-Bench S2', 'n', 'AlpacaEval', 'n', 'JudgeBench', 'n']
+  return `<h3 id="published">Agreement in published forms</h3><p class="muted small">${esc(publishedChanceWords(pairwise.published_chance))}. ${esc(PUBLISHED_AGREEMENT_NOTE)}.</p>${table(headings, rows, numericFrom(headings, 1))}`
 }
 
 function fatalPart(pairwise: ReportPairwise, who: Who): string {
@@ -146,7 +164,7 @@ function statOf(c: ReportComparison, statistic: string): string {
   const record = c as unknown as Record<string, unknown>
   const value = record[statistic] as number | null | undefined
   if (statistic === 'majority_baseline' && typeof value === 'number') {
-    return `<td class="num">${esc(fmtPercent(value))}<span class="ci">always ${esc((c.majority_label ?? []).map(String).join('/'))}</span></td>`
+    return `<td class="num">${esc(fmtPercent(value))}<span class="ci">always ${esc(alwaysLabel(c.majority_label ?? []))}</span></td>`
   }
   if (statistic === 'kendall_tau_b' && typeof value === 'number') {
     return `<td class="num" data-statistic="kendall_tau_b">${esc(fmtNumber(value))}<span class="ci">p = ${esc(fmtP(c.kendall_p))}</span></td>`
@@ -175,7 +193,7 @@ export function ceilingSection(report: Report, who: Who): string {
           ...c.statistics.map((s) => {
             const o = others[s]
             if (!o || o.value === null) return statCell(s, o?.value, undefined, o?.reason)
-            const words = ceilingRangeWords(o)
+            const words = ceilingRangeWords(s, o)
             const range = words ? `<span class="ci">${esc(words)}</span>` : ''
             return `<td class="num" data-statistic="${esc(s)}">${esc(fmtStatistic(s, o.value))}${range}</td>`
           })
@@ -197,7 +215,7 @@ export function ceilingSection(report: Report, who: Who): string {
     ]
       .map(([term, words]) => `<li><strong>${esc(term as string)}</strong>: ${esc(words as string)}</li>`)
       .join('')
-    return `<h3>${esc(c.field)} <span class="muted small">${esc(c.level)}</span></h3>
+    return `<h3>${esc(fieldLabelOf(report, c.field))} <span class="muted small">${esc(c.level)}</span></h3>
 <p class="small">All annotators at once: ${esc(multi)}</p>
 ${table(headings, [human, ...(ceilingRow ? [ceilingRow] : []), ...judges], numericFrom(headings, 1))}
 <ul class="muted small definitions">${legend}</ul>
@@ -221,17 +239,17 @@ function overCell(statistic: string, mean: { value: number | null; n_pairs: numb
 export function judgeVsJudgeSection(report: Report, name: Name, who: Who): string {
   if (report.judge_vs_judge.length === 0) return ''
   const rows = report.judge_vs_judge.map((r) => [
-    td(r.field),
+    td(fieldLabelOf(report, r.field)),
     td(statisticLabel(r.statistic)),
     td(name(r.criterion)),
     who(r.first),
     who(r.second),
     `<td class="num" title="${esc(r.definition)}">${esc(String(r.n))}<span class="ci">${esc(`on the ${r.n} shared units`)}</span></td>`,
-    td(r.statistic === 'accuracy' ? fmtRightWrong(r) : NONE),
+    r.statistic === 'accuracy' ? td(fmtRightWrong(r)) : `<td class="undefined" title="${esc(NO_RIGHT_WRONG)}">${NONE}</td>`,
     statCell(r.statistic, r.first_value, undefined, r.reasons.first_value),
     statCell(r.statistic, r.second_value, undefined, r.reasons.second_value),
     differenceCell(r.difference, r.ci.difference, r.statistic === 'accuracy', r.reasons.difference),
-    r.mcnemar_p === undefined ? td(NONE) : `<td class="num" title="${esc(r.reasons.mcnemar_p ?? 'exact binomial, two-sided')}">${esc(fmtP(r.mcnemar_p))}</td>`
+    `<td class="num" title="${esc(mcnemarWords(r))}">${esc(r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p))}</td>`
   ])
   return section(
     'judge-vs-judge',

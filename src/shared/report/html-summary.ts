@@ -1,6 +1,7 @@
-import { agreementLabel, ceilingWords, LOWER_IS_BETTER, noCeilingWhy, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
+import { alwaysLabel, agreementLabel, ceilingWords, fmtRange, LOWER_IS_BETTER, noCeilingWhy, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
 import { accuracyGauge } from './plots/card-gauge'
-import { sourceColour } from './plots/colours'
+import { fittedAgainstWords } from './table-words'
+import { colourIn } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
 import type { ReportSummaryCard } from './summary-schema'
@@ -25,7 +26,7 @@ export const SUMMARY_SORT_KEYS = [
   { key: 'margin', label: 'accuracy above majority baseline' },
   { key: 'agreement', label: 'agreement with people' },
   { key: 'ceiling', label: 'agreement against the human ceiling' },
-  { key: 'position', label: 'position consistency' },
+  { key: 'position', label: 'consistency of compared (position)' },
   { key: 'fatal', label: 'fatal-flaw recall' },
   { key: 'items', label: 'items' },
   { key: 'name', label: 'name' }
@@ -66,7 +67,7 @@ export function summaryJudges(report: Report): JudgeSummary[] {
   for (const card of report.summary) bySource.set(card.source, [...(bySource.get(card.source) ?? []), card])
   return [...bySource.entries()].map(([source, cards]) => {
     const main = cards.find((c) => c.field === 'winner') ?? (cards[0] as ReportSummaryCard)
-    return { source, name: main.source_name, colour: sourceColour(source, roleOf.get(source) ?? 'judge'), main, others: cards.filter((c) => c !== main) }
+    return { source, name: main.source_name, colour: colourIn(report.sources, source, roleOf.get(source) ?? 'judge'), main, others: cards.filter((c) => c !== main) }
   })
 }
 
@@ -88,6 +89,7 @@ const VERDICT_WORDS: Readonly<Record<string, string>> = {
   at_or_above_majority_baseline: 'at or above its majority baseline',
   below_human_ceiling: 'below the human ceiling',
   within_human_ceiling: 'within the human ceiling',
+  above_human_ceiling: 'above the human ceiling',
   no_human_ceiling: 'no human ceiling to compare with',
   position_inconsistent: 'changes its verdict when the order is swapped',
   misses_fatal_flaws: 'misses fatal flaws'
@@ -131,7 +133,7 @@ function accuracyWords(definition: string): string {
 function accuracyFigure(c: ReportSummaryCard): string {
   if (c.accuracy.value === null) return figure('Accuracy', NONE, `${esc(c.accuracy.reason ?? 'not defined for this field')}${c.accuracy.definition ? `<br>${esc(accuracyWords(c.accuracy.definition))}` : ''}`)
   const ci = interval(c.accuracy, true)
-  const always = c.majority_label.length ? ` (always ${c.majority_label.map(String).join('/')})` : ''
+  const always = c.majority_label.length ? ` (always ${alwaysLabel(c.majority_label)})` : ''
   const below = c.majority_baseline !== null && c.accuracy.value < c.majority_baseline
   return figure(
     'Accuracy',
@@ -150,14 +152,27 @@ function agreementFigure(c: ReportSummaryCard, name: (id: string) => string): st
   return figure(`${agreementLabel(c.agreement.statistic)}${against}`, main, `${units ? `${esc(`on ${units}`)}<br>` : ''}${esc(sub)}`)
 }
 
-function positionFigure(c: ReportSummaryCard): string {
+/**
+ * The card's position figure: the position table's "Consistency of compared", under that name and with its interval,
+ * read from the table's row. A card without one says why: a fit that combines both orders gives one verdict a pair.
+ */
+function positionFigure(report: Report, c: ReportSummaryCard): string {
   const p = c.position
-  if (!p) return figure('Position bias', `<span class="muted">${NONE}</span>`, 'not asked in both display orders')
+  if (!p) return figure('Position bias', `<span class="muted">${NONE}</span>`, noPositionWhy(report, c.source))
+  const ci = report.pairwise?.position.find((row) => row.source === c.source)?.ci.position_consistency
+  const bounds = ci ? interval({ ...ci, ci_method: ci.method }, true) : ''
   return figure(
-    'Position consistency',
-    `<strong>${esc(fmtPercent(p.consistency))}</strong>`,
+    'Consistency of compared',
+    `<strong>${esc(fmtPercent(p.consistency))}</strong>${bounds ? ` <span class="ci">${esc(bounds)}</span>` : ''}`,
     esc(positionDenominators(p))
   )
+}
+
+/** Why a card has no position figure. */
+function noPositionWhy(report: Report, source: string): string {
+  const listed = report.sources.find((s) => s.id === source)
+  if (listed?.kind === 'calibrated' && listed.detail.method === 'both-orders') return 'one verdict per pair, both display orders combined by the fit: no order to compare'
+  return 'not asked in both display orders'
 }
 
 function fatalFigure(c: ReportSummaryCard): string {
@@ -177,11 +192,30 @@ function compactDenominator(c: ReportSummaryCard): string {
   return `<span class="of">of ${c.n_units} judged</span>${without}`
 }
 
+/** Under a compact row's agreement: its interval and the units it is on, as the main figure gives them. */
+function agreementExtent(c: ReportSummaryCard): string {
+  const a = c.agreement
+  if (a.value === null) return ''
+  const units = a.definition ? (/on the (\d+ units?)/.exec(a.definition)?.[1] ?? null) : null
+  const parts = [interval(a, false), units ? `on ${units}` : ''].filter(Boolean)
+  return parts.length ? `<span class="of">${esc(parts.join(' · '))}</span>` : ''
+}
+
+/** Under a compact row's ceiling: the annotators' range its verdict is read against, where they differ. */
+function ceilingRangeOf(c: ReportSummaryCard): string {
+  const h = c.human_ceiling
+  if (!h || h.value === null || h.min === null || h.max === null || h.min === h.max) return ''
+  return `<span class="of">annotators ${esc(fmtRange(h.min, h.max))}</span>`
+}
+
+/** A cell's hover text: why a dash is one, or what a figure is. */
+const cellTitle = (words: string | null | undefined): string => (words ? ` title="${esc(words)}"` : '')
+
 function otherFields(others: readonly ReportSummaryCard[], label: (field: string) => string): string {
   if (others.length === 0) return ''
   const rows = others.map(
     (c) =>
-      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${c.accuracy.definition ? ` title="${esc(c.accuracy.definition)}"` : ''}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num"${c.agreement.definition ? ` title="${esc(c.agreement.definition)}"` : ''}>${esc(fmtNumber(c.agreement.value))}<span class="of">${esc(agreementLabel(c.agreement.statistic))}${LOWER_IS_BETTER.has(c.agreement.statistic) ? ', lower is better' : ''}</span></td><td class="num">${esc(fmtNumber(c.human_ceiling?.value ?? null))}</td><td>${tags(c)}</td></tr>`
+      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${cellTitle(c.accuracy.value === null ? (c.accuracy.reason ?? c.accuracy.definition) : c.accuracy.definition)}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num"${cellTitle(c.agreement.value === null ? c.agreement.reason : c.agreement.definition)}>${esc(fmtNumber(c.agreement.value))}<span class="of">${esc(agreementLabel(c.agreement.statistic))}${LOWER_IS_BETTER.has(c.agreement.statistic) ? ', lower is better' : ''}</span>${agreementExtent(c)}</td><td class="num"${cellTitle(c.human_ceiling?.value == null ? noCeilingWhy(c.human_ceiling) : ceilingWords(c.human_ceiling))}>${esc(fmtNumber(c.human_ceiling?.value ?? null))}${ceilingRangeOf(c)}</td><td>${tags(c)}</td></tr>`
   )
   return `<details class="other-fields"><summary>Other fields (${others.length})</summary><table><thead><tr><th>Field</th><th class="num">Accuracy</th><th class="num">Majority</th><th class="num">Agreement</th><th class="num">Ceiling</th><th>Verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`
 }
@@ -191,6 +225,11 @@ function flags(c: ReportSummaryCard, minItems: number): string {
   if (c.flags.too_few_items) out.push(`too few items to say: ${c.n_items}, below ${minItems}`)
   if (c.flags.unreliable_interval) out.push(`unreliable interval: ${fmtPercent(c.flags.undefined_resample_share)} of resamples undefined`)
   return out.length ? `<p class="flags">${out.map((f) => `<span class="flag">${esc(f)}</span>`).join(' ')}</p>` : ''
+}
+
+function fittedAgainst(report: Report, c: ReportSummaryCard, name: (id: string) => string): string {
+  const words = fittedAgainstWords(report, c, name)
+  return words ? `<p class="muted small fitted-against">${esc(words)}</p>` : ''
 }
 
 function card(report: Report, j: JudgeSummary, index: number): string {
@@ -211,10 +250,10 @@ function card(report: Report, j: JudgeSummary, index: number): string {
   )
   return `<article class="summary-card" data-source="${esc(j.source)}" style="--source-colour: ${esc(j.colour)}"${sortAttrs}>
 <header><span class="swatch" style="background: ${esc(j.colour)}" data-source="${esc(j.source)}"></span><h3>${esc(j.name)}</h3><span class="muted small">${esc(kind)} · ${esc(label(c.field))} (${esc(c.level)}) against ${esc(c.criterion_name ?? 'no criterion')} · ${c.n_items} items</span></header>
-${flags(c, report.settings.min_items_for_interval)}
+${flags(c, report.settings.min_items_for_interval)}${fittedAgainst(report, c, name)}
 <p class="verdict" title="${esc(c.verdict)}">${esc(verdictLine(c))}</p>
 ${c.accuracy.value !== null ? `<div class="gauge">${gauge}</div>` : ''}
-<dl class="figures">${accuracyFigure(c)}${agreementFigure(c, name)}${report.pairwise ? positionFigure(c) + fatalFigure(c) : ''}</dl>
+<dl class="figures">${accuracyFigure(c)}${agreementFigure(c, name)}${report.pairwise ? positionFigure(report, c) + fatalFigure(c) : ''}</dl>
 ${otherFields(j.others, label)}
 </article>`
 }
@@ -240,7 +279,7 @@ export const SUMMARY_CSS = `
 .summary-card .gauge svg { display: block; max-width: 100%; height: auto; }
 .summary-card dl.figures { display: grid; grid-template-columns: 1fr 1fr; gap: 8px 14px; margin: 6px 0 0; }
 .summary-card .figure { min-width: 0; }
-.summary-card dt { font-size: 11px; color: var(--muted, #6b6f73); text-transform: uppercase; letter-spacing: 0.03em; }
+.summary-card dt { font-size: 11.5px; font-weight: 600; color: var(--muted, #6b6f73); }
 .summary-card dd { margin: 0; }
 .summary-card dd.value { font-size: 15px; font-variant-numeric: tabular-nums; }
 .summary-card dd.sub { font-size: 11px; color: var(--muted, #6b6f73); }

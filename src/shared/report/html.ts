@@ -25,7 +25,7 @@ export function renderReportHtml(report: Report): string {
   const drill = [
     warnings(report),
     sourcesSection(report, who),
-    report.pairwise ? pairwiseSection(report.pairwise, plots, name, who) : '',
+    report.pairwise ? pairwiseSection(report.pairwise, plots, name, who, report.settings) : '',
     ...report.fields.map((f) => fieldSection(f, plots, name, who)),
     ceilingSection(report, who),
     judgeVsJudgeSection(report, name, who),
@@ -212,7 +212,7 @@ function methods(report: Report): string {
 <li>Aggregation: ${esc(report.settings.aggregation)}.</li>
 <li>Intervals: in tables, W marks a Wilson interval and B a cluster-bootstrap interval. Wilson score intervals for proportions (they treat units as independent); ${esc(report.settings.bootstrap.method)} with ${report.settings.bootstrap.resamples} resamples (seed ${report.settings.bootstrap.seed}) that draw whole items, with all their units, display orders, trials and raters, for every bootstrap interval of the report at once. Below ${report.settings.min_items_for_interval} items an interval is flagged, and a card gives the Wilson interval of its accuracy (the bootstrap's is unreliable there); from ${report.settings.min_items_for_interval} on, the bootstrap's where it is defined. Each card names the interval it gives.</li>
 <li>Weighted kappas and ordinal statistics use each field's declared scale, so unused categories keep their place. Calibration uses ${report.settings.ece_bins} equal-width bins.</li>
-<li>Colours: each source keeps one colour in every plot and table, derived from its own id (a run from its number), so it does not change when other sources are filtered out.</li>
+<li>Colours: each source keeps one colour in every plot and table of this report. A judge's comes from its own id (a run from its number); where a judge listed earlier holds that hue, it takes the next free one, so up to eight judges never share a colour. People and criteria are greys.</li>
 ${report.settings.panel_rule ? `<li>Panel: ${esc(report.settings.panel_rule)}.</li>` : ''}
 </ul>`
   )

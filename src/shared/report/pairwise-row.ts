@@ -7,6 +7,7 @@ import { PAIR_STATUSES, SIDE_OF_CODE, labelOf, labelTermsOf, type LabelTerms, ty
 import type { ReportPairwiseRow } from './schema'
 import type { ResolvedSource } from './resolve'
 import { itemOfUnitKey } from './unit-values'
+import { NO_ANNOTATOR_BOOTSTRAP } from './definitions'
 
 /**
  * One source's pairwise calls scored against one criterion's item-level winners, as IdeaEval scores them: one verdict
@@ -269,7 +270,8 @@ export function pairwiseRow(
   row.per_label_origin = terms === 'origin' ? row.per_label : []
   row.subsets = subsets(byLabel, bySubset, options)
 
-  options.plan?.addRatioColumns(counts, 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
+  if (options.plan) options.plan.addRatioColumns(counts, 'no judged calls', (interval) => (row.ci.accuracy_bootstrap = bootstrapCi(interval)))
+  else if (accuracy.value !== null) row.reasons.accuracy_bootstrap = NO_ANNOTATOR_BOOTSTRAP
   const { ci, reasons: why, ...rest } = row
   return { ...rest, ci, reasons: why }
 }

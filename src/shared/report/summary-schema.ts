@@ -21,6 +21,7 @@ export const summaryFigureSchema = z.object({
 export const SUMMARY_VERDICTS = [
   'below_majority_baseline',
   'at_or_above_majority_baseline',
+  'above_human_ceiling',
   'within_human_ceiling',
   'below_human_ceiling',
   'no_human_ceiling',

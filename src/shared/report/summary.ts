@@ -2,7 +2,7 @@ import { largestShare, MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
 import type { Report, ReportComparison, ReportInterval, ReportPairwiseRow } from './schema'
 import { SUMMARY_VERDICTS, type ReportSummaryCard } from './summary-schema'
 import { accuracyDefinition, agreementDefinition, HUMAN_CEILING_RULE, notJudged, type WithoutValue } from './definitions'
-import { agreementLabel, fmtNumber, fmtRange, LOWER_IS_BETTER, noCeilingWhy, scoredAgainstOutcome } from './format'
+import { alwaysLabel, agreementLabel, fmtNumber, fmtRange, LOWER_IS_BETTER, noCeilingWhy, scoredAgainstOutcome } from './format'
 
 /**
  * The summary cards: one per judge source and field, each made of figures already in the report's tables (the
@@ -163,9 +163,12 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       if (accuracy.value !== null && baseline !== null) verdicts.push(accuracy.value < baseline ? 'below_majority_baseline' : 'at_or_above_majority_baseline')
       if (human_ceiling === null || human_ceiling.min === null || human_ceiling.max === null) verdicts.push('no_human_ceiling')
       else if (agreement.value !== null) {
-        // Within people's range: at least as good as the least agreeing annotator (an error at most as large).
-        const within = LOWER_IS_BETTER.has(statistic) ? agreement.value <= human_ceiling.max : agreement.value >= human_ceiling.min
-        verdicts.push(within ? 'within_human_ceiling' : 'below_human_ceiling')
+        // Against people's range: beyond the best annotator, within the range, or short of the least agreeing one
+        // (for an error such as Brier, lower is better: a smaller error than every annotator is above the range).
+        const lower = LOWER_IS_BETTER.has(statistic)
+        const better = lower ? agreement.value < human_ceiling.min : agreement.value > human_ceiling.max
+        const worse = lower ? agreement.value > human_ceiling.max : agreement.value < human_ceiling.min
+        verdicts.push(better ? 'above_human_ceiling' : worse ? 'below_human_ceiling' : 'within_human_ceiling')
       }
       if (position && position.consistency !== null && position.consistency < 0.5) verdicts.push('position_inconsistent')
       if (fatal_flaw_recall && fatal_flaw_recall.value !== null && fatal_flaw_recall.value < 1) verdicts.push('misses_fatal_flaws')
@@ -229,22 +232,25 @@ function verdictLine(c: {
         parts.push(`too few items to say (${c.nItems}, fewer than ${c.minItems})`)
         break
       case 'below_majority_baseline':
-        parts.push(`below its majority baseline (${pct(c.accuracy.value as number)} < ${pct(c.baseline as number)}, always "${c.label.join('/')}")`)
+        parts.push(`below its majority baseline (${pct(c.accuracy.value as number)} < ${pct(c.baseline as number)}, always "${alwaysLabel(c.label)}")`)
         break
       case 'at_or_above_majority_baseline':
         parts.push(`at or above its majority baseline (${pct(c.accuracy.value as number)} ≥ ${pct(c.baseline as number)})`)
+        break
+      case 'above_human_ceiling':
+        parts.push(`above the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)}: ${LOWER_IS_BETTER.has(c.agreement.statistic) ? 'a smaller error than every annotator' : 'more agreement than every annotator'})`)
         break
       case 'within_human_ceiling':
         parts.push(`within the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)})`)
         break
       case 'below_human_ceiling':
-        parts.push(`below the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)})`)
+        parts.push(`below the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)}: ${LOWER_IS_BETTER.has(c.agreement.statistic) ? 'a larger error than every annotator' : 'less agreement than every annotator'})`)
         break
       case 'no_human_ceiling':
         parts.push(`no human ceiling (${noCeilingWhy(c.human_ceiling)})`)
         break
       case 'position_inconsistent':
-        parts.push(`position-inconsistent (same verdict in both orders on ${pct(c.position?.consistency as number)} of pairs)`)
+        parts.push(`position-inconsistent (same verdict in both orders on ${pct(c.position?.consistency as number)} of the pairs read in both orders)`)
         break
       case 'misses_fatal_flaws':
         parts.push(`misses fatal flaws (ruled against ${pct(c.fatal_flaw_recall?.value as number)} of flawed proposals)`)

@@ -1,7 +1,8 @@
-import { agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { alwaysLabel, agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
-import { FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
+import { PUBLISHED_AGREEMENT_NOTE, SUBSETS_NOTE, BRADLEY_TERRY_NOTE, FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
+import { fittedAgainstWords, publishedChanceWords, labelTermsWords, sourceDetailWords, sourceFlagsWords, undefinedResamplesWords } from './table-words'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { grid, heading, type Name } from './text-parts'
 
@@ -39,11 +40,13 @@ function summaryText(report: Report, name: Name): string[] {
   const out = heading('Summary', 'one card per judge and field; every figure is the one of the section it comes from')
   for (const c of report.summary) {
     out.push(`${c.source_name} · ${c.field} (${c.level}) against ${c.criterion_name ?? 'no criterion'} · ${c.n_items} items`)
+    const fitted = fittedAgainstWords(report, c, name)
+    if (fitted) out.push(`  ${fitted}`)
     const a = c.accuracy
     out.push(
       a.value === null
         ? `  accuracy ${NONE} (${a.reason ?? 'not defined for this field'})${a.definition ? ` · ${a.definition}` : ''}`
-        : `  accuracy ${fmtPercent(a.value)}${ci(a.ci_low, a.ci_high, true)}${a.ci_method ? ` ${intervalMethodName(a.ci_method)}` : ''} · ${a.definition ?? ''} · majority baseline ${fmtPercent(c.majority_baseline)}${c.majority_label.length ? ` (always ${c.majority_label.join('/')})` : ''} · random ${fmtPercent(c.random_baseline)}`
+        : `  accuracy ${fmtPercent(a.value)}${ci(a.ci_low, a.ci_high, true)}${a.ci_method ? ` ${intervalMethodName(a.ci_method)}` : ''} · ${a.definition ?? ''} · majority baseline ${fmtPercent(c.majority_baseline)}${c.majority_label.length ? ` (always ${alwaysLabel(c.majority_label)})` : ''} · random ${fmtPercent(c.random_baseline)}`
     )
     const g = c.agreement
     out.push(`  ${agreementLabel(g.statistic)} ${g.value === null ? `${NONE} (${g.reason ?? 'no human majority'})` : `${fmtNumber(g.value)}${ci(g.ci_low, g.ci_high, false)}`}${g.against ? ` with ${name(g.against)}` : ''}${g.definition ? ` · ${g.definition}` : ''}`)
@@ -67,12 +70,13 @@ function sourcesText(report: Report): string[] {
   if (report.sources.length === 0) return [...out, NO_SOURCES]
   out.push(
     grid(
-      ['source', 'kind', ...SOURCE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'flags'],
+      ['source', 'kind', ...SOURCE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'flags', 'detail'],
       report.sources.map((s) => [
         s.name,
         s.left_out ? `${s.kind} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.kind,
         ...[s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes].map(String),
-        [s.too_few_items ? 'too few items' : '', s.unreliable_interval ? `unreliable interval (${fmtPercent(s.undefined_resample_share)} undefined)` : ''].filter(Boolean).join(', ') || NONE
+        sourceFlagsWords(s) || NONE,
+        sourceDetailWords(s) || NONE
       ])
     )
   )
@@ -84,21 +88,21 @@ const interval = (i: ReportInterval | undefined, percent: boolean): string => fm
 function pairwiseText(report: Report, name: Name): string[] {
   const pw = report.pairwise
   if (!pw) return []
-  const out = heading('Pairwise verdicts', `counts ${pw.unit}; labels in ${pw.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms`)
+  const out = heading('Pairwise verdicts', `counts ${pw.unit}; ${labelTermsWords(pw)}`)
   if (pw.rows.length) {
     out.push(
       grid(
-        ['source', 'criterion', ...PAIRWISE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'accuracy', 'Wilson', 'bootstrap', 'of all', 'majority', 'random', 'items'],
+        ['source', 'criterion', ...PAIRWISE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'accuracy', 'Wilson', 'majority', 'random', 'bootstrap', 'of all', 'items'],
         pw.rows.map((r) => [
           name(r.source),
           name(r.criterion),
           ...pairwiseCountsOf(r).map(String),
           fmtPercent(r.accuracy),
           interval(r.ci.accuracy, true),
+          `${fmtPercent(r.majority_baseline)} (always ${alwaysLabel(r.majority_label)})`,
+          fmtPercent(r.random_baseline),
           interval(r.ci.accuracy_bootstrap, true),
           `${fmtPercent(r.accuracy_of_all)} ${fmtInterval(r.ci.accuracy_of_all, true)}`.trim(),
-          `${fmtPercent(r.majority_baseline)} (always ${r.majority_label.join('/') || NONE})`,
-          fmtPercent(r.random_baseline),
           String(r.n_items)
         ])
       ),
@@ -106,7 +110,7 @@ function pairwiseText(report: Report, name: Name): string[] {
     )
     out.push(...comparisonNotes(pw.rows, name).map((note) => `  ${note}`))
     const subsets = pw.rows.flatMap((r) => r.subsets.map((s) => [name(r.source), name(r.criterion), subsetHeading(s.by, s.value), String(s.n_judged), String(s.correct), fmtPercent(s.accuracy), ci(s.ci_low, s.ci_high, true).trim() || NONE]))
-    if (subsets.length) out.push('', 'Accuracy per subset (calls)', grid(['source', 'criterion', 'subset', 'judged', 'correct', 'accuracy', 'Wilson'], subsets, 3))
+    if (subsets.length) out.push('', 'Accuracy per subset (calls)', grid(['source', 'criterion', 'subset', 'judged', 'correct', 'accuracy', 'Wilson'], subsets, 3), SUBSETS_NOTE)
   }
   if (pw.position.length) {
     out.push(
@@ -131,8 +135,9 @@ function pairwiseText(report: Report, name: Name): string[] {
       POSITION_NOTE
     )
   }
-  const strengths = pw.systems.flatMap((s) => s.bradley_terry.map((b) => [name(s.source), b.player, fmtNumber(b.strength), ci(b.ci_low, b.ci_high, false).trim() || NONE]))
-  if (strengths.length) out.push('', 'Bradley–Terry log-strengths of ideation systems', grid(['source', 'system', 'log-strength', 'interval'], strengths))
+  const resamples = report.settings.bootstrap.resamples
+  const strengths = pw.systems.flatMap((s) => s.bradley_terry.map((b) => [name(s.source), b.player, fmtNumber(b.strength), ci(b.ci_low, b.ci_high, false).trim() || NONE, undefinedResamplesWords(b.undefined_resamples, resamples)]))
+  if (strengths.length) out.push('', 'Bradley–Terry log-strengths of ideation systems', grid(['source', 'system', 'log-strength', 'interval', 'undefined resamples'], strengths), BRADLEY_TERRY_NOTE)
   const wins = pw.systems.flatMap((s) => s.win_rates.map((w) => [name(s.source), w.system, String(w.m), String(w.wins), String(w.ties), String(w.losses), String(w.missing), fmtPercent(w.win_rate), fmtPercent(w.win_rate_of_judged)]))
   if (wins.length) out.push('', 'Win rates against human proposals', grid(['source', 'system', 'm', 'wins', 'ties', 'losses', 'missing', 'win rate (of m)', 'of judged'], wins), WIN_RATES_NOTE)
   if (pw.fatal_flaws.length) {
@@ -183,11 +188,12 @@ function pairwiseText(report: Report, name: Name): string[] {
   if (pw.published_agreement.length) {
     out.push(
       '',
-      `Agreement in published forms (chance: MT-Bench S1 ${fmtPercent(pw.published_chance.mt_bench_s1)}, S2 ${fmtPercent(pw.published_chance.mt_bench_s2)}, AlpacaEval ${fmtPercent(pw.published_chance.alpaca_eval_agreement)}, JudgeBench ${fmtPercent(pw.published_chance.judgebench_accuracy)})`,
+      `Agreement in published forms (${publishedChanceWords(pw.published_chance).replace(/^Chance/, 'chance')})`,
       grid(
         ['source', 'MT-Bench S1', 'n', 'MT-Bench S2', 'n', 'AlpacaEval', 'n', 'JudgeBench', 'n'],
         pw.published_agreement.map((p) => [p.source === 'human-human' ? 'human–human' : name(p.source), fmtPercent(p.mt_bench_s1), String(p.n_mt_bench_s1), fmtPercent(p.mt_bench_s2), String(p.n_mt_bench_s2), fmtPercent(p.alpaca_eval_agreement), String(p.n_alpaca_eval), fmtPercent(p.judgebench_accuracy), p.n_judgebench === undefined ? NONE : String(p.n_judgebench)])
-      )
+      ),
+      PUBLISHED_AGREEMENT_NOTE
     )
   }
   return out

@@ -1,5 +1,7 @@
 import type { Report, ReportWarning } from './schema'
 import type { WorkedCheckCounts } from './input'
+import { fitName } from './calibration-lines'
+import { alwaysLabel } from './format'
 
 const pct = (x: number | null | undefined): string => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : 'n/a')
 
@@ -64,9 +66,8 @@ export function collectWarnings(
   // A recalibration's own warnings (a reversed judge, a confidence read as a probability) reach the list its card is
   // read beside, not only its section.
   for (const fit of report.calibration ?? []) {
-    // Named as a fit (a few-shot fit's source is its run, which also has a card of its own as a judge).
-    const fitName = `${name(fit.raw_source)} · ${fit.label} · fit ${fit.fit_id}`
-    for (const w of fit.warnings) warnings.push({ code: 'fit_warning', source: fit.source, message: `${fitName}: ${w}.` })
+    // Named as the fit is named in its section (a few-shot fit's source is its run, which has a card of its own).
+    for (const w of fit.warnings) warnings.push({ code: 'fit_warning', source: fit.source, message: `${fitName(fit, name)}: ${w}.` })
   }
 
   // Below the majority baseline: the pairwise accuracy, and nominal fields (on a finer ordinal scale exact
@@ -77,7 +78,7 @@ export function collectWarnings(
   for (const row of report.pairwise?.rows ?? []) {
     pairwiseCovered.add(`${row.source}\u0000${row.criterion}`)
     if (isJudge(row.source) && row.below_majority_baseline) {
-      flag(row.source, `against ${name(row.criterion)}: ${row.correct}/${row.n_judged} = ${pct(row.accuracy)} < ${pct(row.majority_baseline)} (always "${row.majority_label.join('/')}")`)
+      flag(row.source, `against ${name(row.criterion)}: ${row.correct}/${row.n_judged} = ${pct(row.accuracy)} < ${pct(row.majority_baseline)} (always "${alwaysLabel(row.majority_label)}")`)
     }
   }
   for (const section of report.fields) {

@@ -55,9 +55,12 @@ describe('a few-shot fit whose run never answered', () => {
     // Every unit has a label: the reason is the missing answers.
     expect(row?.reasons.decision).toBe('no labelled eval unit has an answer to compare (10 unanswered, left out)')
     expect(row?.warnings.join(' ')).toMatch(/10 of 10 eval unit\(s\) have no answer .* not counted wrong/)
-    // In the report's warnings it is named as the fit, not as the few-shot run (a judge with a card of its own).
+    // In the report's warnings it is named as the fit, as its section names it: its run (the few-shot run, not the
+    // original), then its method and number, never as the bare run (a judge with a card of its own).
     const warning = report.warnings.find((w) => w.code === 'fit_warning')
-    expect(warning?.message).toMatch(new RegExp(`^base · run ${run} · few-shot .*· fit ${row?.fit_id}: 10 of 10 eval unit`))
+    const fewShotRun = Number(row?.source.replace('run:', ''))
+    expect(fewShotRun).not.toBe(run)
+    expect(warning?.message).toMatch(new RegExp(`^base · run ${fewShotRun} · few-shot .*· fit ${row?.fit_id}: 10 of 10 eval unit`))
   })
 })
 

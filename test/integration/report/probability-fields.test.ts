@@ -77,7 +77,7 @@ describe('a probability scored against an outcome', () => {
     }
   })
 
-  it('has a human ceiling of people\'s own Brier scores, and a judge with a smaller error is within it', () => {
+  it('has a human ceiling of people\'s own Brier scores, and a judge with a smaller error than every annotator is above it', () => {
     const card = (source: string) => report.summary.find((c) => c.source === source && c.field === 'p_same_study')!
     const good = card('model:good')
     expect(good.human_ceiling?.statistic).toBe('brier')
@@ -90,8 +90,15 @@ describe('a probability scored against an outcome', () => {
     // in the list decides it.
     const pairs = report.ceiling.find((c) => c.field === 'p_same_study')!.human_human
     expect(pairs.mean.brier?.value).toBeCloseTo((h1 + h2) / 2, 12)
-    expect(good.verdicts).toContain('within_human_ceiling')
-    expect(card('model:bad').verdicts).toContain('below_human_ceiling')
+    // Brier is an error: a judge with a smaller one than every annotator is above their range, one with a larger one
+    // than every annotator below it, and each verdict says which way it reads.
+    expect(good.agreement.value).toBeLessThan(good.human_ceiling!.min!)
+    expect(good.verdicts).toContain('above_human_ceiling')
+    expect(good.verdict).toContain('a smaller error than every annotator')
+    const bad = card('model:bad')
+    expect(bad.agreement.value).toBeGreaterThan(bad.human_ceiling!.max!)
+    expect(bad.verdicts).toContain('below_human_ceiling')
+    expect(bad.verdict).toContain('a larger error than every annotator')
     expect(good.verdict).not.toMatch(/fewer than two annotators/)
   })
 

@@ -87,7 +87,7 @@ describe('the text report of the demo project after a judge run', () => {
         if (card.agreement.value !== null) expect(field).toContain(`${fmtNumber(card.agreement.value)}</strong> <span class="ci">[${fmtNumber(card.agreement.ci_low)}, ${fmtNumber(card.agreement.ci_high)}]`)
         if (card.human_ceiling) expect(field).toContain(ceiling)
       } else if (card.agreement.value !== null) expect(field.slice(0, 600)).toContain(`>${fmtNumber(card.agreement.value)}<`)
-      if (card.position) expect(text).toContain(`position consistency ${fmtPercent(card.position.consistency)}`)
+      if (card.position) expect(text).toContain(`consistency of compared ${fmtPercent(card.position.consistency)}`)
       expect(text).toContain(card.verdict)
     })
   })

@@ -49,8 +49,11 @@ describe('sorting the summary by agreement with people', () => {
 
 describe('the words under a ceiling figure', () => {
   it('give the annotators\' range and how many the statistic is undefined for', () => {
-    expect(ceilingRangeWords({ min: 0.47, max: 0.69, n_undefined: 1 })).toBe('range 0.470–0.690; undefined for 1')
-    expect(ceilingRangeWords({ min: 0.47, max: 0.69 })).toBe('range 0.470–0.690')
+    expect(ceilingRangeWords('cohen_kappa', { min: 0.47, max: 0.69, n_undefined: 1 })).toBe('range 0.470–0.690; undefined for 1')
+    expect(ceilingRangeWords('cohen_kappa', { min: 0.47, max: 0.69 })).toBe('range 0.470–0.690')
+    // Under an accuracy, in percent as the accuracy above it; one figure where every annotator has the same.
+    expect(ceilingRangeWords('accuracy', { min: 0.417, max: 0.75 })).toBe('range 41.7%–75.0%')
+    expect(ceilingRangeWords('accuracy', { min: 0.417, max: 0.417 })).toBe('range 41.7%')
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildReport, reportPlots, sourceColour, summaryCardsHtml, type ReportInput, type ReportSourceInput, type Report } from '../../../src/shared/report'
+import { buildReport, reportColours, reportPlots, sourceColour, summaryCardsHtml, type ReportInput, type ReportSourceInput, type Report } from '../../../src/shared/report'
 import { pairwisePreference } from '../../../src/shared/instruments/pairwise-preference'
 
 // Twelve labelled pairs, two annotators and three judge runs of different quality, all asked in both orders.
@@ -55,6 +55,19 @@ describe('source colours', () => {
       expect([...(colours.get(run) ?? [])][0]).toBe(sourceColour(run, 'judge').toLowerCase())
     }
     expect(new Set(['run:1', 'run:2', 'run:3'].map((r) => sourceColour(r, 'judge'))).size).toBe(3)
+  })
+
+  it('give judges whose ids share a preferred hue different colours in one report (fit 7 beside run 7, run 16 beside fit 8)', () => {
+    const sources = ['run:7', 'fit:7', 'model:imp-model', 'run:16', 'fit:8'].map((id) => ({ id, role: 'judge' }))
+    expect(sourceColour('run:7', 'judge')).toBe(sourceColour('fit:7', 'judge'))
+    const colours = reportColours([{ id: 'label', role: 'criterion' }, ...sources])
+    expect(new Set(sources.map((s) => colours.get(s.id))).size).toBe(sources.length)
+    // The first listed keeps its own hue; people keep their greys.
+    expect(colours.get('run:7')).toBe(sourceColour('run:7', 'judge'))
+    expect(colours.get('label')).toBe(sourceColour('label', 'criterion'))
+    // Beyond eight judges hues repeat, as they must.
+    const many = Array.from({ length: 10 }, (_, i) => ({ id: `run:${i + 1}`, role: 'judge' }))
+    expect(new Set(many.map((s) => reportColours(many).get(s.id))).size).toBe(8)
   })
 
   it('keep a source its colour when the others are filtered out', () => {

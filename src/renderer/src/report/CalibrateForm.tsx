@@ -42,7 +42,9 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
     }).then(
       (r) => {
         setBusy(false)
-        const described = (f: (typeof r.fits)[number]) => `${f.source} (${f.label}; fitted on ${f.n_fit_items} dev items, evaluated on ${f.n_eval_items} test items)`
+        // Named as every table names the fit: its judge, its method and its number.
+        const rawName = (id: string) => report.sources.find((s) => s.id === id)?.name ?? id
+        const described = (f: (typeof r.fits)[number]) => `${rawName(f.raw_source)} · ${f.label} · fit ${f.fit_id} (fitted on ${f.n_fit_items} dev items, evaluated on ${f.n_eval_items} test items)`
         const fresh = r.fits.filter((f) => !r.already_stored.includes(f.fit_id))
         const again = r.fits.filter((f) => r.already_stored.includes(f.fit_id))
         // The same fit asked for again is shown as the one stored, never stored twice.

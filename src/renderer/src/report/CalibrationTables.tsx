@@ -1,4 +1,4 @@
-import { calibrationLines, fitTarget, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
+import { calibrationLines, fitOfRun, fitTarget, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -17,7 +17,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
       <Table head={['Fit', 'Raw judge', 'Aimed at', 'Fitted on', 'Evaluated on', 'Before → after']} numericFrom={6}>
         {rows.map((c) => (
           <tr key={c.fit_id}>
-            <Who report={report} id={c.source} />
+            <Who report={report} id={c.source} note={fitOfRun(c)} />
             <Who report={report} id={c.raw_source} />
             <td>
               {fitTarget(c)} of {name(c.criterion)}

@@ -1,4 +1,4 @@
-import { fmtDifference, fmtDifferenceInterval, fmtP, fmtRightWrong, JUDGE_VS_JUDGE_NOTE, NONE, statisticLabel, type Report } from '../../../shared/report'
+import { fieldLabelOf, fmtDifference, fmtDifferenceInterval, fmtP, fmtRightWrong, JUDGE_VS_JUDGE_NOTE, mcnemarWords, NO_RIGHT_WRONG, NONE, statisticLabel, type Report } from '../../../shared/report'
 import { Stat, Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -15,7 +15,7 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
           const interval = fmtDifferenceInterval(r.ci.difference?.ci_low, r.ci.difference?.ci_high, percent)
           return (
             <tr key={i}>
-              <td>{r.field}</td>
+              <td>{fieldLabelOf(report, r.field)}</td>
               <td>{statisticLabel(r.statistic)}</td>
               <td>{name(r.criterion)}</td>
               <Who report={report} id={r.first} />
@@ -24,7 +24,7 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
                 {r.n}
                 <span className="ci">on the {r.n} shared units</span>
               </td>
-              <td className="num" style={{ whiteSpace: 'nowrap' }}>
+              <td className={percent ? 'num' : 'num undefined'} style={{ whiteSpace: 'nowrap' }} title={percent ? undefined : NO_RIGHT_WRONG}>
                 {percent ? fmtRightWrong(r) : NONE}
               </td>
               <Stat name={r.statistic} value={r.first_value} reason={r.reasons.first_value} />
@@ -39,7 +39,7 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
                   {interval && <span className="ci">{interval}</span>}
                 </td>
               )}
-              <td className="num" title={r.reasons.mcnemar_p ?? 'exact binomial, two-sided'}>
+              <td className="num" title={mcnemarWords(r)}>
                 {r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p)}
               </td>
             </tr>

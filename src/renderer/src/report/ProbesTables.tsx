@@ -1,4 +1,4 @@
-import { fmtTally, NONE, type Report } from '../../../shared/report'
+import { detectionRuleWords, fmtTally, NONE, probeCountsWords, probeExpectationWords, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 // The "Probes" section on screen: what the HTML report shows, as tables of the same numbers.
@@ -20,9 +20,19 @@ export function ProbesTables({ report }: { report: Report }) {
   return (
     <>
       <p className="muted small" data-testid="probe-counts">
-        {s.n_probes} probes in scope: {s.n_verified} verified, {s.n_rejected} rejected by their check, {s.n_unchecked} not yet checked. Only verified probes
-        are counted, here and as reference labels in every table; a probe whose answer could not be read is judged and detects nothing, as in every table; one asked but never answered is counted as unanswered, never scored. Intervals: Wilson over probes and a cluster bootstrap over probe families, at {Math.round(s.level * 100)}%.
+        {probeCountsWords(s)}.
       </p>
+      <Table label="Probe kinds" head={['Kind', 'Expected verdict', 'Verified', 'Rejected', 'Unchecked']} numericFrom={2}>
+        {s.by_kind.map((k) => (
+          <tr key={k.kind}>
+            <td>{k.kind}</td>
+            <td>{probeExpectationWords(s.rules[k.kind])}</td>
+            <td className="num">{k.verified}</td>
+            <td className="num">{k.rejected}</td>
+            <td className="num">{k.unchecked}</td>
+          </tr>
+        ))}
+      </Table>
       {s.detection.length > 0 && (
         <>
           <h3>Detection rate</h3>
@@ -46,6 +56,7 @@ export function ProbesTables({ report }: { report: Report }) {
               </tr>
             ))}
           </Table>
+          <p className="muted small">{detectionRuleWords(s.detection[0]?.rule ?? '')}.</p>
         </>
       )}
       {s.framing_preference.length > 0 && (

@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react'
-import { PAIRWISE_COUNTS, type Report, type ReportPlot } from '../../../shared/report'
+import { fieldLabelOf, labelTermsWords, PAIRWISE_COUNTS, SUBSETS_NOTE, type Report, type ReportPlot } from '../../../shared/report'
 import { PlotFigure } from './PlotFigure'
 import { JudgeVsJudgeTable } from './JudgeVsJudgeTable'
-import { CeilingTable, FatalFlawTable, FieldTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, SystemsTable, Warnings } from './ReportTables'
+import { CeilingTable, FatalFlawTable, FieldTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, Warnings } from './ReportTables'
+import { PublishedTable, SystemsTable } from './SystemsTables'
 import { SummaryCards } from './SummaryCards'
 import { CalibrationTable, EstimatesTable } from './CalibrationTables'
 import { ProbesTables } from './ProbesTables'
@@ -48,12 +49,12 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
       body: (
         <>
           <p className="muted small">
-            Counts {pairwise.unit}, unlike the field tables, which count units. {PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1)}. Labels in{' '}
-            {pairwise.label_terms === 'origin' ? 'human/AI' : 'a/b'} terms.
+            Counts {pairwise.unit}, unlike the field tables, which count units. {PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1)}. {labelTermsWords(pairwise)}.
           </p>
           <PairwiseTable report={report} name={name} />
           <Plots plots={plots.filter((p) => p.section === 'pairwise' && p.kind === 'accuracy')} fileStem={fileStem} />
           <h3>Accuracy per subset</h3>
+          <p className="muted small">{SUBSETS_NOTE}.</p>
           <SubsetTable report={report} name={name} />
           <Plots plots={plots.filter((p) => p.section === 'pairwise' && p.kind === 'subsets')} fileStem={fileStem} />
           {pairwise.position.length > 0 && <h3>Position bias</h3>}
@@ -61,6 +62,8 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
           <Plots plots={plots.filter((p) => p.kind === 'position')} fileStem={fileStem} />
           {pairwise.systems.length > 0 && <h3>Ideation systems</h3>}
           <SystemsTable report={report} />
+          {pairwise.published_agreement.length > 0 && <h3>Agreement in published forms</h3>}
+          <PublishedTable report={report} name={name} />
           {pairwise.fatal_flaws.length > 0 && <h3>Fatal-flaw recall</h3>}
           <FatalFlawTable report={report} />
           <JudgeFlawAuditsTable report={report} />
@@ -87,7 +90,7 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
       title: 'Human ceiling',
       body: report.ceiling.map((c) => (
         <section key={c.field}>
-          <h3>{c.field}</h3>
+          <h3>{fieldLabelOf(report, c.field)}</h3>
           <CeilingTable report={report} ceiling={c} />
         </section>
       ))

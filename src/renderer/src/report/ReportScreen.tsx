@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type { ReportableInstrument } from '../../../shared/contract/report-operations'
 import type { EventPayload } from '../../../shared/contract/operations'
 import { SPLITS, type Split } from '../../../shared/items/labels'
-import { renderReportHtml, reportPlots, sourceColour, type Report } from '../../../shared/report'
+import { renderReportHtml, reportPlots, colourIn, type Report } from '../../../shared/report'
 import { api } from '../api'
 import { downloadText } from './export'
 import { ReportBody } from './ReportBody'
@@ -72,7 +72,7 @@ export function ReportScreen() {
         if (!current) return
         setLoad({ state: 'done', report })
         // The filter lists the judges of the unfiltered report; a filtered one keeps the list it had.
-        if (!selected) setJudgeOptions(report.sources.filter((s) => s.role === 'judge').map((s) => ({ id: s.id, name: s.name, colour: sourceColour(s.id, s.role) })))
+        if (!selected) setJudgeOptions(report.sources.filter((s) => s.role === 'judge').map((s) => ({ id: s.id, name: s.name, colour: colourIn(report.sources, s.id, s.role) })))
       },
       (e: Error & { code?: string }) => {
         if (current && e.code !== 'cancelled') setLoad({ state: 'error', message: e.message })

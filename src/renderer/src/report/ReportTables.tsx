@@ -1,5 +1,6 @@
 import { Fragment } from 'react'
 import {
+  alwaysLabel,
   comparisonColumns,
   scoredAgainstOutcome,
   majorityUnitsWords,
@@ -9,7 +10,8 @@ import {
   subsetHeading,
   FATAL_FLAW_COLUMNS,
   NO_COMPARISON,
-  WIN_RATES_NOTE,
+  sourceFlagsWords,
+  sourceDetailWords,
   SOURCE_COUNT_COLUMNS,
   SOURCES_NOTE,
   FIELD_COUNT_COLUMNS,
@@ -28,7 +30,7 @@ import {
   intervalKeyOf,
   NO_SOURCES,
   NONE,
-  sourceColour,
+  colourIn,
   statisticLabel,
   comparisonNotes,
   type Report,
@@ -98,13 +100,15 @@ export function SourcesTable({ report }: { report: Report }) {
   return (
     <>
       <p className="muted small">{SOURCES_NOTE}.</p>
-      <Table head={['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS]} numericFrom={3}>
+      <Table head={['Source', 'Kind', 'Role', ...SOURCE_COUNT_COLUMNS, 'Flags', 'Detail']} numericFrom={3} textFrom={3 + SOURCE_COUNT_COLUMNS.length}>
         {report.sources.map((s) => (
           <tr key={s.id}>
             <Who report={report} id={s.id} />
             <td>{s.kind.replace(/_/g, ' ')}</td>
             <td>{s.left_out ? `${s.role} · ${s.left_out.status}, left out: ${s.left_out.reason}` : s.role}</td>
             <Counts of={[s.n_items, s.n_calls, s.n_answered, s.n_failed, s.n_unparseable, s.n_abstained, s.n_pending, s.n_tied_votes]} />
+            <td className="small">{sourceFlagsWords(s) || NONE}</td>
+            <td className="small detail">{sourceDetailWords(s)}</td>
           </tr>
         ))}
       </Table>
@@ -117,20 +121,23 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
   if (!pairwise) return null
   return (
     <>
-      <Table head={['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Cluster bootstrap', 'Of all in scope', 'Majority baseline', 'Random']} numericFrom={2}>
+      <Table head={['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Majority baseline', 'Random', 'Cluster bootstrap', 'Of all in scope']} numericFrom={2}>
         {pairwise.rows.map((r) => (
           <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
             <Who report={report} id={r.source} />
             <td>{name(r.criterion)}</td>
             <Counts of={pairwiseCountsOf(r)} />
             <Stat name="accuracy" value={r.accuracy} ci={r.ci.accuracy} reason={r.reasons.accuracy} below={r.below_majority_baseline === true} />
-            <td className="num">{fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}</td>
-            <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
+            {/* The baselines beside the accuracy they are read against, so a narrow window shows both. */}
             <td className="num">
               {fmtPercent(r.majority_baseline)}
-              <span className="ci">always {r.majority_label.join('/') || NONE}</span>
+              <span className="ci">always {alwaysLabel(r.majority_label)}</span>
             </td>
             <Stat name="random_baseline" value={r.random_baseline} reason={r.reasons.random_baseline} />
+            <td className={r.ci.accuracy_bootstrap ? 'num' : 'num undefined'} title={r.ci.accuracy_bootstrap ? undefined : (r.reasons.accuracy_bootstrap ?? r.reasons.accuracy)}>
+              {fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}
+            </td>
+            <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
           </tr>
         ))}
       </Table>
@@ -189,7 +196,7 @@ export function SubsetTable({ report, name }: { report: Report; name: Name }) {
             return (
               <td key={k} className="num">
                 {fmtPercent(sub.accuracy)} ({sub.correct}/{sub.n_judged})
-                <span className="ci">{fmtInterval({ method: 'wilson', level: 0.95, ci_low: sub.ci_low, ci_high: sub.ci_high }, true)}</span>
+                <span className="ci">{fmtInterval({ method: 'wilson', level: report.settings.level, ci_low: sub.ci_low, ci_high: sub.ci_high }, true)}</span>
               </td>
             )
           })}
@@ -223,32 +230,6 @@ export function FatalFlawTable({ report }: { report: Report }) {
   )
 }
 
-export function SystemsTable({ report }: { report: Report }) {
-  const rows = (report.pairwise?.systems ?? []).flatMap((s) =>
-    s.bradley_terry.map((b) => {
-      const rate = s.win_rates.find((w) => w.system === b.player)
-      return { source: s.source, player: b.player, b, rate, reason: s.reasons[`bradley_terry.${b.player}`] }
-    })
-  )
-  if (rows.length === 0) return null
-  return (
-    <>
-      <p className="muted small">{WIN_RATES_NOTE}.</p>
-      <Table head={['Source', 'System', 'Bradley–Terry log-strength', 'Win rate vs human (of m)', 'm']} numericFrom={2}>
-        {rows.map((r) => (
-          <tr key={`${r.source}|${r.player}`}>
-            <Who report={report} id={r.source} />
-            <td>{r.player}</td>
-            <Stat name="bradley_terry" value={r.b.strength} ci={{ method: 'cluster bootstrap (percentile)', level: 0.95, ci_low: r.b.ci_low, ci_high: r.b.ci_high }} reason={r.reason} />
-            <Stat name="win_rate" value={r.rate?.win_rate ?? null} reason={r.rate ? undefined : 'not paired with human proposals'} />
-            <td className="num">{r.rate?.m ?? NONE}</td>
-          </tr>
-        ))}
-      </Table>
-    </>
-  )
-}
-
 function comparisonCell(c: ReportComparison, statistic: string) {
   const record = c as unknown as Record<string, unknown>
   const value = record[statistic] as number | null | undefined
@@ -256,7 +237,7 @@ function comparisonCell(c: ReportComparison, statistic: string) {
     return (
       <td key={statistic} className="num">
         {fmtPercent(value)}
-        <span className="ci">always {(c.majority_label ?? []).map(String).join('/')}</span>
+        <span className="ci">always {alwaysLabel(c.majority_label ?? [])}</span>
       </td>
     )
   }
@@ -291,8 +272,8 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
   return (
     <>
     <p className="muted small">
-        Counts {field.unit}. {FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1)}. Under accuracy, W marks the Wilson interval and B the cluster
-        bootstrap over items.
+        Counts {field.unit}. {FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1)}.{' '}
+        {columns.includes('accuracy') ? 'Under accuracy, W marks the Wilson interval and B the cluster bootstrap over items; each other interval names its method on hover.' : 'Each interval names its method on hover.'}
       </p>
       <Table head={['Source', 'Criterion', ...FIELD_COUNT_COLUMNS, ...columns.map(statisticLabel)]} numericFrom={2}>
         {field.comparisons.map((c) => (
@@ -337,7 +318,7 @@ export function CeilingTable({ report, ceiling }: { report: Report; ceiling: Rep
               return (
                 <td key={s} className="num" data-statistic={s}>
                   {fmtStatistic(s, o.value)}
-                  {ceilingRangeWords(o) && <span className="ci">{ceilingRangeWords(o)}</span>}
+                  {ceilingRangeWords(s, o) && <span className="ci">{ceilingRangeWords(s, o)}</span>}
                 </td>
               )
             })}
@@ -383,7 +364,7 @@ function WhoWith({ report, id, words }: { report: Report; id: string; words: str
   const source = report.sources.find((s) => s.id === id)
   return (
     <td data-source={id} className="report-who">
-      <span className="swatch" style={{ background: sourceColour(id, source?.role) }} />
+      <span className="swatch" style={{ background: colourIn(report.sources, id, source?.role) }} />
       {source?.name ?? id} <span className="muted small">· {words}</span>
     </td>
   )

@@ -1,18 +1,19 @@
 import type { ReactNode } from 'react'
-import { fmtInterval, fmtStatistic, NONE, overWords, PERCENT_STATISTICS, sourceColour, type Report, type ReportInterval } from '../../../shared/report'
+import { fmtInterval, fmtStatistic, intervalTitle, NONE, overWords, PERCENT_STATISTICS, colourIn, type Report, type ReportInterval } from '../../../shared/report'
 import { TableScroll } from '../components/TableScroll'
 
 // The pieces every report table on screen is made of, so all sections look and read alike.
 
 /** A report table: a header row, numeric columns from `numericFrom` on right-aligned, scrolling in its own box. */
-export function Table({ head, numericFrom, label, children }: { head: string[]; numericFrom: number; label?: string; children: ReactNode }) {
+/** A report table: columns from `numericFrom` on hold numbers (right-aligned), up to `textFrom` where given. */
+export function Table({ head, numericFrom, textFrom, label, children }: { head: string[]; numericFrom: number; textFrom?: number; label?: string; children: ReactNode }) {
   return (
     <TableScroll className="report-table-wrap" label={label ?? head.join(', ')}>
       <table className="grid report-table" aria-label={label}>
         <thead>
           <tr>
             {head.map((h, i) => (
-              <th key={`${h}-${i}`} className={i >= numericFrom ? 'num' : undefined}>
+              <th key={`${h}-${i}`} className={i >= numericFrom && (textFrom === undefined || i < textFrom) ? 'num' : undefined}>
                 {h}
               </th>
             ))}
@@ -28,12 +29,13 @@ export function Table({ head, numericFrom, label, children }: { head: string[]; 
  * A source's name with its swatch: the colour the source has in every plot. Where a `fallback` name is given, an id
  * that is no source of the report shows that name without a swatch.
  */
-export function Who({ report, id, fallback }: { report: Report; id: string; fallback?: string }) {
+export function Who({ report, id, fallback, note }: { report: Report; id: string; fallback?: string; note?: string }) {
   const source = report.sources.find((s) => s.id === id)
   return (
     <td data-source={id} className="report-who">
-      {(source || fallback === undefined) && <span className="swatch" data-colour={sourceColour(id, source?.role)} style={{ background: sourceColour(id, source?.role) }} />}
+      {(source || fallback === undefined) && <span className="swatch" data-colour={colourIn(report.sources, id, source?.role)} style={{ background: colourIn(report.sources, id, source?.role) }} />}
       {source?.name ?? fallback ?? id}
+      {note ? <span className="muted small"> · {note}</span> : null}
     </td>
   )
 }
@@ -49,7 +51,7 @@ export function Stat({ name, value, ci, reason, below }: { name: string; value: 
   }
   const interval = fmtInterval(ci, PERCENT_STATISTICS.has(name))
   return (
-    <td className={below ? 'num below' : 'num'} data-statistic={name}>
+    <td className={below ? 'num below' : 'num'} data-statistic={name} title={interval && ci ? intervalTitle(ci) : undefined}>
       {fmtStatistic(name, value)}
       {interval && <span className="ci">{interval}</span>}
     </td>

@@ -37,3 +37,38 @@ export function sourceColour(id: string, role: 'criterion' | 'judge' | 'human' |
   const fixed = FIXED[id] ?? (id.startsWith('label:') ? FIXED.label : undefined)
   return fixed ?? (OTHER_PEOPLE[slot(id, OTHER_PEOPLE.length)] as string)
 }
+
+/**
+ * The colours of one report's sources: each judge its own hue while the report has no more judges than hues. A judge
+ * takes its preferred slot (its number, or its hash) unless a judge listed before it in the report holds that one,
+ * then the next free one: a fit numbered 7 and run 7 no longer share a colour. Beyond eight judges hues repeat.
+ * Made once per list of sources.
+ */
+export function reportColours(sources: ReadonlyArray<{ id: string; role: string }>): ReadonlyMap<string, string> {
+  const cached = made.get(sources)
+  if (cached) return cached
+  const colours = new Map<string, string>()
+  const taken = new Set<number>()
+  for (const s of sources) {
+    if (s.role !== 'judge') {
+      colours.set(s.id, sourceColour(s.id, s.role))
+      continue
+    }
+    const preferred = slot(s.id, JUDGE_COLOURS.length)
+    let chosen = preferred
+    if (taken.size < JUDGE_COLOURS.length) {
+      while (taken.has(chosen)) chosen = (chosen + 1) % JUDGE_COLOURS.length
+      taken.add(chosen)
+    }
+    colours.set(s.id, JUDGE_COLOURS[chosen] as string)
+  }
+  made.set(sources, colours)
+  return colours
+}
+
+const made = new WeakMap<object, ReadonlyMap<string, string>>()
+
+/** A source's colour in its report (see reportColours); an id the report does not list gets its own preferred one. */
+export function colourIn(sources: ReadonlyArray<{ id: string; role: string }>, id: string, role?: string): string {
+  return reportColours(sources).get(id) ?? sourceColour(id, role)
+}

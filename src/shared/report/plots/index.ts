@@ -5,7 +5,7 @@ import { confusionHeatmap } from './confusion-heatmap'
 import { positionBiasChart } from './position-chart'
 import { reliabilityDiagram } from './reliability-diagram'
 import { subsetBars, type SubsetBar } from './subset-bars'
-import { sourceColour } from './colours'
+import { colourIn } from './colours'
 
 export { accuracyChart, type AccuracyBar } from './accuracy-chart'
 export { confusionHeatmap, type ConfusionData } from './confusion-heatmap'
@@ -13,7 +13,7 @@ export { positionBiasChart, type PositionRow } from './position-chart'
 export { reliabilityDiagram, type ReliabilityBinData } from './reliability-diagram'
 export { subsetBars, type SubsetBar } from './subset-bars'
 export { escapeXml } from './svg'
-export { sourceColour, JUDGE_COLOURS, PEOPLE_COLOURS } from './colours'
+export { colourIn, reportColours, sourceColour, JUDGE_COLOURS, PEOPLE_COLOURS } from './colours'
 
 export type PlotKind = 'accuracy' | 'confusion' | 'reliability' | 'position' | 'subsets'
 
@@ -39,7 +39,7 @@ export function reportPlots(report: Report): ReportPlot[] {
   const nameOf = new Map(report.sources.map((s) => [s.id, s.name]))
   const roleOf = new Map(report.sources.map((s) => [s.id, s.role]))
   const name = (id: string) => nameOf.get(id) ?? id
-  const colour = (id: string) => sourceColour(id, roleOf.get(id))
+  const colour = (id: string) => colourIn(report.sources, id, roleOf.get(id))
   const plots: ReportPlot[] = []
   const level = `${Math.round(report.settings.level * 100)}%`
 

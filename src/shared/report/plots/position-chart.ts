@@ -7,7 +7,7 @@ export interface PositionRow {
   firstPreference: number | null
   firstLow: number | null
   firstHigh: number | null
-  /** Share of pairs answered in both orders with the same canonical verdict. */
+  /** Consistency of compared: the same canonical verdict in both orders among the pairs read in both (errors left out). */
   consistency: number | null
   consistencyLow: number | null
   consistencyHigh: number | null
@@ -33,7 +33,8 @@ export function positionBiasChart(rows: readonly PositionRow[], options: { title
   const bottom = top + rows.length * rowHeight
   const body: string[] = [text(12, 20, options.title, { 'font-size': 13, 'font-weight': 600 })]
   body.push(text(left, 42, 'picked the proposal shown first', { fill: MUTED }))
-  body.push(text(left + panel + gap, 42, 'same verdict in both orders', { fill: MUTED }))
+  // The position table's "Consistency of compared", not its "Consistency" (which keeps errors in).
+  body.push(text(left + panel + gap, 42, 'consistency of compared (errors left out)', { fill: MUTED }))
   for (const scale of [first, consistent]) {
     for (const t of scale.ticks(4)) {
       body.push(line(scale(t), top - 4, scale(t), bottom, { stroke: GRID }))
@@ -58,7 +59,7 @@ export function positionBiasChart(rows: readonly PositionRow[], options: { title
     } else body.push(text(consistent(0) + 4, y + 4, 'not asked in both orders', { fill: MUTED, 'font-style': 'italic', 'font-size': 10 }))
   })
   const description = rows
-    .map((r) => `${r.label}: picked first ${percent(r.firstPreference)}, consistent ${percent(r.consistency)}`)
+    .map((r) => `${r.label}: picked first ${percent(r.firstPreference)}, consistency of compared ${percent(r.consistency)}`)
     .join('; ')
   return svgDocument(width, height, options.title, description, body)
 }
