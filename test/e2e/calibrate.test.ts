@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)(chromiumSuite('the Calibrate action of the report 
     await page.getByRole('button', { name: 'Calibrate a judge…' }).click()
     await page.getByLabel('Method').selectOption('threshold')
     await page.getByRole('button', { name: 'Fit and evaluate' }).click()
-    await expect.poll(() => page.getByTestId('calibrate-form').getByRole('status').textContent(), { timeout: 60_000 }).toMatch(/score-judge · threshold.* · fit 1 \(fitted on \d+ dev items/)
+    await expect.poll(() => page.getByTestId('calibrate-form').getByRole('status').textContent(), { timeout: 60_000 }).toMatch(/score-judge · threshold.* · fit 1 \(fitted on dev: \d+ items; evaluated on test: \d+ items/)
     await page.getByRole('link', { name: 'Recalibrated judges' }).waitFor({ timeout: 60_000 })
     await page.getByRole('link', { name: 'Recalibrated judges' }).click()
     const section = await page.locator('#calibration').innerText()

@@ -132,6 +132,15 @@ describe.skipIf(!hasChromium)(chromiumSuite('layout of every screen in Chromium'
         await page.getByRole('button', { name: 'Expand all' }).click()
         await page.waitForFunction(() => [...document.querySelectorAll('details.report-section')].every((d) => (d as HTMLDetailsElement).open))
         for (const p of await layoutProblems(page, { maxLineChars: MAX_LINE_CHARS })) found.push(`${theme} report expanded: ${p.check}: ${p.detail}`)
+        // A table wider than its box says that columns lie beyond its edge, at its top where the eye is, and only then.
+        const frames = await page.locator('details.report-section .table-scroll-frame').evaluateAll((els) =>
+          els.map((el) => {
+            const box = el.querySelector('.table-scroll') as HTMLElement
+            return { wider: box.scrollWidth > box.clientWidth + 1, cue: el.querySelector('.table-scroll-more')?.textContent ?? null }
+          })
+        )
+        for (const f of frames) if (f.wider !== (f.cue === 'more columns →')) found.push(`${theme} report expanded: scroll cue ${JSON.stringify(f)}`)
+        if (size.width === 1024) expect(frames.some((f) => f.wider)).toBe(true)
         await page.getByRole('button', { name: 'Collapse all' }).click()
       }
       await CURATOR_SCREENS.find((s) => s.name === 'items')!.open(page)

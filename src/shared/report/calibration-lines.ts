@@ -30,6 +30,11 @@ export function fitTarget(c: Pick<CalibrationRow, 'target_field' | 'positive'>):
   return c.positive.startsWith('>=') ? `${c.target_field} ${c.positive}` : `${c.target_field} = ${c.positive}`
 }
 
+/** What a fit learned from: its fit split's items, or, for both orders, nothing (a rule that reads no labels). */
+export function fittedOn(c: Pick<CalibrationRow, 'method' | 'fit_split' | 'n_fit_items'>): string {
+  return c.method === 'both-orders' ? 'nothing: a rule combining the two display orders, which reads no labels' : `${c.fit_split}: ${c.n_fit_items} items`
+}
+
 /**
  * Where a recalibration was evaluated: "test: 48 items, 47 units; 1 more unanswered, left out". The units compared are
  * the answered ones; units whose answer failed, is pending or abstained are counted beside them, never inside.

@@ -22,7 +22,7 @@ import {
 import { tableMargins } from '../stats/table-margins'
 import type { BootstrapPlan } from './bootstrap-plan'
 import { asymptoticCi, bootstrapCi, exactCi, put, proportion, wilsonCi } from './intervals'
-import { putAlphas } from './alpha-levels'
+import { alphaKey, putAlphas } from './alpha-levels'
 import { account, baseRow, scaleOf, sumsPerItem, type Accounting, type ItemStatusCodes } from './compare-units'
 import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
@@ -242,8 +242,37 @@ function compareNumbers(
   if (options.plan) {
     const perItem = sumsPerItem(acc.items, (i) => Math.abs((s[i] as number) - (c[i] as number)))
     options.plan.addRatio(perItem, 'no units scored by both sources', (interval) => (row.ci.mean_abs_diff = bootstrapCi(interval)))
+    if (field.level !== 'ratio') addIntervalAlpha(options.plan, acc.items, s, c, row)
   }
   return row
+}
+
+/**
+ * The bootstrap interval of interval α between the source and the criterion: with two values on every unit, α is a
+ * function of four sums (Krippendorff 2011): α = 1 − (N − 1)·Σ(a − b)² / (N·Σv² − (Σv)²) over the N = 2n values, so
+ * each resample sums the units' terms in their order. Ratio α compares every pair of values, and gets no interval.
+ */
+function addIntervalAlpha(plan: BootstrapPlan, items: readonly number[], s: readonly number[], c: readonly number[], row: ReportComparison): void {
+  const index = Int32Array.from(items, (item) => plan.index(item))
+  const squaredDifference = Float64Array.from(s, (a, i) => (a - (c[i] as number)) ** 2)
+  const total = Float64Array.from(s, (a, i) => a + (c[i] as number))
+  const squares = Float64Array.from(s, (a, i) => a * a + (c[i] as number) ** 2)
+  const values = new Float64Array(items.length).fill(2)
+  plan.addOrderedSums(
+    index,
+    [squaredDifference, total, squares, values],
+    ([d, t, q, n]) => intervalAlphaOfSums(d as number, t as number, q as number, n as number),
+    (interval) => (row.ci[alphaKey('interval')] = bootstrapCi(interval))
+  )
+}
+
+/** Interval α of two observers from its sums (see addIntervalAlpha), undefined as krippendorffAlpha leaves it. */
+export function intervalAlphaOfSums(squaredDifference: number, total: number, squares: number, values: number): Estimate {
+  if (values === 0) return { value: null, reason: 'no unit has values from at least 2 observers' }
+  const spread = values * squares - total * total
+  // Equal values give a spread of 0 up to rounding: relative to the squares, not in absolute terms.
+  if (!(spread > 1e-12 * values * squares)) return { value: null, reason: 'all pairable values are the same: expected disagreement is 0' }
+  return { value: 1 - ((values - 1) * squaredDifference) / spread }
 }
 
 function compareProbabilities(

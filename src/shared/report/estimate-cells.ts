@@ -23,6 +23,9 @@ interface Estimate {
   reason?: string | undefined
 }
 
+/** Why a row has no estimate of a kind: Rogan–Gladen corrects a share, and a mean is none. */
+export const NOT_A_SHARE = 'Rogan–Gladen corrects a share (a positive rate) by the judge\'s sensitivity and specificity; this quantity is a mean'
+
 /** One estimate of a row, or undefined (Rogan–Gladen is only for shares). */
 export function estimateOf(row: EstimateRow, key: EstimateKey): Estimate | undefined {
   return row[key]

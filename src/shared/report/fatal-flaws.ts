@@ -78,6 +78,6 @@ export function fatalFlawRow(source: ResolvedSource, marked: ReadonlyMap<number,
     row.n_named = named
     put(row, reasons, 'fatal_flaw_named_recall', namedRecall)
     ci.fatal_flaw_named_recall = wilsonCi(namedRecall)
-  }
+  } else reasons.fatal_flaw_named_recall = 'this source says of no flawed proposal whether it has a fatal flaw (only answers that list flaws do)'
   return { ...(row as Omit<FatalFlawRow, 'ci' | 'reasons'>), ci, reasons }
 }

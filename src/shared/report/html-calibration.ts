@@ -1,5 +1,5 @@
-import { calibrationLines, evaluatedOn, fitOfRun, fitTarget } from './calibration-lines'
-import { CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf } from './estimate-cells'
+import { calibrationLines, evaluatedOn, fitOfRun, fittedOn, fitTarget } from './calibration-lines'
+import { CUT_MARK, NOT_A_SHARE, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf } from './estimate-cells'
 import { fmtBounds, fmtNumber, NONE } from './format'
 import { num, section, table, td, type Name } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
@@ -21,7 +21,7 @@ export function calibrationSectionHtml(report: Report, name: Name, who: Who): st
       fitOfRun(c) ? who(c.source, fitOfRun(c)) : who(c.source),
       who(c.raw_source),
       td(`${fitTarget(c)} of ${name(c.criterion)}`),
-      td(`${c.fit_split}: ${c.n_fit_items} items`),
+      td(fittedOn(c)),
       td(evaluatedOn(c)),
       `<td>${lines.map((l) => esc(l)).join('<br>')}</td>`
     ]
@@ -40,7 +40,7 @@ export function estimatesSectionHtml(report: Report, name: Name, who: Who): stri
   if (!e || e.rows.length === 0) return ''
   const est = (m: ReturnType<typeof estimateOf>) =>
     !m || m.value === null
-      ? `<td class="num undefined" title="${esc(m?.reason ?? '')}">${NONE}</td>`
+      ? `<td class="num undefined" title="${esc(m ? (m.reason ?? '') : NOT_A_SHARE)}">${NONE}</td>`
       : cell(`${fmtNumber(m.value)}${m.cut_to_range ? ` ${CUT_MARK}` : ''}`, fmtBounds(m.ci_low, m.ci_high))
   const rows = e.rows.map((r) => [
     who(r.source),

@@ -135,7 +135,7 @@ function fatalPart(pairwise: ReportPairwise, who: Who): string {
     num(f.n_no_value),
     num(f.n_unanswered),
     num(f.n_both_fatal),
-    f.n_named_judged === undefined ? td(NONE) : num(`${f.n_named}/${f.n_named_judged}`),
+    f.n_named_judged === undefined ? `<td class="num undefined" title="${esc(f.reasons.fatal_flaw_named_recall ?? 'not computed')}">${NONE}</td>` : num(`${f.n_named}/${f.n_named_judged}`),
     statCell('fatal_flaw_named_recall', f.fatal_flaw_named_recall, f.ci.fatal_flaw_named_recall, f.reasons.fatal_flaw_named_recall)
   ])
   return `<h3 id="fatal-flaws">Fatal-flaw recall</h3><p class="muted small">${esc(`${pairwise.n_fatal_flaw_audits} human flaw audits. ${FATAL_FLAW_NOTE}.`)}</p>${table([...FATAL_FLAW_COLUMNS], rows, new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]))}${judgeFlawAuditsHtml(pairwise.judge_flaw_audits)}`

@@ -10,6 +10,7 @@ import { flawMatchingHtml } from './html-flaw-matching'
 import { probesHtml } from './html-probes'
 import { escapeXml as esc } from './plots/svg'
 import { reportPlots } from './plots'
+import { methodsItems } from './methods'
 import type { Report } from './schema'
 
 /**
@@ -204,16 +205,6 @@ function warnings(report: Report): string {
 }
 
 function methods(report: Report): string {
-  return section(
-    'methods',
-    'Methods',
-    `<ul class="small">
-<li>Denominators: <em>in scope</em> = units the criterion labels and the source was asked about; <em>judged</em> = answered with a value, unparseable, or a tie a source gave as its answer (both counted as wrong); <em>n</em> = units both gave a value for (the n of every agreement statistic); <em>no value</em> = answered, but a split vote (display orders or trials that disagree) left no value; failed, abstained, pending and no-value units are listed and left out of <em>judged</em>, and counted as not correct only in <em>of all in scope</em>. A statistic undefined on the data is shown as ${NONE} with its reason, never as 0 or 1.</li>
-<li>Aggregation: ${esc(report.settings.aggregation)}.</li>
-<li>Intervals: in tables, W marks a Wilson interval and B a cluster-bootstrap interval. Wilson score intervals for proportions (they treat units as independent); ${esc(report.settings.bootstrap.method)} with ${report.settings.bootstrap.resamples} resamples (seed ${report.settings.bootstrap.seed}) that draw whole items, with all their units, display orders, trials and raters, for every bootstrap interval of the report at once. Below ${report.settings.min_items_for_interval} items an interval is flagged, and a card gives the Wilson interval of its accuracy (the bootstrap's is unreliable there); from ${report.settings.min_items_for_interval} on, the bootstrap's where it is defined. Each card names the interval it gives.</li>
-<li>Weighted kappas and ordinal statistics use each field's declared scale, so unused categories keep their place. Calibration uses ${report.settings.ece_bins} equal-width bins.</li>
-<li>Colours: each source keeps one colour in every plot and table of this report. A judge's comes from its own id (a run from its number); where a judge listed earlier holds that hue, it takes the next free one, so up to eight judges never share a colour. People and criteria are greys.</li>
-${report.settings.panel_rule ? `<li>Panel: ${esc(report.settings.panel_rule)}.</li>` : ''}
-</ul>`
-  )
+  const items = methodsItems(report).map((m) => `<li><strong>${esc(m.topic)}</strong>: ${esc(m.text)}.</li>`)
+  return section('methods', 'Methods', `<ul class="small">\n${items.join('\n')}\n</ul>`)
 }

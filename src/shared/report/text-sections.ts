@@ -1,4 +1,4 @@
-import { calibrationLines, evaluatedOn, fitName, fitTarget } from './calibration-lines'
+import { calibrationLines, evaluatedOn, fitName, fittedOn, fitTarget } from './calibration-lines'
 import { ESTIMATE_COLUMNS, estimateCell, estimateCutLines, estimateNoteLines, estimateOf } from './estimate-cells'
 import { fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, fmtTally, NONE } from './format'
 import type { Report } from './schema'
@@ -14,7 +14,7 @@ function calibrationText(report: Report, name: Name): string[] {
   if (rows.length === 0) return []
   const out = heading('Recalibrated judges', 'each fit learned on its fit split only, evaluated on its eval split against the raw judge on the same units')
   for (const c of rows) {
-    out.push(`${fitName(c, name)} (${c.method}) of ${name(c.raw_source)} · ${fitTarget(c)} of ${name(c.criterion)} · fitted on ${c.fit_split}: ${c.n_fit_items} items · evaluated on ${evaluatedOn(c)}`)
+    out.push(`${fitName(c, name)} (${c.method}) of ${name(c.raw_source)} · ${fitTarget(c)} of ${name(c.criterion)} · fitted on ${fittedOn(c)} · evaluated on ${evaluatedOn(c)}`)
     if (!c.held_out) out.push(`  not held out: ${c.reasons.held_out ?? 'the split moved items it learned from'}`)
     for (const line of calibrationLines(c)) out.push(`  ${line}`)
     for (const [key, reason] of Object.entries(c.reasons)) if (key !== 'held_out') out.push(`  ${key}: ${reason}`)

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { labelTermsWords, renderReportHtml, renderReportText, sourceDetailWords, sourceFlagsWords, summaryCardsHtml, undefinedResamplesWords, type Report } from '../../../src/shared/report'
+import { fittedAgainstWords, labelTermsWords, renderReportHtml, renderReportText, sourceDetailWords, sourceFlagsWords, summaryCardsHtml, undefinedResamplesWords, type Report } from '../../../src/shared/report'
 
 // What a reader meets in the text and HTML reports (the screen renders the same cards, and the same words through
 // the same functions): figures named as their section names them, and nothing the JSON has left unsaid.
@@ -69,5 +69,28 @@ describe('label terms', () => {
     expect(labelTermsWords({ label_terms: 'side', rows: [{ baseline_terms: 'origin' }, { baseline_terms: 'origin' }, {}] })).toBe(
       'Labels are stated in side terms (a/b, canonical order); the majority baseline of 2 of 3 rows is stated in human/AI terms (which origin wrote the better proposal), the terms of that row\'s own judged pairs (each sets a human proposal against an AI one)'
     )
+  })
+})
+
+describe('a card of an interval field', () => {
+  it('gives its α the bootstrap interval the field table gives it', () => {
+    const report = golden('rubric-points')
+    const card = report.summary.find((c) => c.agreement.statistic === 'krippendorff_alpha_interval' && c.agreement.value !== null)!
+    const row = report.fields.find((f) => f.name === card.field)!.comparisons.find((r) => r.source === card.source && r.criterion === card.agreement.against)!
+    expect(row.ci.krippendorff_alpha_interval?.method).toBe('cluster bootstrap (percentile)')
+    expect([card.agreement.ci_low, card.agreement.ci_high]).toEqual([row.ci.krippendorff_alpha_interval!.ci_low, row.ci.krippendorff_alpha_interval!.ci_high])
+    expect(card.agreement.ci_low! <= card.agreement.value! && card.agreement.value! <= card.agreement.ci_high!).toBe(true)
+  })
+})
+
+describe('a fit aimed at another criterion than its card', () => {
+  it('says so on the card, and says nothing where the criteria are one', () => {
+    const name = (id: string) => ({ 'human-majority': 'Human majority', label: 'Reference label' })[id] ?? id
+    const report = { calibration: [{ source: 'fit:14', criterion: 'human-majority' }] } as unknown as Pick<Report, 'calibration'>
+    expect(fittedAgainstWords(report, { source: 'fit:14', criterion: 'label', criterion_name: 'Reference label' }, name)).toBe(
+      'Fitted against Human majority; scored here against Reference label, as every card. Its figures against Human majority are under Recalibrated judges'
+    )
+    expect(fittedAgainstWords(report, { source: 'fit:14', criterion: 'human-majority', criterion_name: 'Human majority' }, name)).toBeNull()
+    expect(fittedAgainstWords(report, { source: 'run:1', criterion: 'label', criterion_name: 'Reference label' }, name)).toBeNull()
   })
 })

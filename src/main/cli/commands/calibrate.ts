@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
 import { splitSchema, type Split } from '../../../shared/items/kinds'
 import type { CalibrationRow } from '../../../shared/calibrate/schema'
-import { calibrationLines, evaluatedOn, fitTarget } from '../../../shared/report/calibration-lines'
+import { calibrationLines, evaluatedOn, fittedOn, fitTarget } from '../../../shared/report/calibration-lines'
 import type { EventPayload } from '../../../shared/contract/operations'
 import { withProject, type OpenFor } from '../contract'
 import type { CliIO } from '../run'
@@ -116,7 +116,7 @@ function split(value: string, flag: string): Split {
 
 function printFit(fit: CalibrationRow, io: CliIO): void {
   io.out(`fit ${fit.fit_id} (${fit.source}): ${fit.raw_source} · ${fit.label}, aimed at ${fitTarget(fit)} of ${fit.criterion}`)
-  io.out(`  fitted on ${fit.fit_split}: ${fit.n_fit_items} items, ${fit.n_fit_units} units; evaluated on ${evaluatedOn(fit)}`)
+  io.out(`  fitted on ${fit.method === 'both-orders' ? fittedOn(fit) : `${fit.fit_split}: ${fit.n_fit_items} items, ${fit.n_fit_units} units`}; evaluated on ${evaluatedOn(fit)}`)
   // The same lines as the report's recalibration section (text, HTML and screen).
   for (const line of calibrationLines(fit)) io.out(`  ${line}`)
   for (const [key, reason] of Object.entries(fit.reasons)) io.out(`  ${key}: ${reason}`)

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { Report } from '../../../shared/report'
+import { evaluatedOn, fittedOn, type Report } from '../../../shared/report'
 import { api } from '../api'
 import { Choices } from '../components/Choices'
 import { inFormWords } from './calibrate-words'
@@ -44,7 +44,7 @@ export function CalibrateForm({ report, onCalibrated }: { report: Report; onCali
         setBusy(false)
         // Named as every table names the fit: its judge, its method and its number.
         const rawName = (id: string) => report.sources.find((s) => s.id === id)?.name ?? id
-        const described = (f: (typeof r.fits)[number]) => `${rawName(f.raw_source)} · ${f.label} · fit ${f.fit_id} (fitted on ${f.n_fit_items} dev items, evaluated on ${f.n_eval_items} test items)`
+        const described = (f: (typeof r.fits)[number]) => `${rawName(f.raw_source)} · ${f.label} · fit ${f.fit_id} (fitted on ${fittedOn(f)}; evaluated on ${evaluatedOn(f)})`
         const fresh = r.fits.filter((f) => !r.already_stored.includes(f.fit_id))
         const again = r.fits.filter((f) => r.already_stored.includes(f.fit_id))
         // The same fit asked for again is shown as the one stored, never stored twice.

@@ -1,4 +1,4 @@
-import { calibrationLines, fitOfRun, fitTarget, CUT_MARK, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
+import { calibrationLines, fitOfRun, fittedOn, fitTarget, CUT_MARK, NOT_A_SHARE, ESTIMATE_COLUMNS, estimateCutLines, estimateNoteLines, estimateOf, evaluatedOn, fmtBounds, fmtNumber, NONE, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 type Name = (id: string) => string
@@ -22,9 +22,7 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
             <td>
               {fitTarget(c)} of {name(c.criterion)}
             </td>
-            <td>
-              {c.fit_split}: {c.n_fit_items} items
-            </td>
+            <td>{fittedOn(c)}</td>
             <td>
               {evaluatedOn(c)}
             </td>
@@ -51,7 +49,12 @@ export function CalibrationTable({ report, name }: { report: Report; name: Name 
 }
 
 function Estimate({ m }: { m: ReturnType<typeof estimateOf> }) {
-  if (!m) return <td className="num">{NONE}</td>
+  if (!m)
+    return (
+      <td className="num undefined" title={NOT_A_SHARE}>
+        {NONE}
+      </td>
+    )
   if (m.value === null)
     return (
       <td className="num undefined" title={m.reason}>

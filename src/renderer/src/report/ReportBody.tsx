@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { fieldLabelOf, labelTermsWords, PAIRWISE_COUNTS, SUBSETS_NOTE, type Report, type ReportPlot } from '../../../shared/report'
+import { fieldLabelOf, labelTermsWords, methodsItems, PAIRWISE_COUNTS, SUBSETS_NOTE, type Report, type ReportPlot } from '../../../shared/report'
 import { PlotFigure } from './PlotFigure'
 import { JudgeVsJudgeTable } from './JudgeVsJudgeTable'
 import { CeilingTable, FatalFlawTable, FieldTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, Warnings } from './ReportTables'
@@ -75,7 +75,7 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
     parts.push({
       id: `field-${f.name}`,
       title: f.label,
-      note: `${f.name} · ${f.level}${sideFrameNote(f.categories)}`,
+      note: `${f.name} · ${f.level}${f.categories ? ` · declared scale: ${f.categories.map(String).join(', ')}${sideFrameNote(f.categories)}` : ''}`,
       body: (
         <>
           <FieldTable report={report} field={f} name={name} />
@@ -102,6 +102,20 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
   if (report.idea_originality) parts.push({ id: 'idea-originality', title: 'Originality of chosen and excluded ideas', body: <IdeaOriginalityTable report={report} /> })
   if (report.flaw_matching) parts.push({ id: 'flaw-matching', title: 'Judges’ flaw audits against the experts’', body: <FlawMatchingTable report={report} /> })
   if (report.probes) parts.push({ id: 'probes', title: 'Probes', note: `${report.probes.n_verified} verified`, body: <ProbesTables report={report} /> })
+  // How every figure above is counted, as the exported report's Methods section says it.
+  parts.push({
+    id: 'methods',
+    title: 'Methods',
+    body: (
+      <ul className="small report-methods">
+        {methodsItems(report).map((m) => (
+          <li key={m.topic}>
+            <strong>{m.topic}</strong>: {m.text}.
+          </li>
+        ))}
+      </ul>
+    )
+  })
 
   const toggle = (id: string, isOpen: boolean) =>
     setOpen((prev) => {

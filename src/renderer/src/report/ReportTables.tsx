@@ -221,7 +221,9 @@ export function FatalFlawTable({ report }: { report: Report }) {
             <Counts of={[f.n_fatal, f.n_judged, f.n_ruled_against]} />
             <Stat name="fatal_flaw_recall" value={f.fatal_flaw_recall} ci={f.ci.fatal_flaw_recall} reason={f.reasons.fatal_flaw_recall} />
             <Counts of={[f.n_no_value, f.n_unanswered, f.n_both_fatal]} />
-            <td className="num">{f.n_named_judged === undefined ? NONE : `${f.n_named}/${f.n_named_judged}`}</td>
+            <td className={f.n_named_judged === undefined ? 'num undefined' : 'num'} title={f.n_named_judged === undefined ? f.reasons.fatal_flaw_named_recall : undefined}>
+              {f.n_named_judged === undefined ? NONE : `${f.n_named}/${f.n_named_judged}`}
+            </td>
             <Stat name="fatal_flaw_named_recall" value={f.fatal_flaw_named_recall} ci={f.ci.fatal_flaw_named_recall} reason={f.reasons.fatal_flaw_named_recall} />
           </tr>
         ))}
