@@ -31,11 +31,11 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
   const rows = pairwise.rows.map((r) => [
     who(r.source),
     td(name(r.criterion)),
-    ...pairwiseCountsOf(r).map(num),
+    // The accuracy and the baselines it is read against first, so a narrow window shows them side by side.
     statCell('accuracy', r.accuracy, r.ci.accuracy, r.reasons.accuracy, r.below_majority_baseline === true),
-    // The baselines beside the accuracy they are read against, so a narrow window shows both.
     `<td class="num">${esc(fmtPercent(r.majority_baseline))}<span class="ci">always ${esc(alwaysLabel(r.majority_label))}</span></td>`,
     statCell('random_baseline', r.random_baseline, undefined, r.reasons.random_baseline),
+    ...pairwiseCountsOf(r).map(num),
     r.ci.accuracy_bootstrap ? `<td class="num">${esc(fmtInterval(r.ci.accuracy_bootstrap, true))}</td>` : `<td class="num undefined" title="${esc(r.reasons.accuracy_bootstrap ?? r.reasons.accuracy ?? 'not computed')}">${NONE}</td>`,
     statCell('accuracy_of_all', r.accuracy_of_all, r.ci.accuracy_of_all, r.reasons.accuracy_of_all)
   ])
@@ -58,7 +58,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
         : `<td class="num">${esc(`${fmtPercent(sub.accuracy)} (${sub.correct}/${sub.n_judged})`)}<span class="ci">${esc(ci)}</span></td>`
     })
   ])
-  const headings = ['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Majority baseline', 'Random', 'Cluster bootstrap', 'Of all in scope']
+  const headings = ['Source', 'Criterion', 'Accuracy (Wilson)', 'Majority baseline', 'Random', ...PAIRWISE_COUNT_COLUMNS, 'Cluster bootstrap', 'Of all in scope']
   const body = `<p class="muted small">Counts ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. ${esc(PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1))}. ${esc(labelTermsWords(pairwise))}.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
 ${comparisonNotes(pairwise.rows, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}
@@ -144,12 +144,13 @@ function fatalPart(pairwise: ReportPairwise, who: Who): string {
 export function fieldSection(field: Report['fields'][number], plots: readonly ReportPlot[], name: Name, who: Who): string {
   const hasOutcome = scoredAgainstOutcome(field)
   const columns = comparisonColumns(field.level, hasOutcome)
-  const headings = ['Source', 'Criterion', ...FIELD_COUNT_COLUMNS, ...columns.map(statisticLabel)]
+  // The statistics first and their counts after, so a narrow window shows what the rows are compared by.
+  const headings = ['Source', 'Criterion', ...columns.map(statisticLabel), ...FIELD_COUNT_COLUMNS]
   const rows = field.comparisons.map((c) => [
     who(c.source),
     td(name(c.criterion)),
-    ...fieldCountsOf(c).map(num),
-    ...columns.map((s) => statOf(c, s))
+    ...columns.map((s) => statOf(c, s)),
+    ...fieldCountsOf(c).map(num)
   ])
   const categories = field.categories ? ` · declared scale: ${field.categories.map(String).join(', ')}${sideFrameNote(field.categories)}` : ''
   const body = `<p class="muted small">Counts ${esc(field.unit)}. ${esc(FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1))}.</p>

@@ -10,6 +10,7 @@ import type { Report } from './schema'
  */
 export function undefinedResamplesWords(undefinedResamples: number, resamples: number): string {
   if (undefinedResamples === 0) return `0 of ${resamples}`
+  if (undefinedResamples >= resamples) return `${undefinedResamples} of ${resamples}: no interval`
   const share = undefinedResamples / resamples
   return `${undefinedResamples} of ${resamples} (${fmtPercent(share)})${share > MAX_UNDEFINED_RESAMPLE_SHARE ? ': interval unreliable' : ''}`
 }

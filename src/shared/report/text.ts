@@ -92,15 +92,15 @@ function pairwiseText(report: Report, name: Name): string[] {
   if (pw.rows.length) {
     out.push(
       grid(
-        ['source', 'criterion', ...PAIRWISE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'accuracy', 'Wilson', 'majority', 'random', 'bootstrap', 'of all', 'items'],
+        ['source', 'criterion', 'accuracy', 'Wilson', 'majority', 'random', ...PAIRWISE_COUNT_COLUMNS.map((h) => h.toLowerCase()), 'bootstrap', 'of all', 'items'],
         pw.rows.map((r) => [
           name(r.source),
           name(r.criterion),
-          ...pairwiseCountsOf(r).map(String),
           fmtPercent(r.accuracy),
           interval(r.ci.accuracy, true),
           `${fmtPercent(r.majority_baseline)} (always ${alwaysLabel(r.majority_label)})`,
           fmtPercent(r.random_baseline),
+          ...pairwiseCountsOf(r).map(String),
           interval(r.ci.accuracy_bootstrap, true),
           `${fmtPercent(r.accuracy_of_all)} ${fmtInterval(r.ci.accuracy_of_all, true)}`.trim(),
           String(r.n_items)
@@ -211,11 +211,11 @@ function fieldsText(report: Report, name: Name): string[] {
     out.push(...heading(`${field.label} · ${field.name} (${field.level})`, `counts ${field.unit}`), FIELD_COUNTS)
     out.push(
       grid(
-        ['source', 'criterion', ...FIELD_COUNT_COLUMNS.map((h) => h.toLowerCase()), ...columns.map(statisticLabel)],
+        ['source', 'criterion', ...columns.map(statisticLabel), ...FIELD_COUNT_COLUMNS.map((h) => h.toLowerCase())],
         field.comparisons.map((c) => {
           const record = c as unknown as Record<string, number | null | undefined>
           const counts = fieldCountsOf(c).map(String)
-          return [name(c.source), name(c.criterion), ...counts, ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])))]
+          return [name(c.source), name(c.criterion), ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k]))), ...counts]
         })
       )
     )

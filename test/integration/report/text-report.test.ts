@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { Project } from '../../../src/main/store/project'
-import { FIELD_COUNTS, NO_COMPARISON, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, WIN_RATES_NOTE, agreementLabel, fmtInterval, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { alwaysLabel, comparisonColumns, scoredAgainstOutcome, FIELD_COUNTS, NO_COMPARISON, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, WIN_RATES_NOTE, agreementLabel, fmtInterval, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, demoWithCheckedProbes, verdictFor, type PairSpec } from './fixtures'
@@ -130,7 +130,11 @@ describe('the text report of the demo project after a judge run', () => {
       const line = table.split('\n').find((l) => l.startsWith(`${names.get(r.source)}  `) && l.includes(`  ${names.get(r.criterion)}  `))
       expect(line, `${r.source} ${r.criterion}`).toBeDefined()
       const counts = [r.n_in_scope, r.n_judged, r.n_failed, r.n_unparseable, r.n_abstained, r.n_pending, r.n_ties, r.correct].map(String)
-      expect(line!.split(/\s{2,}/).slice(2, 11)).toEqual([...counts, fmtPercent(r.accuracy)])
+      // The accuracy, its Wilson interval and the two baselines first, then the counts.
+      const cells = line!.split(/\s{2,}/)
+      expect(cells[2]).toBe(fmtPercent(r.accuracy))
+      expect(cells[4]).toBe(`${fmtPercent(r.majority_baseline)} (always ${alwaysLabel(r.majority_label)})`)
+      expect(cells.slice(6, 14)).toEqual(counts)
     }
   })
 
@@ -146,7 +150,9 @@ describe('the text report of the demo project after a judge run', () => {
         const line = table.split('\n').find((l) => l.startsWith(`${names.get(c.source)}  `) && l.includes(`  ${names.get(c.criterion)}  `))
         expect(line, `${field.name} ${c.source} ${c.criterion}`).toBeDefined()
         const counts = [c.n_in_scope, c.n_judged, c.n, c.n_failed, c.n_unparseable, c.n_abstained, c.n_pending, c.n_no_value].map(String)
-        expect(line!.split(/\s{2,}/).slice(2, 10)).toEqual(counts)
+        // The statistics first, then the counts.
+        const statistics = comparisonColumns(field.level, scoredAgainstOutcome(field)).length
+        expect(line!.split(/\s{2,}/).slice(2 + statistics, 10 + statistics)).toEqual(counts)
       }
       const section = html.slice(html.indexOf(`id="field-${field.name}"`))
       expect(section.slice(0, 4000)).toContain('judged: n, the unparseable and the ties a source gave as its answer')

@@ -121,19 +121,19 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
   if (!pairwise) return null
   return (
     <>
-      <Table head={['Source', 'Criterion', ...PAIRWISE_COUNT_COLUMNS, 'Accuracy (Wilson)', 'Majority baseline', 'Random', 'Cluster bootstrap', 'Of all in scope']} numericFrom={2}>
+      <Table head={['Source', 'Criterion', 'Accuracy (Wilson)', 'Majority baseline', 'Random', ...PAIRWISE_COUNT_COLUMNS, 'Cluster bootstrap', 'Of all in scope']} numericFrom={2}>
         {pairwise.rows.map((r) => (
           <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
             <Who report={report} id={r.source} />
             <td>{name(r.criterion)}</td>
-            <Counts of={pairwiseCountsOf(r)} />
+            {/* The accuracy and the baselines it is read against first, so a narrow window shows them side by side. */}
             <Stat name="accuracy" value={r.accuracy} ci={r.ci.accuracy} reason={r.reasons.accuracy} below={r.below_majority_baseline === true} />
-            {/* The baselines beside the accuracy they are read against, so a narrow window shows both. */}
             <td className="num">
               {fmtPercent(r.majority_baseline)}
               <span className="ci">always {alwaysLabel(r.majority_label)}</span>
             </td>
             <Stat name="random_baseline" value={r.random_baseline} reason={r.reasons.random_baseline} />
+            <Counts of={pairwiseCountsOf(r)} />
             <td className={r.ci.accuracy_bootstrap ? 'num' : 'num undefined'} title={r.ci.accuracy_bootstrap ? undefined : (r.reasons.accuracy_bootstrap ?? r.reasons.accuracy)}>
               {fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}
             </td>
@@ -277,13 +277,14 @@ export function FieldTable({ report, field, name }: { report: Report; field: Rep
         Counts {field.unit}. {FIELD_COUNTS.charAt(0).toUpperCase() + FIELD_COUNTS.slice(1)}.{' '}
         {columns.includes('accuracy') ? 'Under accuracy, W marks the Wilson interval and B the cluster bootstrap over items; each other interval names its method on hover.' : 'Each interval names its method on hover.'}
       </p>
-      <Table head={['Source', 'Criterion', ...FIELD_COUNT_COLUMNS, ...columns.map(statisticLabel)]} numericFrom={2}>
+      {/* The statistics first and their counts after, so a narrow window shows what the rows are compared by. */}
+      <Table head={['Source', 'Criterion', ...columns.map(statisticLabel), ...FIELD_COUNT_COLUMNS]} numericFrom={2}>
         {field.comparisons.map((c) => (
           <tr key={`${c.source}|${c.criterion}`} data-source={c.source} data-criterion={c.criterion}>
             <Who report={report} id={c.source} />
             <td>{name(c.criterion)}</td>
-            <Counts of={fieldCountsOf(c)} />
             {columns.map((s) => comparisonCell(c, s))}
+            <Counts of={fieldCountsOf(c)} />
           </tr>
         ))}
       </Table>
