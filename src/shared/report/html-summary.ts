@@ -1,6 +1,6 @@
 import { alwaysLabel, agreementLabel, ceilingWords, fmtRange, LOWER_IS_BETTER, noCeilingWhy, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
 import { accuracyGauge } from './plots/card-gauge'
-import { fittedAgainstWords } from './table-words'
+import { fitCardNotes } from './table-words'
 import { colourIn } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
@@ -228,8 +228,7 @@ function flags(c: ReportSummaryCard, minItems: number): string {
 }
 
 function fittedAgainst(report: Report, c: ReportSummaryCard, name: (id: string) => string): string {
-  const words = fittedAgainstWords(report, c, name)
-  return words ? `<p class="muted small fitted-against">${esc(words)}</p>` : ''
+  return fitCardNotes(report, c, name).map((note) => `<p class="muted small fit-note">${esc(note)}.</p>`).join('')
 }
 
 function card(report: Report, j: JudgeSummary, index: number): string {

@@ -65,11 +65,19 @@ export function fieldLabelOf(report: { fields: ReadonlyArray<{ name: string; lab
 }
 
 /**
- * A fit aimed at another criterion than the one every card is scored against says so on its card: the card stays
- * comparable with the others, and its figures against its own criterion are in its section. Null otherwise.
+ * What a fit's card says of itself beside figures read like every other card's: that it is scored on its eval split
+ * only, where the human ceiling beside it is over every item in scope; and that it was fitted against another
+ * criterion than the one every card is scored against (its figures against that one are in its section).
  */
-export function fittedAgainstWords(report: Pick<Report, 'calibration'>, card: { source: string; criterion: string | null; criterion_name?: string | null | undefined }, name: (id: string) => string): string | null {
+export function fitCardNotes(
+  report: Pick<Report, 'calibration'> & { scope: { split: string } },
+  card: { source: string; criterion: string | null; criterion_name?: string | null | undefined },
+  name: (id: string) => string
+): string[] {
   const fit = report.calibration?.find((f) => f.source === card.source)
-  if (!fit || fit.criterion === card.criterion) return null
-  return `Fitted against ${name(fit.criterion)}; scored here against ${card.criterion_name ?? 'no criterion'}, as every card. Its figures against ${name(fit.criterion)} are under Recalibrated judges`
+  if (!fit) return []
+  const notes: string[] = []
+  if (report.scope.split !== fit.eval_split) notes.push(`Scored on the ${fit.eval_split} split only, where it is held out; the human ceiling beside it is over every item in scope`)
+  if (fit.criterion !== card.criterion) notes.push(`Fitted against ${name(fit.criterion)}; scored here against ${card.criterion_name ?? 'no criterion'}, as every card. Its figures against ${name(fit.criterion)} are under Recalibrated judges`)
+  return notes
 }

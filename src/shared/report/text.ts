@@ -2,7 +2,7 @@ import { alwaysLabel, agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes
 import type { Report, ReportInterval } from './schema'
 import { PUBLISHED_AGREEMENT_NOTE, SUBSETS_NOTE, BRADLEY_TERRY_NOTE, FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
-import { fittedAgainstWords, publishedChanceWords, labelTermsWords, sourceDetailWords, sourceFlagsWords, undefinedResamplesWords } from './table-words'
+import { fitCardNotes, publishedChanceWords, labelTermsWords, sourceDetailWords, sourceFlagsWords, undefinedResamplesWords } from './table-words'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { grid, heading, type Name } from './text-parts'
 
@@ -40,8 +40,7 @@ function summaryText(report: Report, name: Name): string[] {
   const out = heading('Summary', 'one card per judge and field; every figure is the one of the section it comes from')
   for (const c of report.summary) {
     out.push(`${c.source_name} · ${c.field} (${c.level}) against ${c.criterion_name ?? 'no criterion'} · ${c.n_items} items`)
-    const fitted = fittedAgainstWords(report, c, name)
-    if (fitted) out.push(`  ${fitted}`)
+    for (const note of fitCardNotes(report, c, name)) out.push(`  ${note}`)
     const a = c.accuracy
     out.push(
       a.value === null

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fittedAgainstWords, labelTermsWords, renderReportHtml, renderReportText, sourceDetailWords, sourceFlagsWords, summaryCardsHtml, undefinedResamplesWords, type Report } from '../../../src/shared/report'
+import { fitCardNotes, labelTermsWords, renderReportHtml, renderReportText, sourceDetailWords, sourceFlagsWords, summaryCardsHtml, undefinedResamplesWords, type Report } from '../../../src/shared/report'
 
 // What a reader meets in the text and HTML reports (the screen renders the same cards, and the same words through
 // the same functions): figures named as their section names them, and nothing the JSON has left unsaid.
@@ -83,14 +83,17 @@ describe('a card of an interval field', () => {
   })
 })
 
-describe('a fit aimed at another criterion than its card', () => {
-  it('says so on the card, and says nothing where the criteria are one', () => {
+describe('a fit’s card', () => {
+  it('says it is scored on its eval split only, and against which criterion it was fitted where that is another', () => {
     const name = (id: string) => ({ 'human-majority': 'Human majority', label: 'Reference label' })[id] ?? id
-    const report = { calibration: [{ source: 'fit:14', criterion: 'human-majority' }] } as unknown as Pick<Report, 'calibration'>
-    expect(fittedAgainstWords(report, { source: 'fit:14', criterion: 'label', criterion_name: 'Reference label' }, name)).toBe(
+    const report = { scope: { split: 'all' }, calibration: [{ source: 'fit:14', criterion: 'human-majority', eval_split: 'test' }] } as unknown as Pick<Report, 'calibration' | 'scope'>
+    expect(fitCardNotes(report, { source: 'fit:14', criterion: 'label', criterion_name: 'Reference label' }, name)).toEqual([
+      'Scored on the test split only, where it is held out; the human ceiling beside it is over every item in scope',
       'Fitted against Human majority; scored here against Reference label, as every card. Its figures against Human majority are under Recalibrated judges'
-    )
-    expect(fittedAgainstWords(report, { source: 'fit:14', criterion: 'human-majority', criterion_name: 'Human majority' }, name)).toBeNull()
-    expect(fittedAgainstWords(report, { source: 'run:1', criterion: 'label', criterion_name: 'Reference label' }, name)).toBeNull()
+    ])
+    // A report on the eval split alone: the ceiling is on those items too; and the same criterion says nothing.
+    const onTest = { ...report, scope: { split: 'test' } }
+    expect(fitCardNotes(onTest, { source: 'fit:14', criterion: 'human-majority', criterion_name: 'Human majority' }, name)).toEqual([])
+    expect(fitCardNotes(report, { source: 'run:1', criterion: 'label', criterion_name: 'Reference label' }, name)).toEqual([])
   })
 })

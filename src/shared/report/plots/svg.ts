@@ -62,8 +62,28 @@ export function labelWidth(labels: readonly string[], fontSize = 11): number {
   return Math.max(0, ...labels.map((l) => l.length * fontSize * 0.58))
 }
 
+/**
+ * A label cut to `max` characters. A source's name ends with what tells it from its neighbours ("· fit 8", "· run 16"),
+ * so a name of " · " parts keeps its first and last parts and gives up the middle; other labels lose their end.
+ */
 export function truncate(label: string, max = 42): string {
-  return label.length > max ? `${label.slice(0, max - 1)}…` : label
+  if (label.length <= max) return label
+  const parts = label.split(' · ')
+  if (parts.length >= 3) {
+    const first = parts[0] as string
+    const last = parts[parts.length - 1] as string
+    const kept = `${first} · … · ${last}`
+    if (kept.length <= max) {
+      // As many middle parts as fit, from the start, before the ellipsis.
+      let head = first
+      for (const part of parts.slice(1, -1)) {
+        if (`${head} · ${part} · … · ${last}`.length > max) break
+        head = `${head} · ${part}`
+      }
+      return `${head} · … · ${last}`
+    }
+  }
+  return `${label.slice(0, max - 1)}…`
 }
 
 export function percent(v: number | null | undefined, digits = 1): string {
