@@ -49,6 +49,9 @@ export const SOURCES_NOTE =
   'every comparison'
 
 /** What the win rates count, said with them (text, HTML and screen alike). */
+/** Why a flaw-matching row has no quote overlap: it is read on matched flaws whose two quotes are both given. */
+export const NO_QUOTE_OVERLAP = 'no matched flaw with a quote from both the judge and the experts'
+
 /** Why an annotator's own row has no cluster-bootstrap interval (its Wilson interval stands beside it). */
 export const NO_ANNOTATOR_BOOTSTRAP =
   'no cluster-bootstrap interval for one annotator\'s row: the report draws its resamples for judges and majorities; the Wilson interval beside it holds'

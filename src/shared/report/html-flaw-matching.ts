@@ -3,6 +3,7 @@ import { fmtNumber, fmtPercent, NONE } from './format'
 import { num, section, table, td } from './html-parts'
 import { escapeXml as esc } from './plots/svg'
 import type { Report } from './schema'
+import { NO_QUOTE_OVERLAP } from './definitions'
 
 const ci = (c: [number, number] | null) => (c ? `<span class="ci">[${fmtPercent(c[0])}, ${fmtPercent(c[1])}]</span>` : '')
 
@@ -23,7 +24,7 @@ export function flawMatchingHtml(report: Report, who: (id: string) => string): s
       i === 0 ? who(r.source) : '<td></td>',
       td(label),
       ...cells(c),
-      i === 0 ? num(`${fmtNumber(r.quote_overlap)} (${r.n_quote_pairs})`) : '<td></td>',
+      i === 0 ? (r.quote_overlap === null ? `<td class="num undefined" title="${esc(NO_QUOTE_OVERLAP)}">${esc(`${NONE} (${r.n_quote_pairs})`)}</td>` : num(`${fmtNumber(r.quote_overlap)} (${r.n_quote_pairs})`)) : '<td></td>',
       i === 0 ? num(`${r.n_unparseable_flaws}`) : '<td></td>',
       i === 0 ? td(`${r.reference}, ${r.n_items} pairs`) : '<td></td>'
     ])

@@ -1,4 +1,4 @@
-import { JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE, type FlawMatchCell, type Report } from '../../../shared/report'
+import { NO_QUOTE_OVERLAP, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, fmtDifference, fmtDifferenceInterval, fmtNumber, fmtPercent, NONE, type FlawMatchCell, type Report } from '../../../shared/report'
 import { Table, Who } from './TableParts'
 
 // The report's sections on generated ideas (chosen beside excluded) and on judges' flaw audits (against the experts',
@@ -76,7 +76,9 @@ export function FlawMatchingTable({ report }: { report: Report }) {
               <td>{label}</td>
               <Share value={c.recall} ci={c.recall_ci} k={c.n_expert_found} n={c.n_expert} />
               <Share value={c.precision} ci={c.precision_ci} k={c.n_judge_matched} n={c.n_judge} />
-              <td className="num">{i === 0 ? `${fmtNumber(r.quote_overlap)} (${r.n_quote_pairs})` : ''}</td>
+              <td className={i === 0 && r.quote_overlap === null ? 'num undefined' : 'num'} title={i === 0 && r.quote_overlap === null ? NO_QUOTE_OVERLAP : undefined}>
+                {i === 0 ? `${fmtNumber(r.quote_overlap)} (${r.n_quote_pairs})` : ''}
+              </td>
               <td className="num">{i === 0 ? r.n_unparseable_flaws : ''}</td>
               <td>{i === 0 ? `${r.reference}, ${r.n_items} pairs` : ''}</td>
             </tr>
