@@ -13,6 +13,7 @@ import type { Db } from '../store/database'
 import { getMeta } from '../store/meta'
 import { panelSourceInput } from './panel'
 import { listFits } from '../store/calibration-fits'
+import type { StoredFit } from '../../shared/calibrate'
 import { countCheckProvenance } from '../checks/verify'
 import { probeFacts } from '../probes/report-facts'
 
@@ -70,7 +71,8 @@ function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): Re
   sources.push(...runSources(db, instrument, payloads, options.includeArchived ?? false))
   const panel = instrument.id === 'hypothesis-match' ? panelSourceInput(sources, payloads, options.panel) : null
   if (panel?.source) sources.push(panel.source)
-  if (options.sources) keepJudges(sources, options.sources)
+  const allFits = listFits(db, instrument.id)
+  const chosen = options.sources ? keepJudges(sources, allFits, options.sources) : { fits: allFits, notChosen: {} }
 
   const flawAudits = instrument.itemKind === 'proposal-pair' && instrument.id !== 'flaw-audit' ? humanFlawAudits(db, payloads) : []
   // Judges asked the flaw audit itself on the same pairs, shown beside the verdicts' fatal-flaw recall.
@@ -88,7 +90,8 @@ function gatherIn(db: Db, instrument: AnyInstrument, options: GatherOptions): Re
     flawAudits,
     ...(judgeFlawAudits.length ? { judgeFlawAudits } : {}),
     panelRule: panel?.rule ?? null,
-    fits: listFits(db, instrument.id),
+    fits: chosen.fits,
+    ...(Object.keys(chosen.notChosen).length ? { notChosen: chosen.notChosen } : {}),
     workedChecks: instrument.id === 'flaw-audit' || flawAudits.length > 0 ? workedCheckCounts(db, payloads) : null,
     probes,
     // The answers in columns, below the report and the calibration alike.
@@ -260,20 +263,30 @@ function adjudicationSource(db: Db, instrument: AnyInstrument, payloads: Readonl
 
 /**
  * The source filter: judges not listed are dropped, people and criteria stay (they are what a judge is scored
- * against). An id that names no judge of this report is an error, so a typo does not silently empty the report.
+ * against). A fit is chosen by its id (`fit:<id>`; a few-shot fit by its run); a chosen fit keeps the judge it is made
+ * from, which is read for it and listed as not chosen when it is not chosen itself. An id that names no judge or fit
+ * of this report is an error, so a typo does not silently empty the report.
  */
-function keepJudges(sources: ReportSourceInput[], keep: readonly string[]): void {
-  const judgeIds = new Set(sources.filter((s) => JUDGE_KINDS.has(s.kind)).map((s) => s.id))
+function keepJudges(sources: ReportSourceInput[], fits: readonly StoredFit[], keep: readonly string[]): { fits: StoredFit[]; notChosen: Record<string, string> } {
+  const fitId = (f: StoredFit) => (f.parameters.kind === 'few-shot' ? `run:${f.parameters.run_id}` : `fit:${f.id}`)
+  const judgeIds = new Set([...sources.filter((s) => JUDGE_KINDS.has(s.kind)).map((s) => s.id), ...fits.map(fitId)])
   const unknown = keep.filter((id) => !judgeIds.has(id))
   if (unknown.length) {
     throw new AssayError('invalid_input', `No judge source ${unknown.map((id) => `"${id}"`).join(', ')} in this report; judges: ${[...judgeIds].join(', ') || 'none'}`)
   }
   const wanted = new Set(keep)
+  const keptFits = fits.filter((f) => wanted.has(fitId(f)))
+  const notChosen: Record<string, string> = {}
+  for (const f of keptFits) {
+    if (wanted.has(f.spec.source)) continue
+    notChosen[f.spec.source] = `not among the judges chosen; read only as the raw judge of ${fitId(f) === `fit:${f.id}` ? `fit ${f.id}` : `the few-shot fit ${f.id}`}`
+  }
   for (let i = sources.length - 1; i >= 0; i--) {
     const s = sources[i] as ReportSourceInput
     // The panel stays: its members are chosen on their own (`panel`), and it is the benchmark's outcome.
-    if (JUDGE_KINDS.has(s.kind) && s.kind !== 'panel' && !wanted.has(s.id)) sources.splice(i, 1)
+    if (JUDGE_KINDS.has(s.kind) && s.kind !== 'panel' && !wanted.has(s.id) && !(s.id in notChosen)) sources.splice(i, 1)
   }
+  return { fits: keptFits, notChosen }
 }
 
 /** Each judge run is a source of its own: its calls, one per item, trial and display order. */

@@ -93,6 +93,8 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
   const everySource = input.sources.map((s) => resolveSource(s, fields, inScope, frame))
   // Failed and empty runs are listed with why, and compared with nothing.
   const leftOut = new Map(everySource.flatMap((s) => { const why = leftOutOf(s); return why ? [[s.id, why] as const] : [] }))
+  // Judges the source filter left out, read only for a chosen fit made from them.
+  for (const [id, reason] of Object.entries(gathered.notChosen ?? {})) leftOut.set(id, { status: 'not_chosen', reason })
   const resolved = everySource.filter((s) => !leftOut.has(s.id))
   const annotators = resolved.filter((s) => s.input.kind === 'annotator')
   const derived: ResolvedSource[] = []

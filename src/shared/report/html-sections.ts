@@ -245,17 +245,18 @@ export function judgeVsJudgeSection(report: Report, name: Name, who: Who): strin
     td(name(r.criterion)),
     who(r.first),
     who(r.second),
-    `<td class="num" title="${esc(r.definition)}">${esc(String(r.n))}<span class="ci">${esc(`on the ${r.n} shared units`)}</span></td>`,
-    r.statistic === 'accuracy' ? td(fmtRightWrong(r)) : `<td class="undefined" title="${esc(NO_RIGHT_WRONG)}">${NONE}</td>`,
     statCell(r.statistic, r.first_value, undefined, r.reasons.first_value),
     statCell(r.statistic, r.second_value, undefined, r.reasons.second_value),
     differenceCell(r.difference, r.ci.difference, r.statistic === 'accuracy', r.reasons.difference),
-    `<td class="num" title="${esc(mcnemarWords(r))}">${esc(r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p))}</td>`
+    `<td class="num" title="${esc(mcnemarWords(r))}">${esc(r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p))}</td>`,
+    // The units the figures are on, after the figures, so a narrow window shows the difference.
+    `<td class="num" title="${esc(r.definition)}">${esc(String(r.n))}<span class="ci">${esc(`on the ${r.n} shared units`)}</span></td>`,
+    r.statistic === 'accuracy' ? td(fmtRightWrong(r)) : `<td class="undefined" title="${esc(NO_RIGHT_WRONG)}">${NONE}</td>`
   ])
   return section(
     'judge-vs-judge',
     'Judge against judge',
     `<p class="muted small">${esc(JUDGE_VS_JUDGE_NOTE)}.</p>
-${table(['Field', 'Statistic', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p'], rows, new Set([5, 7, 8, 9, 10]))}`
+${table(['Field', 'Statistic', 'Criterion', 'First', 'Second', 'First', 'Second', 'Difference', 'McNemar p', 'Shared units', 'Right/wrong'], rows, new Set([5, 6, 7, 8, 9]))}`
   )
 }

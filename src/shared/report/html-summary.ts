@@ -1,5 +1,6 @@
 import { alwaysLabel, agreementLabel, ceilingWords, fmtRange, LOWER_IS_BETTER, noCeilingWhy, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
 import { accuracyGauge } from './plots/card-gauge'
+import { ceilingVerdictWords } from './summary'
 import { fitCardNotes } from './table-words'
 import { colourIn } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -105,14 +106,24 @@ function verdictLine(card: ReportSummaryCard): string {
   return line ? `${line.charAt(0).toUpperCase()}${line.slice(1)}.` : ''
 }
 
+/** Where an error leads (Brier: lower is better), the ceiling's words say which way they read. */
+const ERROR_CEILING_WORDS: Readonly<Record<string, string>> = {
+  below_human_ceiling: 'below the human ceiling: a larger error',
+  above_human_ceiling: 'above the human ceiling: a smaller error'
+}
+
 function tags(card: ReportSummaryCard): string {
+  const error = LOWER_IS_BETTER.has(card.agreement.statistic)
   return card.verdicts
     .map((v) => {
-      const why = v === 'no_human_ceiling' ? ` title="${esc(noCeilingWhy(card.human_ceiling))}"` : ''
-      return `<span class="tag${WARNING_VERDICTS.has(v) ? ' warn' : ''}" data-verdict="${esc(v)}"${why}>${esc(VERDICT_WORDS[v] ?? v)}</span>`
+      // A ceiling chip's hover gives its figures and which way it reads, as the verdict sentence does.
+      const title = v === 'no_human_ceiling' ? noCeilingWhy(card.human_ceiling) : v === 'above_human_ceiling' || v === 'within_human_ceiling' || v === 'below_human_ceiling' ? ceilingVerdictWords(v, card) : ''
+      const words = (error ? ERROR_CEILING_WORDS[v] : undefined) ?? VERDICT_WORDS[v] ?? v
+      return `<span class="tag${WARNING_VERDICTS.has(v) ? ' warn' : ''}" data-verdict="${esc(v)}"${title ? ` title="${esc(title)}"` : ''}>${esc(words)}</span>`
     })
     .join(' ')
 }
+
 
 /** A card's interval, written as the tables write it (3 decimals, or 1 for percentages), with how it was made. */
 const interval = (f: { ci_low: number | null; ci_high: number | null; ci_method?: string | null }, asPercent: boolean) => {
@@ -215,7 +226,7 @@ function otherFields(others: readonly ReportSummaryCard[], label: (field: string
   if (others.length === 0) return ''
   const rows = others.map(
     (c) =>
-      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${cellTitle(c.accuracy.value === null ? (c.accuracy.reason ?? c.accuracy.definition) : c.accuracy.definition)}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num">${esc(fmtPercent(c.majority_baseline))}</td><td class="num"${cellTitle(c.agreement.value === null ? c.agreement.reason : c.agreement.definition)}>${esc(fmtNumber(c.agreement.value))}<span class="of">${esc(agreementLabel(c.agreement.statistic))}${LOWER_IS_BETTER.has(c.agreement.statistic) ? ', lower is better' : ''}</span>${agreementExtent(c)}</td><td class="num"${cellTitle(c.human_ceiling?.value == null ? noCeilingWhy(c.human_ceiling) : ceilingWords(c.human_ceiling))}>${esc(fmtNumber(c.human_ceiling?.value ?? null))}${ceilingRangeOf(c)}</td><td>${tags(c)}</td></tr>`
+      `<tr data-field="${esc(c.field)}"><td>${esc(label(c.field))}</td><td class="num"${cellTitle(c.accuracy.value === null ? (c.accuracy.reason ?? c.accuracy.definition) : c.accuracy.definition)}>${esc(fmtPercent(c.accuracy.value))}${compactDenominator(c)}</td><td class="num"${cellTitle(c.majority_baseline === null ? (c.accuracy.reason ?? 'no majority label to always answer') : null)}>${esc(fmtPercent(c.majority_baseline))}</td><td class="num"${cellTitle(c.agreement.value === null ? c.agreement.reason : c.agreement.definition)}>${esc(fmtNumber(c.agreement.value))}<span class="of">${esc(agreementLabel(c.agreement.statistic))}${LOWER_IS_BETTER.has(c.agreement.statistic) ? ', lower is better' : ''}</span>${agreementExtent(c)}</td><td class="num"${cellTitle(c.human_ceiling?.value == null ? noCeilingWhy(c.human_ceiling) : ceilingWords(c.human_ceiling))}>${esc(fmtNumber(c.human_ceiling?.value ?? null))}${ceilingRangeOf(c)}</td><td>${tags(c)}</td></tr>`
   )
   return `<details class="other-fields"><summary>Other fields (${others.length})</summary><table><thead><tr><th>Field</th><th class="num">Accuracy</th><th class="num">Majority</th><th class="num">Agreement</th><th class="num">Ceiling</th><th>Verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`
 }

@@ -137,6 +137,11 @@ export interface ReportInput {
   panelRule?: string | null
   /** Recalibrations fitted on this instrument (each becomes a `calibrated` source). */
   fits?: StoredFit[]
+  /**
+   * Judges the source filter left out but a chosen fit is made from: read for that fit, listed with why, compared
+   * with nothing (source id → why).
+   */
+  notChosen?: Record<string, string>
   /** Worked checks in the flaw audits behind this report, by how their stored output came about (null: none). */
   workedChecks?: WorkedCheckCounts | null
   /** The project's probes (family, kind, sides, expected rule, check outcome), read with the rest at gathering. */

@@ -37,8 +37,9 @@ export function methodsItems(report: Report): Array<{ topic: string; text: strin
       topic: 'Colours',
       text:
         'each source keeps one colour in every plot and table of this report. A judge\'s comes from its own id (a run from ' +
-        'its number); where a judge listed earlier holds that hue, it takes the next free one, so up to eight judges never ' +
-        'share a colour. People and criteria are greys'
+        'its number); where a judge listed earlier in this report holds that hue, it takes the next free one, so up to ' +
+        'eight judges never share a colour, and such a judge can have another colour in a report with other judges. ' +
+        'People and criteria are greys'
     },
     ...(settings.panel_rule ? [{ topic: 'Panel', text: settings.panel_rule }] : [])
   ]

@@ -42,7 +42,7 @@ export const sourceSchema = z.object({
   unreliable_interval: z.boolean(),
   undefined_resample_share: stat,
   /** A judge with no answer to score (every call failed, or none finished): listed, left out of every comparison. */
-  left_out: z.object({ status: z.enum(['failed', 'empty']), reason: z.string() }).optional()
+  left_out: z.object({ status: z.enum(['failed', 'empty', 'not_chosen']), reason: z.string() }).optional()
 })
 export type ReportSource = z.infer<typeof sourceSchema>
 

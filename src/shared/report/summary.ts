@@ -238,13 +238,9 @@ function verdictLine(c: {
         parts.push(`at or above its majority baseline (${pct(c.accuracy.value as number)} ≥ ${pct(c.baseline as number)})`)
         break
       case 'above_human_ceiling':
-        parts.push(`above the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)}: ${LOWER_IS_BETTER.has(c.agreement.statistic) ? 'a smaller error than every annotator' : 'more agreement than every annotator'})`)
-        break
       case 'within_human_ceiling':
-        parts.push(`within the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)})`)
-        break
       case 'below_human_ceiling':
-        parts.push(`below the human ceiling (${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)}: ${LOWER_IS_BETTER.has(c.agreement.statistic) ? 'a larger error than every annotator' : 'less agreement than every annotator'})`)
+        parts.push(ceilingVerdictWords(v, c))
         break
       case 'no_human_ceiling':
         parts.push(`no human ceiling (${noCeilingWhy(c.human_ceiling)})`)
@@ -262,6 +258,15 @@ function verdictLine(c: {
   }
   const text = parts.join('; ')
   return text.charAt(0).toUpperCase() + text.slice(1) + '.'
+}
+
+/** The human-ceiling part of a card's verdict, with its figures and which way it reads (on the card's chip too). */
+export function ceilingVerdictWords(verdict: 'above_human_ceiling' | 'within_human_ceiling' | 'below_human_ceiling', c: Pick<ReportSummaryCard, 'agreement' | 'human_ceiling'>): string {
+  const figures = `${agreementLabel(c.agreement.statistic)} ${fmtNumber(c.agreement.value)}; annotators ${rangeOf(c.human_ceiling)}`
+  const error = LOWER_IS_BETTER.has(c.agreement.statistic)
+  if (verdict === 'above_human_ceiling') return `above the human ceiling (${figures}: ${error ? 'a smaller error than every annotator' : 'more agreement than every annotator'})`
+  if (verdict === 'below_human_ceiling') return `below the human ceiling (${figures}: ${error ? 'a larger error than every annotator' : 'less agreement than every annotator'})`
+  return `within the human ceiling (${figures})`
 }
 
 function rangeOf(ceiling: ReportSummaryCard['human_ceiling']): string {

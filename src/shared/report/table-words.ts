@@ -78,6 +78,9 @@ export function fitCardNotes(
   if (!fit) return []
   const notes: string[] = []
   if (report.scope.split !== fit.eval_split) notes.push(`Scored on the ${fit.eval_split} split only, where it is held out; the human ceiling beside it is over every item in scope`)
+  if (fit.n_unscored_eval_units) {
+    notes.push(`Its row under Recalibrated judges compares ${fit.n_eval_units} units: ${fit.n_unscored_eval_units} more have no score from the raw judge to map, where this card counts an unreadable answer as judged and wrong`)
+  }
   if (fit.criterion !== card.criterion) notes.push(`Fitted against ${name(fit.criterion)}; scored here against ${card.criterion_name ?? 'no criterion'}, as every card. Its figures against ${name(fit.criterion)} are under Recalibrated judges`)
   return notes
 }

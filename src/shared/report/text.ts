@@ -294,7 +294,7 @@ function judgeVsJudgeText(report: Report, name: Name): string[] {
   const out = heading('Judge against judge', JUDGE_VS_JUDGE_NOTE)
   out.push(
     grid(
-      ['field', 'statistic', 'criterion', 'first', 'second', 'shared units', 'right/wrong', 'first', 'second', 'difference', 'interval', 'McNemar p'],
+      ['field', 'statistic', 'criterion', 'first', 'second', 'first', 'second', 'difference', 'interval', 'McNemar p', 'shared units', 'right/wrong'],
       report.judge_vs_judge.map((r) => {
         const percent = r.statistic === 'accuracy'
         const f = (v: number | null) => (percent ? fmtPercent(v) : fmtNumber(v))
@@ -304,13 +304,14 @@ function judgeVsJudgeText(report: Report, name: Name): string[] {
           name(r.criterion),
           name(r.first),
           name(r.second),
-          String(r.n),
-          percent ? `${r.both_correct ?? 0}/${r.only_first ?? 0}/${r.only_second ?? 0}/${r.both_wrong ?? 0}` : NONE,
           f(r.first_value),
           f(r.second_value),
           fmtDifference(r.difference, percent),
           fmtDifferenceInterval(r.ci.difference?.ci_low, r.ci.difference?.ci_high, percent) || NONE,
-          r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p)
+          r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p),
+          // The units the figures are on, after the figures, as on the screen and in the HTML report.
+          String(r.n),
+          percent ? `${r.both_correct ?? 0}/${r.only_first ?? 0}/${r.only_second ?? 0}/${r.both_wrong ?? 0}` : NONE
         ]
       })
     )

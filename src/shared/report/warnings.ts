@@ -46,7 +46,8 @@ export function collectWarnings(
     })
   }
   for (const source of report.sources) {
-    if (source.left_out) {
+    // A judge not chosen by the filter is the reader's own choice, listed in the sources with why: no warning.
+    if (source.left_out && source.left_out.status !== 'not_chosen') {
       warnings.push({ code: 'left_out_source', source: source.id, message: `${source.name} is left out of every comparison (${source.left_out.status}): ${source.left_out.reason}.` })
       continue
     }

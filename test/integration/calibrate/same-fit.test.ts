@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { Project } from '../../../src/main/store/project'
+import { projectReport } from '../../../src/main/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addPairs, addRun, verdictFor, type PairSpec } from '../report/fixtures'
@@ -60,5 +61,29 @@ describe('the same fit asked for from the screen and from the command line', () 
       project.close()
     }
     expect(await storedSpecs()).toHaveLength(2)
+  })
+})
+
+describe('the source filter with fits in the project', () => {
+  it('takes a fit by its id, keeps the judge it is made from as read but not chosen, and drops fits not chosen', async () => {
+    // The screen's Judges list sends every ticked judge, fits among them: unticking the raw judge used to empty the report.
+    const project = await Project.open(path)
+    try {
+      const fits = (project.db.prepare(`SELECT id FROM calibration_fits ORDER BY id`).all() as Array<{ id: number }>).map((r) => r.id)
+      const report = projectReport(project.db, { instrument: 'pairwise-preference', sources: [`fit:${fits[0]}`] })
+      const listed = new Map(report.sources.map((s) => [s.id, s]))
+      expect(listed.get(`fit:${fits[0]}`)?.left_out).toBeUndefined()
+      expect(listed.has(`fit:${fits[1]}`)).toBe(false)
+      expect(listed.get(`run:${run}`)?.left_out).toEqual({ status: 'not_chosen', reason: `not among the judges chosen; read only as the raw judge of fit ${fits[0]}` })
+      // Compared with nothing, and no card; the chosen fit keeps its card and its recalibration row.
+      expect([...new Set(report.summary.map((c) => c.source))]).toEqual([`fit:${fits[0]}`])
+      expect(report.pairwise?.rows.some((r) => r.source === `run:${run}`)).toBe(false)
+      expect(report.calibration?.map((c) => c.fit_id)).toEqual([fits[0]])
+      expect(report.warnings.some((w) => w.code === 'left_out_source')).toBe(false)
+      // A typo is still an error, naming the fits among the judges.
+      expect(() => projectReport(project.db, { instrument: 'pairwise-preference', sources: ['fit:99'] })).toThrow(/No judge source "fit:99" in this report; judges: run:\d+, fit:\d+, fit:\d+/)
+    } finally {
+      project.close()
+    }
   })
 })

@@ -91,6 +91,11 @@ describe('a fit’s card', () => {
       'Scored on the test split only, where it is held out; the human ceiling beside it is over every item in scope',
       'Fitted against Human majority; scored here against Reference label, as every card. Its figures against Human majority are under Recalibrated judges'
     ])
+    // Units the fit could not map are pointed to from the card, which counts them.
+    const unscored = { scope: { split: 'test' }, calibration: [{ source: 'fit:7', criterion: 'label', eval_split: 'test', n_eval_units: 16, n_unscored_eval_units: 4 }] } as unknown as Pick<Report, 'calibration' | 'scope'>
+    expect(fitCardNotes(unscored, { source: 'fit:7', criterion: 'label', criterion_name: 'Reference label' }, name)).toEqual([
+      'Its row under Recalibrated judges compares 16 units: 4 more have no score from the raw judge to map, where this card counts an unreadable answer as judged and wrong'
+    ])
     // A report on the eval split alone: the ceiling is on those items too; and the same criterion says nothing.
     const onTest = { ...report, scope: { split: 'test' } }
     expect(fitCardNotes(onTest, { source: 'fit:14', criterion: 'human-majority', criterion_name: 'Human majority' }, name)).toEqual([])

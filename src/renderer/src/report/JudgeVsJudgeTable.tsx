@@ -9,7 +9,7 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
   return (
     <div className="report-long-names">
       <p className="muted small">{JUDGE_VS_JUDGE_NOTE}.</p>
-      <Table head={['Field', 'Statistic', 'Criterion', 'First', 'Second', 'Shared units', 'Right/wrong', 'First', 'Second', 'Difference', 'McNemar p']} numericFrom={5}>
+      <Table head={['Field', 'Statistic', 'Criterion', 'First', 'Second', 'First', 'Second', 'Difference', 'McNemar p', 'Shared units', 'Right/wrong']} numericFrom={5}>
         {report.judge_vs_judge.map((r, i) => {
           const percent = r.statistic === 'accuracy'
           const interval = fmtDifferenceInterval(r.ci.difference?.ci_low, r.ci.difference?.ci_high, percent)
@@ -20,13 +20,6 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
               <td>{name(r.criterion)}</td>
               <Who report={report} id={r.first} />
               <Who report={report} id={r.second} />
-              <td className="num" title={r.definition}>
-                {r.n}
-                <span className="ci">on the {r.n} shared units</span>
-              </td>
-              <td className={percent ? 'num' : 'num undefined'} style={{ whiteSpace: 'nowrap' }} title={percent ? undefined : NO_RIGHT_WRONG}>
-                {percent ? fmtRightWrong(r) : NONE}
-              </td>
               <Stat name={r.statistic} value={r.first_value} reason={r.reasons.first_value} />
               <Stat name={r.statistic} value={r.second_value} reason={r.reasons.second_value} />
               {r.difference === null || r.difference === undefined ? (
@@ -41,6 +34,14 @@ export function JudgeVsJudgeTable({ report, name }: { report: Report; name: Name
               )}
               <td className="num" title={mcnemarWords(r)}>
                 {r.mcnemar_p === undefined ? NONE : fmtP(r.mcnemar_p)}
+              </td>
+              {/* The units the figures are on, after the figures, so a narrow window shows the difference. */}
+              <td className="num" title={r.definition}>
+                {r.n}
+                <span className="ci">on the {r.n} shared units</span>
+              </td>
+              <td className={percent ? 'num' : 'num undefined'} style={{ whiteSpace: 'nowrap' }} title={percent ? undefined : NO_RIGHT_WRONG}>
+                {percent ? fmtRightWrong(r) : NONE}
               </td>
             </tr>
           )
