@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { insertItems, type NewItem } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
-import { renderReportText, type Report } from '../../../src/shared/report'
+import { renderReportText, summaryCardsHtml, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 
@@ -99,6 +99,11 @@ describe('a probability scored against an outcome', () => {
     expect(bad.agreement.value).toBeGreaterThan(bad.human_ceiling!.max!)
     expect(bad.verdicts).toContain('below_human_ceiling')
     expect(bad.verdict).toContain('a larger error than every annotator')
+    // The cards' chips say which way a Brier verdict reads, and give its figures on hover.
+    const html = summaryCardsHtml(report)
+    const chips = [...html.matchAll(/<span class="tag[^"]*" data-verdict="(above|below)_human_ceiling" title="([^"]*)">([^<]*)<\/span>/g)].map((m) => ({ verdict: m[1], title: m[2], words: m[3] }))
+    expect(chips).toContainEqual({ verdict: 'below', title: expect.stringContaining('a larger error than every annotator') as unknown as string, words: 'below the human ceiling: a larger error' })
+    expect(chips).toContainEqual({ verdict: 'above', title: expect.stringContaining('a smaller error than every annotator') as unknown as string, words: 'above the human ceiling: a smaller error' })
     expect(good.verdict).not.toMatch(/fewer than two annotators/)
   })
 
