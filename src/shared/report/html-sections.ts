@@ -37,7 +37,9 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
     statCell('random_baseline', r.random_baseline, undefined, r.reasons.random_baseline),
     ...pairwiseCountsOf(r).map(num),
     r.ci.accuracy_bootstrap ? `<td class="num">${esc(fmtInterval(r.ci.accuracy_bootstrap, true))}</td>` : `<td class="num undefined" title="${esc(r.reasons.accuracy_bootstrap ?? r.reasons.accuracy ?? 'not computed')}">${NONE}</td>`,
-    statCell('accuracy_of_all', r.accuracy_of_all, r.ci.accuracy_of_all, r.reasons.accuracy_of_all)
+    statCell('accuracy_of_all', r.accuracy_of_all, r.ci.accuracy_of_all, r.reasons.accuracy_of_all),
+    // The items behind the calls: the n of the Wilson interval over items and of the bootstrap.
+    num(r.n_items)
   ])
   // Subsets pivoted: one row per source and criterion, one column per subset (label first, then set, probe, ...).
   const subsetKeys: string[] = []
@@ -58,7 +60,7 @@ export function pairwiseSection(pairwise: ReportPairwise, plots: readonly Report
         : `<td class="num">${esc(`${fmtPercent(sub.accuracy)} (${sub.correct}/${sub.n_judged})`)}<span class="ci">${esc(ci)}</span></td>`
     })
   ])
-  const headings = ['Source', 'Criterion', 'Accuracy (Wilson)', 'Majority baseline', 'Random', ...PAIRWISE_COUNT_COLUMNS, 'Cluster bootstrap', 'Of all in scope']
+  const headings = ['Source', 'Criterion', 'Accuracy (Wilson)', 'Majority baseline', 'Random', ...PAIRWISE_COUNT_COLUMNS, 'Cluster bootstrap', 'Of all in scope', 'Items']
   const body = `<p class="muted small">Counts ${esc(pairwise.unit)} (trials voted), unlike the field tables below, which count units. ${esc(PAIRWISE_COUNTS.charAt(0).toUpperCase() + PAIRWISE_COUNTS.slice(1))}. ${esc(labelTermsWords(pairwise))}.</p>
 ${table(headings, rows, numericFrom(headings, 2))}
 ${comparisonNotes(pairwise.rows, name).map((note) => `<p class="muted small">${esc(note)}</p>`).join('')}

@@ -23,6 +23,16 @@ describe('the pairwise section as rendered', () => {
     expect(text).toContain(words)
   })
 
+  it('gives each pairwise row its items, as the text report does', () => {
+    const html = renderReportHtml(report)
+    const section = html.slice(html.indexOf('id="pairwise"'))
+    const table = section.slice(0, section.indexOf('</table>'))
+    expect(textOf(table)).toContain('Of all in scope Items')
+    const rows = table.split('<tr').slice(2)
+    expect(rows).toHaveLength(report.pairwise!.rows.length)
+    rows.forEach((row, i) => expect(textOf(row).trim().endsWith(` ${report.pairwise!.rows[i]!.n_items}`)).toBe(true))
+  })
+
   it('shows the agreement in published forms in the HTML report as in the text report', () => {
     const html = textOf(renderReportHtml(report))
     expect(html).toContain('Agreement in published forms')

@@ -121,7 +121,7 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
   if (!pairwise) return null
   return (
     <>
-      <Table head={['Source', 'Criterion', 'Accuracy (Wilson)', 'Majority baseline', 'Random', ...PAIRWISE_COUNT_COLUMNS, 'Cluster bootstrap', 'Of all in scope']} numericFrom={2}>
+      <Table head={['Source', 'Criterion', 'Accuracy (Wilson)', 'Majority baseline', 'Random', ...PAIRWISE_COUNT_COLUMNS, 'Cluster bootstrap', 'Of all in scope', 'Items']} numericFrom={2}>
         {pairwise.rows.map((r) => (
           <tr key={`${r.source}|${r.criterion}`} data-source={r.source}>
             <Who report={report} id={r.source} />
@@ -138,6 +138,8 @@ export function PairwiseTable({ report, name }: { report: Report; name: Name }) 
               {fmtInterval(r.ci.accuracy_bootstrap, true) || NONE}
             </td>
             <Stat name="accuracy_of_all" value={r.accuracy_of_all} ci={r.ci.accuracy_of_all} reason={r.reasons.accuracy_of_all} />
+            {/* The items behind the calls: the n of the Wilson interval over items and of the bootstrap. */}
+            <td className="num">{r.n_items}</td>
           </tr>
         ))}
       </Table>
