@@ -7,7 +7,7 @@ import { sideFrameNote } from './side-frame'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { PUBLISHED_AGREEMENT_NOTE, SUBSETS_NOTE, BRADLEY_TERRY_NOTE, FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, FIELD_COUNTS, JUDGE_VS_JUDGE_NOTE, PAIRWISE_COUNTS, POSITION_NOTE } from './definitions'
 import { judgeFlawAuditsHtml } from './html-fatal-flaw-audits'
-import { fieldLabelOf, mcnemarWords, NO_RIGHT_WRONG, publishedChanceWords, labelTermsWords, sourceDetailWords, sourceFlagsWords, undefinedResamplesWords } from './table-words'
+import { fieldLabelOf, judgeBenchWhy, strengthInterval, mcnemarWords, NO_RIGHT_WRONG, publishedChanceWords, labelTermsWords, sourceDetailWords, sourceFlagsWords, undefinedResamplesWords } from './table-words'
 
 /** The drill-down sections of the HTML report, after the summary cards. */
 
@@ -101,7 +101,7 @@ function systemsPart(pairwise: ReportPairwise, who: Who, settings: Report['setti
     s.bradley_terry.map((b) => [
       who(s.source),
       td(b.player),
-      statCell('bradley_terry', b.strength, { method: 'cluster bootstrap (percentile)', level: settings.level, ci_low: b.ci_low, ci_high: b.ci_high }, s.reasons[`bradley_terry.${b.player}`]),
+      statCell('bradley_terry', b.strength, strengthInterval(b, settings.level), s.reasons[`bradley_terry.${b.player}`]),
       `<td class="num">${esc(undefinedResamplesWords(b.undefined_resamples, settings.bootstrap.resamples))}</td>`
     ])
   )
@@ -120,7 +120,7 @@ function publishedPart(pairwise: ReportPairwise, who: Who): string {
     ...pair(p.mt_bench_s1, p.n_mt_bench_s1, p.reasons.mt_bench_s1),
     ...pair(p.mt_bench_s2, p.n_mt_bench_s2, p.reasons.mt_bench_s2),
     ...pair(p.alpaca_eval_agreement, p.n_alpaca_eval, p.reasons.alpaca_eval_agreement),
-    ...pair(p.judgebench_accuracy, p.n_judgebench, p.reasons.judgebench_accuracy ?? (p.n_judgebench === undefined ? 'JudgeBench scores judges asked in both display orders only' : undefined))
+    ...pair(p.judgebench_accuracy, p.n_judgebench, judgeBenchWhy(p))
   ])
   const headings = ['Source', 'MT-Bench S1', 'n', 'MT-Bench S2', 'n', 'AlpacaEval', 'n', 'JudgeBench', 'n']
   return `<h3 id="published">Agreement in published forms</h3><p class="muted small">${esc(publishedChanceWords(pairwise.published_chance))}. ${esc(PUBLISHED_AGREEMENT_NOTE)}.</p>${table(headings, rows, numericFrom(headings, 1))}`

@@ -1,6 +1,6 @@
 import { fmtPercent } from './format'
 import { MAX_UNDEFINED_RESAMPLE_SHARE } from './source-flags'
-import type { Report } from './schema'
+import type { Report, ReportInterval } from './schema'
 
 // Words the report's tables say alike in text, HTML and on the screen: of sources, label terms and resamples.
 
@@ -83,4 +83,14 @@ export function fitCardNotes(
   }
   if (fit.criterion !== card.criterion) notes.push(`Fitted against ${name(fit.criterion)}; scored here against ${card.criterion_name ?? 'no criterion'}, as every card. Its figures against ${name(fit.criterion)} are under Recalibrated judges`)
   return notes
+}
+
+/** Why a published-agreement row has no JudgeBench figure: the row's own reason, or that it was never asked in both orders. */
+export function judgeBenchWhy(p: { n_judgebench?: number | undefined; reasons: Record<string, string> }): string | undefined {
+  return p.reasons.judgebench_accuracy ?? (p.n_judgebench === undefined ? 'JudgeBench scores judges asked in both display orders only' : undefined)
+}
+
+/** A Bradley–Terry strength's interval as a table cell reads one: refit on each resample, at the report's level. */
+export function strengthInterval(b: { ci_low: number | null; ci_high: number | null }, level: number): ReportInterval {
+  return { method: 'cluster bootstrap (percentile)', level, ci_low: b.ci_low, ci_high: b.ci_high }
 }

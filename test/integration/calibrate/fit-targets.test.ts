@@ -4,12 +4,12 @@ import { gatherReportInput, projectReport } from '../../../src/main/report'
 import { insertFit } from '../../../src/main/store/calibration-fits'
 import { fitCalibration, type FitSpec } from '../../../src/shared/calibrate'
 import { appendAnnotation } from '../../../src/main/store/annotations'
-import { insertItems, type NewItem } from '../../../src/main/store/items'
+import { insertItems } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import { calibrationLines } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
-import { demoWithScoreJudge } from './fixture'
+import { demoWithScoreJudge, preprintPairs } from './fixture'
 
 // What a fit is aimed at, and what its "before" is, said where its figures are.
 const tmp = tempDir('assay-fit-targets-')
@@ -18,15 +18,7 @@ afterAll(() => tmp.cleanup())
 /** Sixteen preprint pairs, half of them the same study, split dev/test; an imported judge's answers on all of them. */
 async function preprintProject(path: string): Promise<void> {
   const project = await Project.create(path)
-  const paper = (id: string) => ({ id, title: `Title ${id}`, abstract: `Abstract ${id}.` })
-  const items: NewItem[] = Array.from({ length: 16 }, (_, i) => ({
-    kind: 'preprint-pair',
-    externalId: `pp-${i}`,
-    set: 'preprints',
-    split: i % 2 === 0 ? 'dev' : 'test',
-    payload: { paper: paper(`paper-${i}`), preprint: paper(`pre-${i}`), same_study: i % 4 < 2 }
-  }))
-  const ids = project.write((db) => insertItems(db, items))
+  const ids = project.write((db) => insertItems(db, preprintPairs(16)))
   project.write((db) =>
     ids.forEach((itemId, i) => {
       // Right on three pairs in four, sure of itself when right.

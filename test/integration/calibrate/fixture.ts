@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { expect } from 'vitest'
 import { Project } from '../../../src/main/store/project'
+import type { NewItem } from '../../../src/main/store/items'
 import { runCli } from '../../support/cli'
 
 /** The demo's hypothesis sets and the ids of their hypotheses, in file order. */
@@ -36,4 +37,16 @@ export async function demoWithScoreJudge(path: string, labelsFile: string): Prom
   writeFileSync(labelsFile, `${rows.join('\n')}\n`)
   expect((await runCli('import', path, 'labels', labelsFile)).code).toBe(0)
   return unlabelledSet
+}
+
+/** `n` preprint pairs, even ones on dev and odd ones on test, the first two of every four the same study. */
+export function preprintPairs(n: number): NewItem[] {
+  const paper = (id: string) => ({ id, title: `Title ${id}`, abstract: `Abstract ${id}.` })
+  return Array.from({ length: n }, (_, i) => ({
+    kind: 'preprint-pair',
+    externalId: `pp-${i}`,
+    set: 'preprints',
+    split: i % 2 === 0 ? 'dev' : 'test',
+    payload: { paper: paper(`paper-${i}`), preprint: paper(`pre-${i}`), same_study: i % 4 < 2 }
+  }))
 }

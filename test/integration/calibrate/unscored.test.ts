@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { projectReport } from '../../../src/main/report'
-import { insertItems, type NewItem } from '../../../src/main/store/items'
+import { insertItems } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import { evaluatedOn } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addRun } from '../report/fixtures'
+import { preprintPairs } from './fixture'
 
 // A Platt fit maps the judge's probability, so a pair the judge answered unreadably has nothing to map: the fit's
 // section compared 16 units while the judge's card, counting the unreadable answers as wrong, read 18. Neither said so.
@@ -15,15 +16,7 @@ let run: number
 
 beforeAll(async () => {
   const project = await Project.create(path)
-  const paper = (id: string) => ({ id, title: `Title ${id}`, abstract: `Abstract ${id}.` })
-  const items: NewItem[] = Array.from({ length: 20 }, (_, i) => ({
-    kind: 'preprint-pair',
-    externalId: `pp-${i}`,
-    set: 'preprints',
-    split: i % 2 === 0 ? 'dev' : 'test',
-    payload: { paper: paper(`paper-${i}`), preprint: paper(`pre-${i}`), same_study: i % 4 < 2 }
-  }))
-  const ids = project.write((db) => insertItems(db, items))
+  const ids = project.write((db) => insertItems(db, preprintPairs(20)))
   run = addRun(project, { instrument: 'preprint-same-study', judge: 'base' })
   addCalls(
     project,

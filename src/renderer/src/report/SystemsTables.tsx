@@ -1,4 +1,4 @@
-import { BRADLEY_TERRY_NOTE, NONE, PUBLISHED_AGREEMENT_NOTE, publishedChanceWords, undefinedResamplesWords, WIN_RATES_NOTE, type Report } from '../../../shared/report'
+import { BRADLEY_TERRY_NOTE, judgeBenchWhy, NONE, strengthInterval, PUBLISHED_AGREEMENT_NOTE, publishedChanceWords, undefinedResamplesWords, WIN_RATES_NOTE, type Report } from '../../../shared/report'
 import { Stat, Table, Who } from './TableParts'
 
 /** Bradley–Terry strengths of ideation systems, then their win rates against human proposals, as the HTML report has them. */
@@ -18,7 +18,7 @@ export function SystemsTable({ report }: { report: Report }) {
               <tr key={`${source}|${b.player}`}>
                 <Who report={report} id={source} />
                 <td>{b.player}</td>
-                <Stat name="bradley_terry" value={b.strength} ci={{ method: 'cluster bootstrap (percentile)', level, ci_low: b.ci_low, ci_high: b.ci_high }} reason={reason} />
+                <Stat name="bradley_terry" value={b.strength} ci={strengthInterval(b, level)} reason={reason} />
                 <td className="num">{undefinedResamplesWords(b.undefined_resamples, bootstrap.resamples)}</td>
               </tr>
             ))}
@@ -72,7 +72,7 @@ export function PublishedTable({ report, name }: { report: Report; name: (id: st
             {cell(p.mt_bench_s1, p.n_mt_bench_s1, p.reasons.mt_bench_s1)}
             {cell(p.mt_bench_s2, p.n_mt_bench_s2, p.reasons.mt_bench_s2)}
             {cell(p.alpaca_eval_agreement, p.n_alpaca_eval, p.reasons.alpaca_eval_agreement)}
-            {cell(p.judgebench_accuracy, p.n_judgebench, p.reasons.judgebench_accuracy ?? (p.n_judgebench === undefined ? 'JudgeBench scores judges asked in both display orders only' : undefined))}
+            {cell(p.judgebench_accuracy, p.n_judgebench, judgeBenchWhy(p))}
           </tr>
         ))}
       </Table>
