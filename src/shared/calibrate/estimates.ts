@@ -1,5 +1,5 @@
 import type { FieldSpec } from '../instruments/types'
-import { CRITERION_KINDS, JUDGE_KINDS, type ReportInput } from '../report/input'
+import { JUDGE_KINDS, type ReportInput } from '../report/input'
 import { forEachUnit, itemOfUnitKey, unitOfUnitKey, valueKey, valueReader, type ResolvedSource, type Value } from '../report/resolve'
 import { classicalMean, normalCriticalValue, ppiMean, roganGladen, type MeanEstimate, type PpiMean } from '../stats'
 import { resolveInput, type ResolvedInput } from './data'
@@ -8,7 +8,8 @@ import type { EstimateCut, EstimateRow, EstimatesSection } from './schema'
 export const ESTIMATES_METHOD =
   'prediction-powered inference for a mean (Angelopoulos et al. 2023; PPI++ power tuning, Angelopoulos, Duchi & Zrnic 2024; ' +
   'as ppi_py ppi_mean_ci, normal interval) and Rogan–Gladen prevalence (delta-method interval); labelled units are those the ' +
-  'criterion labels, unlabelled those no person labelled; units people labelled where the criterion has no value, and labelled ' +
+  'criterion labels, unlabelled those no annotator labelled or abstained on (a label that came with the item is not a person\'s); ' +
+  'units people labelled or abstained on where the criterion has no value, and labelled ' +
   'units the judge was asked about but gave no value on, are left out, counted and named; ' +
   'both assume the labelled units are a random sample of the judged ones; units are treated as independent, as in ppi_py; ' +
   'an estimate and its interval are cut to the range of their quantity where it has one (a share to [0, 1], a mean of a ' +
@@ -45,6 +46,22 @@ function quantityOf(field: FieldSpec): Quantity | null {
   return null
 }
 
+/** What the annotators did on a field's units: labelled them, or were shown their item and abstained. */
+interface PeopleOnField {
+  of(key: string): 'labelled' | 'abstained' | null
+}
+
+function peopleOnField(people: readonly ResolvedSource[], field: string): PeopleOnField {
+  const labelled = new Set<string>()
+  const abstainedItems = new Set<number>()
+  for (const person of people) {
+    for (const unit of person.values.get(field)?.keys() ?? []) labelled.add(unit)
+    // An abstention answers the whole item without a value: the hard units, not a random gap (ITEM_STATUS_ORDER).
+    for (const [item, status] of person.itemStatus) if (status === 'abstained') abstainedItems.add(item)
+  }
+  return { of: (key) => (labelled.has(key) ? 'labelled' : abstainedItems.has(itemOfUnitKey(key)) ? 'abstained' : null) }
+}
+
 /** Units left out of an estimate are named, up to this many (the count is always whole). */
 const MAX_NAMED_UNITS = 100
 
@@ -58,14 +75,17 @@ function leftOutReason(criterion: ResolvedSource): string {
 /**
  * For every judge, criterion and field with a share or mean to estimate: the human-only and judge-only estimates
  * beside PPI (λ = 1) and PPI++ (tuned λ), and for binary quantities the Rogan–Gladen correction. Unlabelled means no
- * person labelled the unit: units people labelled where the criterion has no value (a tie, no adjudication) are left
- * out, counted and named, and the row warns that the labelled units are then not a random sample. Rows exist only
+ * annotator labelled the unit or abstained on it: units people labelled where the criterion has no value (a tie, no
+ * adjudication), and units they abstained on, are left out, counted and named, and the row warns that the labelled
+ * units are then not a random sample. Rows exist only
  * where the judge labels at least one unit no person labelled (otherwise the human mean is the estimate); the section
  * is null when there is no such row.
  */
 export function estimatesSection(input: ReportInput, level: number, resolved: ResolvedInput = resolveInput(input)): EstimatesSection | null {
   const judges = [...resolved.sources.values()].filter((s) => JUDGE_KINDS.has(s.input.kind))
-  const people = [...resolved.sources.values()].filter((s) => s.input.kind === 'annotator' || CRITERION_KINDS.has(s.input.kind))
+  // People are the annotators: a criterion of their own (majority, adjudication) labels only what they labelled, and a
+  // label that came with the item or an import (citations, a rule) is not a person's.
+  const people = [...resolved.sources.values()].filter((s) => s.input.kind === 'annotator')
   const externalId = new Map(input.items.map((i) => [i.id, i.externalId]))
   const unitName = (key: string) => {
     const item = externalId.get(itemOfUnitKey(key)) ?? String(itemOfUnitKey(key))
@@ -77,14 +97,8 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
     const quantity = quantityOf(field)
     if (!quantity) continue
     // Only asked of units a judge answered and the criterion did not label: made on the first such unit.
-    let labelled: Set<string> | null = null
-    const labelledByPeople = (key: string): boolean => {
-      if (labelled === null) {
-        labelled = new Set<string>()
-        for (const person of people) for (const unit of person.values.get(field.name)?.keys() ?? []) labelled.add(unit)
-      }
-      return labelled.has(key)
-    }
+    let seen: PeopleOnField | null = null
+    const byPeople = (key: string): 'labelled' | 'abstained' | null => (seen ??= peopleOnField(people, field.name)).of(key)
     for (const criterion of resolved.criteria) {
       const truth = criterion.values.get(field.name)
       if (!truth || truth.size === 0) continue
@@ -93,6 +107,7 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
         if (!judged || judged.size === 0) continue
         const Y: number[] = [], F: number[] = [], U: number[] = []
         const leftOut: string[] = []
+        const abstained: string[] = []
         const truthAt = valueReader(truth, judged)
         forEachUnit(judged, (key, code, _item, v) => {
           const f = quantity.of(v)
@@ -102,8 +117,12 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
           if (y !== null) {
             Y.push(y)
             F.push(f)
-          } else if (labelledByPeople(key)) leftOut.push(key)
-          else U.push(f)
+          } else {
+            const people = byPeople(key)
+            if (people === 'labelled') leftOut.push(key)
+            else if (people === 'abstained') abstained.push(key)
+            else U.push(f)
+          }
         })
         if (U.length === 0 || Y.length === 0) continue
         // Labelled units the judge was asked about but gave no value on (unreadable, split, never answered) are left
@@ -113,9 +132,13 @@ export function estimatesSection(input: ReportInput, level: number, resolved: Re
           const v = judged.get(key)
           if ((v === undefined || quantity.of(v) === null) && judge.itemStatus.has(itemOfUnitKey(key))) skipped.push(key)
         }
-        const reasons = [leftOut.length ? `${leftOutReason(criterion)} (${leftOut.length})` : '', skipped.length ? `${judge.input.name} was asked about them but gave no value: unreadable, split or never answered (${skipped.length})` : '']
+        const reasons = [
+          leftOut.length ? `${leftOutReason(criterion)} (${leftOut.length})` : '',
+          abstained.length ? `people were shown them and abstained, so they gave no label (${abstained.length})` : '',
+          skipped.length ? `${judge.input.name} was asked about them but gave no value: unreadable, split or never answered (${skipped.length})` : ''
+        ]
         const reason = reasons.filter(Boolean).join('; ')
-        leftOut.push(...skipped)
+        leftOut.push(...abstained, ...skipped)
         const warnings = leftOut.length
           ? [
               `The labelled units are not a random sample of the judged ones: ${leftOut.length} unit(s) are left out because ${reason}. ` +

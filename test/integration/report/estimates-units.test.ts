@@ -4,7 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { Project } from '../../../src/main/store/project'
 import { renderReportHtml, type Report } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
-import { addCalls, addItems, addRun, annotate } from './fixtures'
+import { addCalls, addItems, addPairs, addRun, annotate, verdictFor } from './fixtures'
 
 // Which units the corrected estimates (PPI, PPI++, Rogan–Gladen) call unlabelled, on projects built with the store:
 // 200 leak audits every one labelled by two experts, judged by one model. Units whose criterion has no value (a tie
@@ -98,6 +98,32 @@ describe('estimates corrected for judge error count only units no person labelle
       const majority = estimates.rows.find((r) => r.criterion === 'human-majority')!
       expect([majority.n_labelled, majority.n_unlabelled, majority.n_left_out]).toEqual([140, 40, 60])
       expect(estimates.warnings.join(' ')).toMatch(/2 of 2 estimate\(s\)/)
+    } finally {
+      p.close()
+    }
+  })
+
+  it('units people abstained on are left out and named, and a label that came with the item is not a person\'s', async () => {
+    // 26 pairs: both experts label 0–15 (0–3 tie), both abstain on 16–19, nobody answers 20–25, which carry the
+    // item's own reference label; one judge answers all 26.
+    const p = await Project.create(tmp.file('abstained.assay'))
+    try {
+      const specs = Array.from({ length: 26 }, (_, k) => ({ id: `q${k}`, origins: ['human', 'ai'] as ['human', 'ai'], ...(k >= 20 ? { label: verdictFor('a') } : {}) }))
+      const ids = [...addPairs(p, specs).values()]
+      const side = (k: number, expert: 0 | 1): 'a' | 'b' => ((k % 3 === 0) !== (k < 4 && expert === 1) ? 'b' : 'a')
+      const say = (k: number, expert: 0 | 1) => (k >= 16 ? { verdict: 'abstain', abstain_reason: 'outside my field' } : { verdict: verdictFor(side(k, expert)), analysis: '' })
+      for (const [expert, name] of [[0, 'Expert A'], [1, 'Expert B']] as const) {
+        annotate(p, 'pairwise-preference', ids.slice(0, 20).map((item, k) => ({ item, judgement: say(k, expert), swapped: false })), { human: name })
+      }
+      const run = addRun(p, { instrument: 'pairwise-preference', judge: 'pair-judge' })
+      addCalls(p, run, ids.map((item, k) => ({ item, judgement: { verdict: verdictFor(k % 2 === 0 ? 'a' : 'b'), analysis: '' } })))
+      const estimates = projectReport(p.db, { instrument: 'pairwise-preference', seed: 7 }).estimates!
+      const row = estimates.rows.find((r) => r.criterion === 'human-majority' && r.field === 'winner')!
+      // 12 agreed; 4 ties and 4 abstentions left out; the 6 pairs only the item's label names are the unlabelled ones.
+      expect([row.n_labelled, row.n_unlabelled, row.n_left_out]).toEqual([12, 6, 8])
+      expect(row.left_out!.reason).toMatch(/their labels tie, so the human majority gives no value \(4\); people were shown them and abstained, so they gave no label \(4\)/)
+      expect(row.left_out!.units).toEqual(['q0', 'q1', 'q2', 'q3', 'q16', 'q17', 'q18', 'q19'])
+      expect(row.warnings.join(' ')).toMatch(/8 unit\(s\) are left out.*assumption does not hold/)
     } finally {
       p.close()
     }
