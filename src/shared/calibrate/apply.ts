@@ -95,12 +95,13 @@ export function calibratedSources(input: ReportInput, fits: readonly StoredFit[]
   return out
 }
 
-export function fitLabel(fit: Pick<StoredFit, 'parameters'>): string {
+export function fitLabel(fit: Pick<StoredFit, 'parameters' | 'spec'>): string {
   const p = fit.parameters
   if (p.kind === 'both-orders') return `both orders (${p.rule === 'conservative' ? 'MT-Bench conservative' : 'averaged'})`
   if (p.kind === 'threshold') return `threshold ≥ ${+p.threshold.toFixed(4)}`
   if (p.kind === 'platt') return 'Platt scaling'
-  if (p.kind === 'few-shot') return `few-shot (${p.k} dev examples, ${p.template})`
+  // Examples come from the fit split: dev, or items of no split where the fit was made before any split.
+  if (p.kind === 'few-shot') return `few-shot (${p.k} ${fit.spec.fit_split === 'none' ? 'unsplit' : fit.spec.fit_split} examples, ${p.template})`
   return p.output === 'scale' ? 'isotonic (to the human scale)' : 'isotonic (probability)'
 }
 

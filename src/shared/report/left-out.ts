@@ -16,5 +16,15 @@ export function leftOutOf(source: ResolvedSource): NonNullable<ReportSource['lef
     const pending = c.pending > 0 ? `, ${c.pending} still pending` : ''
     return { status: 'failed', reason: `every call failed (${c.failed} of ${c.calls}${pending}): nothing to compare` }
   }
-  return { status: 'empty', reason: c.calls === 0 ? 'no calls on the items in scope' : `no call has finished (${c.pending} pending): nothing to compare` }
+  return { status: 'empty', reason: c.calls === 0 ? noCallsWhy(source) : `no call has finished (${c.pending} pending): nothing to compare` }
+}
+
+/** Why a source has no call in scope: for a fit, that it is no longer held out or is evaluated on another split. */
+function noCallsWhy(source: ResolvedSource): string {
+  const d = source.input.detail
+  if (source.input.kind === 'calibrated') {
+    if (d.held_out === false) return 'not held out: a split made after this fit moved items it learned from, so it answers nothing (its recalibration section says which)'
+    if (typeof d.eval_split === 'string') return `a fit answers only on its eval split (${d.eval_split}), without the items it learned from: none is in the items in scope`
+  }
+  return 'no calls on the items in scope'
 }

@@ -48,7 +48,8 @@ export function flaggedSources(
     const share = largestShare(seen?.intervals ?? [])
     return {
       ...source,
-      too_few_items: (seen?.items ?? source.n_items) < minItems,
+      // A source left out is compared with nothing: its status says why, not a shortage of items.
+      too_few_items: !source.left_out && (seen?.items ?? source.n_items) < minItems,
       unreliable_interval: share !== null && share > MAX_UNDEFINED_RESAMPLE_SHARE,
       undefined_resample_share: share
     }

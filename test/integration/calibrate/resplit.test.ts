@@ -75,6 +75,9 @@ describe('a fit whose items a later split moved', () => {
     const source = report.sources.find((s: { id: string }) => s.id === `fit:${fitId}`)
     expect(source.n_items).toBe(0)
     expect(source.detail.held_out).toBe(false)
+    // Left out for that reason, not as if it had had no calls to make, nor flagged as short of items.
+    expect(source.left_out).toEqual({ status: 'empty', reason: expect.stringMatching(/^not held out: a split made after this fit moved items it learned from/) })
+    expect(source.too_few_items).toBe(false)
     for (const field of report.fields) {
       for (const c of field.comparisons ?? []) if (c.source === `fit:${fitId}`) expect(c.n).toBe(0)
     }
