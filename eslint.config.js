@@ -28,6 +28,9 @@ export const MAIN_LAYERS = [
 /** @type {string[]} */
 export const PREPARE_OUTSIDE_STORE = []
 
+const SQL_IN_STORE = 'SQL lives in src/main/store: call a store module here, or add the query to one (one module per table).'
+const MAIN_IMPORTS = 'Only src/main/shell may import electron; main never imports the renderer.'
+
 const restrict = (patterns, message, allowTypeImports = false) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: patterns, message, allowTypeImports }] }]
 })
@@ -53,7 +56,7 @@ export default tseslint.config(
   {
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/shell/**'],
-    rules: restrict(['electron', '**/renderer/**', '**/preload/**'], 'Only src/main/shell may import electron; main never imports the renderer.', true)
+    rules: restrict(['electron', '**/renderer/**', '**/preload/**'], MAIN_IMPORTS, true)
   },
   {
     files: ['src/main/**/*.ts'],
@@ -64,11 +67,30 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/store/**', ...PREPARE_OUTSIDE_STORE],
     rules: {
+      // Every way to hand SQL to a connection: prepare and pragma in any spelling (called, bound, computed), and exec
+      // with SQL text (a regular expression's exec takes no literal SQL and is left alone).
       'no-restricted-syntax': [
         'error',
+        ...[
+          "MemberExpression[property.name=/^(prepare|pragma)$/]",
+          "MemberExpression[computed=true][property.value=/^(prepare|pragma|exec)$/]",
+          "CallExpression[callee.property.name='exec'][arguments.0.type=/^(Literal|TemplateLiteral)$/]:not([callee.object.regex])"
+        ].map((selector) => ({ selector, message: SQL_IN_STORE }))
+      ]
+    }
+  },
+  {
+    // Only the store opens a database: a connection opened elsewhere would be SQL outside it (types may be imported).
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/store/**', 'src/main/shell/**', ...PREPARE_OUTSIDE_STORE],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
         {
-          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='prepare']",
-          message: 'SQL lives in src/main/store: call a store module here, or add the query to one (one module per table).'
+          patterns: [
+            { group: ['electron', '**/renderer/**', '**/preload/**'], message: MAIN_IMPORTS, allowTypeImports: true },
+            { group: ['better-sqlite3'], message: SQL_IN_STORE, allowTypeImports: true }
+          ]
         }
       ]
     }

@@ -197,7 +197,6 @@ interface PacketFileContent {
 async function writePacketFile(path: string, c: PacketFileContent): Promise<void> {
   const packet = await Project.create(path)
   try {
-    const db = packet.db
     packet.write((db) => {
       setMeta(db, 'mode', 'packet')
       setMeta(db, 'packet_annotator', c.annotator.name)
@@ -212,8 +211,8 @@ async function writePacketFile(path: string, c: PacketFileContent): Promise<void
       const annotatorId = writer.annotator({ name: c.annotator.name, expertise: c.annotator.expertise, pseudonym: c.annotator.pseudonym })
       writeAssignments(db, writer, annotatorId, c.annotator.name, c.content)
     })
-    // Rewrites the file from its live pages: nothing of overwritten meta values survives in free space.
-    db.exec('VACUUM')
+    // Nothing of overwritten meta values survives in free space.
+    packet.compact()
   } finally {
     packet.close()
   }

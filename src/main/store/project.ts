@@ -128,6 +128,14 @@ export class Project {
     return this.writable.transaction(() => fn(this.writable)).immediate()
   }
 
+  /**
+   * Rewrites the file from its live pages, outside any transaction: nothing of deleted rows or overwritten values
+   * survives in free space (a packet leaves the project with nothing of it but its own content).
+   */
+  compact(): void {
+    this.db.exec('VACUUM')
+  }
+
   close(): void {
     if (this.db.open) {
       try {
