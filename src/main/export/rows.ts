@@ -177,7 +177,7 @@ export function readJudgements(db: Db, filter: ExportFilter): { records: Judgeme
       split: r.split,
       run: r.run_id,
       instrument: r.instrument_id,
-      template: `${r.template_id}@v${r.template_version}`,
+      template: `${r.template_id}@${r.template_version}`,
       judge: r.judge_name,
       provider: r.provider,
       model: r.model,

@@ -83,7 +83,7 @@ describe('judgements export and the export command', () => {
       ])
       expect(rows[0]).toMatchObject({
         instrument: 'pairwise-preference',
-        template: 'pairwise-ranker@v1',
+        template: 'pairwise-ranker@1',
         judge: 'judge-x',
         provider: 'openai',
         model: 'model-x',
