@@ -1,4 +1,4 @@
-import type { CallDetail, CallRow, RunSummary } from '../../shared/contract/run-operations'
+import { RUN_SKIPPED_LISTED, type CallDetail, type CallRow, type RunSummary } from '../../shared/contract/run-operations'
 import { AssayError } from '../../shared/errors'
 import { getInstrument } from '../../shared/instruments'
 import { payloadWithContext } from '../annotation/item-context'
@@ -39,6 +39,8 @@ export function runSummary(db: Db, row: RunRow, active: boolean): RunSummary {
     finishedAt: row.finished_at,
     counts: runCounts(db, row.id),
     skipped: options.skippedCount ?? 0,
+    // Runs recorded before skipped items were kept have none listed.
+    skippedItems: (options.skipped ?? []).slice(0, RUN_SKIPPED_LISTED).map((s) => ({ externalId: s.externalId, reason: s.reason })),
     lastError: commonestError(db, row.id)
   }
 }

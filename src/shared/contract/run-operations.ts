@@ -197,10 +197,15 @@ export const runSummarySchema = z.object({
   finishedAt: z.string().nullable(),
   counts: runCountsSchema,
   skipped: z.number().int(),
+  /** The first items the run left out (RUN_SKIPPED_LISTED), with why: a leaking task names who found the leak. */
+  skippedItems: z.array(z.object({ externalId: z.string(), reason: z.string() })),
   /** The most frequent error of its failed calls. */
   lastError: z.string().nullable()
 })
 export type RunSummary = z.infer<typeof runSummarySchema>
+
+/** Skipped items a run's summary lists; the count is always whole, and the run keeps up to a thousand. */
+export const RUN_SKIPPED_LISTED = 20
 
 /** A run as lists show it: archived runs (or runs of an archived judge) are kept but left out of reports. */
 export const runListEntrySchema = runSummarySchema.extend({ archived: z.boolean(), judgeArchived: z.boolean() })

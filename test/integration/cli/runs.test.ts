@@ -26,9 +26,9 @@ describe('assay runs list|archive|restore', () => {
     const r = await runCli('runs', 'list', path)
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n')
-    expect(lines[0]).toMatch(/^run\s+instrument\s+judge\s+status\s+done\s+ok\s+failed\s+unparseable\s+archived$/)
-    expect(lines.find((l) => l.startsWith('1 '))).toMatch(/pairwise-preference\s+claude-judge\s+done\s+24\/24\s+24\s+0\s+0$/)
-    expect(lines.find((l) => l.startsWith('2 '))).toMatch(/gpt-judge\s+done\s+24\/24\s+22\s+1\s+1$/)
+    expect(lines[0]).toMatch(/^run\s+instrument\s+judge\s+status\s+done\s+ok\s+failed\s+unparseable\s+skipped\s+archived$/)
+    expect(lines.find((l) => l.startsWith('1 '))).toMatch(/pairwise-preference\s+claude-judge\s+done\s+24\/24\s+24\s+0\s+0\s+0$/)
+    expect(lines.find((l) => l.startsWith('2 '))).toMatch(/gpt-judge\s+done\s+24\/24\s+22\s+1\s+1\s+0$/)
   })
 
   it('archives a run: kept in the file, left out of the list and the report until restored', async () => {

@@ -103,7 +103,11 @@ describe('task composition from PubMed-style abstracts, gated by the leak audit'
     expect(g.skipped).toEqual([{ itemId: expect.any(Number), externalId: leaky, reason: 'leak audit: leak (found by run:2)' }])
     // The decision stays with the run.
     const { runs } = JSON.parse((await runCli('runs', 'list', path, '--json')).stdout)
-    expect(runs.find((r: { id: number }) => r.id === g.runId)).toMatchObject({ skipped: 1 })
+    expect(runs.find((r: { id: number }) => r.id === g.runId)).toMatchObject({ skipped: 1, skippedItems: [{ externalId: leaky, reason: 'leak audit: leak (found by run:2)' }] })
+    // The text list says it too: the count in its column, the item and who found the leak below.
+    const listed = (await runCli('runs', 'list', path)).stdout
+    expect(listed).toMatch(/\bskipped\b/)
+    expect(listed).toContain(`run ${g.runId} skipped ${leaky}: leak audit: leak (found by run:2)`)
 
     const kept = await judge(path, '--instrument', 'generation', '--scheme', 'single', '--set', 'composed', '--keep-leaky', '--json')
     expect(kept.code, kept.stderr).toBe(0)

@@ -13,6 +13,9 @@ function positiveId(value: string): number {
   return n
 }
 
+/** Skipped items the text list shows per run. */
+const SKIPPED_SHOWN = 5
+
 /** A run marked running that no live process executes was killed: it is interrupted, and resumes on the same command. */
 function statusShown(r: { status: string; active: boolean }): string {
   return r.status === 'running' && !r.active ? 'interrupted' : r.status
@@ -51,9 +54,15 @@ export function registerRuns(program: Command, io: CliIO): void {
         String(r.counts.ok),
         String(r.counts.failed),
         String(r.counts.unparseable),
+        String(r.skipped),
         r.archived ? 'archived' : r.judgeArchived ? 'judge archived' : ''
       ])
-      io.out(grid(['run', 'instrument', 'judge', 'status', 'done', 'ok', 'failed', 'unparseable', 'archived'], rows))
+      io.out(grid(['run', 'instrument', 'judge', 'status', 'done', 'ok', 'failed', 'unparseable', 'skipped', 'archived'], rows))
+      // What each run left out and why (a leaking task, with who found the leak), the first few of each.
+      for (const r of lines) {
+        for (const s of r.skippedItems.slice(0, SKIPPED_SHOWN)) io.out(`run ${r.id} skipped ${s.externalId}: ${s.reason}`)
+        if (r.skipped > SKIPPED_SHOWN) io.out(`run ${r.id} skipped ${r.skipped - SKIPPED_SHOWN} more (runs list --json lists ${r.skippedItems.length})`)
+      }
     })
 
   const mark = (verb: 'archive' | 'restore', target: 'run' | 'judge') =>
