@@ -66,6 +66,9 @@ export const CHECK_PROGRAM = String.raw`(function (require, input, done) {
       const state = ctx.getPromiseState(completion)
       if (state.type === 'rejected') failure = state.error
     }
+    // The heap filled while promise jobs ran: the engine drops a job it cannot allocate without an error, so the queue
+    // empties and the check would look finished. One that reached the limit is not trusted to have run to its end.
+    const heapFilled = !failure && !interrupted && !tooManyJobs && jobs > 0 && nearMemoryLimit()
 
     // Reading back gets a moment of its own and a little room above the memory limit.
     const timedOut = interrupted
@@ -74,6 +77,7 @@ export const CHECK_PROGRAM = String.raw`(function (require, input, done) {
     let error = null
     if (timedOut) error = 'timed out after ' + timeoutMs + ' ms'
     else if (tooManyJobs) error = 'more than ' + MAX_JOBS + ' promise jobs'
+    else if (heapFilled) error = 'out of memory (while its promise jobs ran: some may not have run)'
     else if (failure && ctx.sameValue(failure, ctx.null) && nearMemoryLimit()) {
       // Out of memory with no room left even for the error object: the engine throws null.
       error = 'out of memory'
