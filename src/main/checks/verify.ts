@@ -26,26 +26,44 @@ function isCheck(v: unknown): v is StoredCheck {
 }
 
 /**
+ * How long re-running one answer's checks may take in all: an answer may hold many checks (its size is capped, their
+ * number is not), and the submit waits for them. Checks left when it is spent are stored unverified, saying so.
+ */
+export const VERIFY_BUDGET_MS = 20_000
+
+/**
  * Re-runs every worked check in a judgement (any `{ code, output, ran_at }` object, wherever the form put it) and
  * returns a copy with each check's provenance set by main. Whatever verification fields the client sent are
  * replaced: only main says a check is verified.
  */
-export async function verifyChecks(judgement: unknown, session: object, run: typeof runCheck = runCheck): Promise<unknown> {
+export async function verifyChecks(judgement: unknown, session: object, run: typeof runCheck = runCheck, budgetMs = VERIFY_BUDGET_MS): Promise<unknown> {
+  return verifyWithin(judgement, session, run, { until: performance.now() + budgetMs, budgetMs })
+}
+
+interface Budget {
+  until: number
+  budgetMs: number
+}
+
+async function verifyWithin(judgement: unknown, session: object, run: typeof runCheck, budget: Budget): Promise<unknown> {
   if (Array.isArray(judgement)) {
     // One after another: several checks of one answer at once would only meet the per-session cap.
     const out: unknown[] = []
-    for (const v of judgement) out.push(await verifyChecks(v, session, run))
+    for (const v of judgement) out.push(await verifyWithin(v, session, run, budget))
     return out
   }
   if (!judgement || typeof judgement !== 'object') return judgement
-  if (isCheck(judgement)) return verifyOne(judgement, session, run)
+  if (isCheck(judgement)) return verifyOne(judgement, session, run, budget)
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(judgement)) out[k] = await verifyChecks(v, session, run)
+  for (const [k, v] of Object.entries(judgement)) out[k] = await verifyWithin(v, session, run, budget)
   return out
 }
 
-async function verifyOne(check: StoredCheck, session: object, run: typeof runCheck): Promise<StoredCheck> {
+async function verifyOne(check: StoredCheck, session: object, run: typeof runCheck, budget: Budget): Promise<StoredCheck> {
   const base = { code: check.code, ran_at: check.ran_at }
+  if (performance.now() >= budget.until) {
+    return { ...base, output: check.output, verification: 'unverified', verify_note: `not re-run: this answer's checks used the ${budget.budgetMs / 1000} s allowed for re-running them` }
+  }
   let result: CheckResult
   try {
     result = await run(check.code, undefined, session)

@@ -84,4 +84,20 @@ describe('re-running submitted checks', () => {
     const out = (await verifyChecks(judgement, {})) as { flaws: Array<{ check: { verification: string } }> }
     expect(out.flaws.map((f) => f.check.verification)).toEqual(['verified', 'verified', 'verified', 'verified'])
   })
+
+  it('stores the checks left once an answer has spent its re-run time as unverified, saying why, without running them', async () => {
+    const check = (n: number) => ({ code: `console.log(${n})`, output: String(n), ran_at: '2026-01-01T00:00:00Z' })
+    const judgement = { flaws: [1, 2, 3, 4, 5].map((n) => ({ note: '', check: check(n) })) }
+    const ran: string[] = []
+    // Each re-run takes 40 ms; the budget of 100 ms is spent after the third.
+    const slowRun = async (code: string) => {
+      ran.push(code)
+      await new Promise((r) => setTimeout(r, 40))
+      return { output: code.slice(12, -1), error: null, ms: 40, timedOut: false }
+    }
+    const out = (await verifyChecks(judgement, {}, slowRun, 100)) as { flaws: Array<{ check: { verification: string; output: string; verify_note?: string } }> }
+    expect(out.flaws.map((f) => f.check.verification)).toEqual(['verified', 'verified', 'verified', 'unverified', 'unverified'])
+    expect(ran).toHaveLength(3)
+    expect(out.flaws[3]!.check).toMatchObject({ output: '4', verify_note: "not re-run: this answer's checks used the 0.1 s allowed for re-running them" })
+  })
 })
