@@ -10,6 +10,7 @@ import { addUserTemplate, parseRunSpec, prepareRun, resolveTemplate, runRegistry
 import type { RunProgress } from '../runner'
 import type { Project } from '../store/project'
 import { insertFit, listFits } from '../store/calibration-fits'
+import { logExposure } from '../store/exposures'
 import { defaultCriterion, resolveCriterionId, fieldsFor, resolveSourceId, type CalibrateOptions } from './service'
 import { getRunRow } from '../store/model-calls'
 
@@ -117,15 +118,13 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
     project,
     parseRunSpec({ instrument: instrument.id, judgeId: run.judge_id, template: templateRef, split: evalSplit, seed: run.seed, ...(run.both_orders ? { bothOrders: true } : {}), trials: run.trials })
   )
-  const fitId = project.write((db) =>
-    insertFit(
-      db,
-      spec,
-      { kind: 'few-shot', template: templateRef, base_template: baseRef, k, seed, examples, run_id: prepared.runId },
-      [...new Set(chosen.map((e) => e.itemId))],
-      chosen.length
-    )
-  )
+  const exampleItems = [...new Set(chosen.map((e) => e.itemId))]
+  const fitId = project.write((db) => {
+    const id = insertFit(db, spec, { kind: 'few-shot', template: templateRef, base_template: baseRef, k, seed, examples, run_id: prepared.runId }, exampleItems, chosen.length)
+    // Their labels are now in a judge's prompt: logged, so an item a later split moves into test is known as seen.
+    for (const itemId of exampleItems) logExposure(db, itemId, 'prompt_revision', 'calibrate', `few-shot example in ${templateRef} (fit ${id})`)
+    return id
+  })
   options.onRunPrepared?.(prepared.runId, templateRef)
   const result = await runRegistry.run(project, prepared.runId, options.env, options.onProgress)
   return { fits: evaluated(project, options, fitId), run: result, already_stored: [] }

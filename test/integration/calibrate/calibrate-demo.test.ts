@@ -135,6 +135,15 @@ describe('assay calibrate on the demo', () => {
     expect(count(`SELECT count(*) AS n FROM templates WHERE template_id = 'pairwise-ranker-fewshot'`)).toBe(1)
     expect(count(`SELECT count(*) AS n FROM calibration_fits WHERE method = 'few-shot'`)).toBe(1)
     expect(count(`SELECT count(*) AS n FROM runs WHERE template_id = 'pairwise-ranker-fewshot'`)).toBe(1)
+    // The examples' labels are in a judge's prompt: each example logged once as seen, whatever split it moves to later.
+    const logged = reopened.db
+      .prepare(`SELECT i.external_id AS item, e.kind, e.detail FROM exposures e JOIN items i ON i.id = e.item_id WHERE e.detail LIKE 'few-shot example%' ORDER BY i.external_id`)
+      .all() as Array<{ item: string; kind: string; detail: string }>
+    expect(logged).toEqual(
+      fit.parameters.examples
+        .map((e: { item: string }) => ({ item: e.item, kind: 'prompt_revision', detail: `few-shot example in pairwise-ranker-fewshot@1 (fit ${fit.fit_id})` }))
+        .sort((x: { item: string }, y: { item: string }) => x.item.localeCompare(y.item))
+    )
     reopened.close()
   })
 
