@@ -156,7 +156,7 @@ function cardBody(project: Project, what: TrainingExportKind, read: TrainingRead
   lines.push(
     '',
     exposed
-      ? `Exposure: ${exposed} test item(s) here had labels or judge outputs viewed before this export (exposure log); they are no longer clean held-out items.`
+      ? `Exposure: ${exposed} test item(s) here had labels or judge outputs viewed, or a label put in a prompt, before this export (exposure log); they are no longer clean held-out items.`
       : 'Exposure: no test item here appears in the exposure log before this export.',
     '',
     'Test-split rows are for evaluation only: a judge trained on them can no longer be evaluated on them.'
