@@ -1,5 +1,5 @@
 import { AssayError } from '../../shared/errors'
-import { getInstrument, isInstrumentId, unknownInstrumentMessage } from '../../shared/instruments'
+import { getInstrument, hasGradedText, isInstrumentId, unknownInstrumentMessage } from '../../shared/instruments'
 import { seededUnit } from '../../shared/protocol'
 import type { Split } from '../../shared/items/kinds'
 import { ensureAnnotator, findAnnotator } from '../store/annotators'
@@ -28,11 +28,6 @@ export interface AssignResult {
 }
 
 /** Whether a payload holds something to grade in `field` (a response with some words). */
-function hasGraded(payload: Record<string, unknown> | undefined, field: string): boolean {
-  const value = payload?.[field]
-  return typeof value === 'string' && value.trim().length > 0
-}
-
 /**
  * A grading instrument is refused, before anything is written, when any item it would be assigned to has no
  * response to grade; the message counts them and names the sets whose items do have responses.
@@ -45,9 +40,9 @@ function refuseUngraded(
   db: Project['db']
 ): void {
   if (!field) return
-  const missing = eligible.filter((r) => !hasGraded(payloads.get(r.id), field))
+  const missing = eligible.filter((r) => !hasGradedText(payloads.get(r.id), field))
   if (missing.length === 0) return
-  const graded = eligible.filter((r) => hasGraded(payloads.get(r.id), field)).map((r) => r.id)
+  const graded = eligible.filter((r) => hasGradedText(payloads.get(r.id), field)).map((r) => r.id)
   const sets = setsOfItems(db, graded).map((name) => `"${name}"`).join(', ')
   // The items lack what the instrument needs: a refusal about the data, not a mistyped command.
   throw new AssayError(

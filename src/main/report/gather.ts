@@ -1,5 +1,5 @@
 import { AssayError } from '../../shared/errors'
-import { getInstrument, isInstrumentId, type AnyInstrument, unknownInstrumentMessage } from '../../shared/instruments'
+import { getInstrument, hasGradedText, isInstrumentId, type AnyInstrument, unknownInstrumentMessage } from '../../shared/instruments'
 import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { referenceLabel } from '../../shared/items/reference-label'
 import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
@@ -115,6 +115,8 @@ function scopedItems(db: Db, instrument: AnyInstrument, split: Split | undefined
     // With the kind's defaults the instruments rely on; the attached task survives (loose objects).
     const payload = payloadAsRead(row.kind, payloadWithContext(db, row))
     if (instrument.accepts && !instrument.accepts(payload as never)) continue
+    // A grader is asked only of items carrying a response: a problem without one is nothing it could grade.
+    if (instrument.grades && !hasGradedText(payload, instrument.grades)) continue
     out.push({ row: { id: row.id, kind: row.kind, external_id: row.external_id, set_name: row.set_name, split: row.split }, payload })
   }
   return out

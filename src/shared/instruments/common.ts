@@ -19,6 +19,12 @@ export function caseInsensitiveEnum<const T extends readonly [string, ...string[
   )
 }
 
+/** Whether an item carries what a grading instrument grades (`grades`): a non-empty text in that payload field. */
+export function hasGradedText(payload: Readonly<Record<string, unknown>> | undefined, field: string): boolean {
+  const value = payload?.[field]
+  return typeof value === 'string' && value.trim().length > 0
+}
+
 export function identity<J>(judgement: J): J {
   return judgement
 }

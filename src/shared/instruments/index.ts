@@ -90,7 +90,7 @@ export function instrumentsFor<K extends ItemKind>(kind: K, payload?: ItemPayloa
 }
 
 export * from './types'
-export { MissingContextError } from './common'
+export { MissingContextError, hasGradedText } from './common'
 export { FLAW_SEVERITIES, FLAW_TAXONOMY, FLAW_TYPES } from './flaw-audit'
 export { CUE_RUBRIC } from './cue-rating'
 export { MATCH_RUBRIC, MATCH_THRESHOLD } from './hypothesis-match'

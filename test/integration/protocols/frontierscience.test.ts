@@ -85,8 +85,8 @@ describe('FrontierScience: answering, then grading', () => {
     const rep = await runCli('report', path, '--instrument', 'fs-olympiad-grade', '--json')
     expect(rep.code, rep.stderr).toBe(0)
     const report = JSON.parse(rep.stdout)
-    // The olympiad track: the two problems of the file and the four answers to them.
-    expect(report.scope).toMatchObject({ n_items: 6 })
+    // The olympiad track: the four answers; the file's two problems carry no response, so nothing to grade there.
+    expect(report.scope).toMatchObject({ n_items: 4 })
     expect(report.sources.map((s: { id: string; n_answered: number }) => [s.id, s.n_answered])).toEqual([['run:2', 4]])
   })
 
