@@ -24,6 +24,9 @@ export function buildProgram(io: CliIO): Command {
   const program = new Command('assay')
     .description('Assay: audit LLM judges of scientific ideas against blind expert annotation')
     .version('0.1.0')
+    // The program's options (--version) only before a command: after one they are the command's own, so
+    // `instrument show FILE ID --version 1` picks a version instead of printing the program's.
+    .enablePositionalOptions()
     .showHelpAfterError('(run with --help for usage)')
   registerNew(program, io)
   registerInfo(program, io)
