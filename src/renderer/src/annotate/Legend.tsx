@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react'
+import { booleanKeys } from '../../../shared/instruments/screen-keys'
 import type { Stop } from './stops'
 
 /** A key cap. Letters and digits are drawn in a face where `l`, `I` and `1` differ (see styles: kbd). */
@@ -28,7 +29,7 @@ export function Legend({ stop, stops, hasPair, hasList, expanded }: LegendProps)
         <Key k="Ctrl" />+<Key k="Enter" /> submit
       </span>
       <span>
-        <Key k="n" />/<Key k="p" /> next/previous item
+        <Key k="Alt" />+<Key k="→" />/<Key k="←" /> next/previous item
       </span>
       <span>
         <Key k="s" /> skip · <Key k="f" /> flag
@@ -65,7 +66,7 @@ function AllKeys({ stops, hasPair, hasList }: { stops: ReadonlyArray<Stop>; hasP
     [<Key k="Enter" />, 'type in the text box of this field'],
     [<Key k="Esc" />, 'leave the text box (keys are shortcuts again)'],
     [<><Key k="Ctrl" />+<Key k="Enter" /></>, 'submit'],
-    [<><Key k="n" /> <Key k="p" />, <Key k="Alt" />+<Key k="→" /> <Key k="←" /></>, 'next / previous item'],
+    [<><Key k="Alt" />+<Key k="→" /> <Key k="←" /></>, 'next / previous item (also in a text box)'],
     [<><Key k="Ctrl" />+<Key k="Z" /></>, 'undo the last submission'],
     [<><Key k="s" /> <Key k="f" /></>, 'skip / flag the item, with a reason'],
     [<Key k="h" />, 'history of this item'],
@@ -109,12 +110,14 @@ function answerKeys(stop: Extract<Stop, { kind: 'field' }>): ReactNode {
           {w.max === 10 && <>, <Key k="0" /> = 10</>}
         </>
       )
-    case 'boolean':
+    case 'boolean': {
+      const { yes, no } = booleanKeys(w)
       return (
         <>
-          <Key k={w.trueKey ?? 'y'} /> yes · <Key k={w.falseKey ?? 'n'} /> no
+          <Key k={yes} /> yes · <Key k={no} /> no
         </>
       )
+    }
     case 'quote':
       return (
         <>

@@ -42,7 +42,7 @@ export function QueueFinished({
         {counts ? `, ${counts.skipped} skipped, ${counts.flagged} flagged` : ''}.
       </p>
       <p className="muted">
-        <kbd>q</kbd> back to the queues · <kbd>p</kbd> review the last item · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo the last submission
+        <kbd>q</kbd> back to the queues · <kbd>p</kbd> or <kbd>Alt</kbd>+<kbd>←</kbd> review the last item · <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo the last submission
       </p>
       <button type="button" onClick={onClose}>
         Back to the queues

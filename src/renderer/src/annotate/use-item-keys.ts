@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react'
 import { isTypingTarget, stopElement } from './dom'
+import type { ItemCommandKey } from '../../../shared/instruments/screen-keys'
 import { answerForKey } from './keys'
 import { getAt, parentPath } from './paths'
 import { clearsOnRepeat, isTextEntry, moveGroup, moveStop, type ListWidget, type Stop } from './stops'
@@ -69,6 +70,46 @@ function jumpSection(ctx: ItemKeyContext, step: 1 | -1) {
   if (target) box.scrollTo({ top: target.offsetTop - bar })
 }
 
+/** What a command does; false when it did nothing, so the key keeps its default. */
+type Command = (ctx: ItemKeyContext, stop: Stop | undefined) => unknown
+
+const go = (ctx: ItemKeyContext, path: string | null) => (path ? ctx.focusStop(path) : false)
+const page = (ctx: ItemKeyContext) => (ctx.sourceRef.current?.clientHeight ?? 600) * 0.85
+
+/**
+ * The item's commands outside text boxes: exactly the shared command keys (no answer uses one) and the scrolling
+ * keys. The next and previous item are Alt+→/←, handled above, so they work inside a text box too.
+ */
+const COMMANDS = {
+  j: (ctx) => go(ctx, moveStop(ctx.stops, ctx.cursor, 1)),
+  k: (ctx) => go(ctx, moveStop(ctx.stops, ctx.cursor, -1)),
+  J: (ctx) => go(ctx, moveGroup(ctx.stops, ctx.cursor, 1)),
+  K: (ctx) => go(ctx, moveGroup(ctx.stops, ctx.cursor, -1)),
+  s: (ctx) => ctx.askReason('skip'),
+  f: (ctx) => ctx.askReason('flag'),
+  h: (ctx) => ctx.toggleHistory(),
+  '?': (ctx) => ctx.toggleLegend(),
+  q: (ctx) => ctx.exit(),
+  e: (ctx) => ctx.addSelection(ctx.cursor ?? ''),
+  '/': (ctx) => ctx.openPicker(ctx.cursor ?? ''),
+  '+': (ctx, stop) => {
+    const add = ctx.stops.find((s): s is Extract<Stop, { kind: 'add' }> => s.kind === 'add' && (stop?.group == null || stop.group.startsWith(`${s.listPath}.`)))
+    return add ? ctx.addEntry(add.listPath, add.widget) : false
+  },
+  ']': (ctx) => jumpSection(ctx, 1),
+  '[': (ctx) => jumpSection(ctx, -1),
+  ' ': (ctx) => scrollSource(ctx, page(ctx)),
+  ArrowDown: (ctx) => scrollSource(ctx, 120),
+  ArrowUp: (ctx) => scrollSource(ctx, -120),
+  ArrowRight: (ctx) => scrollFormula(ctx, 120),
+  ArrowLeft: (ctx) => scrollFormula(ctx, -120),
+  PageDown: (ctx) => scrollSource(ctx, page(ctx)),
+  PageUp: (ctx) => scrollSource(ctx, -page(ctx))
+} satisfies Record<ItemCommandKey | 'ArrowDown' | 'ArrowUp' | 'ArrowRight' | 'ArrowLeft' | 'PageDown' | 'PageUp', Command>
+
+/** The command keys the handler takes, for tests: no answer may use one. */
+export const HANDLED_COMMAND_KEYS: ReadonlyArray<string> = Object.keys(COMMANDS)
+
 function onItemKey(ctx: ItemKeyContext, e: KeyboardEvent): void {
   if (ctx.blocked || e.defaultPrevented) return
   const { stops, cursor } = ctx
@@ -118,60 +159,8 @@ function onItemKey(ctx: ItemKeyContext, e: KeyboardEvent): void {
   const stop = stopAt(cursor)
   if (stop && onStopKey(ctx, stop, e)) return
 
-  const go = (path: string | null) => (path ? ctx.focusStop(path) : false)
-  const handled = (() => {
-    switch (e.key) {
-      case 'j':
-        return go(moveStop(stops, cursor, 1))
-      case 'k':
-        return go(moveStop(stops, cursor, -1))
-      case 'J':
-        return go(moveGroup(stops, cursor, 1))
-      case 'K':
-        return go(moveGroup(stops, cursor, -1))
-      case 'n':
-        return ctx.navigate(1)
-      case 'p':
-        return ctx.navigate(-1)
-      case 's':
-        return ctx.askReason('skip')
-      case 'f':
-        return ctx.askReason('flag')
-      case 'h':
-        return ctx.toggleHistory()
-      case '?':
-        return ctx.toggleLegend()
-      case 'q':
-        return ctx.exit()
-      case 'e':
-        return ctx.addSelection(cursor ?? '')
-      case '/':
-        return ctx.openPicker(cursor ?? '')
-      case '+': {
-        const add = stops.find((s): s is Extract<Stop, { kind: 'add' }> => s.kind === 'add' && (stop?.group == null || stop.group.startsWith(`${s.listPath}.`)))
-        return add ? ctx.addEntry(add.listPath, add.widget) : false
-      }
-      case ']':
-        return jumpSection(ctx, 1)
-      case '[':
-        return jumpSection(ctx, -1)
-      case 'ArrowDown':
-        return scrollSource(ctx, 120)
-      case 'ArrowRight':
-        return scrollFormula(ctx, 120)
-      case 'ArrowLeft':
-        return scrollFormula(ctx, -120)
-      case 'ArrowUp':
-        return scrollSource(ctx, -120)
-      case 'PageDown':
-      case ' ':
-        return scrollSource(ctx, (ctx.sourceRef.current?.clientHeight ?? 600) * 0.85)
-      case 'PageUp':
-        return scrollSource(ctx, -(ctx.sourceRef.current?.clientHeight ?? 600) * 0.85)
-      default:
-        return answerMain(ctx, e.key)
-    }
-  })()
+  const command = Object.hasOwn(COMMANDS, e.key) ? COMMANDS[e.key as keyof typeof COMMANDS] : undefined
+  const handled = command ? command(ctx, stop) : answerMain(ctx, e.key)
   if (handled !== false) e.preventDefault()
 }
 

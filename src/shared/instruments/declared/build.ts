@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ItemPayload } from '../../items/kinds'
 import { caseInsensitiveEnum, quoteFragmentsIn, YES_NO_KEYS } from '../common'
 import { blindProposalPair } from '../proposal-view'
+import { ITEM_COMMAND_KEYS } from '../screen-keys'
 import type { AnyInstrument, FieldSpec, JudgementIssue, Observation, Widget } from '../types'
 import type { Declaration, DeclaredField } from './declaration'
 import { derivedPrompt, promptValues } from './prompt'
@@ -15,8 +16,9 @@ type Answer = Record<string, unknown>
 /** Where the item's texts sit in the blinded view, for exact quotes. */
 const QUOTE_SOURCES = { text: ['text'], pair: ['a.markdown', 'b.markdown'] } as const
 
+/** Keys given to options the declaration leaves without one: never a command's (see ../screen-keys), nor l, n, x, y. */
 function optionKeys(options: ReadonlyArray<{ value: string; key?: string | undefined }>): string[] {
-  const taken = new Set(options.flatMap((o) => (o.key ? [o.key] : [])))
+  const taken = new Set<string>([...options.flatMap((o) => (o.key ? [o.key] : [])), ...ITEM_COMMAND_KEYS])
   const free = [...'123456789abcdefghijkmopqrstuvwz'].filter((k) => !taken.has(k))
   return options.map((o) => o.key ?? free.shift() ?? '')
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { requirementOf } from '../../../../shared/instruments/requirements'
 import type { Widget } from '../../../../shared/instruments/types'
 import { Markdown } from '../../components/Markdown'
-import { scaleKey } from '../keys'
+import { booleanKeys, scaleKey } from '../../../../shared/instruments/screen-keys'
 import { Key } from '../Legend'
 import { getAt, setAt } from '../paths'
 import { quoteSources } from '../quotes'
@@ -122,8 +122,7 @@ export function ScaleWidget({ widget, path }: { widget: Leaf<'scale'>; path: str
 export function BooleanWidget({ widget, path }: { widget: Leaf<'boolean'>; path: string }) {
   const form = useForm()
   const value = getAt(form.data, path)
-  const yes = widget.trueKey ?? 'y'
-  const no = widget.falseKey ?? 'n'
+  const { yes, no } = booleanKeys(widget)
   return (
     <StopFrame path={path} label={widget.label}>
       <div className="options" role="radiogroup" aria-label={widget.label} data-value={typeof value === 'boolean' ? String(value) : ''}>
