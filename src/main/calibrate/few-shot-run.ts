@@ -64,7 +64,15 @@ export async function calibrateFewShot(project: Project, options: FewShotOptions
   const seed = options.shotSeed ?? project.seed
   const training = readTrainingExamples(project, { instrument: instrument.id, split: fitSplit, template: { id: base.entry.id, version: base.entry.version } })
   const candidates = training.examples.map((e) => ({ ...e, id: e.item, label: typeof e.judgement.verdict === 'string' ? e.judgement.verdict.slice(0, 1) : 'all' }))
-  if (candidates.length === 0) throw new AssayError('bad_data', `No labelled ${fitSplit} item of ${instrument.id} to show as an example`, [{ field: 'fit_split', message: 'no labels' }])
+  if (candidates.length === 0) {
+    // An example is a whole answer to the prompt: a label that scores one field (a reference same_study) is not one.
+    throw new AssayError(
+      'bad_data',
+      `No ${fitSplit} item of ${instrument.id} has a whole answer to show as an example (an adjudication, an annotator's answer or their majority, ` +
+        "or a proposal pair's reference verdict); few-shot needs answers to the whole form, while platt, isotonic and threshold fit a score to a label of one field",
+      [{ field: 'fit_split', message: 'no whole answers' }]
+    )
+  }
   const chosen = chooseFewShotExamples(candidates, k, seed)
   if (chosen.some((e) => e.split === 'test')) throw new AssayError('internal', 'a test item was chosen as an example')
 
