@@ -79,6 +79,21 @@ describe('a declared instrument and a built-in one', () => {
     ])
   })
 
+  it('refuses a probability out of its bounds with one message per bound, declared or not', () => {
+    for (const bounds of ['', 'min: 0, max: 1, ', 'min: 0.1, max: 0.9, ']) {
+      const text = FILE.replace('  - name: rationale', `  - { name: confidence, kind: number, label: Confidence, ${bounds}level: probability }\n  - name: rationale`)
+      const r = readDeclaration(text, 'idea-study.yaml')
+      if (!r.ok) throw new Error(JSON.stringify(r.problems))
+      const inst = buildInstrument(r.declaration, 1)
+      const answer = (confidence: number) => inst.judgement.safeParse({ novelty: 5, excitement: 5, feasibility: 5, verdict: 'accept', confidence })
+      const high = answer(1.5)
+      expect(high.success).toBe(false)
+      expect(high.error!.issues.filter((i) => i.path.join('.') === 'confidence')).toHaveLength(1)
+      expect(answer(-0.5).error!.issues).toHaveLength(1)
+      expect(answer(0.5).success).toBe(true)
+    }
+  })
+
   it('mirrors a pair’s side-naming answers with the sides shown', () => {
     const r = readDeclaration(JSON.stringify({
       id: 'pair-pref',

@@ -34,10 +34,13 @@ function fieldSchema(shape: Declaration['item'], f: DeclaredField): z.ZodType {
     case 'scale':
       return maybe(z.int().min(f.min).max(f.max), notAlways)
     case 'number': {
+      // A probability's bounds are 0..1 unless the declaration narrows them: one bound each, so one message each.
+      const probability = f.level === 'probability'
+      const min = f.min ?? (probability ? 0 : undefined)
+      const max = f.max ?? (probability ? 1 : undefined)
       let n = z.number()
-      if (f.min !== undefined) n = n.min(f.min)
-      if (f.max !== undefined) n = n.max(f.max)
-      if (f.level === 'probability') n = n.min(0).max(1)
+      if (min !== undefined) n = n.min(probability ? Math.max(0, min) : min)
+      if (max !== undefined) n = n.max(probability ? Math.min(1, max) : max)
       return maybe(n, notAlways)
     }
     case 'text':
