@@ -124,6 +124,12 @@ export function agreementLabel(statistic: string): string {
 }
 
 /** The annotators' range behind a human ceiling, "0.471–0.694", or one figure where both ends are written alike. */
+/** The versions of the instrument the answers were given under ("version 1", "versions 1, 2"; none: empty). */
+export function instrumentVersionsWords(versions: readonly number[]): string {
+  if (versions.length === 0) return ''
+  return `${versions.length === 1 ? 'version' : 'versions'} ${versions.join(', ')}`
+}
+
 export function fmtRange(min: number | null, max: number | null): string {
   if (min === null || max === null) return NONE
   const low = fmtNumber(min)

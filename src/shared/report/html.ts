@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
-import { NONE } from './format'
+import { instrumentVersionsWords, NONE } from './format'
 import { section, sourceNamer } from './html-parts'
 import { ceilingSection, fieldSection, judgeVsJudgeSection, pairwiseSection, sourcesSection } from './html-sections'
 import { SUMMARY_CSS, SUMMARY_SORT_KEYS, summaryCardsHtml } from './html-summary'
@@ -165,7 +165,7 @@ function header(report: Report): string {
   const settings = report.settings as Report['settings'] & { ties_policy?: string }
   return `<header>
 <h1>${esc(report.instrument.title)}</h1>
-<p class="muted">Audit report of <strong>${esc(report.project.name)}</strong> · instrument <code>${esc(report.instrument.id)}</code> · ${esc(report.instrument.item_kind)}</p>
+<p class="muted">Audit report of <strong>${esc(report.project.name)}</strong> · instrument <code>${esc(report.instrument.id)}</code>${report.instrument.versions.length ? ` (${esc(instrumentVersionsWords(report.instrument.versions))})` : ''} · ${esc(report.instrument.item_kind)}</p>
 <dl class="meta">
 <dt>Scope</dt><dd>split ${esc(report.scope.split)} · ${report.scope.n_items} items · sets ${esc(report.scope.sets.join(', ') || NONE)}</dd>
 <dt>Criteria</dt><dd>${esc(report.criteria.map((c) => report.sources.find((s) => s.id === c)?.name ?? c).join(', ') || 'none')}</dd>

@@ -1,4 +1,4 @@
-import { alwaysLabel, agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { alwaysLabel, instrumentVersionsWords, agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { PUBLISHED_AGREEMENT_NOTE, SUBSETS_NOTE, BRADLEY_TERRY_NOTE, FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
@@ -15,7 +15,8 @@ export function renderReportText(report: Report): string {
   const names = new Map(report.sources.map((s) => [s.id, s.name]))
   const name: Name = (id) => names.get(id) ?? id
   const out: string[] = []
-  out.push(`${report.instrument.title} (${report.instrument.id}) · ${report.project.name} · split ${report.scope.split} · ${report.scope.n_items} items`)
+  const versions = instrumentVersionsWords(report.instrument.versions)
+  out.push(`${report.instrument.title} (${report.instrument.id}${versions ? `, ${versions}` : ''}) · ${report.project.name} · split ${report.scope.split} · ${report.scope.n_items} items`)
   out.push(`criteria: ${report.criteria.map(name).join(', ') || 'none'}`)
   if (report.settings.panel_rule) out.push(`panel: ${report.settings.panel_rule}`)
   const b = report.settings.bootstrap

@@ -48,7 +48,7 @@ describe('assay report', () => {
   it('prints a readable summary without --json', async () => {
     const result = await runCli('report', path, '--instrument', 'pairwise-preference')
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('Which proposal is better (pairwise-preference)')
+    expect(result.stdout).toContain('Which proposal is better (pairwise-preference, version 1)')
     // The accuracy, its interval and the baselines first, then the counts: in scope 24, judged 24, none failed, unparseable, abstained, pending or tied, 18 correct.
     expect(result.stdout).toMatch(/claude-judge · run 1\s+Reference label\s+75\.0%\s+\[[^\]]+\]\s+[\d.]+% \(always [^)]+\)\s+[\d.]+%\s+24\s+24\s+0\s+0\s+0\s+0\s+0\s+18\s/)
     expect(result.stdout).toContain('warning: gpt-judge · run 2 is below the majority baseline')

@@ -85,7 +85,7 @@ const cases: Array<{ name: string; build: () => Promise<Report> }> = [
       const p = await Project.create(tmp.file('rubric.assay'))
       const rubric = [{ points: 10, item: 'All of it' }]
       const human = Array.from({ length: 37 }, (_, k) => ((k * 7) % 21) / 2)
-      const ids = addItems(p, 'fs-problem', human.map((_, k) => ({ id: `r${k}`, payload: { track: 'research', problem: `P${k}`, answer: 'Points: 10, Item: All of it', rubric } })))
+      const ids = addItems(p, 'fs-problem', human.map((_, k) => ({ id: `r${k}`, payload: { track: 'research', problem: `P${k}`, answer: 'Points: 10, Item: All of it', rubric, response: 'R' } })))
       annotate(p, 'fs-research-grade', human.map((total, k) => ({ item: ids.get(`r${k}`) as number, judgement: { total } })), { human: 'Grader' })
       for (const [judge, shift] of [['grader-a', 0.3], ['grader-b', -1.1]] as const) {
         const run = addRun(p, { instrument: 'fs-research-grade', judge })

@@ -146,7 +146,7 @@ describe('rubric points: mean absolute difference of a judge from the grader', (
     const rubric = [{ points: 10, item: 'All of it' }]
     const human = [7, 5.5, 9, 3]
     const judge = [7.5, 5.5, 8, 4]
-    const ids = addItems(p, 'fs-problem', human.map((_, k) => ({ id: `r${k}`, payload: { track: 'research', problem: `P${k}`, answer: 'Points: 10, Item: All of it', rubric } })))
+    const ids = addItems(p, 'fs-problem', human.map((_, k) => ({ id: `r${k}`, payload: { track: 'research', problem: `P${k}`, answer: 'Points: 10, Item: All of it', rubric, response: 'R' } })))
     annotate(p, 'fs-research-grade', human.map((total, k) => ({ item: ids.get(`r${k}`) as number, judgement: { total } })), { human: 'Grader' })
     const run = addRun(p, { instrument: 'fs-research-grade' })
     addCalls(p, run, judge.map((total, k) => ({ item: ids.get(`r${k}`) as number, judgement: { total } })))

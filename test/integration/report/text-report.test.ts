@@ -63,6 +63,13 @@ describe('the text report of the demo project after a judge run', () => {
     expect(pairwise).toContain(demo.pairwise!.unit)
   })
 
+  it('names the instrument versions the answers were given under, as the JSON and the HTML report do', () => {
+    const mixed = { ...demo, instrument: { ...demo.instrument, versions: [1, 2] } }
+    expect(renderReportText(demo).split('\n')[0]).toContain('(pairwise-preference, version 1)')
+    expect(renderReportText(mixed).split('\n')[0]).toContain('(pairwise-preference, versions 1, 2)')
+    expect(renderReportHtml(mixed)).toContain('instrument <code>pairwise-preference</code> (versions 1, 2)')
+  })
+
   it('gives every card’s figures as the card gives them, with what they count', () => {
     const summary = block(renderReportText(demo), 'Summary')
     const cards = summary.split('\n').slice(2).join('\n').split(/\n(?=\S)/)

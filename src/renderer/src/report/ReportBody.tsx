@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react'
-import { fieldLabelOf, labelTermsWords, methodsItems, PAIRWISE_COUNTS, SUBSETS_NOTE, type Report, type ReportPlot } from '../../../shared/report'
+import { fieldLabelOf, instrumentVersionsWords, labelTermsWords, methodsItems, PAIRWISE_COUNTS, SUBSETS_NOTE, type Report, type ReportPlot } from '../../../shared/report'
 import { PlotFigure } from './PlotFigure'
 import { JudgeVsJudgeTable } from './JudgeVsJudgeTable'
 import { CeilingTable, FatalFlawTable, FieldTable, PairwiseTable, PositionTable, SourcesTable, SubsetTable, Warnings } from './ReportTables'
@@ -129,7 +129,8 @@ export function ReportBody({ report, plots, fileStem }: { report: Report; plots:
   return (
     <div className="report-body">
       <p className="muted small">
-        {report.instrument.title} · split {report.scope.split} · {report.scope.n_items} items · criteria {report.criteria.map(name).join(', ') || 'none'} ·{' '}
+        {report.instrument.title}
+        {report.instrument.versions.length ? ` (${instrumentVersionsWords(report.instrument.versions)})` : ''} · split {report.scope.split} · {report.scope.n_items} items · criteria {report.criteria.map(name).join(', ') || 'none'} ·{' '}
         {Math.round(report.settings.level * 100)}% intervals, {b.resamples} cluster-bootstrap resamples over items (seed {b.seed})
       </p>
       {settings.ties_policy && <p className="muted small">Ties: {settings.ties_policy}</p>}
