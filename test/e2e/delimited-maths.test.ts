@@ -54,9 +54,25 @@ describe.skipIf(!hasChromium)(chromiumSuite('maths written with LaTeX delimiters
     })
     expect(text).not.toMatch(/\\\(|\\\[|\\frac|\\sum/)
     const formulas = await source.locator('.md-math').count()
-    // Nine in the problem, one in the reference answer, one in the response.
-    expect(formulas).toBe(11)
+    // Eleven in the problem, one in the reference answer, one in the response.
+    expect(formulas).toBe(13)
     expect(await source.locator('.katex-error').count()).toBe(0)
+  })
+
+  it('reads a Markdown-escaped formula with its commands, and leaves a SMILES string\'s escaped brackets as text', async () => {
+    const source = page.getByTestId('item').locator('.annotate-source')
+    const magnus = source.locator('.md-math', { hasText: 'F' }).filter({ has: page.locator('annotation', { hasText: 'vec{F}' }) })
+    expect(await magnus.locator('annotation').textContent()).toContain('\\vec{F}=S(\\vec{v}\\times\\vec{\\omega})')
+    // Drawn on one line as F⃗ = S(v⃗ × ω⃗), not broken at a `\\` into `vecF = S(` / `vecv` / `times`.
+    const drawn = await magnus.locator('.katex-html').evaluate((el: HTMLElement) => ({ text: el.innerText.replace(/\s+/g, ''), lines: el.querySelectorAll('.newline').length, tall: el.getBoundingClientRect().height }))
+    expect(drawn.lines).toBe(0)
+    expect(drawn.text).toMatch(/^F.*=S\(v.*×ω.*\)$/)
+    expect(drawn.text).not.toMatch(/vec|times/)
+    expect(drawn.tall).toBeLessThan(40)
+    // The SMILES string reads as written, brackets and all, and no display formula holds it.
+    const smiles = source.getByText('n1c2ccccc2[nH]n1', { exact: false })
+    expect(await smiles.count()).toBeGreaterThan(0)
+    expect(await source.locator('.md-math-display', { hasText: 'nH' }).count()).toBe(0)
   })
 
   it('shows that a wide display formula scrolls, and scrolls it with ← and →', async () => {

@@ -6,15 +6,15 @@ import remarkRehype from 'remark-rehype'
 import { unified, type PluggableList } from 'unified'
 import { VFile } from 'vfile'
 import type { Root } from 'hast'
-import { mapLatexDelimiters } from './latex-delimiters'
+import { mapLatexDelimiters, remarkLiteralDollars } from './latex-delimiters'
 import { prepareHast } from './prepare-hast'
 import { rehypeSourceOffsets, remarkDisplayMathLines } from './source-offsets'
 
-// The one Markdown + maths pipeline: GFM, `$…$`, `$$…$$`, `\(…\)` and `\[…\]` maths, source offsets on every rendered run, KaTeX.
+// The one Markdown + maths pipeline: GFM, `$…$` (not money), `$$…$$`, `\(…\)` and `\[…\]` maths, source offsets on every rendered run, KaTeX.
 // The window renders with it through react-markdown; the browser-mode server runs the same steps under Node to send
 // an item's texts already parsed.
 
-export const REMARK_PLUGINS: PluggableList = [remarkGfm, remarkMath, remarkDisplayMathLines as never]
+export const REMARK_PLUGINS: PluggableList = [remarkGfm, remarkMath, remarkLiteralDollars as never, remarkDisplayMathLines as never]
 
 const KATEX_OPTIONS = { throwOnError: false, strict: 'ignore' } as const
 

@@ -12,6 +12,8 @@ import { sharedDir } from '../../support/tmp'
 interface Rendered {
   /** Each formula's source, as its rendered offsets slice it. */
   formulas: string[]
+  /** Each formula as KaTeX read it (its annotation), trimmed. */
+  tex: string[]
   /** The rendered text outside formulas. */
   prose: string
   html: string
@@ -24,7 +26,8 @@ function render(text: string): Rendered {
     .replace(/<span class="md-math[^]*?<\/annotation>/g, '')
     .replace(/<code>[^]*?<\/code>/g, '')
     .replace(/<[^>]+>/g, '')
-  return { formulas, prose, html }
+  const tex = [...html.matchAll(/<annotation encoding="application\/x-tex">([^]*?)<\/annotation>/g)].map((m) => m[1]!.replace(/&#x26;/g, '&').replace(/&#x3C;/g, '<').trim())
+  return { formulas, tex, prose, html }
 }
 
 /** A text's formulas written with LaTeX's delimiters, as written. */
@@ -39,12 +42,19 @@ describe('LaTeX delimiters', () => {
     for (let k = 1; k < spans.length; k++) expect(spans[k]![0]).toBeGreaterThanOrEqual(spans[k - 1]![1])
   })
 
-  it('keeps every offset: the rewritten text is as long as the source and differs only at delimiters and their backticks', () => {
+  it('keeps every offset: the rewritten text is as long as the source and differs only at delimiters, their backticks and inside escaped formulas', () => {
     const text = DELIMITED_PROBLEM.problem
     const mapped = mapLatexDelimiters(text)
     expect(mapped.text.length).toBe(text.length)
+    // A formula written `\\(…\\)` is read with its escapes undone, padded with spaces to its length.
+    const escaped = mapped.spans.filter((s) => text.startsWith('\\\\', s.start))
+    expect(escaped).toHaveLength(3)
+    for (const s of escaped) {
+      const inside = text.slice(s.start + 3, s.end - 3).replace(/\\([\\_*[\]])/g, '$1')
+      expect(mapped.text.slice(s.start, s.end).replace(/\s+/g, '')).toBe(`$$${inside.replace(/\s+/g, '')}$$`)
+    }
     for (let i = 0; i < text.length; i++) {
-      if (mapped.text[i] !== text[i]) expect('\\()[]`').toContain(text[i])
+      if (mapped.text[i] !== text[i] && !escaped.some((s) => s.start <= i && i < s.end)) expect('\\()[]`').toContain(text[i])
     }
   })
 
@@ -58,11 +68,14 @@ describe('LaTeX delimiters', () => {
       '\\(p\\)',
       '\\\\(p=PV\\\\)',
       '\\(\\frac{a}{b}\\)',
+      '\\\\( \\\\vec{F}=S(\\\\vec{v}\\\\times\\\\vec{\\\\omega}) \\\\)',
+      '\\\\( S=2\\\\pi R^2L\\\\rho \\\\)',
       expect.stringMatching(/^\\\[\n\\sum[^]*\n\\\]$/),
       '\\(x\\)'
     ])
-    // No LaTeX left in the prose, nothing KaTeX could not read.
-    expect(prose).not.toMatch(/\\frac|\\sum|\\,|\\\(|\\\[/)
+    // No LaTeX left in the prose, nothing KaTeX could not read; the SMILES string's brackets are brackets.
+    expect(prose).not.toMatch(/\\frac|\\sum|\\vec|\\,|\\\(|\\\[/)
+    expect(prose).toContain('SMILES>n1c2ccccc2[nH]n1')
     expect(html).not.toContain('katex-error')
     // Display maths is display maths, twice (the one-line \[…\] and the block).
     expect(html.match(/md-math-display/g)).toHaveLength(2)
@@ -79,12 +92,86 @@ describe('LaTeX delimiters', () => {
   })
 })
 
+// Rows of the public FrontierScience gold set, quoted: Markdown-escaped maths (`\\( \\vec{F} \\)`, `\\\[…\\\]`),
+// `\[…\]` that are escaped brackets, not maths, and dollars that are money.
+describe('LaTeX delimiters as the gold set writes them', () => {
+  it('reads a formula written Markdown-escaped with its commands single (olympiad row 9, the Magnus force)', () => {
+    const r = render('consider the Magnus force \\\\( \\\\vec{F}=S(\\\\vec{v}\\\\times\\\\vec{\\\\omega}) \\\\), where \\\\( S=2\\\\pi R^2L\\\\rho \\\\) and')
+    expect(r.tex).toEqual(['\\vec{F}=S(\\vec{v}\\times\\vec{\\omega})', 'S=2\\pi R^2L\\rho'])
+    // `\\` would be a line break: none is drawn.
+    expect(r.html).not.toMatch(/newline|katex-error/)
+  })
+
+  it('reads `\\\\\\[…\\\\\\]` as display maths (olympiad rows 9 and 41)', () => {
+    const r = render('\\\\\\[ x(z) = -\\\\sqrt{ -z\\\\left( \\\\frac{2g}{k^2\\\\omega^2} + z \\\\right) } \\\\\\]')
+    expect(r.tex).toEqual(['x(z) = -\\sqrt{ -z\\left( \\frac{2g}{k^2\\omega^2} + z \\right) }'])
+    expect(r.html).toContain('md-math-display')
+    expect(render('\\\\\\[ \\\\sigma\\_{\\\\text{ellipsoid}} = \\\\frac{Q}{4 \\\\pi abc} \\\\\\]').tex).toEqual(['\\sigma_{\\text{ellipsoid}} = \\frac{Q}{4 \\pi abc}'])
+  })
+
+  it('undoes every Markdown escape inside an escaped formula, whichever delimiters it has (research rows 0, 16, 19)', () => {
+    expect(render('Here, \\\\(\\\\delta \\\\in \\[0, 2\\\\pi)\\\\) and').tex).toEqual(['\\delta \\in [0, 2\\pi)'])
+    const bound = render("\\\\[ I'(g) \\\\approx \\\\eta I(g) \\[1 - |g A_w|^2 \\\\text{Var}(\\\\hat{F})\\] \\\\leq I(g) \\\\\\]")
+    expect(bound.tex).toEqual(["I'(g) \\approx \\eta I(g) [1 - |g A_w|^2 \\text{Var}(\\hat{F})] \\leq I(g)"])
+    expect(render('scales as $T_Q(\\[X,P\\]) = \\\\lambda \\[X,P\\]$, and').tex).toEqual(['T_Q([X,P]) = \\lambda [X,P]'])
+    expect(render('\\\\( S\\_{\\\\uparrow \\\\downarrow} = 1 \\\\)').tex).toEqual(['S_{\\uparrow \\downarrow} = 1'])
+    expect(render('\\[ S(T_Q(\\\\rho)) = S(\\\\rho) + \\\\log \\\\lambda. \\]').tex).toEqual(['S(T_Q(\\rho)) = S(\\rho) + \\log \\lambda.'])
+  })
+
+  it('reads HTML character references in a formula as the prose does (olympiad rows 14 and 34)', () => {
+    const r = render('charge \\\\(q &gt; 0\\\\) and \\\\(T_1 &gt; T_2\\\\)')
+    expect(r.tex).toEqual(['q > 0', 'T_1 > T_2'])
+    expect(r.html).not.toContain('katex-error')
+  })
+
+  it.each([
+    ['&lt;SMILES&gt;n1c2ccccc2\\[nH\\]n1&lt;/SMILES&gt;', 'n1c2ccccc2[nH]n1'],
+    ['&lt;SMILES&gt;\\[2H\\]C(Cl)(Cl)Cl&lt;/SMILES&gt;', '[2H]C(Cl)(Cl)Cl'],
+    ['&lt;SMILES&gt;C\\[C@@\\]12CCC\\[C@@\\](O1)(OC2)C&lt;/SMILES&gt;', 'C[C@@]12CCC[C@@](O1)(OC2)C'],
+    ['&lt;smiles&gt;O=\\[S\\]=O&lt;/smiles&gt;', 'O=[S]=O'],
+    ['C1=CC(=CC=C1/C=C/C(=O)O)\\[N+\\](=O)\\[O-\\]', 'C(=O)O)[N+](=O)[O-]'],
+    ['(1S,5R)-1,5-dimethyl-6,8-dioxabicyclo\\[3.2.1\\]octane', 'bicyclo[3.2.1]octane'],
+    ['undergoes a \\[4+2\\] cycloaddition with', 'a [4+2] cycloaddition'],
+    ['Potassium cobaltinitrite (K3\\[Co(NO2)6\\])', '(K3[Co(NO2)6])'],
+    ['manganese(II) ions (\\[Mn\\]2+) … to permanganate ions (\\[MnO4\\]-).', '([Mn]2+) … to permanganate ions ([MnO4]-)'],
+    ['Aharonov, Albert, and Vaidman \\[1\\]. (See \\[2\\] and \\[3\\] for recent reviews.)', 'Vaidman [1]. (See [2] and [3] for'],
+    ['for these beams \\[2,3,4\\].', 'beams [2,3,4].'],
+    ['Yield” (%) = \\[ Total Activity at each step ÷ Total Activity in the first step \\] ×', '[ Total Activity at each step ÷ Total Activity in the first step ]']
+  ])('keeps escaped brackets as brackets, not display maths: %s', (text, shown) => {
+    const r = render(text)
+    expect(r.formulas).toEqual([])
+    expect(r.prose.replace(/&#x3C;/g, '<')).toContain(shown)
+  })
+
+  it('keeps money as text by pandoc\'s rule, and maths with a command however it is spaced', () => {
+    const money = render('So the price is $5 and $10 dollars, or $5/$10.')
+    expect(money.formulas).toEqual([])
+    expect(money.prose).toContain('So the price is $5 and $10 dollars, or $5/$10.')
+    expect(render('the exact 5$\\\\times$5 pattern, $ \\rangle N \\langle $ and $x^2$').tex).toEqual(['\\times', '\\rangle N \\langle', 'x^2'])
+  })
+
+  it('reads formulas written back to back as one (research row 31)', () => {
+    const r = render('\\[Pt(N`\\( _3) \\)\\( _2 \\)`\\]')
+    expect(r.formulas).toEqual(['\\( _3) \\)\\( _2 \\)'])
+    expect(r.html).not.toContain('katex-error')
+    expect(r.prose).toMatch(/^\[Pt\(N/)
+  })
+
+  it('closes an escaped `\\\\(` with the plain `\\)` some rows write, and never with a `\\\\]` (olympiad row 14, research row 8)', () => {
+    expect(render('for some constants \\\\(a, b, c, d\\), and \\\\(e\\).').tex).toEqual(['a, b, c, d', 'e'])
+    const r = render('proportional to  \\\\( U^\\\\dagger c_k  \\\\ket{k}\\_B = \\\\ket{\\\\psi} \\\\\\].\nPoints: 1.0, Item: on systems \\\\(C\\\\) (the')
+    expect(r.tex).toEqual(['C'])
+    expect(r.html).not.toContain('katex-error')
+  })
+})
+
 const DATA = join(sharedDir, 'data', 'frontierscience')
-const present = existsSync(join(DATA, 'olympiad.jsonl'))
+const present = existsSync(join(DATA, 'olympiad.jsonl')) && existsSync(join(DATA, 'research.jsonl'))
+const rowsOf = (track: string) => readFileSync(join(DATA, `${track}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { problem: string; answer: string })
 
 describe.skipIf(!present)(present ? 'LaTeX delimiters on the FrontierScience gold set' : 'LaTeX delimiters on the FrontierScience gold set (skipped: source documents not present)', () => {
   it('renders every delimited formula of every olympiad problem and answer, with no raw LaTeX left in the prose', () => {
-    const rows = readFileSync(join(DATA, 'olympiad.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { problem: string; answer: string })
+    const rows = rowsOf('olympiad')
     let texts = 0
     let formulas = 0
     for (const row of rows) {
@@ -104,5 +191,29 @@ describe.skipIf(!present)(present ? 'LaTeX delimiters on the FrontierScience gol
     // 66 of the problems write maths this way.
     expect(texts).toBeGreaterThanOrEqual(66)
     expect(formulas).toBeGreaterThan(900)
+  })
+
+  it('renders every problem and answer of both tracks with no KaTeX error and no escaped bracket as display maths', () => {
+    const errors: string[] = []
+    let brackets = 0
+    for (const track of ['olympiad', 'research']) {
+      rowsOf(track).forEach((row, i) => {
+        for (const field of ['problem', 'answer'] as const) {
+          const text = row[field]
+          const { html } = render(text)
+          if (html.includes('katex-error')) errors.push(`${track} ${i} ${field}`)
+          const display = [...html.matchAll(/md-math-display" data-src-start="(\d+)" data-src-end="(\d+)"/g)].map((m) => [Number(m[1]), Number(m[2])] as const)
+          // A token in escaped brackets with nothing of maths in it: `\[nH\]`, `\[C@@\]`, `\[1\]`, `\[3.2.1\]`.
+          for (const m of text.matchAll(/(?<!\\)\\\[([^\s\\=^_]{1,30}?)\\\]/g)) {
+            brackets++
+            expect(display.some(([s, e]) => s <= m.index && m.index < e), `${track} ${i} ${field}: ${m[0]}`).toBe(false)
+          }
+        }
+      })
+    }
+    // Only where the source's own LaTeX is broken: a stray `\\)` inside `\\begin{pmatrix}…\\end{pmatrix}`, and a
+    // brace never closed in `\\biggr|\_{\\pm a^{-}`.
+    expect(errors).toEqual(['research 10 problem', 'research 15 answer'])
+    expect(brackets).toBeGreaterThan(50)
   })
 })
