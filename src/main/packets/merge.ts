@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { AssayError, isAssayError, type ErrorLocation } from '../../shared/errors'
+import { keptStatusReason, statusReasonProblem } from '../../shared/contract/annotation-schemas'
 import type { AnyInstrument } from '../../shared/instruments'
 import { checkAnswerSize, readAnswerLimits, type AnswerLimits } from '../annotation/answer-limits'
 import { assignmentContext, canonicalAnswer, type AnnotatorRef, type AssignmentContext } from '../annotation/blinded'
@@ -15,6 +16,7 @@ import { assignmentDigest, stableStringify, viewDigest, type DigestEntry } from 
 import { PACKET_FORMAT } from '../store/packet-format'
 import { readPacket, type PacketAssignmentRecord, type PacketContent } from './read'
 import { getPacket, markMerged, packetItems } from '../store/packets'
+import { declaredVersionAt } from '../store/instruments'
 
 export interface PacketMergeReport {
   path: string
@@ -40,6 +42,8 @@ interface PlannedRevision {
 
 interface PlannedAssignment {
   ctx: AssignmentContext
+  /** The instrument version its new answers are stored under (set by main, never read from the packet). */
+  instrumentVersion: number
   revisions: PlannedRevision[]
   status: AssignmentStatus
   statusReason: string | null
@@ -97,7 +101,7 @@ function capProblems(row: AnnotationRow, ctx: AssignmentContext, judgement: unkn
   }
 }
 
-function refuse(packet: PacketContent, code: 'conflict' | 'invalid_answer' | 'too_large', message: string, details: string[] = []): never {
+function refuse(packet: PacketContent, code: 'conflict' | 'invalid_answer' | 'invalid_input' | 'too_large', message: string, details: string[] = []): never {
   const shown = details.slice(0, 50)
   const more = details.length - shown.length
   const locations: ErrorLocation[] = shown.map((m) => ({ file: packet.path, message: m }))
@@ -161,7 +165,18 @@ function planMerge(project: Project, packet: PacketContent, limits: AnswerLimits
   }
   if (problems.length) refuse(packet, 'conflict', 'items changed since the packet was made, so its answers cannot be mapped back.', problems)
 
-  const planned = planRevisions(db, packet, byLocal, contexts, limits)
+  // A skip or flag comes back as queue.setStatus would take it; any other reason refuses the packet, whatever its answers.
+  for (const a of packet.assignments) {
+    const problem = statusReasonProblem(a.status, a.statusReason)
+    if (problem) problems.push(`assignment ${a.opaqueId} (item ${contexts.get(a.localId)!.externalId}), field status_reason: ${problem}`)
+  }
+  if (problems.length) refuse(packet, 'invalid_input', 'some skip or flag reasons are not ones queue.setStatus would take.', problems)
+
+  // The version a new answer is stored under is set by main, as submit sets it: the version of the instrument the
+  // packet was made with (a declared instrument's newest version when the packet was made, which the packet carries
+  // and asks with; a built-in's own). The packet's number is a value its holder can type anything into, and an
+  // answer given in the packet's form can only have been given under that version, so it is set, not compared.
+  const planned = planRevisions(db, packet, byLocal, contexts, limits, (ctx) => declaredVersionAt(db, ctx.instrument.id, record.created_at) ?? ctx.instrument.version)
   const inProject = annotationExistsFinder(db)
   const forged = packet.annotations.flatMap((row) => (inProject(row.id) ? [] : revisionTimeProblems(row, record.created_at, Date.now())))
   if (forged.length) refuse(packet, 'invalid_answer', 'some answers carry impossible times.', forged)
@@ -198,7 +213,8 @@ function planRevisions(
   packet: PacketContent,
   byLocal: ReadonlyMap<number, PacketAssignmentRecord>,
   contexts: ReadonlyMap<number, AssignmentContext>,
-  limits: AnswerLimits
+  limits: AnswerLimits,
+  versionOf: (ctx: AssignmentContext) => number
 ): PlannedAssignment[] {
   const problems: string[] = []
   const answerProblems: string[] = []
@@ -243,7 +259,7 @@ function planRevisions(
         answerProblems.push(`answer ${row.id} (item ${ctx.externalId}, ${ctx.instrument.id}): ${e.message}`)
       }
     }
-    planned.push({ ctx, revisions, status: a.status, statusReason: a.statusReason })
+    planned.push({ ctx, instrumentVersion: versionOf(ctx), revisions, status: a.status, statusReason: keptStatusReason(a.statusReason) })
   }
   if (problems.length) refuse(packet, 'conflict', 'some answers in it are not consistent with its assignments; the packet was altered.', problems)
   if (over.length) refuse(packet, 'too_large', "some answers are over this project's caps on answers (a packet's own caps do not apply here).", over)
@@ -268,7 +284,7 @@ function applyPlan(db: WritableDB, plan: MergePlan): PacketMergeReport {
     rebased: 0,
     statusesChanged: 0
   }
-  for (const { ctx, revisions, status, statusReason } of plan.assignments) {
+  for (const { ctx, instrumentVersion, revisions, status, statusReason } of plan.assignments) {
     for (const { row, canonical } of revisions) {
       const existing = getAnnotation(db, row.id)
       if (existing) {
@@ -285,7 +301,7 @@ function applyPlan(db: WritableDB, plan: MergePlan): PacketMergeReport {
         id: row.id,
         itemId: ctx.assignment.item_id,
         instrumentId: ctx.instrument.id,
-        instrumentVersion: row.instrument_version,
+        instrumentVersion,
         annotatorId: annotator.id,
         sourceKind: 'human',
         sourceName: annotator.name,

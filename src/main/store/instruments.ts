@@ -50,6 +50,13 @@ export function latestProjectInstruments(db: ReadableDB): ProjectInstrumentRow[]
   return [...latest.values()]
 }
 
+/** The newest version of a declared instrument the project held at `at` (an ISO time of this file's clock), if any. */
+export function declaredVersionAt(db: ReadableDB, id: string, at: string): number | undefined {
+  if (!hasTable(db)) return undefined
+  const row = db.prepare(`SELECT max(version) AS v FROM project_instruments WHERE instrument_id = ? AND created_at <= ?`).get(id, at) as { v: number | null }
+  return row.v ?? undefined
+}
+
 export type AddOutcome = { status: 'added' | 'unchanged'; id: string; version: number; hash: string }
 
 /** Stores a declaration: the same one again is a no-op, a changed one the next version. Never overwrites. */

@@ -95,5 +95,25 @@ export const annotatorSummarySchema = z.object({
   done: z.number().int()
 })
 
+/** The most characters a skip or flag reason holds, as given (before the spaces around it are dropped). */
+export const STATUS_REASON_MAX_CHARS = 2000
+export const statusReasonSchema = z.string().max(STATUS_REASON_MAX_CHARS)
+
+/**
+ * What is wrong with the reason given for an assignment's status, or null when nothing is: a skip or a flag needs a
+ * reason that is not blank, and no reason is over the cap. The one rule for queue.setStatus and for the statuses a
+ * merged packet brings back.
+ */
+export function statusReasonProblem(status: string, reason: string | null | undefined): string | null {
+  if (typeof reason === 'string' && !statusReasonSchema.safeParse(reason).success) return `${reason.length} characters; at most ${STATUS_REASON_MAX_CHARS}`
+  if ((status === 'skipped' || status === 'flagged') && !reason?.trim()) return `a ${status === 'skipped' ? 'skip' : 'flag'} needs a reason`
+  return null
+}
+
+/** A status reason as it is kept: without the spaces around it, and none when blank. */
+export function keptStatusReason(reason: string | null | undefined): string | null {
+  return reason?.trim() || null
+}
+
 /** Drafts are the form's state; bounded so a runaway client cannot fill the file. */
 export const draftDataSchema = z.unknown().refine((v) => JSON.stringify(v ?? null).length <= 1_000_000, 'draft too large (over 1 MB)')

@@ -18,7 +18,8 @@ import {
   instrumentIdSchema,
   queueRowSchema,
   queueSummarySchema,
-  revisionSchema
+  revisionSchema,
+  statusReasonSchema
 } from './annotation-schemas'
 import { splitInputSchema, splitPlanSchema } from './split-schemas'
 
@@ -82,7 +83,7 @@ export const coreOperations = {
     summary: 'The blinded view of one assignment, with its draft and current answer'
   }),
   'queue.setStatus': op({
-    input: z.object({ assignmentId: z.number().int().positive(), status: z.enum(['pending', 'skipped', 'flagged']), reason: z.string().max(2000).optional() }).strict(),
+    input: z.object({ assignmentId: z.number().int().positive(), status: z.enum(['pending', 'skipped', 'flagged']), reason: statusReasonSchema.optional() }).strict(),
     output: z.object({ status: z.enum(['pending', 'skipped', 'flagged']) }),
     access: 'annotator',
     summary: 'Skip or flag an item with a reason, or put it back'

@@ -2,6 +2,7 @@ import { copyFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AssayError } from '../../../src/shared/errors'
+import { getInstrument } from '../../../src/shared/instruments'
 import { exportPacket, mergePackets } from '../../../src/main/packets'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
@@ -37,18 +38,34 @@ function pendingFlawAudit(db: Database.Database): { id: number; item: number; qu
 }
 
 /** A copy of the packet with one answer written straight into the file, as its holder could. */
-function forged(name: string, judgement: (quote: string) => unknown, id: string): string {
+function forged(name: string, judgement: (quote: string) => unknown, id: string, instrumentVersion = 1): string {
   const path = tmp.file(name)
   copyFileSync(packetPath, path)
   withFile(path, (db) => {
     const a = pendingFlawAudit(db)
     db.prepare(
       `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, annotator_id, source_kind, source_name, judgement, assignment_id, active_ms, created_at)
-       VALUES (?, ?, 'flaw-audit', 1, 1, 'human', 'Ada', ?, ?, 5, ?)`
-    ).run(id, a.item, JSON.stringify(judgement(a.quote)), a.id, new Date().toISOString())
+       VALUES (?, ?, 'flaw-audit', ?, 1, 'human', 'Ada', ?, ?, 5, ?)`
+    ).run(id, a.item, instrumentVersion, JSON.stringify(judgement(a.quote)), a.id, new Date().toISOString())
   })
   return path
 }
+
+/** A copy of the packet with one assignment's status and reason written straight into the file. */
+function withStatus(name: string, status: string, reason: string | null): { path: string; opaqueId: string } {
+  const path = tmp.file(name)
+  copyFileSync(packetPath, path)
+  const opaqueId = withFile(path, (db) => {
+    const row = db
+      .prepare(`SELECT s.id, i.external_id FROM assignments s JOIN items i ON i.id = s.item_id WHERE s.status = 'pending' ORDER BY s.id DESC LIMIT 1`)
+      .get() as { id: number; external_id: string }
+    db.prepare(`UPDATE assignments SET status = ?, status_reason = ? WHERE id = ?`).run(status, reason, row.id)
+    return row.external_id
+  })
+  return { path, opaqueId }
+}
+
+const projectStatuses = () => JSON.stringify(project.db.prepare(`SELECT id, status, status_reason FROM assignments ORDER BY id`).all())
 
 const projectAnswers = () => JSON.stringify(project.db.prepare(`SELECT * FROM annotations ORDER BY rowid`).all())
 
@@ -121,6 +138,54 @@ describe("a merge applies the project's caps, never the packet's", () => {
     const error = await refused([path])
     expect(error.code).toBe('invalid_answer')
     expect(error.details?.map((d) => d.message).join('\n')).toContain('answer 33333333-3333-4333-8333-333333333333')
+  })
+})
+
+describe('what a merge takes from a packet as submit would', () => {
+  it('stores a new answer under the version of the instrument it was checked against, never the version the packet claims', async () => {
+    const id = '66666666-6666-4666-8666-666666666666'
+    const path = forged('ada-version.assay', () => ({ flaws: [], no_flaws_found: true }), id, 999)
+    expect((await mergePackets(project, [path]))[0]).toMatchObject({ added: 1 })
+    const stored = project.db.prepare(`SELECT instrument_version FROM annotations WHERE id = ?`).get(id) as { instrument_version: number }
+    expect(stored.instrument_version).toBe(getInstrument('flaw-audit').version)
+    const report = await runCli('report', tmp.file('main.assay'), '--instrument', 'flaw-audit')
+    expect(report.code).toBe(0)
+    expect(report.stdout + report.stderr).not.toMatch(/versions[^\n]*999/)
+  })
+
+  it.each([
+    ['a flag reason over 2,000 characters', 'flagged', 'R'.repeat(2001), /status_reason: 2001 characters; at most 2000/],
+    ['a skip without a reason', 'skipped', null, /status_reason: a skip needs a reason/],
+    ['a flag with a blank reason', 'flagged', '   ', /status_reason: a flag needs a reason/]
+  ])('refuses the whole packet for %s, naming the packet, the assignment and the field, and writes nothing', async (_what, status, reason, problem) => {
+    const { path, opaqueId } = withStatus(`ada-status-${status}-${reason?.length ?? 0}.assay`, status, reason)
+    const statuses = projectStatuses()
+    // Merged beside a good packet and with a new answer in the same file: none of it is written.
+    const answered = forged('ada-good-beside.assay', () => ({ flaws: [], no_flaws_found: true }), '77777777-7777-4777-8777-777777777777')
+    withFile(path, (db) => {
+      const a = pendingFlawAudit(db)
+      db.prepare(
+        `INSERT INTO annotations (id, item_id, instrument_id, instrument_version, annotator_id, source_kind, source_name, judgement, assignment_id, active_ms, created_at)
+         VALUES ('88888888-8888-4888-8888-888888888888', ?, 'flaw-audit', 3, 1, 'human', 'Ada', '{"flaws":[],"no_flaws_found":true}', ?, 5, ?)`
+      ).run(a.item, a.id, new Date().toISOString())
+    })
+    const error = await refused([answered, path])
+    expect(error.code).toBe('invalid_input')
+    expect(error.message).toContain(path)
+    expect(error.message).toContain('Nothing was merged.')
+    const detail = error.details?.find((d) => d.message.includes(opaqueId))
+    expect(detail).toMatchObject({ file: path })
+    expect(detail?.message).toMatch(problem)
+    expect(projectStatuses()).toBe(statuses)
+  })
+
+  it('keeps a skip or flag reason as queue.setStatus does: trimmed, up to 2,000 characters', async () => {
+    // 2,000 characters as given, the most queue.setStatus takes; kept without the spaces around it.
+    const reason = 'R'.repeat(1996)
+    const { path, opaqueId } = withStatus('ada-status-ok.assay', 'flagged', `  ${reason}  `)
+    const assignmentId = (project.db.prepare(`SELECT assignment_id FROM packet_items WHERE opaque_id = ?`).get(opaqueId) as { assignment_id: number }).assignment_id
+    expect((await mergePackets(project, [path]))[0]).toMatchObject({ statusesChanged: 1 })
+    expect(project.db.prepare(`SELECT status, status_reason FROM assignments WHERE id = ?`).get(assignmentId)).toEqual({ status: 'flagged', status_reason: reason })
   })
 })
 

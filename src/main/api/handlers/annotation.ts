@@ -20,6 +20,7 @@ import { checkAnswerSize, readAnswerLimits, takeSubmissionToken } from '../../an
 import { layoutToken, restoreDraft, saveLayoutDraft } from '../../annotation/drafts'
 import type { HandlerGroup } from './types'
 import type { WritableDB } from '../../store/database'
+import { keptStatusReason, statusReasonProblem } from '../../../shared/contract/annotation-schemas'
 
 function annotatorOf(ctx: ApiContext): AnnotatorRef {
   const a = ctx.session.annotator
@@ -128,13 +129,15 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
   'queue.setStatus': (input, ctx) => {
     const me = annotatorOf(ctx)
     const c = assignmentContext(ctx.project, me, input.assignmentId)
-    if (input.status !== 'pending' && !input.reason?.trim()) {
-      throw new AssayError('invalid_input', `Say why you ${input.status === 'skipped' ? 'skip' : 'flag'} this item`, [{ field: 'reason', message: 'required' }])
+    const problem = statusReasonProblem(input.status, input.reason)
+    if (problem) {
+      const why = input.reason?.trim() ? `The reason is too long (${problem})` : `Say why you ${input.status === 'skipped' ? 'skip' : 'flag'} this item`
+      throw new AssayError('invalid_input', why, [{ field: 'reason', message: input.reason?.trim() ? problem : 'required' }])
     }
     if (c.assignment.status === 'done' && input.status !== 'pending') {
       throw new AssayError('conflict', 'This item is answered; undo the answer before skipping or flagging it')
     }
-    ctx.project.write((db) => setAssignmentStatus(db, c.assignment.id, input.status, input.reason?.trim() || null))
+    ctx.project.write((db) => setAssignmentStatus(db, c.assignment.id, input.status, keptStatusReason(input.reason)))
     return { status: input.status }
   },
   'annotations.saveDraft': (input, ctx) => {
