@@ -1,12 +1,12 @@
-import { mkdirSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
+import { mkdirSync, rmSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { AssayError } from '../../shared/errors'
 import type { Split } from '../../shared/items/kinds'
 import { logExposure } from '../store/exposures'
 import type { Project } from '../store/project'
 import { answerText, mirroredVerdict } from './answer-text'
 import { hfDatasetCard } from './hf-card'
-import { writeOutputFiles } from '../files/output-file'
+import { checkOutputFolder, checkOutputPath, pathError, writeOutputFiles } from '../files/output-file'
 import { toJsonl } from '../files/table'
 import { LABEL_SOURCES, readTrainingExamples, type TrainingExample, type TrainingRead } from './training-rows'
 import { exposureFinder } from '../store/exposures'
@@ -67,7 +67,8 @@ export function exportTraining(project: Project, what: TrainingExportKind, opts:
   if (what === 'preferences' && !pairwise) {
     throw new AssayError('invalid_input', `preferences are pairwise: ${instrumentId} has no pair verdict; use finetune`, [{ field: '--instrument', message: 'not pairwise' }])
   }
-  const dir = resolve(opts.out)
+  const guard = { force: opts.force ?? false, protect: [project.path] }
+  const dir = checkOutputFolder(opts.out, guard)
   const bySplit = new Map<string, object[]>()
   for (const e of read.examples) {
     const record =
@@ -108,8 +109,18 @@ export function exportTraining(project: Project, what: TrainingExportKind, opts:
     splits: files.map((f) => ({ name: f.split, path: basename(f.path), rows: f.rows })),
     body: cardBody(project, what, read, files, exposedCount(project, read.examples))
   })
-  mkdirSync(dir, { recursive: true })
-  writeOutputFiles([...files.map((f) => ({ path: f.path, content: f.content })), { path: card, content: cardText }], { force: opts.force ?? false, protect: [project.path] })
+  const outputs = [...files.map((f) => ({ path: f.path, content: f.content })), { path: card, content: cardText }]
+  // Every file is checked before the folder is made, so a refusal leaves no empty folder behind.
+  for (const o of outputs) checkOutputPath(o.path, guard)
+  let made: string | undefined
+  try {
+    made = mkdirSync(dir, { recursive: true })
+    writeOutputFiles(outputs, guard)
+  } catch (e) {
+    // Only what this export made (it did not exist before), so it holds nothing of anyone's.
+    if (made) rmSync(made, { recursive: true, force: true })
+    throw pathError(e, dir)
+  }
   if (testItems.length) {
     project.write((db) => {
       for (const id of testItems) logExposure(db, id, 'exported', 'export', JSON.stringify({ what, file: basename(dir) }))

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { AssayError } from '../../shared/errors'
 
 /**
@@ -17,6 +17,53 @@ export interface OutputGuard {
   replaceableDatabase?: ((path: string) => boolean) | undefined
   /** Names the flag that allows replacing, for the message (`--force`). */
   forceFlag?: string | undefined
+  /** The file is an SQLite database: its name leaves room for the `-journal` SQLite writes beside it. */
+  database?: boolean | undefined
+}
+
+/** What file systems hold, in bytes of UTF-8: a name (one part of a path) and a whole path (NAME_MAX and PATH_MAX). */
+export const MAX_NAME_BYTES = 255
+export const MAX_PATH_BYTES = 4095
+
+/**
+ * Refuses a path the file system could not hold, before anything is written: a part of it over 255 bytes of UTF-8
+ * (the last part with room for `suffix` after it), or the whole over 4,095. A name of 90 Chinese characters is 270
+ * bytes: the limit is in bytes, not characters.
+ */
+export function checkPathLength(path: string, suffix = ''): void {
+  const total = Buffer.byteLength(path + suffix, 'utf8')
+  if (total > MAX_PATH_BYTES) {
+    throw new AssayError('invalid_input', `${path} is ${total} bytes long; file systems hold paths of at most ${MAX_PATH_BYTES} bytes. Choose a shorter path.`, [{ file: path, message: 'path too long' }])
+  }
+  const parts = path.split(sep)
+  parts.forEach((part, i) => {
+    const last = i === parts.length - 1
+    const bytes = Buffer.byteLength(part, 'utf8')
+    const room = last ? Buffer.byteLength(suffix, 'utf8') : 0
+    if (bytes + room <= MAX_NAME_BYTES) return
+    const where = last ? 'its name' : `the folder name ${JSON.stringify(part.length > 40 ? `${part.slice(0, 40)}…` : part)} in it`
+    const limit = room
+      ? `it may have at most ${MAX_NAME_BYTES - room} here, leaving room for the ${suffix} file SQLite writes beside it`
+      : `and file systems hold names of at most ${MAX_NAME_BYTES} bytes`
+    throw new AssayError('invalid_input', `${path}: ${where} is ${bytes} bytes of UTF-8, ${limit}. Choose a shorter name.`, [
+      { file: path, message: `name of ${bytes} bytes; at most ${MAX_NAME_BYTES - room}` }
+    ])
+  })
+}
+
+/**
+ * A file-system refusal that the path explains (a name too long, a file where a folder is needed), as an error that
+ * names the path; any other error is returned as it is.
+ */
+export function pathError(e: unknown, path: string): unknown {
+  const code = (e as NodeJS.ErrnoException | null)?.code
+  if (code === 'ENAMETOOLONG') {
+    return new AssayError('invalid_input', `${path}: the file system refuses the name as too long; choose a shorter one`, [{ file: path, message: 'name too long' }])
+  }
+  if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {
+    return new AssayError('conflict', `${path}: a file or folder already stands where this path needs ${code === 'EISDIR' ? 'a file' : 'a folder'}; choose another path`, [{ file: path, message: code === 'EISDIR' ? 'is a folder' : 'a file is in the way' }])
+  }
+  return e
 }
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1')
@@ -75,6 +122,7 @@ const COMPANION_MAGIC = [Buffer.from([0x37, 0x7f, 0x06, 0x82]), Buffer.from([0x3
 /** Refuses a target the guard does not allow; returns the absolute path. Checks every target before any is written. */
 export function checkOutputPath(target: string, guard: OutputGuard = {}): string {
   const path = resolve(target)
+  checkPathLength(path, guard.database ? '-journal' : '')
   const flag = guard.forceFlag ?? '--force'
   const stat = statOrNull(path)
   for (const p of guard.protect ?? []) {
@@ -108,6 +156,30 @@ export function checkOutputPath(target: string, guard: OutputGuard = {}): string
   return path
 }
 
+/**
+ * Refuses a folder an export writes its files into when a file stands at it, or at a folder above it: a file is never
+ * replaced by a folder, even with `force`. A folder that does not exist yet is fine (it is made when writing); one
+ * that exists is fine too (each file written into it is checked on its own). Returns the absolute path.
+ */
+export function checkOutputFolder(target: string, guard: OutputGuard = {}): string {
+  const dir = resolve(target)
+  checkPathLength(dir)
+  for (let p = dir; ; p = dirname(p)) {
+    const stat = statOrNull(p)
+    if (stat?.isDirectory()) return dir
+    if (stat) {
+      const isProject = (guard.protect ?? []).some((q) => {
+        const qs = statOrNull(q)
+        return resolve(q) === p || (qs !== null && sameFile(stat, qs))
+      })
+      const what = isProject ? 'is the open project' : isSqliteFile(p) ? 'is an SQLite database (perhaps an Assay project)' : 'is a file'
+      const place = p === dir ? '' : `, so ${dir} cannot be made inside it`
+      throw new AssayError('conflict', `${p} ${what}, not a folder${place}; a file is never replaced by a folder. Name a folder to write into.`, [{ file: p, message: `${what}, not a folder` }])
+    }
+    if (dirname(p) === p) return dir
+  }
+}
+
 /** A temporary name in the target's folder, so the final rename stays on one file system and is atomic. */
 export function tempPathFor(path: string): string {
   return join(dirname(path), `.${shortened(basename(path), 120)}.${randomBytes(6).toString('hex')}.partial`)
@@ -135,13 +207,16 @@ export function writeOutputFiles(files: ReadonlyArray<{ path: string; content: s
   if (new Set(targets).size !== targets.length) throw new AssayError('conflict', `two outputs would go to the same file: ${targets.join(', ')}`)
   const temps: string[] = []
   const placed: string[] = []
+  let at = 0
   try {
     files.forEach((f, i) => {
+      at = i
       const temp = tempPathFor(targets[i]!)
       temps.push(temp)
       writeFileSync(temp, f.content, { flag: 'wx' })
     })
     targets.forEach((target, i) => {
+      at = i
       // Checked again right before the rename: another program may have created the file meanwhile.
       const existed = statOrNull(target) !== null
       if (existed) checkOutputPath(target, guard)
@@ -151,7 +226,7 @@ export function writeOutputFiles(files: ReadonlyArray<{ path: string; content: s
   } catch (e) {
     for (const t of temps) rmSync(t, { force: true })
     for (const p of placed) rmSync(p, { force: true })
-    throw e
+    throw pathError(e, targets[at]!)
   }
   return targets
 }

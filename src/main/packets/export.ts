@@ -68,7 +68,7 @@ export async function exportPacket(project: Project, opts: PacketExportOptions):
   const out = resolve(opts.out)
   if (resolve(project.path) === out) throw new AssayError('invalid_input', 'The packet cannot be written over the project itself')
   // An earlier packet of this project may be replaced on request; any other database (a project) never.
-  const guard = { force: opts.overwrite ?? false, protect: [project.path], replaceableDatabase: (path: string) => isPacketOf(path, project.id) }
+  const guard = { force: opts.overwrite ?? false, protect: [project.path], replaceableDatabase: (path: string) => isPacketOf(path, project.id), database: true }
   checkOutputPath(out, guard)
   const db = project.db
   const annotator = findAnnotator(project, opts.annotator.trim())

@@ -8,6 +8,7 @@ import { describeMapping } from '../../import/mapping'
 import type { GenericMapping } from '../../../shared/items/generic-mapping'
 import type { ApiContext } from '../context'
 import type { HandlerGroup } from './types'
+import { shortened } from '../../files/output-file'
 
 function firstLines(path: string, n = 5): string[] {
   const fd = openSync(path, 'r')
@@ -120,19 +121,17 @@ async function runUpload(input: Upload, ctx: ApiContext, dryRun: boolean) {
   }
 }
 
-/** File systems hold names of 255 bytes: a longer name (200 characters of three bytes each) is cut, its extension kept. */
+/**
+ * File systems hold names of MAX_NAME_BYTES (255) bytes: a longer name (200 characters of three bytes each) is cut,
+ * its extension kept, with a margin. An output the user names is refused instead (checkPathLength), never cut.
+ */
 const MAX_COPY_NAME_BYTES = 200
 
 function copyName(name: string): string {
   if (Buffer.byteLength(name, 'utf8') <= MAX_COPY_NAME_BYTES) return name
   const ext = extname(name)
   const keep = Buffer.byteLength(ext, 'utf8') <= 32 ? ext : ''
-  let stem = ''
-  for (const ch of name.slice(0, name.length - keep.length)) {
-    if (Buffer.byteLength(stem + ch + keep, 'utf8') > MAX_COPY_NAME_BYTES) break
-    stem += ch
-  }
-  return `${stem}${keep}`
+  return `${shortened(name.slice(0, name.length - keep.length), MAX_COPY_NAME_BYTES - Buffer.byteLength(keep, 'utf8'))}${keep}`
 }
 
 /** The set is named after the file as uploaded, not after its shortened copy. */
