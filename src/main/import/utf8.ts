@@ -16,52 +16,60 @@ export interface DecodedText {
   invalid: InvalidUtf8[]
 }
 
-/** Length of the valid UTF-8 sequence starting at i, or 0 when it is invalid (overlong, surrogate, > U+10FFFF, cut). */
-function sequenceLength(b: Uint8Array, i: number): number {
-  const c = b[i]!
-  if (c < 0x80) return 1
-  const cont = (k: number) => i + k < b.length && (b[i + k]! & 0xc0) === 0x80
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0
-  if (c >= 0xe0 && c <= 0xef) {
-    if (!cont(1) || !cont(2)) return 0
-    const c1 = b[i + 1]!
-    if (c === 0xe0 && c1 < 0xa0) return 0
-    if (c === 0xed && c1 > 0x9f) return 0
-    return 3
-  }
-  if (c >= 0xf0 && c <= 0xf4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0
-    const c1 = b[i + 1]!
-    if (c === 0xf0 && c1 < 0x90) return 0
-    if (c === 0xf4 && c1 > 0x8f) return 0
-    return 4
-  }
-  return 0
-}
-
-/** Every invalid sequence of the bytes, with its line; `limit` stops the scan early (for a refusal, one is enough). */
+/**
+ * Every invalid sequence of the bytes, with its line; `limit` stops the scan early (for a refusal, one is enough).
+ * It follows the WHATWG UTF-8 decoder (what TextDecoder runs), so each entry is one U+FFFD of the decoded text: a
+ * byte that cannot start a sequence is one; a lead byte followed by fewer continuation bytes than it needs (or by one
+ * outside its allowed range: overlong, surrogate, above U+10FFFF) is one for the bytes taken so far, and the byte
+ * that broke it is read again on its own. So `ED A0 80` is three (ED cannot take A0), `C0 AF` two, `E2 82 61` one.
+ */
 export function findInvalidUtf8(bytes: Uint8Array, limit = Infinity): InvalidUtf8[] {
   const found: InvalidUtf8[] = []
   let line = 1
+  let needed = 0
+  let seen = 0
+  let lower = 0x80
+  let upper = 0xbf
+  let start = 0
+  let startLine = 1
+  const replaced = (offset: number, at: number) => found.push({ offset, line: at }) >= limit
   for (let i = 0; i < bytes.length; ) {
     const c = bytes[i]!
-    if (c < 0x80) {
-      if (c === 10) line++
+    if (needed === 0) {
       i++
+      if (c < 0x80) {
+        if (c === 10) line++
+        continue
+      }
+      start = i - 1
+      startLine = line
+      if (c >= 0xc2 && c <= 0xdf) needed = 1
+      else if (c >= 0xe0 && c <= 0xef) {
+        if (c === 0xe0) lower = 0xa0
+        if (c === 0xed) upper = 0x9f
+        needed = 2
+      } else if (c >= 0xf0 && c <= 0xf4) {
+        if (c === 0xf0) lower = 0x90
+        if (c === 0xf4) upper = 0x8f
+        needed = 3
+      } else if (replaced(start, line)) break
       continue
     }
-    const n = sequenceLength(bytes, i)
-    if (n) {
-      i += n
+    if (c < lower || c > upper) {
+      // The sequence so far is one replacement; this byte is not consumed and starts again.
+      needed = seen = 0
+      lower = 0x80
+      upper = 0xbf
+      if (replaced(start, startLine)) break
       continue
     }
-    found.push({ offset: i, line })
-    if (found.length >= limit) break
-    // Skip the lead byte and any continuation bytes after it: one bad sequence, one report (as U+FFFD decoding does
-    // at most one replacement per maximal subpart).
+    lower = 0x80
+    upper = 0xbf
     i++
-    while (i < bytes.length && (bytes[i]! & 0xc0) === 0x80) i++
+    if (++seen === needed) needed = seen = 0
   }
+  // A sequence cut off by the end of the bytes is one more.
+  if (needed !== 0 && found.length < limit) found.push({ offset: start, line: startLine })
   return found
 }
 

@@ -47,10 +47,23 @@ describe('imports that would be silently altered are refused with their place', 
   it('finds overlong, surrogate and cut sequences but accepts every valid one', () => {
     const valid = Buffer.from('a é € 𝄞 \u{10ffff}')
     expect(findInvalidUtf8(valid)).toEqual([])
-    expect(findInvalidUtf8(Buffer.from([0x61, 0xc0, 0xaf]))).toEqual([{ offset: 1, line: 1 }])
-    expect(findInvalidUtf8(Buffer.from([0x0a, 0xed, 0xa0, 0x80]))).toEqual([{ offset: 1, line: 2 }])
+    // One entry per U+FFFD the decoder writes (see test/unit/import/utf8.test.ts): C0 and AF are two, ED A0 80 three.
+    expect(findInvalidUtf8(Buffer.from([0x61, 0xc0, 0xaf]))).toEqual([{ offset: 1, line: 1 }, { offset: 2, line: 1 }])
+    expect(findInvalidUtf8(Buffer.from([0x0a, 0xed, 0xa0, 0x80]))).toEqual([1, 2, 3].map((offset) => ({ offset, line: 2 })))
     expect(findInvalidUtf8(Buffer.from([0x61, 0xe2, 0x82]))).toEqual([{ offset: 1, line: 1 }])
-    expect(findInvalidUtf8(Buffer.from([0xf4, 0x90, 0x80, 0x80]))).toEqual([{ offset: 0, line: 1 }])
+    expect(findInvalidUtf8(Buffer.from([0xf4, 0x90, 0x80, 0x80]))).toEqual([0, 1, 2, 3].map((offset) => ({ offset, line: 1 })))
+  })
+
+  it('with --lossy, reports as many replacements as the stored text holds U+FFFD', async () => {
+    const data = tmp.file('sur.jsonl')
+    const markdown = Buffer.concat([Buffer.from('sur '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(' and '), Buffer.from([0xc0, 0xaf]), Buffer.from(' and '), Buffer.from([0xf0, 0x80, 0x80, 0x80])])
+    writeFileSync(data, Buffer.concat([Buffer.from('{"pair_id":"s1","topic":"t","a":{"markdown":"ok"},"b":{"markdown":"'), markdown, Buffer.from('"}}\n')]))
+    const lossy = await runCli('import', file, 'pairs', data, '--lossy')
+    expect(lossy.code, lossy.stderr).toBe(0)
+    const text = JSON.parse((await stored())[0]!.payload).b.markdown as string
+    expect([...text].filter((c) => c === '\ufffd')).toHaveLength(9)
+    expect(lossy.stderr).toContain('9 invalid UTF-8 sequences replaced by U+FFFD')
+    expect(lossy.stdout).toContain('"invalidUtf8Replaced":9')
   })
 
   it('refuses ragged CSV rows with their row number', async () => {

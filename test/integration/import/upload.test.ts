@@ -101,6 +101,14 @@ describe('import of an uploaded file', () => {
     expect(JSON.parse(stored.payload).question).toBe('caf\uFFFD?')
   })
 
+  it('counts each U+FFFD the lossy decoding writes: a surrogate ED A0 80 is three', async () => {
+    const bad = Buffer.concat([Buffer.from('{"question_id": "u-sur", "question": "sur '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('?"}\n')])
+    const lossy = await call('import.runUpload', { name: 'surrogate.jsonl', bytes: b64(bad), lossy: true })
+    expect(lossy).toMatchObject({ imported: 1, errors: [], summary: { invalidUtf8Replaced: 3 } })
+    const stored = project.db.prepare(`SELECT payload FROM items WHERE external_id = 'u-sur'`).get() as { payload: string }
+    expect(JSON.parse(stored.payload).question).toBe('sur \uFFFD\uFFFD\uFFFD?')
+  })
+
   it('refuses every reference to a file outside the upload, with its line and field, and reads none of them', async () => {
     const secret = tmp.file('secret.md')
     writeFileSync(secret, '# Secret\n\nThe text of a file on this machine.')
