@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { Project } from '../store/project'
 import { EventHub } from '../events'
 import { curatorSession, type ApiContext } from '../api/context'
+import { lockedAnnotatorSession } from '../api/annotator-session'
 import { appRoot } from '../paths'
 import { RENDERER_CSP } from '../../shared/security'
 import { EVENT_CHANNEL, registerIpc } from './ipc'
@@ -16,7 +17,6 @@ import { registerAppScheme, serveAppScheme } from './app-protocol'
 import { utilityCheckLauncher } from './check-launcher'
 import { setCheckLauncher } from '../checks/check-process'
 import { loadDemo } from '../demo/load-demo'
-import { ensureAnnotator } from '../store/annotators'
 import { setDefaultKeyStore } from '../secrets/default'
 import { LayeredKeyStore, EnvKeyStore } from '../secrets/key-stores'
 import { EncryptedFileKeyStore } from '../secrets/encrypted-file'
@@ -45,10 +45,17 @@ async function openInWindow(path: string, create = false): Promise<void> {
     dialog.showErrorBox('Cannot open project', (e as Error).message)
     return
   }
-  const win = new BrowserWindow(secureWindowOptions(join(here, '../preload/index.cjs'), { title: `Assay — ${project.info().name}` }))
   const packetName = project.isPacket ? project.meta('packet_annotator') : undefined
-  const annotator = packetName ? ensureAnnotator(project, packetName) : undefined
-  const sessionState = annotator ? { role: 'annotator' as const, annotator: { id: annotator.id, name: annotator.name }, locked: true } : curatorSession()
+  let sessionState = curatorSession()
+  try {
+    // Through the contract, as every other door that adds an annotator: the same rules on names.
+    if (packetName) sessionState = await lockedAnnotatorSession(project, hub, packetName)
+  } catch (e) {
+    project.close()
+    dialog.showErrorBox('Cannot open project', (e as Error).message)
+    return
+  }
+  const win = new BrowserWindow(secureWindowOptions(join(here, '../preload/index.cjs'), { title: `Assay — ${project.info().name}` }))
   contexts.set(win.webContents.id, {
     project,
     session: sessionState,

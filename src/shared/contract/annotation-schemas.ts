@@ -66,10 +66,26 @@ export const revisionSchema = z.object({
   supersedes: z.string().nullable()
 })
 
+/** The most characters a name (an annotator's, a judge's) has, after the spaces around it are dropped. */
+export const MAX_NAME_CHARS = 200
+/** A line break, tab or other control character, or a Unicode line or paragraph separator. */
+const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029]/u
+
+/**
+ * A name people read in lists, reports and exports: one line of 1 to 200 characters, without the spaces around it.
+ * Every door that takes an annotator's name checks it with this one schema.
+ */
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'a name needs at least one character')
+  .max(MAX_NAME_CHARS, `a name has at most ${MAX_NAME_CHARS} characters`)
+  .refine((name) => !NOT_ONE_LINE.test(name), 'a name is one line of text, without line breaks, tabs or other control characters')
+
 export const assignInputSchema = z
   .object({
     instrument: instrumentIdSchema,
-    annotators: z.array(z.string().min(1).max(200)).min(1).max(500),
+    annotators: z.array(nameSchema).min(1).max(500),
     overlap: z.number().int().min(1),
     set: z.string().min(1).optional(),
     split: splitSchema.optional(),

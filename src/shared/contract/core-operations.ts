@@ -16,6 +16,7 @@ import {
   blindedItemSchema,
   draftDataSchema,
   instrumentIdSchema,
+  nameSchema,
   queueRowSchema,
   queueSummarySchema,
   revisionSchema,
@@ -37,7 +38,7 @@ const idInput = z.object({ id: z.number().int().positive() }).strict()
 export const coreOperations = {
   'session.get': op({ input: empty, output: sessionSchema, access: 'any', summary: 'Who is using this window' }),
   'session.setRole': op({
-    input: z.object({ role: roleSchema, annotator: z.string().min(1).max(200).optional() }).strict(),
+    input: z.object({ role: roleSchema, annotator: nameSchema.optional() }).strict(),
     output: sessionSchema,
     access: 'any',
     summary: 'Switch between curator and annotator (refused in locked sessions)'
@@ -62,7 +63,7 @@ export const coreOperations = {
 
   'annotators.list': op({ input: empty, output: z.object({ annotators: z.array(annotatorSummarySchema) }), access: 'curator', summary: 'Annotator profiles and progress' }),
   'annotators.create': op({
-    input: z.object({ name: z.string().trim().min(1).max(200), expertise: z.string().max(500).optional() }).strict(),
+    input: z.object({ name: nameSchema, expertise: z.string().max(500).optional() }).strict(),
     output: annotatorSummarySchema,
     access: 'curator',
     summary: 'Add an annotator profile'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { op } from './define'
-import { instrumentIdSchema } from './annotation-schemas'
+import { instrumentIdSchema, nameSchema } from './annotation-schemas'
 import { splitSchema } from '../items/kinds'
 
 // Annotator packets (export for offline work, merge back) and adjudication of disagreements between annotators.
@@ -9,7 +9,7 @@ const pathSchema = z.string().trim().min(1).max(4096)
 
 export const packetExportInputSchema = z
   .object({
-    annotator: z.string().trim().min(1).max(200),
+    annotator: nameSchema,
     /** Where main writes the packet file. */
     out: pathSchema,
     instrument: instrumentIdSchema.optional(),

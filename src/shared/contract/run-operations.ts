@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { op } from './define'
-import { instrumentIdSchema } from './annotation-schemas'
+import { instrumentIdSchema, nameSchema } from './annotation-schemas'
 import { splitSchema } from '../items/kinds'
 import { ANSWER_FORMATS } from '../templates/manifest'
 
@@ -31,7 +31,7 @@ export type JudgeOptions = z.infer<typeof judgeOptionsSchema>
 
 export const judgeInputSchema = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: nameSchema.optional(),
     provider: providerKindSchema,
     model: z.string().trim().min(1).max(200),
     baseUrl: z

@@ -1,10 +1,10 @@
 import type { Command } from 'commander'
 import { AssayError } from '../../../shared/errors'
+import { MAX_NAME_CHARS, nameSchema } from '../../../shared/contract/annotation-schemas'
 import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
 /** The same limits as the workbench's "add annotator" form (annotators.create in the contract). */
-const MAX_NAME = 200
 const MAX_EXPERTISE = 500
 
 export function registerAnnotators(program: Command, io: CliIO): void {
@@ -18,9 +18,14 @@ export function registerAnnotators(program: Command, io: CliIO): void {
     .option('--expertise <text>', 'their field of expertise, stored with each new profile')
     .option('--json', 'print JSON')
     .action(async (file: string, names: string[], opts: { expertise?: string; json?: boolean }) => {
-      const clean = names.map((n) => n.trim())
-      const bad = clean.findIndex((n) => n.length === 0 || n.length > MAX_NAME)
-      if (bad >= 0) throw new AssayError('invalid_input', `An annotator name must have 1 to ${MAX_NAME} characters (got "${names[bad]}")`)
+      // Every name is checked before any is added, with the contract's own schema for names.
+      const checked = names.map((n) => nameSchema.safeParse(n))
+      const bad = checked.findIndex((r) => !r.success)
+      if (bad >= 0) {
+        const why = checked[bad]!.error?.issues[0]?.message ?? 'not a name'
+        throw new AssayError('invalid_input', `An annotator name must be one line of 1 to ${MAX_NAME_CHARS} characters: ${why} (got ${JSON.stringify(names[bad])})`)
+      }
+      const clean = checked.map((r) => r.data!)
       if (opts.expertise !== undefined && opts.expertise.length > MAX_EXPERTISE) throw new AssayError('invalid_input', `--expertise has at most ${MAX_EXPERTISE} characters`)
       const rows = await withProject(file, { mode: 'write' }, async (project) => {
         const existing = new Set((await project.call('annotators.list', {})).annotators.map((a) => a.name))

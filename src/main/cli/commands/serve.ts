@@ -55,24 +55,30 @@ async function serve(path: string, opts: ServeOptions, io: CliIO): Promise<void>
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new AssayError('invalid_input', `--port must be a whole number from 0 to 65535, not "${opts.port}"`)
   }
-  ensureRendererBuilt(io)
   // The web server and the API handlers load only for this command.
-  const [{ curatorSession }, { ensureAnnotator }, { EventHub }, { startWebServer }] = await Promise.all([
+  const [{ curatorSession }, { lockedAnnotatorSession }, { EventHub }, { startWebServer }] = await Promise.all([
     import('../../api/context'),
-    import('../../store/annotators'),
+    import('../../api/annotator-session'),
     import('../../events'),
     import('../../web/server')
   ])
   // A long-lived session checks the file's integrity first: a damaged project is refused, not served.
   const project = await Project.open(path, { verify: true })
-  let session: SessionState = curatorSession()
-  if (project.isPacket || opts.annotator) {
-    const name = opts.annotator ?? project.meta('packet_annotator')
-    if (!name) throw new AssayError('invalid_input', 'This packet names no annotator')
-    const a = ensureAnnotator(project, name)
-    session = { role: 'annotator', annotator: { id: a.id, name: a.name }, locked: true }
-  }
   const hub = new EventHub()
+  let session: SessionState = curatorSession()
+  try {
+    if (project.isPacket || opts.annotator) {
+      const name = opts.annotator ?? project.meta('packet_annotator')
+      if (!name) throw new AssayError('invalid_input', 'This packet names no annotator')
+      // Through the contract, as `annotators add` and the workbench's form: the same rules on names at every door.
+      session = await lockedAnnotatorSession(project, hub, name)
+    }
+    // After the name is taken: a refused name is told at once, before any build.
+    ensureRendererBuilt(io)
+  } catch (e) {
+    project.close()
+    throw e
+  }
   const server = await startWebServer({ project, hub, session, rendererDir: rendererDir(), port })
   io.out(`Assay is serving ${path}`)
   io.out(`Open: ${server.url}`)
