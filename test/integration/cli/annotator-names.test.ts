@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
 import { Project } from '../../../src/main/store/project'
@@ -78,5 +79,20 @@ describe('annotator names', () => {
     const added = await runCli('annotators', 'add', path, '  Dr Ada Lovelace-Byron  ')
     expect(added.code, added.stderr).toBe(0)
     expect(await names()).toContain('Dr Ada Lovelace-Byron')
+  })
+
+  it('in imported labels are held to the same rule, with the line and field, and nothing is imported', async () => {
+    const project = await Project.open(path)
+    const pair = (project.db.prepare(`SELECT external_id FROM items WHERE kind = 'proposal-pair' ORDER BY id LIMIT 1`).get() as { external_id: string }).external_id
+    project.close()
+    const before = await names()
+    const row = (source: string) => JSON.stringify({ item: pair, instrument: 'pairwise-preference', source, source_kind: 'human', judgement: { verdict: 'a_better', analysis: '' } })
+    const file = tmp.file('labels.jsonl')
+    writeFileSync(file, `${row('Ada Imported')}\n${row('z'.repeat(300))}\n${row('Eve\nline2')}\n`)
+    const imported = await runCli('import', path, 'labels', file)
+    expect(imported.code).not.toBe(0)
+    expect(imported.stderr).toContain('labels.jsonl:2: source: a name has at most 200 characters')
+    expect(imported.stderr).toContain('labels.jsonl:3: source: a name is one line of text')
+    expect(await names()).toEqual(before)
   })
 })

@@ -1,3 +1,4 @@
+import { nameSchema } from '../../../shared/contract/annotation-schemas'
 import { getInstrument, isInstrumentId, type AnyInstrument } from '../../../shared/instruments'
 import { MAJORITY_OUTCOMES } from '../../adjudication/majority'
 import { Problems, text } from '../fields'
@@ -77,6 +78,12 @@ export function readRow(row: Record<string, unknown>, line: number, csv: boolean
   }
   if (sourceKind !== undefined && !(LABEL_SOURCE_KINDS as ReadonlyArray<string>).includes(sourceKind)) {
     problems.error(line, 'source_kind', `source_kind must be one of ${LABEL_SOURCE_KINDS.join(', ')}, found "${sourceKind}"`)
+    ok = false
+  }
+  // A source becomes an annotator's or a judge's name: held to the rule every door holds names to.
+  const named = source === undefined ? null : nameSchema.safeParse(source)
+  if (named && !named.success) {
+    problems.error(line, 'source', named.error.issues[0]?.message ?? 'not a name')
     ok = false
   }
   const isFinal = sourceKind === FINAL_SOURCE_KIND
