@@ -5,6 +5,7 @@ import { hasChromium, chromiumSuite } from '../support/browser'
 import { browserSuite } from '../support/browser-suite'
 import { MemoryKeyStore } from '../../src/main/secrets'
 import { addJudge, demoProject, KEYS, protocolResponder, runToEnd, testEnv } from '../integration/runner/helpers'
+import { addCalls, addRun } from '../integration/report/fixtures'
 
 // A run the provider stopped (its key refused) on the runs screen: it reads as failed — a red mark, the reason, and
 // what became of its calls — in both themes, not as one more row with a small grey note.
@@ -23,6 +24,10 @@ describe.skipIf(!hasChromium)(chromiumSuite('a failed run on the runs screen in 
       await wrongKey.set('openai', 'sk-wrong-key-abcdef0123456789')
       const result = await runToEnd(project, { instrument: 'pairwise-preference', judgeId: judge.id, concurrency: 1 }, testEnv({ keyStore: wrongKey }))
       expect(result.outcome).toBe('failed')
+      // A run that finished with every call failed (each one given up on after its retries): stored as done.
+      const items = (project.db.prepare(`SELECT id FROM items WHERE kind = 'proposal-pair' ORDER BY id LIMIT 3`).all() as Array<{ id: number }>).map((r) => r.id)
+      const allFailed = addRun(project, { instrument: 'pairwise-preference', judge: 'down-judge' })
+      addCalls(project, allFailed, items.map((item) => ({ item, status: 'failed' as const })))
       project.close()
     } finally {
       await fake.close()
@@ -63,4 +68,13 @@ describe.skipIf(!hasChromium)(chromiumSuite('a failed run on the runs screen in 
       expect(await row.locator('.runs-bar > span.failed').evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(0)
     })
   }
+
+  it('shows a finished run whose every call failed as failed, with why, never as a green done', async () => {
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'))
+    const row = page.locator('[data-run-id="2"]')
+    expect(await row.getAttribute('data-status')).toBe('failed')
+    expect(await page.getByTestId('run-status-2').innerText()).toBe('failed')
+    expect(await page.getByTestId('run-status-why-2').innerText()).toBe('every call failed (3 of 3)')
+    expect(await row.evaluate((el) => el.classList.contains('run-failed'))).toBe(true)
+  })
 })

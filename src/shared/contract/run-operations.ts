@@ -204,6 +204,19 @@ export const runSummarySchema = z.object({
 })
 export type RunSummary = z.infer<typeof runSummarySchema>
 
+/**
+ * The status a run is shown with, the same in every list: a `running` run no live process executes was killed
+ * (`interrupted`); a finished run none of whose calls was answered is `failed` (every call failed), or `no answer`
+ * where what came back could not be read, as the report lists it, never a plain `done`. `why` says which.
+ */
+export function runStatusShown(r: { status: string; active: boolean; counts: { total: number; pending: number; ok: number; unparseable: number; failed: number } }): { status: string; why: string | null } {
+  if (r.status === 'running' && !r.active) return { status: 'interrupted', why: 'no live process runs it; the same command resumes it' }
+  const c = r.counts
+  if (r.status !== 'done' || c.total === 0 || c.ok > 0 || c.pending > 0) return { status: r.status, why: null }
+  if (c.unparseable === 0) return { status: 'failed', why: `every call failed (${c.failed} of ${c.total})` }
+  return { status: 'no answer', why: `no call was answered readably: ${c.unparseable} unparseable${c.failed ? `, ${c.failed} failed` : ''} of ${c.total}` }
+}
+
 /** Skipped items a run's summary lists; the count is always whole, and the run keeps up to a thousand. */
 export const RUN_SKIPPED_LISTED = 20
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
-import { demoAfterJudgeRun } from '../report/fixtures'
+import { Project } from '../../../src/main/store/project'
+import { addCalls, addPairs, addRun, demoAfterJudgeRun, verdictFor } from '../report/fixtures'
 
 const tmp = tempDir('assay-runs-cli-')
 let path: string
@@ -129,4 +130,33 @@ describe('archiving through the workbench operations', () => {
     expect(await dispatch(ctx, 'report.build', { instrument: 'pairwise-preference', sources: ['run:9'] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     project.close()
   }, 120_000)
+})
+
+describe('a finished run without one readable answer', () => {
+  it('is listed as failed (every call failed) or as no answer (none readable), never as a plain done, with why', async () => {
+    const file = tmp.file('no-answers.assay')
+    const project = await Project.create(file)
+    const ids = [...addPairs(project, [{ id: 'p1' }, { id: 'p2' }]).values()]
+    const failed = addRun(project, { instrument: 'pairwise-preference', judge: 'down-judge' })
+    addCalls(project, failed, ids.map((item) => ({ item, status: 'failed' as const })))
+    const garbled = addRun(project, { instrument: 'pairwise-preference', judge: 'garbled-judge' })
+    addCalls(project, garbled, ids.map((item) => ({ item, status: 'unparseable' as const })))
+    const fine = addRun(project, { instrument: 'pairwise-preference', judge: 'fine-judge' })
+    addCalls(project, fine, ids.map((item) => ({ item, judgement: { verdict: verdictFor('a'), analysis: '' } })))
+    project.close()
+    const text = (await runCli('runs', 'list', file)).stdout
+    const row = (id: number) => text.split('\n').find((l) => l.startsWith(`${id} `))
+    expect(row(failed)).toMatch(/down-judge\s+failed\s/)
+    expect(row(garbled)).toMatch(/garbled-judge\s+no answer\s/)
+    expect(row(fine)).toMatch(/fine-judge\s+done\s/)
+    expect(text).toContain(`run ${failed} failed: every call failed (2 of 2)`)
+    expect(text).toContain(`run ${garbled} no answer: no call was answered readably: 2 unparseable of 2`)
+    const { runs } = JSON.parse((await runCli('runs', 'list', file, '--json')).stdout) as { runs: Array<{ id: number; status: string; shown: { status: string } }> }
+    // The stored status stays what the runner wrote; what is shown is beside it.
+    expect(runs.map((r) => [r.id, r.status, r.shown.status]).sort((x, y) => (x[0] as number) - (y[0] as number))).toEqual([
+      [failed, 'done', 'failed'],
+      [garbled, 'done', 'no answer'],
+      [fine, 'done', 'done']
+    ])
+  })
 })

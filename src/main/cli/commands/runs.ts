@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander'
+import { runStatusShown } from '../../../shared/contract/run-operations'
 import { withProject } from '../contract'
 import type { CliIO } from '../run'
 
@@ -16,10 +17,6 @@ function positiveId(value: string): number {
 /** Skipped items the text list shows per run. */
 const SKIPPED_SHOWN = 5
 
-/** A run marked running that no live process executes was killed: it is interrupted, and resumes on the same command. */
-function statusShown(r: { status: string; active: boolean }): string {
-  return r.status === 'running' && !r.active ? 'interrupted' : r.status
-}
 
 /** One line per run: id, instrument, judge, status, counts, and the archive mark (a CLI process executes no run). */
 async function runLines(file: string, includeArchived: boolean) {
@@ -38,7 +35,7 @@ export function registerRuns(program: Command, io: CliIO): void {
     .action(async (file: string, opts: ListOptions) => {
       const lines = await runLines(file, opts.archived ?? false)
       if (opts.json) {
-        io.out(JSON.stringify({ runs: lines.map((r) => ({ ...r, interrupted: statusShown(r) === 'interrupted' })) }, null, 2))
+        io.out(JSON.stringify({ runs: lines.map((r) => ({ ...r, interrupted: runStatusShown(r).status === 'interrupted', shown: runStatusShown(r) })) }, null, 2))
         return
       }
       if (lines.length === 0) {
@@ -49,7 +46,7 @@ export function registerRuns(program: Command, io: CliIO): void {
         String(r.id),
         r.instrument,
         r.judge.name,
-        statusShown(r),
+        runStatusShown(r).status,
         `${r.counts.total - r.counts.pending}/${r.counts.total}`,
         String(r.counts.ok),
         String(r.counts.failed),
@@ -58,6 +55,11 @@ export function registerRuns(program: Command, io: CliIO): void {
         r.archived ? 'archived' : r.judgeArchived ? 'judge archived' : ''
       ])
       io.out(grid(['run', 'instrument', 'judge', 'status', 'done', 'ok', 'failed', 'unparseable', 'skipped', 'archived'], rows))
+      // A status that is not the stored one says why (a killed run, a run with no answer).
+      for (const r of lines) {
+        const shown = runStatusShown(r)
+        if (shown.why) io.out(`run ${r.id} ${shown.status}: ${shown.why}`)
+      }
       // What each run left out and why (a leaking task, with who found the leak), the first few of each.
       for (const r of lines) {
         for (const s of r.skippedItems.slice(0, SKIPPED_SHOWN)) io.out(`run ${r.id} skipped ${s.externalId}: ${s.reason}`)

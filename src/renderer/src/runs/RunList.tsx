@@ -1,4 +1,4 @@
-import type { RunListEntry } from '../../../shared/contract/run-operations'
+import { runStatusShown, type RunListEntry } from '../../../shared/contract/run-operations'
 import { costText } from '../../../shared/cost-text'
 import { api } from '../api'
 import { useWorkbench } from '../workbench-state'
@@ -62,16 +62,16 @@ export function RunList({
             const done = p ? p.done : r.counts.total - r.counts.pending
             const total = p ? p.total : r.counts.total
             const failed = p ? p.failed : r.counts.failed
-            const interrupted = r.status === 'running' && !r.active
+            const shown = runStatusShown(r)
             const runFailed = r.status === 'failed'
             const answered = Math.max(0, done - failed)
             return (
               <tr
                 key={r.id}
-                className={`clickable${selected === r.id ? ' selected' : ''}${r.archived || r.judgeArchived ? ' archived' : ''}${runFailed ? ' run-failed' : ''}`}
+                className={`clickable${selected === r.id ? ' selected' : ''}${r.archived || r.judgeArchived ? ' archived' : ''}${runFailed || shown.status === 'failed' ? ' run-failed' : ''}`}
                 onClick={() => onSelect(r.id)}
                 data-run-id={r.id}
-                data-status={interrupted ? 'interrupted' : r.status}
+                data-status={shown.status}
                 data-archived={r.archived || r.judgeArchived ? 'true' : undefined}
               >
                 <td>{r.id}</td>
@@ -89,9 +89,14 @@ export function RunList({
                   <div className="muted small">{r.judge.company}</div>
                 </td>
                 <td>
-                  <span className={`badge status-${r.status}`} data-testid={`run-status-${r.id}`}>
-                    {interrupted ? 'interrupted' : r.status}
+                  <span className={`badge status-${shown.status.replace(' ', '-')}`} data-testid={`run-status-${r.id}`} title={shown.why ?? undefined}>
+                    {shown.status}
                   </span>
+                  {shown.why && shown.status !== 'interrupted' && (
+                    <div className="run-failure" data-testid={`run-status-why-${r.id}`}>
+                      {shown.why}
+                    </div>
+                  )}
                   {(r.archived || r.judgeArchived) && <span className="badge runs-archived">{r.archived ? 'archived' : 'judge archived'}</span>}
                   {runFailed ? (
                     <div className="run-failure" data-testid={`run-failure-${r.id}`}>
