@@ -1,6 +1,6 @@
 import { alwaysLabel, agreementLabel, ceilingWords, fmtRange, LOWER_IS_BETTER, noCeilingWhy, fatalFlawDenominator, fmtBounds, fmtNumber, fmtPercent, intervalMethodName, NONE, positionDenominators } from './format'
 import { accuracyGauge } from './plots/card-gauge'
-import { ceilingVerdictWords } from './summary'
+import { ceilingVerdictWords, noSummaryWhy } from './summary'
 import { fitCardNotes } from './table-words'
 import { colourIn } from './plots/colours'
 import { escapeXml as esc } from './plots/svg'
@@ -271,7 +271,7 @@ ${otherFields(j.others, label)}
 /** The cards, in the given order (the report's own order by default). */
 export function summaryCardsHtml(report: Report, key: SummarySortKey = 'report'): string {
   const judges = summaryJudges(report)
-  if (judges.length === 0) return `<p class="muted">No judge to summarise: the report has no judge run, imported model answers or panel.</p>`
+  if (judges.length === 0) return `<p class="muted">${esc(noSummaryWhy(report))}</p>`
   const index = new Map(judges.map((j, i) => [j.source, i]))
   return `<div class="summary-cards" id="summary-cards">${sortJudges(judges, key)
     .map((j) => card(report, j, index.get(j.source) ?? 0))

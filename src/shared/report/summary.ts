@@ -273,3 +273,15 @@ function rangeOf(ceiling: ReportSummaryCard['human_ceiling']): string {
   if (!ceiling || ceiling.min === null || ceiling.max === null) return 'n/a'
   return fmtRange(ceiling.min, ceiling.max)
 }
+
+/** Why a report has no card: no judge, every judge left out, nothing to score them against, or no field scored. */
+export function noSummaryWhy(report: Report): string {
+  const judges = report.sources.filter((s) => s.role === 'judge')
+  if (judges.length === 0) return 'No judge to summarise: the report has no judge run, imported model answers or panel.'
+  const compared = judges.filter((s) => !s.left_out)
+  if (compared.length === 0) return `No judge to summarise: every judge is left out of the comparisons (${judges.length}; Sources says why).`
+  if (report.criteria.length === 0) {
+    return `No card: ${compared.length} judge${compared.length === 1 ? '' : 's'} but nothing to score them against (no reference labels, adjudications or annotations); the Sources table lists them.`
+  }
+  return `No card: no judge was scored on a field against a criterion (${compared.length} judge${compared.length === 1 ? '' : 's'} in Sources).`
+}

@@ -2,6 +2,7 @@ import { alwaysLabel, instrumentVersionsWords, agreementLabel, EVERY_FIGURE, gro
 import type { Report, ReportInterval } from './schema'
 import { PUBLISHED_AGREEMENT_NOTE, SUBSETS_NOTE, BRADLEY_TERRY_NOTE, FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
+import { noSummaryWhy } from './summary'
 import { fitCardNotes, publishedChanceWords, labelTermsWords, sourceDetailWords, sourceFlagsWords, undefinedResamplesWords } from './table-words'
 import { FIELD_COUNT_COLUMNS, PAIRWISE_COUNT_COLUMNS, fieldCountsOf, pairwiseCountsOf } from './count-columns'
 import { grid, heading, type Name } from './text-parts'
@@ -37,7 +38,7 @@ const ci = (low: number | null, high: number | null, percent: boolean): string =
   low === null || high === null ? '' : ` [${percent ? fmtPercent(low) : fmtNumber(low)}, ${percent ? fmtPercent(high) : fmtNumber(high)}]`
 
 function summaryText(report: Report, name: Name): string[] {
-  if (report.summary.length === 0) return []
+  if (report.summary.length === 0) return report.sources.some((s) => s.role === 'judge') ? ['', noSummaryWhy(report)] : []
   const out = heading('Summary', 'one card per judge and field; every figure is the one of the section it comes from')
   for (const c of report.summary) {
     out.push(`${c.source_name} · ${c.field} (${c.level}) against ${c.criterion_name ?? 'no criterion'} · ${c.n_items} items`)

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { Project } from '../../../src/main/store/project'
-import { reportSchema, type Report } from '../../../src/shared/report'
+import { renderReportText, reportSchema, summaryCardsHtml, type Report } from '../../../src/shared/report'
 import { clopperPearsonInterval, cohenKappaWithSe, mcnemarMidP, wilsonInterval } from '../../../src/shared/stats'
 import { tempDir } from '../../support/tmp'
-import { addPairs, annotate, demoAfterJudgeRun, verdictFor } from './fixtures'
+import { addCalls, addPairs, addRun, annotate, demoAfterJudgeRun, verdictFor } from './fixtures'
 
 // The summary cards and the rules stated once, on the demo after a judge run in both orders (run:1), a judge run in
 // one order (run:2 is asked again in the other order only for some pairs), imported judges and five annotators.
@@ -62,6 +62,25 @@ describe('summary cards', () => {
     const run = report.summary.find((c) => c.field === 'winner' && c.source === 'run:1')
     expect(run?.position).toMatchObject({ n_pairs: 12, consistency: 1, biased_to_first: 0, biased_to_second: 0, preference_fairness: 0 })
     expect(style?.position).toBeNull()
+  })
+})
+
+describe('a report without a card', () => {
+  it('says why: judges with nothing to score them against are not "no judge"', async () => {
+    const p = await Project.create(tmp.file('no-criterion.assay'))
+    try {
+      const ids = [...addPairs(p, [{ id: 'u1' }, { id: 'u2' }]).values()]
+      const run = addRun(p, { instrument: 'pairwise-preference', judge: 'lone-judge' })
+      addCalls(p, run, ids.map((item) => ({ item, judgement: { verdict: verdictFor('a'), analysis: '' } })))
+      const report = projectReport(p.db, { instrument: 'pairwise-preference', seed: 3 })
+      expect(report.summary).toEqual([])
+      const why = 'No card: 1 judge but nothing to score them against (no reference labels, adjudications or annotations); the Sources table lists them.'
+      expect(summaryCardsHtml(report)).toContain(why)
+      expect(renderReportText(report)).toContain(why)
+      expect(summaryCardsHtml(report)).not.toContain('No judge to summarise')
+    } finally {
+      p.close()
+    }
   })
 })
 
