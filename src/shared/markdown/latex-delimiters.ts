@@ -9,6 +9,7 @@
 import type { Root } from 'mdast'
 import { visit } from 'unist-util-visit'
 import { displayMaths, formulaAsRead, markdownEscaped } from './maths-escapes'
+import { environmentAt } from './maths-environments'
 
 /** A formula written with LaTeX's delimiters: where it sits in the source, delimiters included. */
 export interface DelimitedSpan {
@@ -147,7 +148,8 @@ function codeCloser(s: string, i: number, m: number): number {
  * read. One-line formulas become `$$…$$` text maths; a display formula over several lines becomes a math block when
  * its delimiters stand on their own lines, else `$…$` text maths shown as display (see remarkDisplayMathLines).
  * A formula written Markdown-escaped (`\\( \\vec{F} \\)`, `$S\_{\\uparrow}$`) is read unescaped, and a `$` that
- * opens no formula by pandoc's rule is written LITERAL_DOLLAR.
+ * opens no formula by pandoc's rule is written LITERAL_DOLLAR. A bare maths environment (`\begin{align}…`) is display
+ * maths (see environmentAt).
  */
 export function mapLatexDelimiters(source: string): DelimitedMaths {
   if (!/[\\$]/.test(source)) return { text: source, spans: [] }
@@ -242,6 +244,13 @@ export function mapLatexDelimiters(source: string): DelimitedMaths {
         put(j, mark.padStart(closeWidth, ' '))
         spans.push({ start: i, end, display })
         i = end
+        continue
+      }
+      const environment = environmentAt(source, i)
+      if (environment) {
+        put(i, environment.text)
+        spans.push({ start: i, end: environment.end, display: true })
+        i = environment.end
         continue
       }
       // An escaped character is text, whatever it is.

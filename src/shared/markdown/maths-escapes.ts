@@ -28,17 +28,26 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&' }
  * A formula's inside as KaTeX should read it: HTML's `&lt; &gt; &amp;` as their characters and, if it was
  * Markdown-escaped, Markdown's backslash escapes (a backslash before ASCII punctuation) undone. Line by line, each
  * line padded with spaces to its length so the text keeps every offset; the padding stays inside the formula, where
- * KaTeX ignores it.
+ * KaTeX ignores it. With `rows` (an environment whose rows `\\` breaks), an escaped text's `\\` before a space is
+ * taken for the row break it is written beside (`\\tag{36} \\ \\langle`), not for a control space.
  */
-export function formulaAsRead(content: string, escaped: boolean): string {
+export function formulaAsRead(content: string, escaped: boolean, rows = false): string {
   return content
     .split('\n')
     .map((line) => {
       let out = ''
       for (let k = 0; k < line.length; k++) {
+        if (escaped && rows && line.startsWith('\\\\', k) && line[k - 1] !== '\\' && /^(\s|$)/.test(line.slice(k + 2, k + 3))) {
+          out += '\\\\'
+          k++
+          continue
+        }
         if (escaped && line[k] === '\\' && k + 1 < line.length && PUNCTUATION.test(line[k + 1]!)) k++
         out += line[k]
       }
+      // `\left{` is no TeX: the brace's backslash was lost to Markdown escaping (research row 16). The doubled
+      // backslash before `left` leaves room to put it back.
+      if (escaped) out = out.replace(/(\\(?:left|right|[bB]igg?[lr]?))([{}])/g, '$1\\$2')
       return out.replace(ENTITY, (_, name: string) => ENTITIES[name]!).padEnd(line.length, ' ')
     })
     .join('\n')

@@ -54,19 +54,16 @@ export function remarkDisplayMathLines() {
       if (written) return written.display
       return source.startsWith('$$', s) && aloneOnLine(source, s, e)
     }
+    // Wherever it stands: display maths in a heading or a table cell would otherwise be read inline, where KaTeX
+    // refuses `\begin{equation}`.
     const walk = (node: TreeNode) => {
-      for (const child of node.children ?? []) {
-        if (child.type !== 'paragraph') {
-          walk(child)
-          continue
-        }
-        const kids = child.children ?? []
-        const lines = kids.filter(isDisplay)
-        for (const math of lines) (math.data ??= {}).hProperties = { className: ['language-math', 'math-display'] }
-        if (lines.length === 1 && kids.every((k) => k === lines[0] || (k.type === 'text' && !k.value?.trim()))) {
-          child.data = { ...child.data, hName: 'div', hProperties: { className: ['math-line'] } }
-        }
+      const kids = node.children ?? []
+      const lines = kids.filter(isDisplay)
+      for (const math of lines) (math.data ??= {}).hProperties = { className: ['language-math', 'math-display'] }
+      if (node.type === 'paragraph' && lines.length === 1 && kids.every((k) => k === lines[0] || (k.type === 'text' && !k.value?.trim()))) {
+        node.data = { ...node.data, hName: 'div', hProperties: { className: ['math-line'] } }
       }
+      kids.forEach(walk)
     }
     walk(tree)
   }

@@ -165,6 +165,91 @@ describe('LaTeX delimiters as the gold set writes them', () => {
   })
 })
 
+// Research answers that write display maths as a bare environment, no `$$` or `\[` around it, mostly
+// Markdown-escaped (`\\begin{equation}`); quoted from the gold set.
+describe('bare maths environments', () => {
+  /** The one formula of a text that holds an environment: its source as written and as KaTeX read it. */
+  const environments = (r: Rendered) => r.formulas.filter((f) => /^\\+begin/.test(f))
+
+  it('renders an escaped `\\\\begin{equation}…\\\\end{equation}` in a sentence as display maths, unnumbered (research row 19)', () => {
+    const text = '0.5pts**: States that \\\\( T \\\\) is a pure stretching map if and only if: \\\\begin{equation} \\\\langle T(x^n p^m) \\\\rangle = (\\\\sqrt{\\\\lambda})^{(n+m)} \\\\langle x^n p^m \\\\rangle. \\\\end{equation}\nPoi'
+    const r = render(text)
+    expect(r.formulas).toEqual(['\\\\( T \\\\)', text.slice(text.indexOf('\\\\begin'), text.indexOf('\nPoi'))])
+    expect(r.tex[1]).toBe('\\begin{equation*}\\langle T(x^n p^m) \\rangle = (\\sqrt{\\lambda})^{(n+m)} \\langle x^n p^m \\rangle.\\end{equation*}')
+    expect(r.html.match(/md-math-display/g)).toHaveLength(1)
+    // Unnumbered: KaTeX's page-wide (1), (2)… are not the writer's numbers.
+    expect(r.html).not.toContain('eqn-num')
+    expect(r.html).not.toContain('katex-error')
+    expect(r.prose).not.toContain('begin{')
+  })
+
+  it('renders one written over hard-broken lines of a list item, with its `\\tag` (research row 16)', () => {
+    const text = [
+      '- **(0.25pts)** Here $R_p$ represents the SNR of the postselected von Neumann measurement, which is defined by:\\',
+      '  \\\\begin{equation}\\',
+      '  R_p = \\\\sqrt{N P_s} \\\\frac{\\\\delta x}{\\\\Delta x}, \\\\tag{28}\\',
+      '  \\\\end{equation}\\',
+      '  with the variance of the position operator'
+    ].join('\n')
+    const r = render(text)
+    expect(environments(r)).toEqual([text.slice(text.indexOf('\\\\begin'), text.indexOf('\\\n  with'))])
+    expect(r.tex[1]).toMatch(/^\\begin\{equation\*\}\\ R_p = \\sqrt\{N P_s\} \\frac\{\\delta x\}\{\\Delta x\}, \\tag\{28\}\\ ?\\end\{equation\*\}$/)
+    expect(r.html).toContain('class="katex-tag"')
+    expect(r.html).not.toContain('katex-error')
+    expect(r.prose).toContain('which is defined by:')
+    expect(r.prose).toMatch(/with the variance of the position operator\s*$/)
+    expect(r.prose).not.toContain('begin{')
+  })
+
+  it('reads an escaped `align` whose rows are broken by `\\\\ `, and `align\\*`, as rows (research row 16)', () => {
+    const r = render('it first calculates the following expressions: \\\\begin{align} \\\\langle \\\\Psi_i | \\\\hat{X}\\_1 | \\\\Psi_i \\\\rangle &= 2\\\\sigma \\\\text{Re}\\[\\\\langle \\\\Psi_i | \\\\hat{a} | \\\\Psi_i \\\\rangle\\], \\\\tag{36} \\\\ \\\\langle \\\\Phi | \\\\hat{X} | \\\\Phi \\\\rangle &= 2\\\\sigma \\\\text{Re}\\[\\\\langle \\\\Phi | \\\\hat{a} | \\\\Phi \\\\rangle\\], \\\\tag{37} \\\\ \\\\langle \\\\Phi | \\\\hat{X}^2 | \\\\Phi \\\\rangle &= 1.  \\\\end{align}\n- **(0.125pts)** Th')
+    expect(r.tex).toHaveLength(1)
+    expect(r.tex[0]).toContain('\\tag{36} \\\\ \\langle \\Phi |')
+    expect(r.html).not.toContain('katex-error')
+    const starred = render('where \\\\begin{align\\*} t\\_\\\\pm &= 1 \\\\pm \\\\langle \\\\sigma_x \\\\rangle_w, \\\\quad s = \\\\Gamma / 2, \\\\ M\\_\\\\pm &= \\\\phi\\_\\\\pm(x) \\\\psi(y), \\\\end{align\\*} with')
+    expect(starred.tex).toEqual(['\\begin{align*}t_\\pm &= 1 \\pm \\langle \\sigma_x \\rangle_w, \\quad s = \\Gamma / 2, \\\\ M_\\pm &= \\phi_\\pm(x) \\psi(y),\\end{align*}'])
+    expect(starred.formulas).toEqual([expect.stringMatching(/^\\\\begin\{align\\\*\}.*\\\\end\{align\\\*\}$/)])
+  })
+
+  it('keeps a blank line inside an environment from ending it (research row 2)', () => {
+    // The formula's middle is cut short here.
+    const r = render('Item: Calculates the ratio of the optimal lifetime to the standard lifetime:\n\n\\\\begin{equation}\n\nR = \\\\dfrac{\\\\left( \\\\dfrac{1}{4} + \\\\dfrac{1}{2} |b_P||b\\_{\\\\bar{P}}| \\\\cos \\\\theta \\\\right) k}{\\\\dfrac{\\\\Gamma \\\\Delta M}{\\\\Gamma^2 + \\\\Delta M^2} |b_P||b\\_{\\\\bar{P}}| \\\\sin \\\\theta}. \\\\end{equation}\nPoints: 0.75, Item: Defines the initial')
+    expect(r.tex).toHaveLength(1)
+    expect(r.tex[0]).toMatch(/^\\begin\{equation\*\}R = \\dfrac\{\\left\( .* \\sin \\theta\}\.\\end\{equation\*\}$/)
+    expect(r.html).toContain('md-math-display')
+    expect(r.html).not.toContain('katex-error')
+    expect(r.prose).toContain('Points: 0.75, Item: Defines the initial')
+  })
+
+  it('puts back the brace escape lost from `\\\\left{ … \\\\right}` (research row 16)', () => {
+    const r = render('\\\\begin{equation} \\\\Psi(x, y) = \\\\frac{\\\\kappa}{\\\\sqrt{1 + \\\\gamma^2}} \\\\left{ t\\_- M\\_- + t\\_+ K\\_+ \\\\right}, \\\\tag{20} \\\\end{equation} where')
+    expect(r.tex).toEqual(['\\begin{equation*}\\Psi(x, y) = \\frac{\\kappa}{\\sqrt{1 + \\gamma^2}} \\left\\{ t_- M_- + t_+ K_+ \\right\\}, \\tag{20}\\end{equation*}'])
+    expect(r.html).not.toContain('katex-error')
+  })
+
+  it('renders an environment written as plain LaTeX too', () => {
+    const r = render('with \\begin{align} \\phi_s(x) &= e^{- \\frac{s^2}{2}}, \\tag{21} \\\\\n  \\psi(y) &= e^{-\\frac{y^2}{2\\sigma^2}}\n\\end{align}\nand')
+    expect(r.tex).toEqual(['\\begin{align*}\\phi_s(x) &= e^{- \\frac{s^2}{2}}, \\tag{21} \\\\ \\psi(y) &= e^{-\\frac{y^2}{2\\sigma^2}}\\end{align*}'])
+    expect(r.html).toContain('md-math-display')
+    expect(r.html).not.toContain('katex-error')
+  })
+
+  it('draws one in a heading as display maths too, where KaTeX refuses it inline (research row 2)', () => {
+    const r = render('### The Weak Value is given by \\\\begin{equation} A_w = \\\\frac{\\\\langle \\\\phi | \\\\hat{A} | \\\\psi \\\\rangle}{\\\\langle \\\\phi | \\\\psi \\\\rangle} \\\\end{equation}')
+    expect(r.html).toMatch(/^<h3>[^]*md-math-display/)
+    expect(r.html).not.toContain('katex-error')
+  })
+
+  it('leaves text environments, and environments inside other maths, as they were (research rows 15, 38)', () => {
+    const list = render('With the data presented:\n\n\\\\begin{itemize} \n\n\\\\item Provide a synthesis route for the given analogues, showing all steps/reagents\n\n\\\\item Summarize the SAR implications of the screening.\n\n\\\\end{itemize}')
+    expect(list.formulas).toEqual([])
+    expect(list.prose).toContain('\\begin{itemize}')
+    const cases = render('$B\\_{1x}(x) = \\\\begin{cases}Ce^{-kx}+De^{kx},&amp;x\\\\in(-b,-a)\\\\\\\\Ae^{-kx}+Be^{kx},&amp;x\\\\in(-a,0)\\\\end{cases}$')
+    expect(cases.formulas).toHaveLength(1)
+    expect(cases.formulas[0]).toMatch(/^\$B.*\$$/)
+  })
+})
+
 const DATA = join(sharedDir, 'data', 'frontierscience')
 const present = existsSync(join(DATA, 'olympiad.jsonl')) && existsSync(join(DATA, 'research.jsonl'))
 const rowsOf = (track: string) => readFileSync(join(DATA, `${track}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { problem: string; answer: string })
@@ -202,6 +287,8 @@ describe.skipIf(!present)(present ? 'LaTeX delimiters on the FrontierScience gol
           const text = row[field]
           const { html } = render(text)
           if (html.includes('katex-error')) errors.push(`${track} ${i} ${field}`)
+          // A bare maths environment is drawn; only text ones (itemize) are left as written.
+          expect(render(text).prose, `${track} ${i} ${field}`).not.toMatch(/\\begin\{(?!itemize|enumerate)/)
           const display = [...html.matchAll(/md-math-display" data-src-start="(\d+)" data-src-end="(\d+)"/g)].map((m) => [Number(m[1]), Number(m[2])] as const)
           // A token in escaped brackets with nothing of maths in it: `\[nH\]`, `\[C@@\]`, `\[1\]`, `\[3.2.1\]`.
           for (const m of text.matchAll(/(?<!\\)\\\[([^\s\\=^_]{1,30}?)\\\]/g)) {
