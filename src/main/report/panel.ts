@@ -92,7 +92,7 @@ export function panelSourceInput(sources: readonly ReportSourceInput[], payloads
   const members = chosen?.length ? chosenMembers(candidates, sources, chosen) : defaultMembers(candidates)
   const how = chosen?.length ? 'chosen' : 'by default the newest judge of each company'
   const named = members.map((m) => `${m.name} (${m.company})`).join(', ')
-  const ruleText = `matched when at least ${MATCH_PANEL_RULE.votesNeeded} of the ${MATCH_PANEL_RULE.size} judges from companies other than the generator's give match ≥ ${MATCH_PANEL_RULE.threshold} (a judge's trials by their median); undecided while a missing score could change the outcome`
+  const ruleText = `matched when at least ${MATCH_PANEL_RULE.votesNeeded} of the ${MATCH_PANEL_RULE.size} judges from companies other than the generator's give match ≥ ${MATCH_PANEL_RULE.threshold} (a judge's trials by their median); undecided while a missing score could change the outcome, or where more than ${MATCH_PANEL_RULE.size} members are of other companies than the generator's`
   if (members.length < MATCH_PANEL_RULE.size) return chosen?.length ? { source: null, rule: `${ruleText}; no panel: ${members.length} member${members.length === 1 ? '' : 's'} chosen (${named}), the rule needs at least ${MATCH_PANEL_RULE.size}` } : null
   if (!chosen?.length && members.length > MATCH_PANEL_RULE.size + 1) {
     return { source: null, rule: `${ruleText}; no panel: judges of ${members.length} companies (${named}); name the four members with --panel` }
@@ -116,12 +116,19 @@ export function panelSourceInput(sources: readonly ReportSourceInput[], payloads
   for (const [itemId, payload] of payloads) itemOfSet.set(String(payload.set_id ?? ''), itemId)
   const byItem = new Map<number, SourceCall>()
   let undecided = 0
+  // Why each undecided hypothesis is undecided, counted: a panel of more other-company judges than the rule counts
+  // (a generator of none of the members' companies) leaves every one undecided, and that is said.
+  const undecidedWhy = new Map<string, number>()
   for (const result of matchPanel(scores)) {
     const itemId = itemOfSet.get(result.setId)
     if (itemId === undefined) continue
     let call = byItem.get(itemId)
     if (!call) byItem.set(itemId, (call = { itemId, trial: 0, order: 0, status: 'ok', observations: [] }))
-    if (result.matched === null) undecided++
+    if (result.matched === null) {
+      undecided++
+      const why = `${result.reason ?? 'no decision'}${result.overfull && !chosen?.length ? " (the generator is of none of the members' companies: name three members with --panel)" : ''}`
+      undecidedWhy.set(why, (undecidedWhy.get(why) ?? 0) + 1)
+    }
     call.observations.push({ unit: `${result.setId}:${result.hypothesisId}`, values: { matched: result.matched } })
   }
   return {
@@ -129,7 +136,12 @@ export function panelSourceInput(sources: readonly ReportSourceInput[], payloads
       id: 'panel',
       kind: 'panel',
       name: 'Cross-company panel',
-      detail: { members: named, members_chosen: chosen?.length ? 'chosen' : 'default', n_undecided: undecided },
+      detail: {
+        members: named,
+        members_chosen: chosen?.length ? 'chosen' : 'default',
+        n_undecided: undecided,
+        ...(undecided ? { undecided_why: [...undecidedWhy].map(([why, n]) => `${n}: ${why}`).join('; ') } : {})
+      },
       calls: [...byItem.values()]
     },
     rule: `${ruleText}; members (${how}): ${named}`

@@ -35,6 +35,8 @@ export interface PanelResult {
   votesFor: number
   panel: PanelVote[]
   reason: string | null
+  /** More judges of other companies than the rule counts (a generator of none of the panel's companies). */
+  overfull: boolean
 }
 
 export interface PanelRule {
@@ -89,7 +91,7 @@ export function matchPanel(scores: readonly MatchScore[], rule: PanelRule = MATC
       if (!settled) matched = null
       reason = `${missing} of the ${rule.size} panel scores missing${settled ? '; the others settle the outcome' : ''}`
     }
-    results.push({ setId: first.setId, hypothesisId: first.hypothesisId, generatorCompany: first.generatorCompany, matched, votesFor, panel, reason })
+    results.push({ setId: first.setId, hypothesisId: first.hypothesisId, generatorCompany: first.generatorCompany, matched, votesFor, panel, reason, overfull: missing < 0 })
   }
   return results
 }

@@ -85,6 +85,9 @@ describe('the cross-company panel in the report', () => {
     // The anthropic set is decided by meta, google and xai; for the openai set all four are of other companies, more
     // than the rule's three, so its two hypotheses stay undecided.
     expect(panelOf(chosen)).toMatchObject({ n_items: 2, detail: { n_undecided: 2, members_chosen: 'chosen', members: 'llama (meta), claude-haiku-4-5 (anthropic), gemini-2.5-flash (google), grok-4 (xai)' } })
+    // Why they are undecided is said beside the count.
+    expect(panelOf(chosen)!.detail.undecided_why).toBe('2: the panel has 4 judges from other companies; the rule needs 3')
+    expect(chosen.settings.panel_rule).toContain('or where more than 3 members are of other companies than the generator')
     const wrong = await runCli('report', path, '--instrument', 'hypothesis-match', '--panel', 'nobody')
     expect(wrong.code).not.toBe(0)
     expect(wrong.stderr).toContain('No judge "nobody" for the panel; judges: gpt-4.1-mini, claude-haiku-4-5, gemini-2.5-flash, grok-4, llama')
