@@ -1,6 +1,7 @@
 import {
   calibrationSection,
   fitCalibration,
+  namedSource,
   resolveInput,
   type BothOrderRule,
   type CalibrationMethod,
@@ -126,14 +127,15 @@ export function canonicalSpec(spec: FitSpec): string {
 function refuseEmptyFits(input: ReportInput, fitted: ReadonlyArray<{ spec: FitSpec; result: FitResult }>): void {
   for (const { spec, result } of fitted) {
     if (spec.method !== 'both-orders' && result.fitItems.length === 0) {
-      throw new AssayError('bad_data', `Nothing to fit: no ${spec.fit_split} item gives ${spec.source}'s "${spec.score_field}" beside ${spec.criterion}'s "${spec.target.field}"; nothing was stored`, [
+      throw new AssayError('bad_data', `Nothing to fit: no ${spec.fit_split} item gives ${namedSource(input, spec.source)}'s "${spec.score_field}" beside ${namedSource(input, spec.criterion)}'s "${spec.target.field}"; nothing was stored`, [
         { field: 'fit_split', message: 'no fit items' }
       ])
     }
     const provisional: StoredFit = { id: 0, spec, parameters: result.parameters, fitItems: result.fitItems, nFitUnits: result.nFitUnits, createdAt: '' }
     const units = evalUnitCount({ ...input, fits: [provisional] }, provisional)
     if (units === 0) {
-      const what = spec.method === 'both-orders' ? `pair answered by ${spec.source} in a display order and labelled by ${spec.criterion}` : `unit with ${spec.source}'s "${spec.score_field}" and ${spec.criterion}'s "${spec.target.field}"`
+      const [source, criterion] = [namedSource(input, spec.source), namedSource(input, spec.criterion)]
+      const what = spec.method === 'both-orders' ? `pair answered by ${source} in a display order and labelled by ${criterion}` : `unit with ${source}'s "${spec.score_field}" and ${criterion}'s "${spec.target.field}"`
       throw new AssayError('bad_data', `Nothing to evaluate: no ${spec.eval_split} ${what}; nothing was stored`, [{ field: 'eval_split', message: 'no eval units' }])
     }
   }

@@ -16,6 +16,15 @@ export interface ResolvedInput {
 
 const CRITERION_ORDER = ['item_label', 'reference_import', 'adjudicated', 'human_majority']
 
+/** The human majority's id and name, as every table names it. */
+export const HUMAN_MAJORITY = { id: 'human-majority', name: 'Human majority' } as const
+
+/** A source or criterion as messages name it: its name as forms and tables give it, with the id commands take. */
+export function namedSource(input: Pick<ReportInput, 'sources'>, id: string): string {
+  const name = id === HUMAN_MAJORITY.id ? HUMAN_MAJORITY.name : input.sources.find((s) => s.id === id)?.name
+  return name && name !== id ? `${name} (${id})` : id
+}
+
 export function resolveInput(input: ReportInput): ResolvedInput {
   const fields = comparableFields(input.instrument.fields)
   const inScope = new Set(input.items.map((i) => i.id))
@@ -23,7 +32,7 @@ export function resolveInput(input: ReportInput): ResolvedInput {
   const resolved = input.sources.map((s) => resolveSource(s, fields, inScope, frame))
   const annotators = resolved.filter((s) => s.input.kind === 'annotator')
   if (annotators.length > 0) {
-    const majority: ReportSourceInput = { id: 'human-majority', kind: 'human_majority', name: 'Human majority', detail: {}, calls: [] }
+    const majority: ReportSourceInput = { ...HUMAN_MAJORITY, kind: 'human_majority', detail: {}, calls: [] }
     resolved.push(combineSources(annotators, fields, majority))
   }
   const criteria = resolved

@@ -1,7 +1,7 @@
 import { AssayError } from '../errors'
 import type { ReportInput } from '../report/input'
 import { callRowsOf } from '../report/call-rows'
-import { eventOf, isEventTarget, resolveInput, scoredUnits, type ResolvedInput } from './data'
+import { eventOf, isEventTarget, namedSource, resolveInput, scoredUnits, type ResolvedInput } from './data'
 import { fitIsotonic } from './isotonic'
 import { fitPlatt } from './platt'
 import { chooseThreshold, DEFAULT_THRESHOLD_METRIC } from './threshold'
@@ -44,7 +44,7 @@ export function fitCalibration(input: ReportInput, spec: FitSpec, resolved: Reso
   const units = scoredUnits(input, resolved, spec.source, spec.score_field, spec.criterion, spec.target.field).filter((u) => u.split === spec.fit_split)
   if (units.some((u) => u.split === 'test')) throw new AssayError('internal', 'a test item reached a fit')
   if (units.length === 0) {
-    throw new AssayError('bad_data', `No ${spec.fit_split} unit has both a numeric "${spec.score_field}" from ${spec.source} and a "${spec.target.field}" from ${spec.criterion}`, [
+    throw new AssayError('bad_data', `No ${spec.fit_split} unit has both a numeric "${spec.score_field}" from ${namedSource(input, spec.source)} and a "${spec.target.field}" from ${namedSource(input, spec.criterion)}`, [
       { field: 'fit_split', message: 'no labelled scores to fit on' }
     ])
   }

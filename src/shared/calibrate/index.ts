@@ -4,7 +4,7 @@ export { fitPlatt, plattProbability, sigmoid, type PlattParameters } from './pla
 export { fitIsotonic, isotonicPredict, type IsotonicParameters } from './isotonic'
 export { chooseThreshold, decisionMetric, THRESHOLD_METRICS, type ThresholdMetric, type ThresholdParameters } from './threshold'
 export { aggregateBothOrders, bothOrderChanges, BOTH_ORDER_RULES, type BothOrderRule, type OrderedVerdicts } from './both-orders'
-export { resolveInput, scoredUnits, numericScores, eventOf } from './data'
+export { resolveInput, scoredUnits, numericScores, eventOf, namedSource, HUMAN_MAJORITY } from './data'
 export { fitCalibration, type FitResult } from './fit'
 export { applyFit, calibratedSources, calibratedSourceId, fitLabel, CALIBRATED_SOURCE_PREFIX } from './apply'
 export { calibrationSection, type CalibrationSectionOptions } from './section'

@@ -34,7 +34,8 @@ describe('a fit with nothing to evaluate', () => {
   it('is refused by assay calibrate with a message, and nothing is stored', async () => {
     const r = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'both-orders')
     expect(r.code).not.toBe(0)
-    expect(r.stderr).toMatch(/Nothing to evaluate: no test pair answered by run:\d+ .* labelled by label:citations; nothing was stored/)
+    // Named as the form and the tables name them, with the ids the command line takes.
+    expect(r.stderr).toMatch(/Nothing to evaluate: no test pair answered by base · run \d+ \(run:\d+\) .* labelled by Reference label \(citations\) \(label:citations\); nothing was stored/)
     expect(await storedFits()).toBe(0)
   })
 
@@ -45,6 +46,13 @@ describe('a fit with nothing to evaluate', () => {
     } finally {
       project.close()
     }
+    expect(await storedFits()).toBe(0)
+  })
+
+  it('names the judge and the label as the form does when there is no numeric score to fit', async () => {
+    const r = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', `run:${run}`, '--method', 'threshold', '--field', 'verdict', '--target', 'winner', '--positive', 'a')
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/No dev unit has both a numeric "verdict" from base · run \d+ \(run:\d+\) and a "winner" from Reference label \(citations\) \(label:citations\)/)
     expect(await storedFits()).toBe(0)
   })
 })
