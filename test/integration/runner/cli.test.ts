@@ -3,7 +3,7 @@ import { failing, startFakeProviders, type FakeProviders } from '../../fakes'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { Project } from '../../../src/main/store/project'
-import { progressLine } from '../../../src/main/cli/commands/judge'
+import { progressLine, resultLine } from '../../../src/main/cli/commands/judge'
 import { demoProject, KEYS, protocolResponder } from './helpers'
 
 const tmp = tempDir()
@@ -99,5 +99,13 @@ describe('progress lines', () => {
     expect(progressLine({ runId: 3, done: 200, failed: 0, total: 200, costUsd: 12.5, etaMs: 0 })).toBe('run 3: 200/200 done (100%) · 0 failed · $12.50')
     // A model without a price has cost something unknown, not nothing.
     expect(progressLine({ runId: 3, done: 50, failed: 0, total: 200, costUsd: 0, etaMs: null }, false)).toBe('run 3: 50/200 done (25%) · 0 failed · price unknown')
+  })
+
+  it('end with the cost said as the progress said it: an unpriced run with no answer cost nothing, and says why', () => {
+    const counts = { total: 4, pending: 0, ok: 0, unparseable: 0, failed: 4, cached: 0, costUsd: 0, unpriced: 0, inputTokens: 0, outputTokens: 0 }
+    const run = { runId: 7, outcome: 'done' as const, counts, requests: 4 }
+    expect(resultLine(run, false)).toMatch(/; cost \$0\.0000 \(no call answered; no price for this model\)$/)
+    expect(resultLine(run, true)).toMatch(/; cost \$0\.0000$/)
+    expect(resultLine({ ...run, counts: { ...counts, ok: 2, failed: 2, unpriced: 2 } }, false)).toMatch(/; cost price unknown$/)
   })
 })

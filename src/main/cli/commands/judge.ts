@@ -241,7 +241,7 @@ async function judgeCommand(file: string, opts: JudgeCliOptions, io: CliIO): Pro
   const { kind: _kind, ...ran } = result
   if (opts.json) io.out(JSON.stringify(ran, null, 2))
   else {
-    printResult(io, ran)
+    printResult(io, ran, priced)
     const { responses, tasks, ideas, sets } = ran
     if (responses) io.out(`${responses.length} response${responses.length === 1 ? '' : 's'} stored as problems to grade${responses.length ? ` (set ${JSON.stringify(opts.outSet ?? `generated-run${ran.runId}`)})` : ''}`)
     if (tasks) io.out(`${tasks.length} rediscovery task${tasks.length === 1 ? '' : 's'} composed${tasks.length ? `: ${tasks.join(', ')}` : ''}`)
@@ -291,13 +291,23 @@ function printEstimate(io: CliIO, opts: JudgeCliOptions, judge: { name: string; 
   for (const s of e.skippedItems.slice(0, 5)) io.out(`  skipped ${s.externalId}: ${s.reason}`)
 }
 
-function printResult(io: CliIO, r: Pick<Extract<RunExecuteResult, { kind: 'ran' }>, 'runId' | 'outcome' | 'counts' | 'requests' | 'fatal'>): void {
+type RanResult = Pick<Extract<RunExecuteResult, { kind: 'ran' }>, 'runId' | 'outcome' | 'counts' | 'requests' | 'fatal'>
+
+/** The run's last line: its counts and its cost (`priced`: the judge's model has a price). */
+export function resultLine(r: Omit<RanResult, 'fatal'>, priced = true): string {
   const c = r.counts
+  // Without a price nothing answered still costs nothing, said as such, after progress lines that said "price unknown".
+  const cost = !priced && c.costUsd === 0 && c.unpriced === 0 ? `${formatUsd(0)} (no call answered; no price for this model)` : costText(c.costUsd, c.unpriced)
   const what = r.outcome === 'done' ? 'finished' : r.outcome === 'cancelled' ? 'cancelled (run the same command to resume)' : 'stopped'
-  io.out(
+  return (
     `Run ${r.runId} ${what}: ${c.ok} ok, ${c.unparseable} unparseable, ${c.failed} failed, ${c.pending} pending of ${c.total}; ` +
-      `${c.cached} from cache; ${r.requests} request${r.requests === 1 ? '' : 's'} sent; cost ${costText(c.costUsd, c.unpriced)}`
+    `${c.cached} from cache; ${r.requests} request${r.requests === 1 ? '' : 's'} sent; cost ${cost}`
   )
+}
+
+function printResult(io: CliIO, r: RanResult, priced = true): void {
+  const c = r.counts
+  io.out(resultLine(r, priced))
   if (r.fatal) io.err(`assay: ${r.fatal}`)
   if (c.failed > 0 && r.outcome !== 'failed') io.err(`${c.failed} call${c.failed === 1 ? '' : 's'} failed after retries; run the same command again to retry them`)
 }
