@@ -330,7 +330,7 @@ function runHead(r: ReportRunRow): Omit<ReportSourceInput, 'calls'> {
       template: `${r.template_id}@${r.template_version}`,
       trials: r.trials,
       both_orders: r.both_orders === 1,
-      run_status: r.run_status,
+      run_status: r.interrupted ? 'interrupted' : r.run_status,
       // Only read with includeArchived; marked so that tables and cards can say so.
       ...(r.archived ? { archived: true } : {})
     }

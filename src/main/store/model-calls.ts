@@ -172,6 +172,15 @@ export function runningElsewhere(row: Pick<RunRow, 'status'>, options: Pick<RunO
   }
 }
 
+/**
+ * A run marked running whose recorded process is gone: it was killed, and is interrupted (the same command resumes
+ * it). A run of this process, or of a live one, or one that names no process, is not said to be.
+ */
+export function runInterrupted(row: Pick<RunRow, 'status'>, options: Pick<RunOptions, 'runningPid'>): boolean {
+  const pid = options.runningPid
+  return row.status === 'running' && typeof pid === 'number' && pid !== process.pid && !runningElsewhere(row, options)
+}
+
 export function setRunBatch(db: WritableDB, runId: number, batch: unknown): void {
   db.prepare(`UPDATE runs SET batch = ? WHERE id = ?`).run(JSON.stringify(batch), runId)
 }

@@ -1,6 +1,7 @@
 import type { CallStatus } from '../../shared/report'
 import type { ItemKind, Split } from '../../shared/items/kinds'
 import { ACTIVE_RUN_SQL } from './archive'
+import { runInterrupted, type RunOptions } from './model-calls'
 import type { Db } from './database'
 
 // What gathering for the audit reads, in the shapes it reads them: items of one kind, exposures, pseudonyms, current
@@ -68,19 +69,22 @@ export interface ReportRunRow {
   model: string
   company: string | null
   base_url: string | null
+  /** Killed while running (its process is gone): shown as interrupted, as runs lists show it. */
+  interrupted: boolean
 }
 
 /** The runs of an instrument with their judge's facts (archived ones only when asked). */
 export function reportRunRows(db: Db, instrumentId: string, includeArchived: boolean): ReportRunRow[] {
-  return db
+  const rows = db
     .prepare(
       `SELECT r.id AS run_id, r.template_id, r.template_version, r.trials, r.both_orders, r.status AS run_status,
-              NOT ${ACTIVE_RUN_SQL} AS archived,
+              NOT ${ACTIVE_RUN_SQL} AS archived, r.options,
               j.name AS judge, j.provider, j.model, j.company, j.base_url
        FROM runs r JOIN judges j ON j.id = r.judge_id
        WHERE r.instrument_id = ? AND (? = 1 OR ${ACTIVE_RUN_SQL})`
     )
-    .all(instrumentId, includeArchived ? 1 : 0) as ReportRunRow[]
+    .all(instrumentId, includeArchived ? 1 : 0) as Array<Omit<ReportRunRow, 'interrupted'> & { options: string }>
+  return rows.map(({ options, ...r }) => ({ ...r, interrupted: r.run_status === 'running' && runInterrupted({ status: r.run_status }, JSON.parse(options) as RunOptions) }))
 }
 
 /** A run's calls as columns, one entry per call, in item, trial and display order. */

@@ -95,6 +95,9 @@ describe('a CLI run killed with SIGKILL', () => {
     // Killed, it is interrupted, not running.
     const listed = await runCli('runs', 'list', path)
     expect(listed.stdout).toMatch(/^1\s+idea-review\s+gpt-4\.1-mini\s+interrupted\s/m)
+    // And the report's Sources say so too.
+    const report = JSON.parse((await runCli('report', path, '--instrument', 'idea-review', '--json')).stdout) as { sources: Array<{ id: string; detail: Record<string, unknown> }> }
+    expect(report.sources.find((s) => s.id === 'run:1')!.detail.run_status).toBe('interrupted')
 
     const second = cli(args, env)
     const resumed = await second.done
