@@ -176,10 +176,13 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
     const truth = criterion?.values.get('winner')
     const rawWinner = raw?.values.get('winner')
     const rows: Array<{ itemId: number; before: boolean; after: boolean }> = []
+    // The pairs the criterion labels: the changes are counted on them, the pairs the decision and the fit's pairwise row judge.
+    const labelled: OrderedVerdicts[] = []
     let unanswered = 0
     for (const [itemId, v] of perItem) {
       const t = valueOfUnit(truth, itemId, v.unit)
       if (t === undefined) continue
+      labelled.push(v)
       const aggregated = aggregateBothOrders(v, rule)
       // Before: the raw judge's value on the unit, as its field table has it (its orders' vote; an order that could
       // not be read casts none), and as every other fit's "before" reads it.
@@ -205,7 +208,7 @@ function calibrationRow(input: ReportInput, resolved: ResolvedInput, fit: Stored
       n_eval_units: rows.length,
       ...(unanswered > 0 ? { n_unanswered_eval_units: unanswered } : {}),
       n_exposed_eval_items: exposedOf(rows.map((r) => r.itemId)),
-      changes: bothOrderChanges([...perItem.values()], rule),
+      changes: bothOrderChanges(labelled, rule),
       decision: decisionBlock(rows, "the raw judge's vote over both orders, read as its field table reads it (an order that could not be read casts no vote), except that a split vote, a unit without a value there, is counted here as not correct", reasons, bootstrap, false, unanswered),
       warnings,
       reasons

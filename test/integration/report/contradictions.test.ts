@@ -4,6 +4,7 @@ import { projectReport } from '../../../src/main/report'
 import { gatherReportInput } from '../../../src/main/report/gather'
 import { buildReport, calibrationLines, evaluatedOn, fmtPercent, renderReportHtml, renderReportText, type Report } from '../../../src/shared/report'
 import { escapeXml } from '../../../src/shared/report/plots/svg'
+import { calibrate } from '../../../src/main/calibrate/service'
 import { insertFit } from '../../../src/main/store/calibration-fits'
 import { Project } from '../../../src/main/store/project'
 import { runCli } from '../../support/cli'
@@ -108,6 +109,34 @@ describe('a both-orders fit, as assay calibrate prints it and as the report show
     expect(reported?.decision).toEqual(fit.decision)
     // No display order of its own: the aggregate has no position statistics.
     expect(report.pairwise?.position.some((p) => p.source === fit.source)).toBe(false)
+  })
+})
+
+describe('a both-orders fit with eval pairs its criterion does not label', () => {
+  it('counts its changed verdicts and ties on the labelled pairs its decision and pairwise row judge', async () => {
+    const path = tmp.file('both-orders-unlabelled.assay')
+    const project = await Project.create(path)
+    // Eight test pairs: four labelled (two answered alike in both orders, two split), four unlabelled and split.
+    const pairs: PairSpec[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, label: i < 8 ? verdictFor(side(i)) : null, labelSource: 'citations', split: i < 4 ? 'dev' : 'test' }))
+    const ids = addPairs(project, pairs)
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base', bothOrders: true })
+    addCalls(project, run, pairs.flatMap((p, i) => {
+      const item = ids.get(p.id) as number
+      const split = i >= 6
+      return [
+        { item, order: 0, swapped: false, judgement: { verdict: verdictFor(split ? 'a' : side(i)) } },
+        { item, order: 1, swapped: true, judgement: { verdict: verdictFor(split ? 'b' : side(i)) } }
+      ]
+    }))
+    const [fit] = calibrate(project, { instrument: 'pairwise-preference', source: `run:${run}`, method: 'both-orders', rule: 'conservative' }).fits
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    // Before, the four unlabelled pairs were counted too: 8 pairs, 6 ties, beside a decision on 4 pairs.
+    expect(fit?.changes).toMatchObject({ n_pairs: 4, n_ties: 2 })
+    expect(fit?.decision).toMatchObject({ n: 4 })
+    const row = report.pairwise?.rows.find((r) => r.source === fit?.source && r.criterion === 'label:citations')
+    expect(row).toMatchObject({ n_judged: fit?.decision?.n, n_ties: fit?.changes?.n_ties })
+    expect(report.calibration?.find((c) => c.fit_id === fit?.fit_id)?.changes).toEqual(fit?.changes)
   })
 })
 
