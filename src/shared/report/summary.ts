@@ -121,7 +121,9 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       }
 
       const statistic = agreementStatistic(section.level, scoredAgainstOutcome(section))
-      const withPeople = majority ? rows.find((r) => r.criterion === majority) : undefined
+      // The judge's row against the human majority, even one with no unit in scope (the majority labels none of the
+      // judge's units): the card then says why the agreement is undefined, as the row does, never that there is no majority.
+      const withPeople = majority ? section.comparisons.find((r) => r.source === judge.id && r.criterion === majority) : undefined
       const agreementCi = withPeople?.ci[statistic]
       intervals.push(agreementCi)
       const agreement = {

@@ -433,3 +433,23 @@ describe('a human majority whose annotators split on some pairs', () => {
     expect(majority?.win_rates).toEqual([expect.objectContaining({ system: 'sys', m: 7, wins: 4, ties: 0, losses: 3, missing: 0 })])
   })
 })
+
+describe("a judge's card where the human majority labels none of the judge's pairs", () => {
+  it('names the majority its field row is against and why the agreement is undefined, not that the field has no majority', async () => {
+    const project = await Project.create(tmp.file('majority-elsewhere.assay'))
+    const pairs: PairSpec[] = Array.from({ length: 8 }, (_, i) => ({ id: `p${i}`, label: verdictFor(side(i)), labelSource: 'citations' }))
+    const ids = addPairs(project, pairs)
+    // The judge answers the first four pairs; two people answer the last four only.
+    const run = addRun(project, { instrument: 'pairwise-preference', judge: 'base' })
+    addCalls(project, run, pairs.slice(0, 4).map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(side(i)) } })))
+    for (const human of ['ann', 'bob']) annotate(project, 'pairwise-preference', pairs.slice(4).map((p, i) => ({ item: ids.get(p.id) as number, judgement: { verdict: verdictFor(side(i)) } })), { human })
+    const report = projectReport(project.db, { instrument: 'pairwise-preference' })
+    project.close()
+    const card = report.summary.find((c) => c.source === `run:${run}` && c.field === 'winner')
+    const row = report.fields.find((f) => f.name === 'winner')?.comparisons.find((c) => c.source === `run:${run}` && c.criterion === 'human-majority')
+    expect(row).toMatchObject({ n_in_scope: 0, n_not_asked: 4, cohen_kappa: null })
+    // Before, the card said "no human majority on this field" beside the field table's row against it.
+    expect(card?.agreement).toMatchObject({ value: null, against: 'human-majority', reason: row?.reasons.cohen_kappa })
+    expect(card?.agreement.definition).toContain('on the 0 units both have a value for')
+  })
+})
