@@ -169,6 +169,8 @@ function compareCategories(
     const tau = kendallTauBOrdinal(c, s, q)
     put(record, reasons, 'kendall_tau_b', criterionFirst(tau))
     row.kendall_p = tau.pValue
+    // A null p says why under its own name, as every null statistic does (tau-b's reason: its p is undefined with it).
+    if (tau.pValue === null) reasons.kendall_p = reasons.kendall_tau_b ?? tau.reason ?? 'Kendall tau-b is undefined'
   }
   putAlphas(record, reasons, [c, s], field.level, scale)
   row.confusion = { categories, counts: table }
