@@ -1,4 +1,5 @@
 import { AssayError } from '../../shared/errors'
+import { annotatorNames, findAnnotator } from '../store/annotators'
 import type { Project } from '../store/project'
 import { curatorSession, type EventSink, type SessionState } from './context'
 import { dispatch } from './dispatch'
@@ -8,7 +9,10 @@ import { dispatch } from './dispatch'
  * the annotator is found or added through the contract's `annotators.create`, so a name is held to the same rules
  * as at every other door, then the session is locked to them.
  */
-export async function lockedAnnotatorSession(project: Project, events: EventSink, name: string): Promise<SessionState> {
+export async function lockedAnnotatorSession(project: Project, events: EventSink, given: string): Promise<SessionState> {
+  // A pseudonym (A01) that is nobody's name names its person, as reports name people, rather than adding a new one.
+  const byPseudonym = findAnnotator(project, given) ? undefined : [...annotatorNames(project.db).values()].find((a) => a.pseudonym === given.trim())
+  const name = byPseudonym?.name ?? given
   const envelope = await dispatch({ project, session: curatorSession(), events }, 'annotators.create', { name })
   if (!envelope.ok) {
     const error = AssayError.fromPayload(envelope.error)

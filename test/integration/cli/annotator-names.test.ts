@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../../src/main/api/dispatch'
+import { lockedAnnotatorSession } from '../../../src/main/api/annotator-session'
 import { Project } from '../../../src/main/store/project'
 import { runCli, type CliResult } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
@@ -93,6 +94,18 @@ describe('annotator names', () => {
     expect(imported.code).not.toBe(0)
     expect(imported.stderr).toContain('labels.jsonl:2: source: a name has at most 200 characters')
     expect(imported.stderr).toContain('labels.jsonl:3: source: a name is one line of text')
+    expect(await names()).toEqual(before)
+  })
+
+  it('a pseudonym given to a session locked to one annotator names that person, and adds nobody', async () => {
+    const before = await names()
+    const project = await Project.open(path)
+    try {
+      const session = await lockedAnnotatorSession(project, { emit: () => undefined }, 'A01')
+      expect(session.annotator?.name).toBe('Demo Expert 1')
+    } finally {
+      project.close()
+    }
     expect(await names()).toEqual(before)
   })
 })

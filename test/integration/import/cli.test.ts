@@ -63,7 +63,7 @@ describe('assay import', () => {
     expect(await counts()).toEqual(before)
   })
 
-  it('prints exactly imported, skipped, warnings and errors with --json', async () => {
+  it('prints exactly imported, skipped, warnings, errors and the summary with --json', async () => {
     const data = join(dir, 'tasks.jsonl')
     writeFileSync(
       data,
@@ -75,13 +75,15 @@ describe('assay import', () => {
     const ok = await cli(['import', file, 'tasks', data, '--json'])
     expect(ok.code).toBe(0)
     const parsed = JSON.parse(ok.out)
-    expect(Object.keys(parsed)).toEqual(['imported', 'skipped', 'warnings', 'errors'])
+    expect(Object.keys(parsed)).toEqual(['imported', 'skipped', 'warnings', 'errors', 'summary'])
     expect(parsed).toEqual({
       imported: 1,
       skipped: 1,
       warnings: [{ file: data, line: 2, field: 'leak', message: 'task T2 failed the leak audit; skipped' }],
-      errors: []
+      errors: [],
+      summary: parsed.summary
     })
+    expect(typeof parsed.summary).toBe('object')
     const again = await cli(['import', file, 'tasks', data, '--json'])
     expect(again.code).toBe(1)
     expect(JSON.parse(again.out).errors).toEqual([{ file: data, line: 1, field: 'task_id', message: 'rediscovery-task "T1" is already in the project' }])

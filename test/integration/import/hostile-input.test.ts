@@ -64,6 +64,11 @@ describe('imports that would be silently altered are refused with their place', 
     expect([...text].filter((c) => c === '\ufffd')).toHaveLength(9)
     expect(lossy.stderr).toContain('9 invalid UTF-8 sequences replaced by U+FFFD')
     expect(lossy.stdout).toContain('"invalidUtf8Replaced":9')
+    // The command's JSON result carries the same count.
+    const second = tmp.file('lossy-json.assay')
+    expect((await runCli('new', second)).code).toBe(0)
+    const again = await runCli('import', second, 'pairs', data, '--lossy', '--json')
+    expect(JSON.parse(again.stdout).summary).toMatchObject({ invalidUtf8Replaced: 9 })
   })
 
   it('refuses ragged CSV rows with their row number', async () => {

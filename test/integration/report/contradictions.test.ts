@@ -290,6 +290,8 @@ describe('assay calibrate printing a McNemar p far below a thousandth', () => {
     const text = await runCli('report', path, '--instrument', 'pairwise-preference')
     const html = await runCli('report', path, '--instrument', 'pairwise-preference', '--html', `${path}.html`)
     expect(html.code).toBe(0)
+    // Asked for a file, the command says where it wrote it and prints nothing more.
+    expect(html.stdout.trim()).toBe(`Wrote ${path}.html`)
     const page = readFileSync(`${path}.html`, 'utf8')
     for (const line of [...lines, evaluatedOn(row!)]) {
       expect(printed.stdout).toContain(line)

@@ -103,9 +103,9 @@ function parseSplit(value: string): Split {
   return value as Split
 }
 
-/** The machine-readable result: exactly these keys, locations with their file. */
-function jsonReport(r: ImportReportView): { imported: number; skipped: number; warnings: ErrorLocation[]; errors: ErrorLocation[] } {
-  return { imported: r.imported, skipped: r.skipped, warnings: r.warnings, errors: r.errors }
+/** The machine-readable result: exactly these keys, locations with their file, and the summary's counts. */
+function jsonReport(r: ImportReportView): { imported: number; skipped: number; warnings: ErrorLocation[]; errors: ErrorLocation[]; summary: Record<string, unknown> } {
+  return { imported: r.imported, skipped: r.skipped, warnings: r.warnings, errors: r.errors, summary: r.summary }
 }
 
 function printReport(io: CliIO, r: ImportReportView, path: string): void {

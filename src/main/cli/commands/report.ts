@@ -62,8 +62,9 @@ export function registerReport(program: Command, io: CliIO): void {
         const path = writeOutputFile(opts.html, renderReportHtml(report), guard)
         if (!opts.json) io.out(`Wrote ${path}`)
       }
+      // The text report is what the command prints when it is asked for neither JSON nor a file.
       if (opts.json) io.out(JSON.stringify(report, null, 2))
-      else io.out(renderReportText(report))
+      else if (!opts.html) io.out(renderReportText(report))
     })
 }
 

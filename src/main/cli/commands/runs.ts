@@ -90,8 +90,10 @@ export function registerRuns(program: Command, io: CliIO): void {
     .command('judges')
     .description('Judge configurations with their archive mark')
     .argument('<file>', 'the .assay project file')
-    .action(async (file: string) => {
+    .option('--json', 'print the judges as JSON')
+    .action(async (file: string, opts: { json?: boolean }) => {
       const { judges } = await withProject(file, { mode: 'read' }, (p) => p.call('judges.list', { includeArchived: true }))
+      if (opts.json) return io.out(JSON.stringify({ judges }, null, 2))
       const rows = judges.map((j) => [String(j.id), j.name, j.provider, j.model, j.archived ? 'archived' : ''])
       io.out(rows.length ? grid(['judge', 'name', 'provider', 'model', 'archived'], rows) : 'No judges.')
     })
