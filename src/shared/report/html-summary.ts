@@ -88,6 +88,7 @@ const VERDICT_WORDS: Readonly<Record<string, string>> = {
   unreliable_interval: 'interval unreliable',
   below_majority_baseline: 'below its majority baseline',
   at_or_above_majority_baseline: 'at or above its majority baseline',
+  mostly_unreadable: 'most answers unreadable (counted as not correct)',
   below_human_ceiling: 'below the human ceiling',
   within_human_ceiling: 'within the human ceiling',
   above_human_ceiling: 'above the human ceiling',
@@ -95,7 +96,7 @@ const VERDICT_WORDS: Readonly<Record<string, string>> = {
   position_inconsistent: 'changes its verdict when the order is swapped',
   misses_fatal_flaws: 'misses fatal flaws'
 }
-const WARNING_VERDICTS: ReadonlySet<string> = new Set(['too_few_items', 'unreliable_interval', 'below_majority_baseline', 'below_human_ceiling', 'position_inconsistent', 'misses_fatal_flaws'])
+const WARNING_VERDICTS: ReadonlySet<string> = new Set(['too_few_items', 'unreliable_interval', 'below_majority_baseline', 'mostly_unreadable', 'below_human_ceiling', 'position_inconsistent', 'misses_fatal_flaws'])
 
 /** Flags are shown as chips with their figures, so the sentence leaves them out. */
 const FLAG_VERDICTS: ReadonlySet<string> = new Set(['too_few_items', 'unreliable_interval'])

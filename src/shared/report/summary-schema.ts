@@ -21,6 +21,8 @@ export const summaryFigureSchema = z.object({
 export const SUMMARY_VERDICTS = [
   'below_majority_baseline',
   'at_or_above_majority_baseline',
+  /** Half or more of the judged answers could not be read (each counted as not correct). */
+  'mostly_unreadable',
   'above_human_ceiling',
   'within_human_ceiling',
   'below_human_ceiling',

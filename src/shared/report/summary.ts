@@ -85,6 +85,8 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       let random: number | null = null
       let nItems = 0
       let nUnits = 0
+      // Judged answers that could not be read: each counted as not correct, and said on the card when they are many.
+      let unreadable = 0
       let accuracyMeans: string | null = null
       let withoutValue: WithoutValue | null = null
       // Units (or calls) the accuracy leaves out, which its definition names.
@@ -98,6 +100,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         random = pairwise.random_baseline
         nItems = pairwise.n_items
         nUnits = pairwise.n_judged
+        unreadable = pairwise.n_unparseable
         const bothOrders = (report.pairwise?.position ?? []).some((p) => p.source === judge.id && p.n_pairs > 0)
         // Calls never answered are named as a field card names its units without a value (pairwise calls always have one).
         const unanswered = { n: 0, inScope: pairwise.n_in_scope, ofAll: pairwise.accuracy_of_all ?? null, failed: pairwise.n_failed, abstained: pairwise.n_abstained, pending: pairwise.n_pending }
@@ -111,6 +114,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         random = headline.random_baseline ?? null
         nItems = headline.n_items
         nUnits = headline.n_judged
+        unreadable = headline.n_unparseable
         withoutValue = { n: headline.n_no_value, inScope: headline.n_in_scope, ofAll: headline.accuracy_of_all ?? null, failed: headline.n_failed, abstained: headline.n_abstained, pending: headline.n_pending }
         leftOut = notJudged(withoutValue)
         accuracyMeans = accuracyDefinition({ pairwise: false, judged: nUnits, items: nItems, criterion: criterionName ?? headline.criterion, withoutValue, kind: kindOf.get(judge.id) })
@@ -163,6 +167,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       const verdicts: Verdict[] = []
       if (flags.too_few_items) verdicts.push('too_few_items')
       if (accuracy.value !== null && baseline !== null) verdicts.push(accuracy.value < baseline ? 'below_majority_baseline' : 'at_or_above_majority_baseline')
+      if (accuracy.value !== null && unreadable > 0 && 2 * unreadable >= nUnits) verdicts.push('mostly_unreadable')
       if (human_ceiling === null || human_ceiling.min === null || human_ceiling.max === null) verdicts.push('no_human_ceiling')
       else if (agreement.value !== null) {
         // Against people's range: beyond the best annotator, within the range, or short of the least agreeing one
@@ -197,7 +202,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
         fatal_flaw_recall,
         flags,
         verdicts,
-        verdict: verdictLine({ verdicts, nItems, minItems, accuracy, baseline, label, agreement, human_ceiling, position, fatal_flaw_recall, share, kind: kindOf.get(judge.id) })
+        verdict: verdictLine({ verdicts, nItems, minItems, accuracy, baseline, label, agreement, human_ceiling, position, fatal_flaw_recall, share, kind: kindOf.get(judge.id), unreadable, nUnits })
       })
     }
   }
@@ -226,6 +231,8 @@ function verdictLine(c: {
   fatal_flaw_recall: ReportSummaryCard['fatal_flaw_recall']
   share: number | null
   kind: string | undefined
+  unreadable: number
+  nUnits: number
 }): string {
   const parts: string[] = []
   for (const v of c.verdicts) {
@@ -246,6 +253,9 @@ function verdictLine(c: {
         break
       case 'no_human_ceiling':
         parts.push(`no human ceiling (${noCeilingWhy(c.human_ceiling)})`)
+        break
+      case 'mostly_unreadable':
+        parts.push(`${c.unreadable} of its ${c.nUnits} judged answers could not be read, each counted as not correct`)
         break
       case 'position_inconsistent':
         parts.push(`position-inconsistent (same verdict in both orders on ${pct(c.position?.consistency as number)} of the pairs read in both orders)`)

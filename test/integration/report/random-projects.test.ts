@@ -534,6 +534,9 @@ function checkCards(report: Report): void {
       } else expect(card.accuracy.definition ?? '', `${what}: names nothing left out`).not.toContain('not judged')
     }
     // Verdicts follow from the figures.
+    const unreadable = row?.n_unparseable ?? 0
+    expect(card.verdicts.includes('mostly_unreadable'), `${what}: mostly unreadable`).toBe(card.accuracy.value !== null && unreadable > 0 && 2 * unreadable >= card.n_units)
+    if (card.verdicts.includes('mostly_unreadable')) meet('card of a judge with mostly unreadable answers')
     expect(card.flags.too_few_items, `${what}: too few items`).toBe(card.n_items < minItems)
     expect(card.verdicts.includes('too_few_items')).toBe(card.flags.too_few_items)
     if (card.accuracy.value !== null && card.majority_baseline !== null) {
@@ -846,7 +849,7 @@ describe('reports of small random projects agree with themselves', () => {
   }
 
   it('met every kind of case', () => {
-    for (const what of ['left-out source', 'card with a row', 'card position', 'card fatal flaws', 'card ceiling', 'ceiling with a value', 'fit both-orders', 'fit platt', 'fit threshold', 'probes section', 'baseline variant', 'judge vs judge with counts', 'pairwise row recounted', 'card naming units not judged']) {
+    for (const what of ['left-out source', 'card with a row', 'card position', 'card fatal flaws', 'card ceiling', 'ceiling with a value', 'fit both-orders', 'fit platt', 'fit threshold', 'probes section', 'baseline variant', 'judge vs judge with counts', 'pairwise row recounted', 'card naming units not judged', 'card of a judge with mostly unreadable answers']) {
       expect(met.get(what) ?? 0, what).toBeGreaterThan(0)
     }
   })

@@ -84,6 +84,25 @@ describe('a report without a card', () => {
   })
 })
 
+describe('a judge none of whose answers could be read', () => {
+  it('keeps its card, scored as the tables score it, and says that its answers were unreadable', async () => {
+    const p = await Project.create(tmp.file('unreadable.assay'))
+    try {
+      const ids = [...addPairs(p, [{ id: 'r1', label: verdictFor('a') }, { id: 'r2', label: verdictFor('b') }, { id: 'r3', label: verdictFor('a') }]).values()]
+      const run = addRun(p, { instrument: 'pairwise-preference', judge: 'garbled-judge' })
+      addCalls(p, run, ids.map((item) => ({ item, status: 'unparseable' as const })))
+      const report = projectReport(p.db, { instrument: 'pairwise-preference', seed: 3 })
+      const card = report.summary.find((c) => c.source === `run:${run}` && c.field === 'winner')!
+      expect(card.accuracy.value).toBe(0)
+      expect(card.verdicts).toContain('mostly_unreadable')
+      expect(card.verdict).toContain('3 of its 3 judged answers could not be read, each counted as not correct')
+      expect(summaryCardsHtml(report)).toContain('Below its majority baseline; most answers unreadable (counted as not correct)')
+    } finally {
+      p.close()
+    }
+  })
+})
+
 describe('one set of rules', () => {
   it('states the ties policy in the settings', () => {
     expect(report.settings.ties_policy).toMatch(/even split/)
