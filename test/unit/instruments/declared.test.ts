@@ -54,6 +54,18 @@ describe('a declaration file', () => {
     expect(byField['prompt.user']!.message).toMatch(/\{\{proposal\}\} is not a value/)
   })
 
+  it('refuses an option key that is a command of the annotation screen, at its line', () => {
+    const text = FILE.replace('      - { value: reject, label: Reject }', '      - { value: reject, label: Reject, key: s }')
+    const r = readDeclaration(text, 'idea-study.yaml')
+    expect(r.ok).toBe(false)
+    if (r.ok) return
+    expect(r.problems).toEqual([
+      expect.objectContaining({ file: 'idea-study.yaml', line: 31, field: 'fields.3.options.0.key', message: expect.stringContaining('the key "s" is a command of the annotation screen') })
+    ])
+    // A key no command uses is taken.
+    expect(readDeclaration(FILE.replace('      - { value: reject, label: Reject }', '      - { value: reject, label: Reject, key: x }'), 'idea-study.yaml').ok).toBe(true)
+  })
+
   it('reports a YAML syntax error and a repeated key at their lines', () => {
     const r = readDeclaration('id: x\ntitle: T\ntitle: U\n', 'd.yaml')
     expect(r.ok).toBe(false)
