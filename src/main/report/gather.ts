@@ -1,3 +1,4 @@
+import { runStatusShown } from '../../shared/contract/run-operations'
 import { AssayError } from '../../shared/errors'
 import { getInstrument, hasGradedText, isInstrumentId, type AnyInstrument, unknownInstrumentMessage } from '../../shared/instruments'
 import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
@@ -299,15 +300,21 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
   const reader = new JudgementReader(instrument)
   for (const run of runs) {
     const source = beingRead(runHead(run))
+    const counts = { total: 0, pending: 0, ok: 0, unparseable: 0, failed: 0 }
     for (const calls of runCallColumns(db, run.run_id)) {
       const { item, trial, order, status, display, judgement } = calls
       for (let c = 0; c < item.length; c++) {
         const itemId = item[c] as number
         const payload = payloads.get(itemId)
         if (!payload) continue
-        if (addAnswer(source.rows, instrument, itemId, payload, judgement[c] as string | null, display[c] as string, status[c] as CallStatus, trial[c] as number, order[c] as number, reader)) source.invalid++
+        const callStatus = status[c] as CallStatus
+        counts.total++
+        if (callStatus === 'ok' || callStatus === 'unparseable' || callStatus === 'failed' || callStatus === 'pending') counts[callStatus]++
+        if (addAnswer(source.rows, instrument, itemId, payload, judgement[c] as string | null, display[c] as string, callStatus, trial[c] as number, order[c] as number, reader)) source.invalid++
       }
     }
+    // The status the runs lists show (a finished run with no answer is failed or no answer, not done), on its calls here.
+    source.head.detail.run_status = runStatusShown({ status: run.run_status, active: !run.interrupted, counts }).status
     // A run with no call on the items in scope is not a source of this report.
     if (source.rows.length) out.push(source)
   }
@@ -330,6 +337,7 @@ function runHead(r: ReportRunRow): Omit<ReportSourceInput, 'calls'> {
       template: `${r.template_id}@${r.template_version}`,
       trials: r.trials,
       both_orders: r.both_orders === 1,
+      // Set from its calls once they are read (runSources).
       run_status: r.interrupted ? 'interrupted' : r.run_status,
       // Only read with includeArchived; marked so that tables and cards can say so.
       ...(r.archived ? { archived: true } : {})

@@ -153,6 +153,9 @@ describe('a finished run without one readable answer', () => {
     expect(text).toContain(`run ${garbled} no answer: no call was answered readably: 2 unparseable of 2`)
     const { runs } = JSON.parse((await runCli('runs', 'list', file, '--json')).stdout) as { runs: Array<{ id: number; status: string; shown: { status: string } }> }
     // The stored status stays what the runner wrote; what is shown is beside it.
+    // The report's Sources give each run that same status.
+    const report = JSON.parse((await runCli('report', file, '--instrument', 'pairwise-preference', '--json')).stdout) as Report
+    expect([failed, garbled, fine].map((id) => report.sources.find((s) => s.id === `run:${id}`)?.detail.run_status)).toEqual(['failed', 'no answer', 'done'])
     expect(runs.map((r) => [r.id, r.status, r.shown.status]).sort((x, y) => (x[0] as number) - (y[0] as number))).toEqual([
       [failed, 'done', 'failed'],
       [garbled, 'done', 'no answer'],
