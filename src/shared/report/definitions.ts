@@ -113,7 +113,7 @@ export const POSITION_NOTE =
 
 /** The unit of the pairwise table. */
 export const PAIRWISE_UNIT =
-  'calls: each display order of each pair is counted on its own against the criterion\'s winner (a source with no display order, such as a both-orders fit, one verdict per pair)'
+  'calls: each display order of each pair is counted on its own against the criterion\'s winner, its trials merged by vote into one call (so a run of several trials has fewer calls here than in Sources, and a trial split is a tie); a source with no display order, such as a both-orders fit, gives one verdict per pair'
 
 /** The rule of the human ceiling on the summary cards, and of the ceiling section's row that the cards cite. */
 export const HUMAN_CEILING_RULE = 'each annotator against the majority of the other annotators' as const
