@@ -216,7 +216,10 @@ function fieldsText(report: Report, name: Name): string[] {
         field.comparisons.map((c) => {
           const record = c as unknown as Record<string, number | null | undefined>
           const counts = fieldCountsOf(c).map(String)
-          return [name(c.source), name(c.criterion), ...columns.map((k) => (PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k]))), ...counts]
+          // The baseline with the label it always answers, as the HTML table and the screen give it.
+          const cell = (k: string) =>
+            k === 'majority_baseline' && typeof record[k] === 'number' ? `${fmtPercent(record[k])} (always ${alwaysLabel(c.majority_label ?? [])})` : PERCENT_STATISTICS.has(k) ? fmtPercent(record[k]) : fmtNumber(record[k])
+          return [name(c.source), name(c.criterion), ...columns.map(cell), ...counts]
         })
       )
     )

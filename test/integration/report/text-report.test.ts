@@ -63,6 +63,14 @@ describe('the text report of the demo project after a judge run', () => {
     expect(pairwise).toContain(demo.pairwise!.unit)
   })
 
+  it('gives each field row’s majority baseline with the label it always answers, as the HTML table does', () => {
+    const text = renderReportText(demo)
+    const field = demo.fields.find((f) => f.name === 'winner')!
+    const row = field.comparisons.find((c) => typeof c.majority_baseline === 'number')!
+    const table = block(text, `${field.label} · ${field.name} (${field.level})`)
+    expect(lineWith(table, `${fmtPercent(row.majority_baseline)} (always ${alwaysLabel(row.majority_label ?? [])})`)).toBeDefined()
+  })
+
   it('names the instrument versions the answers were given under, as the JSON and the HTML report do', () => {
     const mixed = { ...demo, instrument: { ...demo.instrument, versions: [1, 2] } }
     expect(renderReportText(demo).split('\n')[0]).toContain('(pairwise-preference, version 1)')
