@@ -51,6 +51,15 @@ function accuracyInterval(ci: Record<string, ReportInterval>, nItems: number, mi
   return boot && boot.ci_low !== null && nItems >= minItems ? boot : ci.accuracy
 }
 
+/**
+ * The agreement's interval on a card: the bootstrap, except below `minItems` items, where the report calls bootstrap
+ * intervals unreliable and the statistic has an asymptotic one (Cohen's and weighted kappa), as accuracy takes Wilson.
+ */
+function agreementInterval(ci: Record<string, ReportInterval>, statistic: string, nItems: number, minItems: number): ReportInterval | undefined {
+  const asymptotic = ci[`${statistic}_asymptotic`]
+  return nItems < minItems && asymptotic && asymptotic.ci_low !== null ? asymptotic : ci[statistic]
+}
+
 function read(row: ReportComparison, name: string): number | null {
   const v = (row as unknown as Record<string, unknown>)[name]
   return typeof v === 'number' ? v : null
@@ -128,7 +137,7 @@ export function buildSummary(report: Report): ReportSummaryCard[] {
       // The judge's row against the human majority, even one with no unit in scope (the majority labels none of the
       // judge's units): the card then says why the agreement is undefined, as the row does, never that there is no majority.
       const withPeople = majority ? section.comparisons.find((r) => r.source === judge.id && r.criterion === majority) : undefined
-      const agreementCi = withPeople?.ci[statistic]
+      const agreementCi = withPeople ? agreementInterval(withPeople.ci, statistic, withPeople.n_items, minItems) : undefined
       intervals.push(agreementCi)
       const agreement = {
         ...figure(

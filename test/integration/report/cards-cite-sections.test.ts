@@ -42,6 +42,8 @@ function recommended(ci: Record<string, ReportInterval>, nItems: number, minItem
 let withoutValue = 0
 /** Cards whose row has units or calls never answered (failed, abstained, pending), over every report checked. */
 let withUnanswered = 0
+/** Cards below the minimum of items whose agreement takes its asymptotic interval, over every report checked. */
+let smallKappa = 0
 
 function checkCards(report: Report): number {
   const minItems = report.settings.min_items_for_interval
@@ -86,7 +88,11 @@ function checkCards(report: Report): number {
     if (card.agreement.value !== null) {
       const withPeople = section?.comparisons.find((r) => r.source === card.source && r.criterion === majority)
       expect(card.agreement.value).toBe(withPeople ? num(withPeople, card.agreement.statistic) : null)
-      expect(card.agreement.ci_low).toBe(withPeople?.ci[card.agreement.statistic]?.ci_low ?? null)
+      // The interval the report recommends at its size: below the minimum of items, the asymptotic one where there is one.
+      const asymptotic = withPeople?.ci[`${card.agreement.statistic}_asymptotic`]
+      const ci = withPeople && withPeople.n_items < minItems && asymptotic && asymptotic.ci_low !== null ? asymptotic : withPeople?.ci[card.agreement.statistic]
+      expect([card.agreement.ci_low, card.agreement.ci_high]).toEqual([ci?.ci_low ?? null, ci?.ci_high ?? null])
+      if (asymptotic && withPeople!.n_items < minItems && asymptotic.ci_low !== null) smallKappa++
     }
     if (card.human_ceiling?.value != null) {
       const values = (section?.comparisons ?? []).filter((r) => r.criterion === majority && annotators.has(r.source) && r.n > 0).map((r) => num(r, card.human_ceiling!.statistic)).filter((v): v is number => v !== null)
@@ -116,6 +122,7 @@ describe('a judge card cites the sections it comes from', () => {
     // Split votes of judges asked in both display orders (the synthetic pairs) are among them.
     expect(withoutValue).toBeGreaterThan(0)
     expect(withUnanswered).toBeGreaterThan(0)
+    expect(smallKappa).toBeGreaterThan(0)
   })
 
   it('a card resting on fewer items than the report’s minimum shows the Wilson interval the warnings recommend, not the bootstrap', () => {
