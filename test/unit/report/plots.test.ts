@@ -21,7 +21,8 @@ describe('plot builders', () => {
       [
         { label: 'judge <b>&</b>', value: 0.4933, ciLow: 0.38, ciHigh: 0.6, majorityBaseline: 0.76, randomBaseline: 0.5, note: '37/75' },
         { label: 'other', value: 0.8, ciLow: null, ciHigh: null, majorityBaseline: 0.76, randomBaseline: 0.5 },
-        { label: 'failed judge', value: null, ciLow: null, ciHigh: null, majorityBaseline: null, randomBaseline: 0.5 }
+        { label: 'failed judge', value: null, ciLow: null, ciHigh: null, majorityBaseline: null, randomBaseline: 0.5 },
+        { label: 'split judge', value: null, ciLow: null, ciHigh: null, majorityBaseline: null, randomBaseline: 0.5, reason: 'no judged unit: every pair <split> between its orders, a reason longer than the bar has room for' }
       ],
       { title: 'Accuracy' }
     )
@@ -30,7 +31,11 @@ describe('plot builders', () => {
     expect(svg).not.toContain('<b>')
     expect(count(svg, /<rect [^>]*data-value=/g)).toBe(2)
     expect(svg).toContain('49.3% (37/75) &lt; majority')
-    expect(svg).toContain('>undefined<')
+    // A bar without a value says why, never a bare "undefined": in short where the bar would be, whole on hover.
+    expect(svg).not.toContain('undefined')
+    expect(svg).toContain('>no value: no judged unit<')
+    expect(svg).toContain('<title>no judged unit: every pair &lt;split&gt; between its orders, a reason longer than the bar has room for</title>')
+    expect(svg).toContain('>no value: no judged unit: every pair &lt;split&gt; between its …<')
     expect(svg).toContain('<title>Accuracy</title>')
   })
 

@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3-scale'
-import { el, emptyPlot, GRID, INK, labelWidth, line, MUTED, PALETTE, percent, rect, svgDocument, text, truncate } from './svg'
+import { el, emptyPlot, escapeXml, GRID, INK, labelWidth, line, MUTED, PALETTE, percent, rect, svgDocument, text, truncate } from './svg'
 
 export interface AccuracyBar {
   label: string
@@ -11,6 +11,8 @@ export interface AccuracyBar {
   randomBaseline: number | null
   /** Shown beside the value, e.g. "95/152". */
   note?: string
+  /** Why there is no value (no judged unit), said where the bar would be. */
+  reason?: string
   /** The source's id and its fixed colour (see colours.ts). */
   source?: string
   colour?: string
@@ -62,7 +64,9 @@ export function accuracyChart(bars: readonly AccuracyBar[], options: { title: st
     const colour = bar.colour ?? (PALETTE[i % PALETTE.length] as string)
     body.push(text(left - 8, y + 4, truncate(bar.label), { 'text-anchor': 'end', class: 'axis-label' }))
     if (bar.value === null) {
-      body.push(text(x(0) + 4, y + 4, 'undefined', { fill: MUTED, 'font-style': 'italic' }))
+      // The reason in short where the bar would be, whole on hover.
+      const why = bar.reason ?? 'no judged unit'
+      body.push(el('g', {}, [el('title', {}, escapeXml(why)), text(x(0) + 4, y + 4, `no value: ${why.length > 48 ? `${why.slice(0, 47)}…` : why}`, { fill: MUTED, 'font-style': 'italic' })]))
       return
     }
     body.push(rect(x(0), y - 7, x(bar.value) - x(0), 14, { fill: colour, opacity: 0.85, 'data-value': bar.value, 'data-source': bar.source }))

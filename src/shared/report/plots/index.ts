@@ -55,6 +55,7 @@ export function reportPlots(report: Report): ReportPlot[] {
         majorityBaseline: r.majority_baseline,
         randomBaseline: r.random_baseline,
         note: `${r.correct}/${r.n_judged}`,
+        ...(r.accuracy === null ? { reason: r.reasons.accuracy ?? 'no judged call' } : {}),
         source: r.source,
         colour: colour(r.source)
       }))
@@ -99,6 +100,7 @@ export function reportPlots(report: Report): ReportPlot[] {
             consistency: p.position_consistency,
             consistencyLow: p.ci.position_consistency?.ci_low ?? null,
             consistencyHigh: p.ci.position_consistency?.ci_high ?? null,
+            ...(p.first_position_preference === null ? { firstReason: p.reasons.first_position_preference ?? 'no answered call' } : {}),
             source: p.source,
             colour: colour(p.source)
           })),
@@ -124,6 +126,7 @@ export function reportPlots(report: Report): ReportPlot[] {
           majorityBaseline: r.majority_baseline ?? null,
           randomBaseline: r.random_baseline ?? null,
           note: `${r.correct ?? 0}/${r.n_judged}`,
+          ...(r.accuracy == null ? { reason: r.reasons.accuracy ?? 'no judged unit' } : {}),
           source: r.source,
           colour: colour(r.source)
         }))

@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3-scale'
-import { el, emptyPlot, GRID, INK, labelWidth, line, MUTED, PALETTE, percent, rect, svgDocument, text, truncate } from './svg'
+import { el, emptyPlot, escapeXml, GRID, INK, labelWidth, line, MUTED, PALETTE, percent, rect, svgDocument, text, truncate } from './svg'
 
 export interface PositionRow {
   label: string
@@ -11,6 +11,8 @@ export interface PositionRow {
   consistency: number | null
   consistencyLow: number | null
   consistencyHigh: number | null
+  /** Why the first-position preference has no value. */
+  firstReason?: string
   source?: string
   colour?: string
 }
@@ -49,7 +51,10 @@ export function positionBiasChart(rows: readonly PositionRow[], options: { title
       body.push(el('circle', { cx: first(row.firstPreference), cy: y, r: 5, fill: row.colour ?? PALETTE[3], 'data-value': row.firstPreference, 'data-source': row.source }))
       if (row.firstLow !== null && row.firstHigh !== null) body.push(line(first(row.firstLow), y, first(row.firstHigh), y, { 'stroke-width': 1.5 }))
       body.push(text(first(row.firstPreference), y - 7, percent(row.firstPreference), { 'text-anchor': 'middle', 'font-size': 9 }))
-    } else body.push(text(first(0) + 4, y + 4, 'undefined', { fill: MUTED, 'font-style': 'italic', 'font-size': 10 }))
+    } else {
+      const why = row.firstReason ?? 'no answered call'
+      body.push(el('g', {}, [el('title', {}, escapeXml(why)), text(first(0) + 4, y + 4, `no value: ${why.length > 40 ? `${why.slice(0, 39)}…` : why}`, { fill: MUTED, 'font-style': 'italic', 'font-size': 10 })]))
+    }
     if (row.consistency !== null) {
       body.push(rect(consistent(0), y - 7, consistent(row.consistency) - consistent(0), 14, { fill: row.colour ?? PALETTE[2], opacity: 0.85, 'data-value': row.consistency, 'data-source': row.source }))
       if (row.consistencyLow !== null && row.consistencyHigh !== null) {
