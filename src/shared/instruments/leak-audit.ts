@@ -37,7 +37,8 @@ export const leakAudit: Instrument<'rediscovery-task', LeakAuditJudgement> = {
         field: 'evidence',
         label: 'The leaking words (from the background or question)',
         source: ['background', 'question'],
-        optional: true
+        // A leak is shown by its words (check() refuses one without them); no leak has none to quote.
+        requiredWhen: { field: 'leak', in: [true], says: 'required when there is a leak' }
       }
     ],
     empty: () => ({ leak: null, evidence: '' })

@@ -54,6 +54,13 @@ describe('form requirements', () => {
     expect(missingRequired(cue, { ...base, score: 2, cue_excerpt: 'circulating factor' })).toEqual([])
   })
 
+  it('asks the leak audit for its leaking words exactly when it says there is a leak, as its check does', () => {
+    const leak = getInstrument('leak-audit')
+    expect(missingRequired(leak, { leak: false, evidence: '' })).toEqual([])
+    expect(missingRequired(leak, { leak: true, evidence: ' ' })).toEqual([{ path: 'evidence', message: 'Required when there is a leak.' }])
+    expect(missingRequired(leak, { leak: true, evidence: 'the words' })).toEqual([])
+  })
+
   it('labels an estimate optional unless testing is recommended, and then requires it', () => {
     const forecast = getInstrument('forecast-detailed')
     const units = forecast.form.widgets.find((w) => w.kind === 'units')
