@@ -111,9 +111,10 @@ export const coreOperations = {
   }),
   'annotations.undo': op({
     input: z.object({ annotationId: z.string().uuid() }).strict(),
-    output: z.object({ assignmentId: z.number().int() }),
+    /** `restored`: the withdrawn answer corrected an earlier one, which is the answer again (the item stays done). */
+    output: z.object({ assignmentId: z.number().int(), restored: z.boolean() }),
     access: 'annotator',
-    summary: 'Withdraw a submission (kept in the history); its answer becomes the draft again'
+    summary: 'Withdraw a submission (kept in the history): a correction gives the earlier answer back; a first answer becomes the draft again'
   }),
   'checks.run': op({
     input: z.object({ code: z.string().min(1).max(20_000), timeoutMs: z.number().int().min(100).max(10_000).optional() }).strict(),

@@ -101,14 +101,20 @@ describe('annotation in main', () => {
 
     const second = await call(ada, 'annotations.submit', { assignmentId: id, judgement: { verdict: 'b_better' }, activeMs: 800 })
     expect(second.supersedes).toBe(first.annotationId)
-    await call(ada, 'annotations.undo', { annotationId: second.annotationId })
+    // Undoing a correction gives the answer before it back: the item stays answered, as it was before the correction.
+    expect(await call(ada, 'annotations.undo', { annotationId: second.annotationId })).toEqual({ assignmentId: id, restored: true })
     const after = await call(ada, 'queue.item', { assignmentId: id })
-    expect(after.status).toBe('pending')
-    expect(after.answer).toBeNull()
-    expect(after.draft.data).toMatchObject({ verdict: 'b_better' })
+    expect(after.status).toBe('done')
+    expect(after.answer.judgement.verdict).toBe('a_much_better')
+    expect(after.draft).toBeNull()
     const history = await call(ada, 'annotations.history', { assignmentId: id })
-    expect(history.revisions.map((r: { retracted: boolean }) => r.retracted)).toEqual([false, false, true])
+    expect(history.revisions.map((r: { retracted: boolean }) => r.retracted)).toEqual([false, false, false])
+    // Only the latest answer can be undone; the first, superseded twice, cannot.
     await expect(call(ada, 'annotations.undo', { annotationId: first.annotationId })).rejects.toMatchObject({ code: 'conflict' })
+    // Each undo returns to what stood before the latest revision: undoing the restored answer gives the correction back.
+    const restoredHead = history.revisions[history.revisions.length - 1] as { id: string }
+    expect(await call(ada, 'annotations.undo', { annotationId: restoredHead.id })).toMatchObject({ restored: true })
+    expect((await call(ada, 'queue.item', { assignmentId: id })).answer.judgement.verdict).toBe('b_better')
   })
 
   it('refuses invalid answers in main with the field', async () => {

@@ -176,14 +176,21 @@ export const annotationHandlers: HandlerGroup<AnnotationOps> = {
     const c = assignmentContext(ctx.project, me, assignmentId)
     const head = headForAssignment(db, c.assignment.id)
     if (!head || head.id !== row.id || row.retracted) throw new AssayError('conflict', 'Only your latest answer to an item can be undone')
+    // A correction of an answer that still stands gives that answer back; a first answer goes back to the draft.
+    const earlier = row.supersedes ? getAnnotation(db, row.supersedes) : undefined
+    const restored = earlier !== undefined && !earlier.retracted
     ctx.project.write((db) => {
+      if (restored) {
+        appendRevision(db, ctx, c, me, JSON.parse(earlier.judgement), { supersedes: row.id, retracted: false, activeMs: 0 })
+        return
+      }
       appendRevision(db, ctx, c, me, JSON.parse(row.judgement), { supersedes: row.id, retracted: true, activeMs: 0 })
       setAssignmentStatus(db, c.assignment.id, 'pending', null)
       const asDisplayed = c.instrument.toDisplay(JSON.parse(row.judgement), c.blind.display)
       saveDraft(db, me.id, c.assignment.item_id, c.assignment.instrument_id, asDisplayed, row.active_ms ?? 0, c.blind.display)
     })
     ctx.events.emit('project.changed', { what: 'annotations' })
-    return { assignmentId: c.assignment.id }
+    return { assignmentId: c.assignment.id, restored }
   },
   'checks.run': (input, ctx) => runCheck(input.code, input.timeoutMs, ctx.session),
   'annotations.history': (input, ctx) => {

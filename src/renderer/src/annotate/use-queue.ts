@@ -198,11 +198,11 @@ export function useQueue(instrument: InstrumentId, startAt: number | null, stack
     const last = takeSubmission()
     if (!last) return notify('Nothing submitted in this session to undo.')
     try {
-      await api['annotations.undo']({ annotationId: last.annotationId })
+      const { restored } = await api['annotations.undo']({ annotationId: last.annotationId })
       cache.forget(last.assignmentId)
       // "Saved" would now contradict the withdrawal beside it.
       setCommitStatus((c) => (c?.assignmentId === last.assignmentId ? null : c))
-      notify('Your last submission was withdrawn; its answer is back as a draft.')
+      notify(restored ? 'Your last correction was withdrawn; the answer before it stands again.' : 'Your last submission was withdrawn; its answer is back as a draft.')
       if (last.instrument !== instrument) return openQueue(last.instrument, last.assignmentId)
       dispatch({ type: 'reopen', assignmentId: last.assignmentId })
     } catch (e) {
