@@ -168,6 +168,12 @@ export function useQueue(instrument: InstrumentId, startAt: number | null, stack
     return dispatch
   }, [cache, stackRef])
 
+  // A mark about another queue's item would read as this queue's: it goes when the queue changes, unless it says an
+  // answer was not saved, which must stay in view until it is dealt with.
+  useEffect(() => {
+    setCommitStatus((c) => (c && c.state !== 'failed' ? null : c))
+  }, [instrument])
+
   useEffect(() => {
     let live = true
     api['queue.list']({ instrument }).then(
