@@ -28,7 +28,7 @@ import { kendallTauBOrdinal } from './kendall-table'
 import { describeOutcome, type OutcomeRule } from './outcomes'
 import { sameValue, valueReader, type ResolvedSource, type Value } from './resolve'
 import type { ReportComparison } from './schema'
-import { NO_ANNOTATOR_BOOTSTRAP } from './definitions'
+import { NO_ANNOTATOR_BOOTSTRAP, NO_JUDGED_FOR_BASELINE } from './definitions'
 
 export interface CompareOptions {
   level: number
@@ -146,7 +146,9 @@ function compareCategories(
     if (n > 0) judgedCounts[String(k)] = n
   })
   for (const u of judgedWrongLabels) judgedCounts[String(u)] = (judgedCounts[String(u)] ?? 0) + 1
-  const baseline = majorityOfCounts(judgedCounts)
+  const counted = majorityOfCounts(judgedCounts)
+  // Scored on the judged units: with none there is nothing to count, whatever the criterion labels.
+  const baseline = counted.total === 0 ? { ...counted, value: null, reason: NO_JUDGED_FOR_BASELINE } : counted
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = baseline.majority.map((k) => categories[Number(k)] as Value)
   put(record, reasons, 'random_baseline', q > 0 ? randomBaseline(q) : { value: null, reason: 'no categories' })

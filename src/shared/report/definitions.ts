@@ -26,6 +26,9 @@ export const PAIRWISE_COUNTS =
   'calls are listed and left out; "of all in scope" also counts failed, abstained and pending calls as not correct; ' +
   'baselines are scored on the same judged calls (always answering the majority label on each, its item\'s label)'
 
+/** Why a row has no majority baseline: it is scored on the row's judged units (or calls), and there are none. */
+export const NO_JUDGED_FOR_BASELINE = 'nothing judged: the baseline is scored on the judged units, and this row has none'
+
 /** What the judge-against-judge table's figures are, said above it (HTML and screen alike). */
 export const JUDGE_VS_JUDGE_NOTE =
   "On the units both judges answered and the criterion labels: each judge's figure here is on the shared units only, " +

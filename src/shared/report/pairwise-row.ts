@@ -7,7 +7,7 @@ import { PAIR_STATUSES, SIDE_OF_CODE, labelOf, labelTermsOf, type LabelTerms, ty
 import type { ReportPairwiseRow } from './schema'
 import type { ResolvedSource } from './resolve'
 import { itemOfUnitKey } from './unit-values'
-import { NO_ANNOTATOR_BOOTSTRAP } from './definitions'
+import { NO_ANNOTATOR_BOOTSTRAP, NO_JUDGED_FOR_BASELINE } from './definitions'
 
 /**
  * One source's pairwise calls scored against one criterion's item-level winners, as IdeaEval scores them: one verdict
@@ -257,7 +257,8 @@ export function pairwiseRow(
   // each of them), from the rows, never from metadata, in terms chosen on their items alone: other pairs of the
   // project (probes, say) never change it.
   const own = baselineTerms(counts, criterion, terms)
-  const baseline = majorityLabelBaseline(own ? own.labels : judgedCallLabels)
+  const counted = majorityLabelBaseline(own ? own.labels : judgedCallLabels)
+  const baseline = counted.total === 0 ? { ...counted, value: null, reason: NO_JUDGED_FOR_BASELINE } : counted
   put(record, reasons, 'majority_baseline', baseline)
   row.majority_label = [...baseline.majority].sort()
   row.label_counts = Object.fromEntries((own ? own.names : options.labels).map((l) => [l, baseline.counts[l] ?? 0]))
