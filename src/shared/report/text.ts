@@ -1,4 +1,4 @@
-import { alwaysLabel, instrumentVersionsWords, agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
+import { alwaysLabel, ceilingRangeWords, instrumentVersionsWords, agreementLabel, EVERY_FIGURE, groupedNotes, undefinedNotes, comparedAnnotators, majorityUnitsWords, noCeilingWhy, scoredAgainstOutcome, allAnnotatorsWords, NO_COMPARISON, subsetHeading, comparisonColumns, fmtBounds, plural, positionWords, fatalFlawDenominator, ceilingWords, fmtDifference, intervalMethodName, fmtDifferenceInterval, fmtInterval, fmtNumber, fmtP, fmtPercent, fmtStatistic, NO_SOURCES, NONE, PERCENT_STATISTICS, statisticLabel, comparisonNotes } from './format'
 import type { Report, ReportInterval } from './schema'
 import { PUBLISHED_AGREEMENT_NOTE, SUBSETS_NOTE, BRADLEY_TERRY_NOTE, FATAL_FLAW_COLUMNS, FATAL_FLAW_NOTE, WIN_RATES_NOTE, SOURCE_COUNT_COLUMNS, SOURCES_NOTE, JUDGE_FLAW_AUDIT_COLUMNS, JUDGE_FLAW_AUDIT_NOTE, FIELD_COUNTS, PAIRWISE_COUNTS, POSITION_NOTE, JUDGE_VS_JUDGE_NOTE } from './definitions'
 import { extraSections } from './text-sections'
@@ -240,7 +240,20 @@ function ceilingText(report: Report, name: Name): string[] {
     const others = Object.values(h.against_majority_of_others)[0]
     const rows = [
       ['human – human · pairs of annotators', plural(h.n_pairs, 'pair'), ...cells(h.mean)],
-      ...(others ? [['each annotator against the majority of the others', comparedAnnotators(others), ...cells(h.against_majority_of_others)]] : []),
+      // With the annotators' range beside each figure, as the HTML table and the cards give it.
+      ...(others
+        ? [
+            [
+              'each annotator against the majority of the others',
+              comparedAnnotators(others),
+              ...c.statistics.map((s) => {
+                const o = h.against_majority_of_others[s]
+                const words = o && o.value !== null ? ceilingRangeWords(s, o) : ''
+                return `${fmtStatistic(s, o?.value)}${words ? ` (${words})` : ''}`
+              })
+            ]
+          ]
+        : []),
       ...c.judge_human.flatMap((j) => {
         const majority = Object.values(j.against_majority)[0]
         return [[`${name(j.source)} · with each annotator`, plural(j.n_pairs, 'annotator'), ...cells(j.mean)], ...(majority ? [[`${name(j.source)} · against the human majority`, majorityUnitsWords(j.against_majority), ...cells(j.against_majority)]] : [])]

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
 import { calibrate } from '../../../src/main/calibrate/service'
 import { Project } from '../../../src/main/store/project'
-import { alwaysLabel, comparisonColumns, scoredAgainstOutcome, FIELD_COUNTS, NO_COMPARISON, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, WIN_RATES_NOTE, agreementLabel, fmtInterval, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
+import { alwaysLabel, ceilingRangeWords, comparisonColumns, scoredAgainstOutcome, FIELD_COUNTS, NO_COMPARISON, PAIRWISE_COUNTS, POSITION_NOTE, SOURCES_NOTE, WIN_RATES_NOTE, agreementLabel, fmtInterval, allAnnotatorsWords, buildReport, renderReportHtml, fmtDifference, fmtNumber, fmtPercent, fmtRange, fmtStatistic, fmtTally, intervalMethodName, renderReportText, summaryCardsHtml, summaryJudges, type ReportInput, type Report } from '../../../src/shared/report'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
 import { addCalls, addItems, addPairs, addRun, annotate, demoAfterJudgeRun, demoWithCheckedProbes, verdictFor, type PairSpec } from './fixtures'
@@ -198,7 +198,12 @@ describe('the text report of the demo project after a judge run', () => {
         for (const s of c.statistics) expect(line).toContain(fmtStatistic(s, j.mean[s]?.value))
       }
       const others = lineWith(part, 'each annotator against the majority of the others')
-      for (const s of c.statistics) expect(others).toContain(fmtStatistic(s, c.human_human.against_majority_of_others[s]?.value))
+      for (const s of c.statistics) {
+        const o = c.human_human.against_majority_of_others[s]
+        expect(others).toContain(fmtStatistic(s, o?.value))
+        // With the annotators' range beside it, as its heading promises and the HTML table gives it.
+        if (o && o.value !== null && ceilingRangeWords(s, o)) expect(others).toContain(`(${ceilingRangeWords(s, o)})`)
+      }
     }
     const jvj = block(text, 'Judge against judge')
     for (const r of demo.judge_vs_judge) {
