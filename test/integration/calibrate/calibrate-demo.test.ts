@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeProviders, type FakeProviders } from '../../fakes'
+import { failing, startFakeProviders, type FakeProviders, type Prompt } from '../../fakes'
 import { KEYS } from '../runner/helpers'
 import { runCli } from '../../support/cli'
 import { tempDir } from '../../support/tmp'
@@ -26,18 +26,17 @@ const json = (r: { code: number; stdout: string; stderr: string }) => {
   return JSON.parse(r.stdout)
 }
 
+/** A pairwise judge whose verdict depends on the prompt, so the two display orders sometimes disagree. */
+const pairJudge = (p: Prompt): string => {
+  const verdict = ['A_better', 'B_better', 'A_much_better'][createHash('sha256').update(p.user).digest()[0]! % 3]
+  return `\`\`\`json\n{"analysis":"compared","verdict":"${verdict}","fatal_flaws":[]}\n\`\`\``
+}
+
 beforeAll(async () => {
   unlabelledSet = await demoWithScoreJudge(path, tmp.file('match.jsonl'))
   expect((await runCli('split', path, '--test', '0.5', '--kind', 'proposal-pair', '--seed', 'calibrate')).code).toBe(0)
 
-  // A pairwise judge whose verdict depends on the prompt, so the two display orders sometimes disagree.
-  fake = await startFakeProviders({
-    apiKeys: { openai: KEYS.openai },
-    responder: (p) => {
-      const verdict = ['A_better', 'B_better', 'A_much_better'][createHash('sha256').update(p.user).digest()[0]! % 3]
-      return `\`\`\`json\n{"analysis":"compared","verdict":"${verdict}","fatal_flaws":[]}\n\`\`\``
-    }
-  })
+  fake = await startFakeProviders({ apiKeys: { openai: KEYS.openai }, responder: pairJudge })
   process.env.OPENAI_API_KEY = KEYS.openai
   const run = await runCli('judge', path, '--instrument', 'pairwise-preference', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--base-url', fake.url('openai'), '--both-orders', '--seed', 'demo')
   expect(run.code).toBe(0)
@@ -145,6 +144,18 @@ describe('assay calibrate on the demo', () => {
         .sort((x: { item: string }, y: { item: string }) => x.item.localeCompare(y.item))
     )
     reopened.close()
+  })
+
+  it('few-shot whose run\u2019s calls fail warns and exits with failure, as judge does', async () => {
+    fake.addFault(failing(400, { times: 1000, message: 'model refused' }))
+    try {
+      const r = await runCli('calibrate', path, '--instrument', 'pairwise-preference', '--source', 'run:1', '--method', 'few-shot', '--shots', '2', '--shot-seed', 'other', '--json')
+      expect(r.code, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/warning: \d+ calls failed; run the judge again to retry them/)
+    } finally {
+      // The faults go; the judge answers again for what follows.
+      fake.setScript({ responder: pairJudge })
+    }
   })
 
   it('shows each fit as a source beside the raw judge, on the eval split only, and warns of exposed eval items', async () => {

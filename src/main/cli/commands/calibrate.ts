@@ -5,7 +5,7 @@ import type { CalibrationRow } from '../../../shared/calibrate/schema'
 import { calibrationLines, evaluatedOn, fittedOn, fitTarget } from '../../../shared/report/calibration-lines'
 import type { EventPayload } from '../../../shared/contract/operations'
 import { withProject, type OpenFor } from '../contract'
-import type { CliIO } from '../run'
+import { EXIT_FAILURE, ExitCode, type CliIO } from '../run'
 
 const METHODS = ['both-orders', 'platt', 'isotonic', 'threshold', 'few-shot'] as const
 const RULES = ['conservative', 'average'] as const
@@ -68,6 +68,8 @@ export function registerCalibrate(program: Command, io: CliIO): void {
         ...(opts.target !== undefined ? { target: opts.target } : {}),
         ...(seed !== undefined ? { seed } : {})
       }
+      // Calls of a few-shot run that failed: the command then fails, as `assay judge` does.
+      let failedCalls = 0
       const onEvent: OpenFor['onEvent'] = (event, payload) => {
         if (event === 'run.prepared') {
           const p = payload as EventPayload<'run.prepared'>
@@ -94,12 +96,19 @@ export function registerCalibrate(program: Command, io: CliIO): void {
         const input = { ...common, ...(shots !== undefined ? { shots } : {}), ...(opts.shotSeed !== undefined ? { shotSeed: opts.shotSeed } : {}) }
         const result = await project.call('report.calibrateFewShot', input)
         for (const id of result.already_stored) io.err(`fit ${id} is already stored with the same judge, examples and seed: its run ${result.run.runId} was resumed, nothing made again`)
-        if (result.run.counts.failed > 0) io.err(`warning: ${result.run.counts.failed} calls failed; run the judge again to retry them, then read the report`)
+        if (result.run.counts.failed > 0) {
+          io.err(`warning: ${result.run.counts.failed} calls failed; run the judge again to retry them, then read the report`)
+          failedCalls = result.run.counts.failed
+        }
         return result.fits
       })
-      if (opts.json) return io.out(JSON.stringify({ fits }, null, 2))
-      for (const fit of fits) printFit(fit, io)
-      io.out('The fits appear as sources in `assay report` beside the raw judge, evaluated on the eval split only.')
+      if (opts.json) io.out(JSON.stringify({ fits }, null, 2))
+      else {
+        for (const fit of fits) printFit(fit, io)
+        io.out('The fits appear as sources in `assay report` beside the raw judge, evaluated on the eval split only.')
+      }
+      // As `assay judge` does: calls that failed make the command fail, though what was stored stays.
+      if (failedCalls > 0) throw new ExitCode(EXIT_FAILURE)
     })
 }
 
