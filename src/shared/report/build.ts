@@ -30,6 +30,7 @@ import { buildSummary } from './summary'
 import { probesSection } from './probes'
 import { leftOutOf } from './left-out'
 import { calibrationSections, withCalibratedSources } from '../calibrate'
+import { citeFitDifferences } from './cited-differences'
 import { MIN_BOOTSTRAP_RESAMPLES } from './limits'
 import { ReportFrame } from './frame'
 
@@ -183,7 +184,8 @@ export function buildReport(gathered: ReportInput, options: ReportOptions = {}):
     fields: fieldSections,
     pairwise,
     ceiling: citedCeiling,
-    judge_vs_judge: judgeVsJudgeRows,
+    // A fit beside its raw judge on the same units cites its recalibration section's interval: one difference, one interval.
+    judge_vs_judge: citeFitDifferences(judgeVsJudgeRows, fitSections.calibration),
     warnings: [],
     ...fitSections,
     ...(originality ? { idea_originality: originality } : {}),

@@ -37,9 +37,8 @@ export const JUDGE_VS_JUDGE_NOTE =
   "its mean absolute difference from the criterion's; a probability scored against an outcome by its Brier score " +
   'against that outcome, as its field table scores it (lower is better). The difference (first − second; of ' +
   'accuracies in percentage points, pp) with a paired cluster-bootstrap interval over the report\'s resamples. A ' +
-  'recalibrated judge set beside its raw judge on the same units is also in the recalibration section, as after − ' +
-  'before (the opposite sign where the raw judge is listed second): the same difference, whose interval there ' +
-  'resamples the fit\'s eval items on their own, so the two intervals differ by resampling alone'
+  'recalibrated judge set beside its raw judge on the same units is the recalibration section\'s after − before: its ' +
+  'row gives that section\'s interval, turned to the row\'s order, so the difference has one interval in the report'
 
 /** The sources table's count columns, in text, HTML and on the screen alike. */
 export const SOURCE_COUNT_COLUMNS = ['Items', 'Calls', 'Answered', 'Failed', 'Unparseable', 'Abstained', 'Pending', 'Tied votes (units)'] as const

@@ -639,6 +639,19 @@ function checkJudgeVsJudge(report: Report): void {
       }
     }
     if (j.first_value !== null && j.second_value !== null) expect(close(j.difference, j.first_value - j.second_value), `${what}: difference`).toBe(true)
+    // A fit beside its raw judge on the recalibration section's units: the same difference with the same interval.
+    for (const fit of report.calibration ?? []) {
+      const d = fit.decision
+      const raw = j.first === fit.raw_source && j.second === fit.source
+      if (!d?.accuracy_difference || fit.target_field !== j.field || fit.criterion !== j.criterion || !(raw || (j.first === fit.source && j.second === fit.raw_source))) continue
+      const [onlyFirst, onlySecond] = raw ? [d.only_before, d.only_after] : [d.only_after, d.only_before]
+      if (j.n !== d.n || j.both_correct !== d.both_correct || j.only_first !== onlyFirst || j.only_second !== onlySecond) continue
+      meet('fit beside its raw judge')
+      const sign = raw ? -1 : 1
+      expect(close(j.difference, sign * (d.accuracy_difference.difference ?? NaN)), `${what}: the section's difference`).toBe(true)
+      const bounds = [d.accuracy_difference.ci_low, d.accuracy_difference.ci_high].map((v) => (v === null ? null : sign * v))
+      expect([j.ci.difference?.ci_low, j.ci.difference?.ci_high], `${what}: the section's interval`).toEqual(raw ? [bounds[1], bounds[0]] : bounds)
+    }
   }
 }
 
@@ -853,7 +866,7 @@ describe('reports of small random projects agree with themselves', () => {
   }
 
   it('met every kind of case', () => {
-    for (const what of ['left-out source', 'card with a row', 'card position', 'card fatal flaws', 'card ceiling', 'ceiling with a value', 'fit both-orders', 'fit platt', 'fit threshold', 'probes section', 'baseline variant', 'judge vs judge with counts', 'pairwise row recounted', 'card naming units not judged', 'card of a judge with mostly unreadable answers', 'card agreement with its asymptotic interval']) {
+    for (const what of ['left-out source', 'card with a row', 'card position', 'card fatal flaws', 'card ceiling', 'ceiling with a value', 'fit both-orders', 'fit platt', 'fit threshold', 'probes section', 'baseline variant', 'judge vs judge with counts', 'pairwise row recounted', 'card naming units not judged', 'card of a judge with mostly unreadable answers', 'card agreement with its asymptotic interval', 'fit beside its raw judge']) {
       expect(met.get(what) ?? 0, what).toBeGreaterThan(0)
     }
   })
