@@ -28,6 +28,9 @@ describe.skipIf(!hasChromium)(chromiumSuite('a failed run on the runs screen in 
       const items = (project.db.prepare(`SELECT id FROM items WHERE kind = 'proposal-pair' ORDER BY id LIMIT 3`).all() as Array<{ id: number }>).map((r) => r.id)
       const allFailed = addRun(project, { instrument: 'pairwise-preference', judge: 'down-judge' })
       addCalls(project, allFailed, items.map((item) => ({ item, status: 'failed' as const })))
+      // And one whose every answer came back unreadable.
+      const garbled = addRun(project, { instrument: 'pairwise-preference', judge: 'garbled-judge' })
+      addCalls(project, garbled, items.map((item) => ({ item, status: 'unparseable' as const })))
       project.close()
     } finally {
       await fake.close()
@@ -76,5 +79,22 @@ describe.skipIf(!hasChromium)(chromiumSuite('a failed run on the runs screen in 
     expect(await page.getByTestId('run-status-2').innerText()).toBe('failed')
     expect(await page.getByTestId('run-status-why-2').innerText()).toBe('every call failed (3 of 3)')
     expect(await row.evaluate((el) => el.classList.contains('run-failed'))).toBe(true)
+  })
+
+  it('shows a run whose every answer was unreadable as no answer, its bar in the unreadable colour, not as done', async () => {
+    const row = page.locator('[data-run-id="3"]')
+    expect(await row.getAttribute('data-status')).toBe('no answer')
+    expect(await page.getByTestId('run-status-3').innerText()).toBe('no answer')
+    const bar = page.getByTestId('run-unreadable-3')
+    expect(await bar.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(100)
+    const colours = await bar.evaluate((el) => {
+      const probe = document.createElement('span')
+      probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--warn').trim()
+      document.body.append(probe)
+      const want = getComputedStyle(probe).color
+      probe.remove()
+      return { want, got: getComputedStyle(el).backgroundColor }
+    })
+    expect(colours.got).toBe(colours.want)
   })
 })

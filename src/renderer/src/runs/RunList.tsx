@@ -65,6 +65,7 @@ export function RunList({
             const shown = runStatusShown(r)
             const runFailed = r.status === 'failed'
             const answered = Math.max(0, done - failed)
+            const unreadable = Math.min(answered, r.counts.unparseable)
             return (
               <tr
                 key={r.id}
@@ -111,8 +112,10 @@ export function RunList({
                   )}
                 </td>
                 <td>
-                  <span className="runs-bar" title={`${answered} answered, ${failed} failed, of ${total}`}>
-                    <span style={{ width: `${total ? (100 * answered) / total : 0}%` }} />
+                  {/* Readable answers, unreadable ones and failures apart: a run of unreadable answers does not look done. */}
+                  <span className="runs-bar" title={`${answered} answered (${unreadable} unreadable), ${failed} failed, of ${total}`}>
+                    <span style={{ width: `${total ? (100 * (answered - unreadable)) / total : 0}%` }} />
+                    <span className="unreadable" data-testid={`run-unreadable-${r.id}`} style={{ width: `${total ? (100 * unreadable) / total : 0}%` }} />
                     <span className="failed" style={{ width: `${total ? (100 * failed) / total : 0}%` }} />
                   </span>
                   <span className="small" data-testid={`run-progress-${r.id}`}>
