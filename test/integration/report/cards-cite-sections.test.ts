@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectReport } from '../../../src/main/report'
-import { summaryCardsHtml, type Report, type ReportInterval } from '../../../src/shared/report'
+import { summaryCardsHtml, type Report } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
+import { num, recommended, recommendedAgreement } from './card-expectations'
 import { demoAfterJudgeRun, syntheticPairsProject } from './fixtures'
 
 // Every number on a judge's summary card is a figure of the section it comes from, cited, never recomputed: the
@@ -26,17 +27,6 @@ beforeAll(async () => {
   reports.push({ name: 'synthetic pairs, fresh', report: projectReport(synthetic.db, { instrument: 'pairwise-preference' }) })
   synthetic.close()
 }, 120_000)
-
-const num = (row: object, name: string): number | null => {
-  const v = (row as Record<string, unknown>)[name]
-  return typeof v === 'number' ? v : null
-}
-
-/** The interval the report recommends at a row's size: the bootstrap from the minimum of items up, Wilson below. */
-function recommended(ci: Record<string, ReportInterval>, nItems: number, minItems: number): ReportInterval | undefined {
-  const boot = ci.accuracy_bootstrap
-  return boot && boot.ci_low !== null && nItems >= minItems ? boot : ci.accuracy
-}
 
 /** Cards whose row has units answered without a value (split votes, ties), over every report checked. */
 let withoutValue = 0
@@ -89,10 +79,10 @@ function checkCards(report: Report): number {
       const withPeople = section?.comparisons.find((r) => r.source === card.source && r.criterion === majority)
       expect(card.agreement.value).toBe(withPeople ? num(withPeople, card.agreement.statistic) : null)
       // The interval the report recommends at its size: below the minimum of items, the asymptotic one where there is one.
-      const asymptotic = withPeople?.ci[`${card.agreement.statistic}_asymptotic`]
-      const ci = withPeople && withPeople.n_items < minItems && asymptotic && asymptotic.ci_low !== null ? asymptotic : withPeople?.ci[card.agreement.statistic]
+      const expected = withPeople ? recommendedAgreement(withPeople.ci, card.agreement.statistic, withPeople.n_items, minItems) : { interval: undefined, small: false }
+      const ci = expected.interval
       expect([card.agreement.ci_low, card.agreement.ci_high]).toEqual([ci?.ci_low ?? null, ci?.ci_high ?? null])
-      if (asymptotic && withPeople!.n_items < minItems && asymptotic.ci_low !== null) smallKappa++
+      if (expected.small) smallKappa++
     }
     if (card.human_ceiling?.value != null) {
       const values = (section?.comparisons ?? []).filter((r) => r.criterion === majority && annotators.has(r.source) && r.n > 0).map((r) => num(r, card.human_ceiling!.statistic)).filter((v): v is number => v !== null)

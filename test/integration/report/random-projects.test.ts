@@ -5,8 +5,9 @@ import { projectReport } from '../../../src/main/report'
 import { insertItems } from '../../../src/main/store/items'
 import { Project } from '../../../src/main/store/project'
 import { AssayError } from '../../../src/shared/errors'
-import { fmtPercent, renderReportHtml, renderReportText, reportPlots, reportSchema, type Report, type ReportComparison, type ReportInterval, type ReportPairwiseRow } from '../../../src/shared/report'
+import { fmtPercent, renderReportHtml, renderReportText, reportPlots, reportSchema, type Report, type ReportComparison, type ReportPairwiseRow } from '../../../src/shared/report'
 import { tempDir } from '../../support/tmp'
+import { num, recommended, recommendedAgreement } from './card-expectations'
 import { addCalls, addPairs, addRun, annotate, demoWithCheckedProbes, verdictFor, type CallSpec, type PairSpec } from './fixtures'
 
 // Small random projects (seeded, so every failure reproduces) of every shape the report meets: pairwise runs in one
@@ -317,17 +318,6 @@ function preprintProject(project: Project, r: Rng): Built {
 // ---------------------------------------------------------------------------------------------------------------
 // Invariants
 
-const num = (row: object, name: string): number | null => {
-  const v = (row as Record<string, unknown>)[name]
-  return typeof v === 'number' ? v : null
-}
-
-/** The interval a card shows at its size (see summary.ts): the bootstrap from the minimum of items up, else Wilson. */
-function recommended(ci: Record<string, ReportInterval>, nItems: number, minItems: number): ReportInterval | undefined {
-  const boot = ci.accuracy_bootstrap
-  return boot && boot.ci_low !== null && nItems >= minItems ? boot : ci.accuracy
-}
-
 const close = (a: number | null | undefined, b: number | null | undefined): boolean => (a === null || a === undefined ? b === null || b === undefined : typeof b === 'number' && Math.abs(a - b) < 1e-9)
 
 /** Tallies of how often each kind of case was met over all projects, so the test cannot pass by meeting none. */
@@ -551,10 +541,9 @@ function checkCards(report: Report): void {
     expect(card.agreement.against, `${what}: agreement against the human majority (its row: ${JSON.stringify(withPeople && { n_in_scope: withPeople.n_in_scope, n: withPeople.n, reasons: withPeople.reasons })}; card: ${card.agreement.reason})`).toBe(withPeople ? majority : null)
     expect(card.agreement.value, `${what}: agreement`).toBe(withPeople ? num(withPeople, card.agreement.statistic) : null)
     // Below the minimum of items the card takes the asymptotic interval where the statistic has one (as accuracy takes Wilson).
-    const asymptoticCi = withPeople?.ci[`${card.agreement.statistic}_asymptotic`]
-    const small = withPeople !== undefined && withPeople.n_items < minItems && asymptoticCi !== undefined && asymptoticCi.ci_low !== null
-    if (small) meet('card agreement with its asymptotic interval')
-    const agreementCi = small ? asymptoticCi : withPeople?.ci[card.agreement.statistic]
+    const expected = withPeople ? recommendedAgreement(withPeople.ci, card.agreement.statistic, withPeople.n_items, minItems) : { interval: undefined, small: false }
+    if (expected.small) meet('card agreement with its asymptotic interval')
+    const agreementCi = expected.interval
     expect([card.agreement.ci_low, card.agreement.ci_high], `${what}: agreement interval`).toEqual([agreementCi?.ci_low ?? null, agreementCi?.ci_high ?? null])
     const ceiling = report.ceiling.find((c) => c.field === card.field)
     const judgeCeiling = ceiling?.judge_human.find((j) => j.source === card.source)?.against_majority[card.agreement.statistic]
