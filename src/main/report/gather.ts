@@ -3,7 +3,7 @@ import { AssayError } from '../../shared/errors'
 import { getInstrument, hasGradedText, isInstrumentId, type AnyInstrument, unknownInstrumentMessage } from '../../shared/instruments'
 import { payloadAsRead, type ItemKind, type ProposalPair, type Split } from '../../shared/items/kinds'
 import { referenceLabel } from '../../shared/items/reference-label'
-import { CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
+import { CALL_STATUSES, CallRows, OK, ReportFrame, comparableFields, sourceOfRows, type CallStatus, generatedIdeaFacts, JUDGE_KINDS, type ReportInput, type ReportItem, type ReportSourceInput, type FlawAuditInput, type GeneratedIdeaFacts, type PairFacts, type WorkedCheckCounts } from '../../shared/report'
 import { addAnswer, JudgementReader, readAnswer } from './stored-calls'
 import { payloadWithContext } from '../annotation/item-context'
 import { companyOf } from '../providers/companies'
@@ -300,28 +300,35 @@ function runSources(db: Db, instrument: AnyInstrument, payloads: ReadonlyMap<num
   const reader = new JudgementReader(instrument)
   for (const run of runs) {
     const source = beingRead(runHead(run))
-    const counts = { total: 0, pending: 0, ok: 0, unparseable: 0, failed: 0 }
     for (const calls of runCallColumns(db, run.run_id)) {
       const { item, trial, order, status, display, judgement } = calls
       for (let c = 0; c < item.length; c++) {
         const itemId = item[c] as number
         const payload = payloads.get(itemId)
         if (!payload) continue
-        const callStatus = status[c] as CallStatus
-        counts.total++
-        if (callStatus === 'ok' || callStatus === 'unparseable' || callStatus === 'failed' || callStatus === 'pending') counts[callStatus]++
-        if (addAnswer(source.rows, instrument, itemId, payload, judgement[c] as string | null, display[c] as string, callStatus, trial[c] as number, order[c] as number, reader)) source.invalid++
+        if (addAnswer(source.rows, instrument, itemId, payload, judgement[c] as string | null, display[c] as string, status[c] as CallStatus, trial[c] as number, order[c] as number, reader)) source.invalid++
       }
     }
     // The status the runs lists show (a finished run with no answer is failed or no answer, not done), on its calls here.
-    source.head.detail.run_status = runStatusShown({ status: run.run_status, active: !run.interrupted, counts }).status
+    source.head.detail.run_status = runStatusShown({ status: run.run_status, active: !run.interrupted, counts: statusCounts(source.rows) }).status
     // A run with no call on the items in scope is not a source of this report.
     if (source.rows.length) out.push(source)
   }
   return sourcesRead(out, true)
 }
 
-/** A run's facts as its source tells them. */
+/** Calls by status as the runs lists count them (an abstention is an answer), from the rows read. */
+function statusCounts(rows: CallRows): { total: number; pending: number; ok: number; unparseable: number; failed: number } {
+  const counts = { total: 0, pending: 0, ok: 0, unparseable: 0, failed: 0 }
+  for (const code of rows.columns().status) {
+    const status = CALL_STATUSES[code] as CallStatus
+    counts.total++
+    counts[status === 'abstained' ? 'ok' : status]++
+  }
+  return counts
+}
+
+/** A run's facts as its source tells them (its status is set once its calls are read). */
 function runHead(r: ReportRunRow): Omit<ReportSourceInput, 'calls'> {
   const company = companyOf({ provider: r.provider as ProviderKind, model: r.model, ...(r.company ? { company: r.company } : {}), ...(r.base_url ? { baseUrl: r.base_url } : {}) })
   return {
@@ -337,8 +344,8 @@ function runHead(r: ReportRunRow): Omit<ReportSourceInput, 'calls'> {
       template: `${r.template_id}@${r.template_version}`,
       trials: r.trials,
       both_orders: r.both_orders === 1,
-      // Set from its calls once they are read (runSources).
-      run_status: r.interrupted ? 'interrupted' : r.run_status,
+      // Its place among the facts; the status shown is written once the calls are read (runSources).
+      run_status: r.run_status,
       // Only read with includeArchived; marked so that tables and cards can say so.
       ...(r.archived ? { archived: true } : {})
     }

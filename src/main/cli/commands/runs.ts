@@ -17,7 +17,6 @@ function positiveId(value: string): number {
 /** Skipped items the text list shows per run. */
 const SKIPPED_SHOWN = 5
 
-
 /** One line per run: id, instrument, judge, status, counts, and the archive mark (a CLI process executes no run). */
 async function runLines(file: string, includeArchived: boolean) {
   return (await withProject(file, { mode: 'read' }, (project) => project.call('runs.list', { includeArchived }))).runs
@@ -35,7 +34,11 @@ export function registerRuns(program: Command, io: CliIO): void {
     .action(async (file: string, opts: ListOptions) => {
       const lines = await runLines(file, opts.archived ?? false)
       if (opts.json) {
-        io.out(JSON.stringify({ runs: lines.map((r) => ({ ...r, interrupted: runStatusShown(r).status === 'interrupted', shown: runStatusShown(r) })) }, null, 2))
+        const runs = lines.map((r) => {
+          const shown = runStatusShown(r)
+          return { ...r, interrupted: shown.status === 'interrupted', shown }
+        })
+        io.out(JSON.stringify({ runs }, null, 2))
         return
       }
       if (lines.length === 0) {
@@ -56,10 +59,7 @@ export function registerRuns(program: Command, io: CliIO): void {
       ])
       io.out(grid(['run', 'instrument', 'judge', 'status', 'done', 'ok', 'failed', 'unparseable', 'skipped', 'archived'], rows))
       // A status that is not the stored one says why (a killed run, a run with no answer).
-      for (const r of lines) {
-        const shown = runStatusShown(r)
-        if (shown.why) io.out(`run ${r.id} ${shown.status}: ${shown.why}`)
-      }
+      for (const [r, shown] of lines.map((r) => [r, runStatusShown(r)] as const)) if (shown.why) io.out(`run ${r.id} ${shown.status}: ${shown.why}`)
       // What each run left out and why (a leaking task, with who found the leak), the first few of each.
       for (const r of lines) {
         for (const s of r.skippedItems.slice(0, SKIPPED_SHOWN)) io.out(`run ${r.id} skipped ${s.externalId}: ${s.reason}`)
