@@ -176,7 +176,13 @@ function planMerge(project: Project, packet: PacketContent, limits: AnswerLimits
   // packet was made with (a declared instrument's newest version when the packet was made, which the packet carries
   // and asks with; a built-in's own). The packet's number is a value its holder can type anything into, and an
   // answer given in the packet's form can only have been given under that version, so it is set, not compared.
-  const planned = planRevisions(db, packet, byLocal, contexts, limits, (ctx) => declaredVersionAt(db, ctx.instrument.id, record.created_at) ?? ctx.instrument.version)
+  const versions = new Map<string, number>()
+  const versionOf = (ctx: AssignmentContext): number => {
+    const id = ctx.instrument.id
+    if (!versions.has(id)) versions.set(id, declaredVersionAt(db, id, record.created_at) ?? ctx.instrument.version)
+    return versions.get(id) as number
+  }
+  const planned = planRevisions(db, packet, byLocal, contexts, limits, versionOf)
   const inProject = annotationExistsFinder(db)
   const forged = packet.annotations.flatMap((row) => (inProject(row.id) ? [] : revisionTimeProblems(row, record.created_at, Date.now())))
   if (forged.length) refuse(packet, 'invalid_answer', 'some answers carry impossible times.', forged)
